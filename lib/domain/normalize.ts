@@ -1,0 +1,255 @@
+import { SYSTEM_BUTTONS, toolCallSchema, type SystemButton, type ToolCall } from "./tool-call";
+import type { Point, Size } from "./geometry";
+
+export type FieldProblem = { field: string; message: string };
+export type Normalized =
+  | { ok: true; call: ToolCall; notes: string[] }
+  | { ok: false; problems: FieldProblem[] };
+
+/** Action names real data uses, mapped to the `mobile_use` vocabulary. Keys are lower-case without separators. */
+const ACTION_ALIASES: Record<string, string> = {
+  click: "click",
+  tap: "click",
+  longpress: "long_press",
+  swipe: "swipe",
+  scroll: "scroll",
+  type: "type",
+  inputtext: "type",
+  input: "type",
+  key: "key",
+  systembutton: "system_button",
+  open: "open",
+  openapp: "open",
+  launch: "open",
+  wait: "wait",
+  terminate: "terminate",
+  finish: "terminate",
+  status: "terminate",
+  answer: "answer",
+  navigateback: "back",
+  pressback: "back",
+  back: "back",
+  navigatehome: "home",
+  presshome: "home",
+  home: "home",
+  pressenter: "enter",
+  enter: "enter",
+};
+
+const BUTTON_ALIASES: Record<string, SystemButton> = {
+  back: "Back",
+  home: "Home",
+  menu: "Menu",
+  enter: "Enter",
+  // Older Mobile-R1 rows press the keyboard's search key; on Android that is the IME action, i.e. Enter.
+  search: "Enter",
+  appselect: "Menu",
+  recent: "Menu",
+};
+
+const STATUS_ALIASES: Record<string, "success" | "failure"> = {
+  success: "success",
+  successful: "success",
+  succeeded: "success",
+  complete: "success",
+  completed: "success",
+  done: "success",
+  true: "success",
+  failure: "failure",
+  fail: "failure",
+  failed: "failure",
+  infeasible: "failure",
+  impossible: "failure",
+  incomplete: "failure",
+  false: "failure",
+};
+
+/** AndroidControl's `wait` has no duration; UI-S1's conversion uses 2 seconds. */
+const DEFAULT_WAIT_SECONDS = 2;
+const DEFAULT_LONG_PRESS_SECONDS = 2;
+
+const key = (s: string) => s.toLowerCase().replace(/[\s_\-]/g, "");
+
+/**
+ * Turn one action in any dialect real data uses (Qwen `mobile_use`, older Mobile-R1 `Tap`/`Type`,
+ * AndroidControl `navigate_back`/`open_app`/`scroll`, a wrapped {"name", "arguments"} call) into a
+ * canonical `mobile_use` tool call. Coordinates pass through unchanged: the caller owns the frame.
+ * `screen` (original pixels) is needed only to turn a direction-only `scroll` into a swipe.
+ */
+export function normalizeAction(input: unknown, screen?: Size): Normalized {
+  let raw = input;
+  if (typeof raw === "string") {
+    try {
+      raw = JSON.parse(raw);
+    } catch {
+      return fail("action", `is not valid JSON: ${clip(raw as string)}`);
+    }
+  }
+  if (!isRecord(raw)) return fail("action", `must be an object, got ${clip(JSON.stringify(raw) ?? String(raw))}`);
+  if (isRecord(raw.arguments) && (raw.name === undefined || typeof raw.name === "string")) {
+    if (raw.name !== undefined && raw.name !== "mobile_use") return fail("name", `unknown tool "${raw.name}", expected "mobile_use"`);
+    raw = raw.arguments;
+  }
+  const obj = raw as Record<string, unknown>;
+  const rawType = obj.action ?? obj.action_type ?? obj.type_of_action;
+  if (typeof rawType !== "string" || rawType.trim() === "") return fail("action", "is missing");
+  const alias = ACTION_ALIASES[key(rawType)];
+  if (!alias) return fail("action", `unknown action "${rawType}"`);
+
+  const notes: string[] = [];
+  if (alias !== rawType) notes.push(`action "${rawType}" read as "${alias}"`);
+  const problems: FieldProblem[] = [];
+  const point = (field: string, xField = "x", yField = "y"): Point | undefined => {
+    const p = readPoint(obj[field]) ?? (field === "coordinate" ? readXY(obj[xField], obj[yField]) : undefined);
+    if (!p) problems.push({ field, message: obj[field] === undefined ? "is missing" : `is not a point [x, y]: ${clip(JSON.stringify(obj[field]))}` });
+    return p;
+  };
+  const num = (field: string, fallback?: number): number | undefined => {
+    const v = obj[field];
+    if (v === undefined || v === null || v === "") {
+      if (fallback !== undefined) {
+        notes.push(`${field} missing, ${fallback} assumed`);
+        return fallback;
+      }
+      problems.push({ field, message: "is missing" });
+      return undefined;
+    }
+    const n = typeof v === "number" ? v : Number(v);
+    if (!Number.isFinite(n) || n < 0) problems.push({ field, message: `must be a non-negative number, got ${clip(JSON.stringify(v))}` });
+    return n;
+  };
+  const text = (...fields: string[]): string | undefined => {
+    for (const f of fields) if (typeof obj[f] === "string") return obj[f] as string;
+    for (const f of fields) if (typeof obj[f] === "number") return String(obj[f]);
+    problems.push({ field: fields[0] ?? "text", message: "is missing" });
+    return undefined;
+  };
+
+  let call: Record<string, unknown>;
+  switch (alias) {
+    case "click":
+      call = { action: "click", coordinate: point("coordinate") };
+      break;
+    case "long_press":
+      call = { action: "long_press", coordinate: point("coordinate"), time: num("time", DEFAULT_LONG_PRESS_SECONDS) };
+      break;
+    case "swipe":
+      if (obj.coordinate === undefined && typeof obj.direction === "string") {
+        call = scrollToSwipe(obj.direction, screen, problems, notes);
+        break;
+      }
+      call = { action: "swipe", coordinate: point("coordinate"), coordinate2: point("coordinate2") };
+      break;
+    case "scroll":
+      call = scrollToSwipe(obj.direction, screen, problems, notes);
+      break;
+    case "type":
+      call = { action: "type", text: text("text", "content", "value") };
+      break;
+    case "key":
+      call = { action: "key", text: text("text", "key") };
+      break;
+    case "open":
+      call = { action: "open", text: text("text", "app_name", "app") };
+      break;
+    case "wait":
+      call = { action: "wait", time: num("time", DEFAULT_WAIT_SECONDS) };
+      break;
+    case "answer":
+      call = { action: "answer", text: text("text", "answer") };
+      break;
+    case "terminate": {
+      const s = obj.status ?? obj.goal_status ?? obj.result;
+      const status = STATUS_ALIASES[key(String(s ?? ""))];
+      if (!status) problems.push({ field: "status", message: s === undefined ? "is missing" : `must be success or failure, got ${clip(JSON.stringify(s))}` });
+      else if (status !== s) notes.push(`status "${String(s)}" read as "${status}"`);
+      call = { action: "terminate", status };
+      break;
+    }
+    case "system_button": {
+      const b = obj.button ?? obj.text;
+      const button = BUTTON_ALIASES[key(String(b ?? ""))];
+      if (!button) problems.push({ field: "button", message: b === undefined ? "is missing" : `must be one of ${SYSTEM_BUTTONS.join(", ")}, got ${clip(JSON.stringify(b))}` });
+      else if (button !== b) notes.push(`button "${String(b)}" read as "${button}"`);
+      call = { action: "system_button", button };
+      break;
+    }
+    case "back":
+      call = { action: "system_button", button: "Back" };
+      break;
+    case "home":
+      call = { action: "system_button", button: "Home" };
+      break;
+    case "enter":
+      call = { action: "system_button", button: "Enter" };
+      break;
+    default:
+      return fail("action", `unknown action "${rawType}"`);
+  }
+  if (problems.length > 0) return { ok: false, problems };
+  const parsed = toolCallSchema.safeParse(call);
+  if (!parsed.success) {
+    return { ok: false, problems: parsed.error.issues.map((i) => ({ field: i.path.join(".") || "action", message: i.message })) };
+  }
+  return { ok: true, call: parsed.data, notes };
+}
+
+/**
+ * AndroidControl `scroll` names the direction the CONTENT moves; the finger moves the other way
+ * ("scroll down" = finger swipes up). We store the finger's path explicitly as a swipe.
+ */
+function scrollToSwipe(direction: unknown, screen: Size | undefined, problems: FieldProblem[], notes: string[]): Record<string, unknown> {
+  const d = typeof direction === "string" ? direction.toLowerCase() : "";
+  if (!["up", "down", "left", "right"].includes(d)) {
+    problems.push({ field: "direction", message: `must be up, down, left or right, got ${clip(JSON.stringify(direction))}` });
+    return { action: "swipe" };
+  }
+  if (!screen) {
+    problems.push({ field: "direction", message: "a direction-only scroll needs the screenshot size" });
+    return { action: "swipe" };
+  }
+  const cx = screen.width / 2;
+  const cy = screen.height / 2;
+  const lo = (n: number) => n * 0.25;
+  const hi = (n: number) => n * 0.75;
+  const paths: Record<string, [Point, Point]> = {
+    down: [[cx, hi(screen.height)], [cx, lo(screen.height)]],
+    up: [[cx, lo(screen.height)], [cx, hi(screen.height)]],
+    right: [[hi(screen.width), cy], [lo(screen.width), cy]],
+    left: [[lo(screen.width), cy], [hi(screen.width), cy]],
+  };
+  const [from, to] = paths[d]!;
+  notes.push(`scroll ${d} read as a finger swipe from (${from.join(", ")}) to (${to.join(", ")})`);
+  return { action: "swipe", coordinate: from, coordinate2: to };
+}
+
+function readPoint(v: unknown): Point | undefined {
+  if (typeof v === "string") {
+    const m = v.match(/^\s*[[(]?\s*(-?[\d.]+)\s*,\s*(-?[\d.]+)\s*[\])]?\s*$/);
+    return m ? toPoint(Number(m[1]), Number(m[2])) : undefined;
+  }
+  if (Array.isArray(v) && v.length === 2) return toPoint(Number(v[0]), Number(v[1]));
+  if (isRecord(v)) return readXY(v.x, v.y);
+  return undefined;
+}
+
+function readXY(x: unknown, y: unknown): Point | undefined {
+  if (x === undefined || y === undefined || x === null || y === null) return undefined;
+  return toPoint(Number(x), Number(y));
+}
+
+function toPoint(x: number, y: number): Point | undefined {
+  return Number.isFinite(x) && Number.isFinite(y) ? [x, y] : undefined;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function fail(field: string, message: string): Normalized {
+  return { ok: false, problems: [{ field, message }] };
+}
+
+function clip(s: string, n = 80): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}

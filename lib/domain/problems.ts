@@ -1,0 +1,17 @@
+/** One thing wrong with imported data, located as precisely as the input allows. */
+export type ImportProblem = {
+  file: string;
+  /** 1-based line in a JSON Lines file. */
+  line?: number;
+  /** 0-based step index inside the trajectory. */
+  step?: number;
+  field?: string;
+  message: string;
+};
+
+export function formatProblem(p: ImportProblem): string {
+  const where = [p.file + (p.line !== undefined ? `:${p.line}` : ""), p.step !== undefined ? `step ${p.step}` : undefined, p.field]
+    .filter(Boolean)
+    .join(" ");
+  return `${where}: ${p.message}`;
+}

@@ -1,0 +1,143 @@
+import { z } from "zod";
+import { isPointOnScreen, pointSchema, type Point, type Size } from "./geometry";
+
+/** Every action of the Qwen2.5-VL `mobile_use` tool, plus UI-S1's `answer`. */
+export const ACTION_TYPES = [
+  "click",
+  "long_press",
+  "swipe",
+  "type",
+  "key",
+  "system_button",
+  "open",
+  "wait",
+  "terminate",
+  "answer",
+] as const;
+export type ActionType = (typeof ACTION_TYPES)[number];
+
+export const SYSTEM_BUTTONS = ["Back", "Home", "Menu", "Enter"] as const;
+export type SystemButton = (typeof SYSTEM_BUTTONS)[number];
+export const TERMINATE_STATUSES = ["success", "failure"] as const;
+
+const nonEmptyText = z.string().min(1, "text must not be empty");
+const seconds = z.number().finite().nonnegative();
+
+/**
+ * The arguments of one `mobile_use` call, a union discriminated by `action`.
+ * Coordinates are in ORIGINAL screenshot pixels wherever this is stored; only
+ * lib/domain/geometry converts them to a model's resized frame.
+ */
+export const toolCallSchema = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("click"), coordinate: pointSchema }).strict(),
+  z.object({ action: z.literal("long_press"), coordinate: pointSchema, time: seconds }).strict(),
+  z.object({ action: z.literal("swipe"), coordinate: pointSchema, coordinate2: pointSchema }).strict(),
+  z.object({ action: z.literal("type"), text: z.string() }).strict(),
+  z.object({ action: z.literal("key"), text: nonEmptyText }).strict(),
+  z.object({ action: z.literal("system_button"), button: z.enum(SYSTEM_BUTTONS) }).strict(),
+  z.object({ action: z.literal("open"), text: nonEmptyText }).strict(),
+  z.object({ action: z.literal("wait"), time: seconds }).strict(),
+  z.object({ action: z.literal("terminate"), status: z.enum(TERMINATE_STATUSES) }).strict(),
+  z.object({ action: z.literal("answer"), text: z.string() }).strict(),
+]);
+export type ToolCall = z.infer<typeof toolCallSchema>;
+export type ToolCallOf<A extends ActionType> = Extract<ToolCall, { action: A }>;
+
+/** The wire shape the model writes inside <tool_call>. */
+export const mobileUseCallSchema = z.object({ name: z.literal("mobile_use"), arguments: toolCallSchema });
+export type MobileUseCall = z.infer<typeof mobileUseCallSchema>;
+
+export const COORDINATE_ACTIONS = ["click", "long_press", "swipe"] as const;
+export function isCoordinateAction(call: ToolCall): call is ToolCallOf<"click" | "long_press" | "swipe"> {
+  return call.action === "click" || call.action === "long_press" || call.action === "swipe";
+}
+
+/** The points of a call, in the frame the call is in. */
+export function pointsOf(call: ToolCall): Point[] {
+  switch (call.action) {
+    case "click":
+    case "long_press":
+      return [call.coordinate];
+    case "swipe":
+      return [call.coordinate, call.coordinate2];
+    case "type":
+    case "key":
+    case "system_button":
+    case "open":
+    case "wait":
+    case "terminate":
+    case "answer":
+      return [];
+    default:
+      return assertNever(call);
+  }
+}
+
+/** Apply `fn` to every point of a call (frame conversion, rounding). */
+export function mapPoints(call: ToolCall, fn: (p: Point) => Point): ToolCall {
+  switch (call.action) {
+    case "click":
+    case "long_press":
+      return { ...call, coordinate: fn(call.coordinate) };
+    case "swipe":
+      return { ...call, coordinate: fn(call.coordinate), coordinate2: fn(call.coordinate2) };
+    default:
+      return call;
+  }
+}
+
+/** Problems of a call that its schema cannot see: points outside the screenshot. */
+export function screenProblems(call: ToolCall, size: Size): { field: string; message: string }[] {
+  const fields = call.action === "swipe" ? ["coordinate", "coordinate2"] : ["coordinate"];
+  return pointsOf(call).flatMap((p, i) =>
+    isPointOnScreen(p, size)
+      ? []
+      : [{ field: fields[i] ?? "coordinate", message: `[${p.join(", ")}] lies outside the ${size.width}x${size.height} screenshot` }],
+  );
+}
+
+/** Serialise as the model writes it: {"name": "mobile_use", "arguments": {...}} with Python json.dumps spacing. */
+export function formatMobileUseCall(call: ToolCall): string {
+  return pyJsonDumps({ name: "mobile_use", arguments: call });
+}
+
+/**
+ * JSON with Python json.dumps(ensure_ascii=False) separators (", " and ": "), which is
+ * how the Qwen cookbook and UI-S1 print tool calls. Key order is the object's own.
+ */
+export function pyJsonDumps(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(pyJsonDumps).join(", ")}]`;
+  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${pyJsonDumps(v)}`).join(", ")}}`;
+}
+
+/** A short human summary: `click (540, 236)`, `type "hello"`. */
+export function describeToolCall(call: ToolCall): string {
+  const pt = ([x, y]: Point) => `(${Math.round(x)}, ${Math.round(y)})`;
+  switch (call.action) {
+    case "click":
+      return `click ${pt(call.coordinate)}`;
+    case "long_press":
+      return `long_press ${pt(call.coordinate)} ${call.time}s`;
+    case "swipe":
+      return `swipe ${pt(call.coordinate)} → ${pt(call.coordinate2)}`;
+    case "type":
+    case "key":
+    case "open":
+    case "answer":
+      return `${call.action} "${call.text}"`;
+    case "system_button":
+      return `system_button ${call.button}`;
+    case "wait":
+      return `wait ${call.time}s`;
+    case "terminate":
+      return `terminate ${call.status}`;
+    default:
+      return assertNever(call);
+  }
+}
+
+export function assertNever(x: never): never {
+  throw new Error(`unexpected value: ${JSON.stringify(x)}`);
+}

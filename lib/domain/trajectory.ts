@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { boxSchema } from "./geometry";
+import { thoughtPartsSchema } from "./thought";
+import { toolCallSchema } from "./tool-call";
+
+export const TRAJECTORY_SOURCES = ["mobile-r1", "ui-s1", "studio", "demo"] as const;
+export type TrajectorySource = (typeof TRAJECTORY_SOURCES)[number];
+
+export const OUTCOMES = ["success", "failure"] as const;
+export const outcomeSchema = z.enum(OUTCOMES);
+export type Outcome = z.infer<typeof outcomeSchema>;
+
+/**
+ * Per-step verdict. `harmful`: the executed action was a mistake; the step stays as context and
+ * is never a training target (UI-S1 `annotation: HARMFUL`). `unreviewed` until an annotator looks.
+ */
+export const VERDICTS = ["unreviewed", "good", "corrected", "harmful", "neutral"] as const;
+export const verdictSchema = z.enum(VERDICTS);
+export type Verdict = z.infer<typeof verdictSchema>;
+
+export const screenshotRefSchema = z.object({
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be a lower-case hex sha256"),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  /** Path of the file relative to the export folder (screenshots/<sha>.png), when exported. */
+  file: z.string().optional(),
+});
+export type ScreenshotRef = z.infer<typeof screenshotRefSchema>;
+
+/** The model's output for one step as it was imported: never edited. Coordinates in original pixels. */
+export const originalOutputSchema = z.object({
+  /** Full response text as the model wrote it, when the source had one. */
+  response: z.string().optional(),
+  thought: z.string().optional(),
+  clearAction: z.string().optional(),
+  toolCall: toolCallSchema,
+  /** The action exactly as the source file held it (any dialect), for provenance. */
+  rawAction: z.unknown().optional(),
+  /** Other per-step fields the source had (step_instruction, subtask, check_options...). */
+  extra: z.record(z.string(), z.unknown()).optional(),
+});
+export type OriginalOutput = z.infer<typeof originalOutputSchema>;
+
+/** One annotated step in the canonical (studio) form. All geometry in original screenshot pixels. */
+export const canonicalStepSchema = z.object({
+  index: z.number().int().nonnegative(),
+  screenshot: screenshotRefSchema,
+  original: originalOutputSchema,
+  thought: thoughtPartsSchema.extend({ text: z.string() }),
+  clearAction: z.string(),
+  toolCall: toolCallSchema,
+  box: boxSchema.nullable(),
+  candidateBoxes: z.array(boxSchema),
+  verdict: verdictSchema,
+});
+export type CanonicalStep = z.infer<typeof canonicalStepSchema>;
+
+export const CANONICAL_FORMAT = "trajectory-studio/v1";
+
+/** One trajectory line of the studio's canonical JSONL (what export writes and import reads back). */
+export const canonicalTrajectorySchema = z.object({
+  format: z.literal(CANONICAL_FORMAT),
+  id: z.string().optional(),
+  project: z.string().optional(),
+  app: z.string(),
+  instruction: z.string().min(1),
+  source: z.enum(TRAJECTORY_SOURCES),
+  sourceRef: z.string().nullable().optional(),
+  systemPrompt: z.string().nullable().optional(),
+  status: z.string().optional(),
+  outcome: outcomeSchema.nullable(),
+  originalOutcome: outcomeSchema.nullable().optional(),
+  isDiscarded: z.boolean().default(false),
+  /** Index of the last step kept for training; null keeps all. */
+  cutAfter: z.number().int().nonnegative().nullable(),
+  steps: z.array(canonicalStepSchema).min(1),
+  provenance: z.record(z.string(), z.unknown()).optional(),
+});
+export type CanonicalTrajectory = z.infer<typeof canonicalTrajectorySchema>;
+
+/** Steps that may be training targets: inside the cut, not harmful, trajectory not discarded. */
+export function isTrainingTarget(t: Pick<CanonicalTrajectory, "cutAfter" | "isDiscarded">, step: Pick<CanonicalStep, "index" | "verdict">): boolean {
+  if (t.isDiscarded) return false;
+  if (t.cutAfter !== null && step.index > t.cutAfter) return false;
+  return step.verdict !== "harmful";
+}
