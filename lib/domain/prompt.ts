@@ -1,0 +1,117 @@
+import type { Size } from "./geometry";
+import { formatMobileUseCall, pyJsonDumps, type ToolCall } from "./tool-call";
+
+/**
+ * The `mobile_use` tool as the Qwen2.5-VL cookbook declares it (cookbooks/utils/agent_function_call.py,
+ * class MobileUse), in qwen-agent's key order. Only the resolution line depends on the image.
+ */
+function mobileUseTool(resized: Size) {
+  return {
+    type: "function",
+    function: {
+      name_for_human: "mobile_use",
+      name: "mobile_use",
+      description: [
+        "Use a touchscreen to interact with a mobile device, and take screenshots.",
+        "* This is an interface to a mobile device with touchscreen. You can perform actions like clicking, typing, swiping, etc.",
+        "* Some applications may take time to start or process actions, so you may need to wait and take successive screenshots to see the results of your actions.",
+        `* The screen's resolution is ${resized.width}x${resized.height}.`,
+        "* Make sure to click any buttons, links, icons, etc with the cursor tip in the center of the element. Don't click boxes on their edges unless asked.",
+      ].join("\n"),
+      parameters: {
+        properties: {
+          action: {
+            description: [
+              "The action to perform. The available actions are:",
+              "* `key`: Perform a key event on the mobile device.",
+              "    - This supports adb's `keyevent` syntax.",
+              '    - Examples: "volume_up", "volume_down", "power", "camera", "clear".',
+              "* `click`: Click the point on the screen with coordinate (x, y).",
+              "* `long_press`: Press the point on the screen with coordinate (x, y) for specified seconds.",
+              "* `swipe`: Swipe from the starting point with coordinate (x, y) to the end point with coordinates2 (x2, y2).",
+              "* `type`: Input the specified text into the activated input box.",
+              "* `system_button`: Press the system button.",
+              "* `open`: Open an app on the device.",
+              "* `wait`: Wait specified seconds for the change to happen.",
+              "* `terminate`: Terminate the current task and report its completion status.",
+            ].join("\n"),
+            enum: ["key", "click", "long_press", "swipe", "type", "system_button", "open", "wait", "terminate"],
+            type: "string",
+          },
+          coordinate: {
+            description:
+              "(x, y): The x (pixels from the left edge) and y (pixels from the top edge) coordinates to move the mouse to. Required only by `action=click`, `action=long_press`, and `action=swipe`.",
+            type: "array",
+          },
+          coordinate2: {
+            description:
+              "(x, y): The x (pixels from the left edge) and y (pixels from the top edge) coordinates to move the mouse to. Required only by `action=swipe`.",
+            type: "array",
+          },
+          text: { description: "Required only by `action=key`, `action=type`, and `action=open`.", type: "string" },
+          time: { description: "The seconds to wait. Required only by `action=long_press` and `action=wait`.", type: "number" },
+          button: {
+            description:
+              "Back means returning to the previous interface, Home means returning to the desktop, Menu means opening the application background menu, and Enter means pressing the enter. Required only by `action=system_button`",
+            enum: ["Back", "Home", "Menu", "Enter"],
+            type: "string",
+          },
+          status: {
+            description: "The status of the task. Required only by `action=terminate`.",
+            type: "string",
+            enum: ["success", "failure"],
+          },
+        },
+        required: ["action"],
+        type: "object",
+      },
+      args_format: "Format the arguments as a JSON object.",
+    },
+  };
+}
+
+/**
+ * The Qwen2.5-VL `mobile_use` system prompt (qwen-agent NousFnCallPrompt), byte for byte what the
+ * cookbook renders between `<|im_start|>system\n` and `<|im_end|>`. `resized` is the smart-resized
+ * image size in pixels (the frame the model's coordinates live in), e.g. 1092x2408 for 1080x2400.
+ */
+export function mobileUseSystemPrompt(resized: Size): string {
+  return [
+    "You are a helpful assistant.",
+    "",
+    "# Tools",
+    "",
+    "You may call one or more functions to assist with the user query.",
+    "",
+    "You are provided with function signatures within <tools></tools> XML tags:",
+    "<tools>",
+    // The cookbook prints the tool with json.dumps(ensure_ascii=False): ", " and ": " separators.
+    pyJsonDumps(mobileUseTool(resized)),
+    "</tools>",
+    "",
+    "For each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:",
+    "<tool_call>",
+    '{"name": <function-name>, "arguments": <args-json-object>}',
+    "</tool_call>",
+  ].join("\n");
+}
+
+/**
+ * The user turn's text in the cookbook's single-turn layout:
+ * `The user query:  {instruction}\nTask progress (You have done the following operation on the current device): Step 1: {call}; Step 2: {call}; `
+ * (two spaces after the colon, each step followed by "; "). `history` holds the calls already made,
+ * oldest first, each ALREADY in the model's resized frame. The image placeholder is not included:
+ * the cookbook puts the screenshot after this text.
+ */
+export function mobileUseUserText(instruction: string, history: readonly ToolCall[]): string {
+  const steps = history.map((call, i) => `Step ${i + 1}: ${formatMobileUseCall(call)}; `).join("");
+  return `The user query:  ${instruction}\nTask progress (You have done the following operation on the current device): ${steps}`;
+}
+
+/**
+ * A Mobile-R1 style assistant response: `<think>\n…\n</think>\n<action>\n…\n</action>\n<tool_call>\n{json}\n</tool_call>`.
+ * `call` must already be in the model's resized frame.
+ */
+export function mobileR1Response(thought: string, clearAction: string, call: ToolCall): string {
+  return `<think>\n${thought}\n</think>\n<action>\n${clearAction}\n</action>\n<tool_call>\n${formatMobileUseCall(call)}\n</tool_call>`;
+}
