@@ -109,6 +109,14 @@ export function isBoxOnScreen([x1, y1, x2, y2]: Box, size: Size): boolean {
   return isPointOnScreen([x1, y1], size) && isPointOnScreen([x2, y2], size);
 }
 
+/**
+ * Does any part of the box lie on the screen? Element boxes from accessibility trees may reach past
+ * the screen's edge (a scrollable list), so a box need only overlap the screenshot.
+ */
+export function boxOverlapsScreen([x1, y1, x2, y2]: Box, { width, height }: Size): boolean {
+  return x2 >= 0 && y2 >= 0 && x1 <= width && y1 <= height;
+}
+
 /** Scale a box about its centre (UI-S1 enlarges candidate boxes 1.2x). */
 export function scaleBox([x1, y1, x2, y2]: Box, factor: number): Box {
   const cx = (x1 + x2) / 2;

@@ -1,0 +1,149 @@
+// The studio's command line: `npm run studio -- <command> [options]`.
+// DATABASE_URL and STUDIO_DATA_DIR choose the database and the screenshot store.
+import { parseArgs } from "node:util";
+import path from "node:path";
+import { formatProblem } from "@/lib/domain/problems";
+import { IMPORT_FORMATS, parseFrameOption, type ImportFormat } from "@/lib/domain/import-formats";
+import { migrate } from "@/lib/server/migrate";
+import { importFile, type ImportProgress } from "@/lib/server/import";
+import { getStats } from "@/lib/server/trajectories";
+import { db } from "@/lib/server/db";
+import { AppError } from "@/lib/server/errors";
+
+const HELP = `Trajectory Studio command line
+
+  npm run studio -- migrate
+      apply pending database migrations
+  npm run studio -- import <file.jsonl> --format mobile-r1|ui-s1|studio
+                           [--screenshots <dir>] [--project <name>] [--frame original|resized[:<max_pixels>]]
+      import trajectories as one all-or-nothing batch; screenshots are found by file name in <dir>
+      (default: images/ beside the file); --frame says which pixels the file's coordinates are in
+  npm run studio -- stats [--json]
+      counts of trajectories, steps, apps and statuses
+  npm run studio -- demo-data <out-dir> [--trajectories <n>] [--seed <n>]
+      write a synthetic Mobile-R1-format dataset (data.jsonl + images/)
+  npm run studio -- bridge <command> <export-dir> --out <dir> [options]
+      trainer formats, rewards and evaluation (see: npm run studio -- bridge --help)
+`;
+
+type Io = { out: (s: string) => void; err: (s: string) => void };
+const io: Io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) };
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "migrate": {
+      const r = await migrate();
+      io.out(r.applied.length ? `applied ${r.applied.join(", ")}\n` : `database is up to date (${r.alreadyApplied} migrations)\n`);
+      return 0;
+    }
+    case "import":
+      return runImport(rest);
+    case "stats": {
+      const { values } = parseArgs({ args: rest, options: { json: { type: "boolean", default: false } } });
+      await migrate();
+      const stats = await getStats();
+      if (values.json) io.out(`${JSON.stringify(stats)}\n`);
+      else {
+        io.out(`${stats.trajectories} trajectories, ${stats.steps} steps, ${stats.apps} apps, ${stats.screenshots} screenshots\n`);
+        io.out(`${Object.entries(stats.byStatus).map(([s, n]) => `${s}: ${n}`).join(", ")}\n`);
+      }
+      return 0;
+    }
+    case "demo-data": {
+      const { values, positionals } = parseArgs({
+        args: rest,
+        allowPositionals: true,
+        options: { trajectories: { type: "string", default: "60" }, seed: { type: "string", default: "7" } },
+      });
+      const out = positionals[0];
+      if (!out) return usage("demo-data needs an output folder");
+      const { generateDemoDataset } = await import("@/lib/demo/generate");
+      const r = await generateDemoDataset({
+        outDir: path.resolve(out),
+        trajectories: Number(values.trajectories),
+        seed: Number(values.seed),
+        onProgress: (done, total) => progress(`rendering demo trajectories ${done}/${total}`),
+      });
+      io.err("\n");
+      io.out(`wrote ${r.trajectories} trajectories, ${r.steps} steps to ${out}\n`);
+      return 0;
+    }
+    case "bridge": {
+      const { runBridge } = await import("@/lib/bridge/cli");
+      return runBridge(rest);
+    }
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      io.out(HELP);
+      return 0;
+    default:
+      return usage(`unknown command "${command}"`);
+  }
+}
+
+async function runImport(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      format: { type: "string" },
+      screenshots: { type: "string" },
+      project: { type: "string" },
+      frame: { type: "string" },
+    },
+  });
+  const file = positionals[0];
+  if (!file) return usage("import needs a file");
+  const format = values.format as ImportFormat | undefined;
+  if (!format || !IMPORT_FORMATS.includes(format)) return usage(`--format must be one of ${IMPORT_FORMATS.join(", ")}`);
+  await migrate();
+  const started = Date.now();
+  const result = await importFile({
+    file: path.resolve(file),
+    format,
+    screenshotsDir: values.screenshots ? path.resolve(values.screenshots) : undefined,
+    project: values.project,
+    frame: parseFrameOption(values.frame),
+    onProgress: (p: ImportProgress) => progress(`${p.phase} ${p.lines} lines: ${p.trajectories} trajectories, ${p.steps} steps`),
+  });
+  io.err("\n");
+  if (!result.ok) {
+    const SHOWN = 200;
+    for (const p of result.problems.slice(0, SHOWN)) io.err(`${formatProblem(p)}\n`);
+    if (result.problems.length > SHOWN) io.err(`... and ${result.problems.length - SHOWN} more problems\n`);
+    io.err(`import failed: ${result.problems.length} problem(s); nothing was imported\n`);
+    return 1;
+  }
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  io.out(
+    `imported ${result.trajectories} trajectories, ${result.steps} steps into project "${result.project}" ` +
+      `(${result.duplicates} already present, ${result.screenshots} distinct screenshots) in ${secs}s\n`,
+  );
+  return 0;
+}
+
+let lastProgress = 0;
+function progress(line: string) {
+  const now = Date.now();
+  if (now - lastProgress < 200) return;
+  lastProgress = now;
+  io.err(`\r${line}`.padEnd(80));
+}
+
+function usage(message: string): number {
+  io.err(`${message}\n\n${HELP}`);
+  return 2;
+}
+
+main(process.argv.slice(2))
+  .then(async (code) => {
+    await db().$disconnect();
+    process.exit(code);
+  })
+  .catch(async (e: unknown) => {
+    io.err(`\n${e instanceof AppError || e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  });

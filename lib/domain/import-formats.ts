@@ -1,0 +1,358 @@
+import { z } from "zod";
+import { boxOverlapsScreen, boxSchema, framePair, toOriginalPoint, type Box, type Size } from "./geometry";
+import { parseModelOutput } from "./model-output";
+import { normalizeAction } from "./normalize";
+import type { ImportProblem } from "./problems";
+import { splitThought, composeThought, type ThoughtParts } from "./thought";
+import { mapPoints, screenProblems, type ToolCall } from "./tool-call";
+import {
+  canonicalTrajectorySchema,
+  type OriginalOutput,
+  type Outcome,
+  type TrajectorySource,
+  type Verdict,
+} from "./trajectory";
+
+export const IMPORT_FORMATS = ["mobile-r1", "ui-s1", "studio"] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/**
+ * The frame coordinates in the file are in: `original` screenshot pixels, or the `resized` frame a
+ * Qwen model saw at some max_pixels (model output written in the model's own pixels).
+ */
+export type CoordinateFrame = { kind: "original" } | { kind: "resized"; maxPixels: number };
+
+export function parseFrameOption(s: string | undefined): CoordinateFrame {
+  if (!s || s === "original") return { kind: "original" };
+  const m = s.match(/^resized(?::(\d+))?$/);
+  if (!m) throw new Error(`--frame must be "original" or "resized[:<max_pixels>]", got "${s}"`);
+  return { kind: "resized", maxPixels: m[1] ? Number(m[1]) : 12845056 };
+}
+
+/** A step as read from a file, before its screenshot is known. Coordinates still in the file's frame. */
+export type DraftStep = {
+  screenshotName: string;
+  rawAction: unknown;
+  response?: string;
+  thought?: string;
+  clearAction?: string;
+  box?: unknown;
+  candidateBoxes?: unknown;
+  /** Device size the file states for its coordinates, when it states one (Mobile-R1 image_width/height). */
+  declaredSize?: Size;
+  extra?: Record<string, unknown>;
+  /** Present when the file already holds annotations (the studio's own format). */
+  annotated?: {
+    thought: ThoughtParts & { text: string };
+    clearAction: string;
+    toolCall: unknown;
+    box: unknown;
+    candidateBoxes: unknown;
+    verdict: Verdict;
+  };
+  originalToolCall?: unknown;
+  /** UI-S1 per-step `annotation` other than GOOD. */
+  verdictHint?: "HARMFUL" | "NEUTRAL";
+};
+
+export type DraftTrajectory = {
+  source: TrajectorySource;
+  sourceRef: string;
+  app: string;
+  instruction: string;
+  systemPrompt?: string;
+  originalOutcome: Outcome | null;
+  meta: Record<string, unknown>;
+  steps: DraftStep[];
+  annotated?: { status?: string; outcome: Outcome | null; cutAfter: number | null; isDiscarded: boolean };
+};
+
+/** What a built step holds: everything in original screenshot pixels. */
+export type BuiltStep = {
+  index: number;
+  screenshotName: string;
+  original: OriginalOutput;
+  thought: ThoughtParts & { text: string };
+  clearAction: string;
+  toolCall: ToolCall;
+  box: Box | null;
+  candidateBoxes: Box[];
+  verdict: Verdict;
+};
+
+export type BuiltTrajectory = Omit<DraftTrajectory, "steps"> & { steps: BuiltStep[] };
+
+type MapResult = { draft?: DraftTrajectory; problems: Omit<ImportProblem, "file" | "line">[] };
+
+const mobileR1Schema = z.object({
+  app_name: z.string().min(1),
+  instruction: z.string().min(1),
+  system: z.string().optional(),
+  image_width: z.number().int().positive().optional(),
+  image_height: z.number().int().positive().optional(),
+  trajectory: z
+    .array(
+      z
+        .object({
+          image: z.string().min(1),
+          thought: z.string().optional(),
+          subtask: z.string().optional(),
+          action: z.unknown().optional(),
+          response: z.string().optional(),
+          bbox: z.unknown().optional(),
+        })
+        .passthrough(),
+    )
+    .min(1, "has no steps"),
+}).passthrough();
+
+const uiS1Schema = z.object({
+  goal: z.string().min(1),
+  is_successful: z.boolean().optional(),
+  episode_id: z.union([z.number(), z.string()]).optional(),
+  app: z.string().optional(),
+  steps: z
+    .array(
+      z
+        .object({
+          action_content: z.record(z.string(), z.unknown()),
+          screenshot: z.string().min(1),
+          thought: z.string().optional(),
+          action_description: z.string().optional(),
+          step_instruction: z.string().optional(),
+          check_options: z.record(z.string(), z.unknown()).optional(),
+          annotation: z.enum(["GOOD", "HARMFUL", "NEUTRAL"]).optional(),
+        })
+        .passthrough(),
+    )
+    .min(1, "has no steps"),
+}).passthrough();
+
+function zodProblems(error: z.ZodError): MapResult["problems"] {
+  return error.issues.map((i) => {
+    const [first, second, ...rest] = i.path;
+    const isStep = (first === "trajectory" || first === "steps") && typeof second === "number";
+    return {
+      step: isStep ? second : undefined,
+      field: (isStep ? rest : i.path).join(".") || undefined,
+      message: i.message,
+    };
+  });
+}
+
+const baseName = (p: string) => p.split(/[\\/]/).pop() ?? p;
+
+/** Map one parsed JSON record of `format` to a draft trajectory. Pure; never throws. */
+export function mapRecord(format: ImportFormat, record: unknown, sourceRef: string): MapResult {
+  switch (format) {
+    case "mobile-r1": {
+      const r = mobileR1Schema.safeParse(record);
+      if (!r.success) return { problems: zodProblems(r.error) };
+      const t = r.data;
+      const declaredSize = t.image_width && t.image_height ? { width: t.image_width, height: t.image_height } : undefined;
+      return {
+        problems: [],
+        draft: {
+          source: "mobile-r1",
+          sourceRef,
+          app: t.app_name,
+          instruction: t.instruction,
+          systemPrompt: t.system || undefined,
+          originalOutcome: null,
+          meta: {},
+          steps: t.trajectory.map(({ image, thought, subtask, action, response, bbox, ...extra }) => ({
+            screenshotName: baseName(image),
+            rawAction: action,
+            response,
+            thought,
+            clearAction: subtask,
+            box: bbox ?? undefined,
+            declaredSize,
+            extra,
+          })),
+        },
+      };
+    }
+    case "ui-s1": {
+      const r = uiS1Schema.safeParse(record);
+      if (!r.success) return { problems: zodProblems(r.error) };
+      const t = r.data;
+      const opened = t.steps.find((s) => s.action_content.action === "open")?.action_content.text;
+      return {
+        problems: [],
+        draft: {
+          source: "ui-s1",
+          sourceRef: t.episode_id !== undefined ? `episode ${t.episode_id}` : sourceRef,
+          app: t.app ?? (typeof opened === "string" ? opened : "Unknown app"),
+          instruction: t.goal,
+          originalOutcome: t.is_successful === undefined ? null : t.is_successful ? "success" : "failure",
+          meta: t.episode_id !== undefined ? { episodeId: t.episode_id } : {},
+          steps: t.steps.map(({ action_content, screenshot, thought, action_description, check_options, annotation, ...extra }) => {
+            const { bbox, ...action } = action_content;
+            return {
+              screenshotName: baseName(screenshot),
+              rawAction: action,
+              thought,
+              clearAction: action_description,
+              box: bbox,
+              candidateBoxes: check_options?.candidate_bbox,
+              extra: { ...extra, ...(check_options ? { check_options } : {}), ...(annotation ? { annotation } : {}) },
+              ...(annotation && annotation !== "GOOD" ? { verdictHint: annotation } : {}),
+            };
+          }),
+        },
+      };
+    }
+    case "studio": {
+      const r = canonicalTrajectorySchema.safeParse(record);
+      if (!r.success) return { problems: zodProblems(r.error) };
+      const t = r.data;
+      return {
+        problems: [],
+        draft: {
+          source: t.source,
+          sourceRef: t.sourceRef ?? sourceRef,
+          app: t.app,
+          instruction: t.instruction,
+          systemPrompt: t.systemPrompt ?? undefined,
+          originalOutcome: t.originalOutcome ?? null,
+          meta: {},
+          annotated: { status: t.status, outcome: t.outcome, cutAfter: t.cutAfter, isDiscarded: t.isDiscarded },
+          steps: t.steps.map((s) => ({
+            screenshotName: baseName(s.screenshot.file ?? `${s.screenshot.sha256}.png`),
+            rawAction: s.original.rawAction ?? s.original.toolCall,
+            originalToolCall: s.original.toolCall,
+            response: s.original.response,
+            thought: s.original.thought,
+            clearAction: s.original.clearAction,
+            extra: s.original.extra,
+            annotated: {
+              thought: s.thought,
+              clearAction: s.clearAction,
+              toolCall: s.toolCall,
+              box: s.box,
+              candidateBoxes: s.candidateBoxes,
+              verdict: s.verdict,
+            },
+          })),
+        },
+      };
+    }
+  }
+}
+
+const VERDICT_FROM_ANNOTATION: Record<"HARMFUL" | "NEUTRAL", Verdict> = { HARMFUL: "harmful", NEUTRAL: "neutral" };
+
+/**
+ * Turn a draft into a trajectory in original pixels, given each step's real screenshot size.
+ * Normalises action dialects, parses tagged responses, converts coordinates from the file's frame,
+ * and checks every point and box lies on its screenshot.
+ */
+export function buildTrajectory(
+  draft: DraftTrajectory,
+  sizes: (Size | undefined)[],
+  frame: CoordinateFrame,
+): { trajectory?: BuiltTrajectory; problems: Omit<ImportProblem, "file" | "line">[] } {
+  const problems: Omit<ImportProblem, "file" | "line">[] = [];
+  const steps: BuiltStep[] = [];
+  draft.steps.forEach((s, index) => {
+    const size = sizes[index];
+    if (!size) return; // the missing screenshot is already reported
+    const push = (field: string, message: string) => problems.push({ step: index, field, message });
+    const toOriginal = fromFileFrame(frame, size, s.declaredSize);
+
+    const parsed = s.response !== undefined ? parseModelOutput(s.response) : undefined;
+    const source = s.rawAction ?? parsed?.toolCallText;
+    if (source === undefined) return push("action", "is missing (no action and no <tool_call> in the response)");
+    const n = normalizeAction(source, size);
+    if (!n.ok) return n.problems.forEach((p) => push(p.field === "action" ? "action" : `action.${p.field}`, p.message));
+    const original = toOriginal.call(n.call);
+    const offScreen = screenProblems(original, size);
+    offScreen.forEach((p) => push(`action.${p.field}`, p.message));
+
+    const readBox = (v: unknown, field: string): Box | null => {
+      if (v === undefined || v === null) return null;
+      const b = boxSchema.safeParse(v);
+      if (!b.success) {
+        push(field, `is not a box [x1, y1, x2, y2]: ${b.error.issues[0]?.message ?? ""}`);
+        return null;
+      }
+      const box = toOriginal.box(b.data);
+      if (!boxOverlapsScreen(box, size)) push(field, `[${b.data.join(", ")}] lies outside the ${size.width}x${size.height} screenshot`);
+      return box;
+    };
+    const candidates = Array.isArray(s.candidateBoxes)
+      ? s.candidateBoxes.map((b, i) => readBox(b, `candidate_bbox.${i}`)).filter((b): b is Box => b !== null)
+      : [];
+    const box = readBox(s.box, "bbox") ?? candidates[0] ?? null;
+    const thoughtText = s.thought ?? parsed?.thought ?? "";
+    const clear = s.clearAction ?? parsed?.clearAction ?? "";
+    const originalOutput: OriginalOutput = {
+      ...(s.response !== undefined ? { response: s.response } : {}),
+      ...(thoughtText ? { thought: thoughtText } : {}),
+      ...(clear ? { clearAction: clear } : {}),
+      toolCall: original,
+      rawAction: s.rawAction,
+      ...(s.extra && Object.keys(s.extra).length > 0 ? { extra: s.extra } : {}),
+    };
+    if (s.annotated) {
+      const a = s.annotated;
+      const call = normalizeAction(a.toolCall, size);
+      if (!call.ok) return call.problems.forEach((p) => push(`toolCall.${p.field}`, p.message));
+      screenProblems(call.call, size).forEach((p) => push(`toolCall.${p.field}`, p.message));
+      const originalCall = s.originalToolCall !== undefined ? normalizeAction(s.originalToolCall, size) : undefined;
+      steps.push({
+        index,
+        screenshotName: s.screenshotName,
+        original: { ...originalOutput, toolCall: originalCall?.ok ? originalCall.call : original },
+        thought: a.thought,
+        clearAction: a.clearAction,
+        toolCall: call.call,
+        box: readBox(a.box, "box"),
+        candidateBoxes: Array.isArray(a.candidateBoxes) ? a.candidateBoxes.map((b, i) => readBox(b, `candidateBoxes.${i}`)).filter((b): b is Box => b !== null) : [],
+        verdict: a.verdict,
+      });
+      return;
+    }
+    const parts = splitThought(thoughtText);
+    steps.push({
+      index,
+      screenshotName: s.screenshotName,
+      original: originalOutput,
+      thought: { ...parts, text: thoughtText || composeThought(parts) },
+      clearAction: clear,
+      toolCall: original,
+      box,
+      candidateBoxes: candidates,
+      verdict: s.verdictHint ? VERDICT_FROM_ANNOTATION[s.verdictHint] : "unreviewed",
+    });
+  });
+  if (problems.length > 0 || steps.length !== draft.steps.length) return { problems };
+  const cut = draft.annotated?.cutAfter;
+  if (cut !== undefined && cut !== null && cut >= steps.length) problems.push({ field: "cutAfter", message: `${cut} is past the last step (${steps.length - 1})` });
+  return problems.length > 0 ? { problems } : { trajectory: { ...draft, steps }, problems };
+}
+
+/** Converters from the file's coordinate frame to original screenshot pixels. */
+function fromFileFrame(frame: CoordinateFrame, size: Size, declared?: Size) {
+  let point: (p: [number, number]) => [number, number];
+  if (frame.kind === "resized") {
+    const frames = framePair(size, frame.maxPixels);
+    point = (p) => toOriginalPoint(p, frames);
+  } else if (declared && (declared.width !== size.width || declared.height !== size.height)) {
+    // The file's coordinates are in the device size it declares; the image on disk was scaled.
+    const frames = { original: size, resized: declared };
+    point = (p) => toOriginalPoint(p, frames);
+  } else {
+    point = (p) => p;
+  }
+  return {
+    call: (c: ToolCall) => mapPoints(c, point),
+    box: ([x1, y1, x2, y2]: Box): Box => {
+      const [a, b] = point([x1, y1]);
+      const [c, d] = point([x2, y2]);
+      return [a, b, c, d];
+    },
+  };
+}
+

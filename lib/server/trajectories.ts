@@ -1,0 +1,146 @@
+import { z } from "zod";
+import { boxSchema } from "@/lib/domain/geometry";
+import { toolCallSchema } from "@/lib/domain/tool-call";
+import { originalOutputSchema, verdictSchema } from "@/lib/domain/trajectory";
+import { taskStatusSchema, TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
+import { db as defaultDb, type Db } from "./db";
+import { AppError } from "./errors";
+
+export const listTrajectoriesInput = z.object({
+  app: z.string().optional(),
+  status: taskStatusSchema.optional(),
+  q: z.string().max(200).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type ListTrajectoriesInput = z.infer<typeof listTrajectoriesInput>;
+
+export type StudioStats = {
+  trajectories: number;
+  steps: number;
+  apps: number;
+  screenshots: number;
+  byStatus: Record<TaskStatus, number>;
+  byApp: { app: string; trajectories: number; steps: number }[];
+};
+
+/** Counts for the dashboard and `studio stats`. */
+export async function getStats(prisma: Db = defaultDb()): Promise<StudioStats> {
+  const [agg, byStatus, byApp, screenshots] = await Promise.all([
+    prisma.trajectory.aggregate({ _count: { _all: true }, _sum: { stepCount: true } }),
+    prisma.trajectory.groupBy({ by: ["status"], _count: { _all: true } }),
+    prisma.trajectory.groupBy({ by: ["app"], _count: { _all: true }, _sum: { stepCount: true }, orderBy: { app: "asc" } }),
+    prisma.screenshot.count(),
+  ]);
+  const statusCounts = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
+  for (const row of byStatus) if (row.status in statusCounts) statusCounts[row.status as TaskStatus] = row._count._all;
+  return {
+    trajectories: agg._count._all,
+    steps: agg._sum.stepCount ?? 0,
+    apps: byApp.length,
+    screenshots,
+    byStatus: statusCounts,
+    byApp: byApp.map((r) => ({ app: r.app, trajectories: r._count._all, steps: r._sum.stepCount ?? 0 })),
+  };
+}
+
+/** One page of trajectories, filtered by app, status and instruction text. */
+export async function listTrajectories(input: ListTrajectoriesInput, prisma: Db = defaultDb()) {
+  const where = {
+    ...(input.app ? { app: input.app } : {}),
+    ...(input.status ? { status: input.status } : {}),
+    ...(input.q ? { instruction: { contains: input.q } } : {}),
+  };
+  const [total, rows] = await Promise.all([
+    prisma.trajectory.count({ where }),
+    prisma.trajectory.findMany({
+      where,
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      skip: (input.page - 1) * input.pageSize,
+      take: input.pageSize,
+      select: { id: true, app: true, instruction: true, status: true, outcome: true, stepCount: true, source: true, sourceRef: true, updatedAt: true },
+    }),
+  ]);
+  return { total, page: input.page, pageSize: input.pageSize, rows };
+}
+
+export const stepViewSchema = z.object({
+  id: z.string(),
+  index: z.number().int(),
+  screenshot: z.object({ sha256: z.string(), width: z.number(), height: z.number() }),
+  original: originalOutputSchema,
+  thought: z.object({ state: z.string(), nextAction: z.string(), purpose: z.string(), text: z.string() }),
+  clearAction: z.string(),
+  toolCall: toolCallSchema,
+  box: boxSchema.nullable(),
+  candidateBoxes: z.array(boxSchema),
+  verdict: verdictSchema,
+  version: z.number().int(),
+});
+export type StepView = z.infer<typeof stepViewSchema>;
+
+export const trajectoryViewSchema = z.object({
+  id: z.string(),
+  project: z.string(),
+  app: z.string(),
+  instruction: z.string(),
+  source: z.string(),
+  sourceRef: z.string().nullable(),
+  status: taskStatusSchema,
+  outcome: z.enum(["success", "failure"]).nullable(),
+  originalOutcome: z.enum(["success", "failure"]).nullable(),
+  isDiscarded: z.boolean(),
+  cutAfter: z.number().int().nullable(),
+  version: z.number().int(),
+  steps: z.array(stepViewSchema),
+});
+export type TrajectoryView = z.infer<typeof trajectoryViewSchema>;
+
+/** A trajectory with all its steps, stored JSON parsed through the domain schemas. */
+export async function getTrajectory(id: string, prisma: Db = defaultDb()): Promise<TrajectoryView> {
+  const t = await prisma.trajectory.findUnique({
+    where: { id },
+    include: { project: { select: { name: true } }, steps: { orderBy: { index: "asc" }, include: { screenshot: true } } },
+  });
+  if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
+  return trajectoryViewSchema.parse({
+    id: t.id,
+    project: t.project.name,
+    app: t.app,
+    instruction: t.instruction,
+    source: t.source,
+    sourceRef: t.sourceRef,
+    status: t.status,
+    outcome: t.outcome,
+    originalOutcome: t.originalOutcome,
+    isDiscarded: t.isDiscarded,
+    cutAfter: t.cutAfter,
+    version: t.version,
+    steps: t.steps.map((s) => ({
+      id: s.id,
+      index: s.index,
+      screenshot: { sha256: s.screenshot.sha256, width: s.screenshot.width, height: s.screenshot.height },
+      original: JSON.parse(s.originalJson),
+      thought: { state: s.thoughtState, nextAction: s.thoughtNext, purpose: s.thoughtPurpose, text: s.thought },
+      clearAction: s.clearAction,
+      toolCall: JSON.parse(s.toolCallJson),
+      box: s.boxJson ? JSON.parse(s.boxJson) : null,
+      candidateBoxes: JSON.parse(s.candidateBoxJson),
+      verdict: s.verdict,
+      version: s.version,
+    })),
+  });
+}
+
+/** Distinct app names, for filters. */
+export async function listApps(prisma: Db = defaultDb()): Promise<string[]> {
+  const rows = await prisma.trajectory.findMany({ distinct: ["app"], select: { app: true }, orderBy: { app: "asc" } });
+  return rows.map((r) => r.app);
+}
+
+/** A stored screenshot's record, for the image route. */
+export async function getScreenshot(sha256: string, prisma: Db = defaultDb()) {
+  const s = await prisma.screenshot.findUnique({ where: { sha256 } });
+  if (!s) throw new AppError("not_found", `screenshot ${sha256} does not exist`);
+  return s;
+}
