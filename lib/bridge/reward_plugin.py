@@ -1,0 +1,565 @@
+"""Trajectory Studio reward functions for GUI-agent GRPO (standard library only).
+
+Written by `npm run studio -- bridge reward-plugin --out <dir>`. It is a line-for-line port of
+lib/bridge/rewards.ts plus the response parser it uses (lib/domain/model-output.ts, normalize.ts);
+lib/bridge/reward-vectors.json is run against both so they cannot drift.
+
+Frames: the model's response is in the RESIZED frame (`resized_wh`, what smart_resize gave at the
+export's max_pixels); the ground truth is in ORIGINAL screenshot pixels (`orig_wh`).
+
+Ground truth (ms-swift GRPO columns, or the JSON in verl's reward_model.ground_truth):
+    gt_action       {"action": "click", "coordinate": [x, y]}  (dict or JSON string), original pixels
+    gt_bbox         [x1, y1, x2, y2] or null, original pixels
+    candidate_bbox  [[x1, y1, x2, y2], ...], original pixels
+    orig_wh         [width, height]
+    resized_wh      [width, height]
+    annotation      "GOOD" | "HARMFUL" | "NEUTRAL"
+
+Entry points:
+    ms-swift: --external_plugins trajectory_studio_rewards.py
+              --reward_funcs mobile_r1_action mobile_r1_format   (or ui_s1_step)
+    verl:     custom_reward_function.path=trajectory_studio_rewards.py custom_reward_function.name=compute_score
+              (data_source "trajectory_studio_ui_s1" selects the UI-S1 rule; anything else Mobile-R1)
+    check:    python3 trajectory_studio_rewards.py --vectors reward-vectors.json
+"""
+
+import json
+import math
+import re
+import sys
+
+UI_S1_DISTANCE = 0.04
+UI_S1_BOX_SCALE = 1.2
+DEFAULT_WAIT_SECONDS = 2
+DEFAULT_LONG_PRESS_SECONDS = 2
+
+# ---------------------------------------------------------------------------------------------
+# Response parsing (port of lib/domain/model-output.ts and lib/domain/normalize.ts)
+# ---------------------------------------------------------------------------------------------
+
+# JavaScript's String.prototype.trim() character set (Python's strip() differs slightly).
+_JS_WS = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_NEXT_TAG = re.compile(r"<(think|thinking|action|tool_call|conclusion)>")
+_FENCE = re.compile(r"```[a-zA-Z]*\s*([\s\S]*?)\s*```")
+_POINT_TEXT = re.compile(r"\s*[\[(]?\s*(-?[0-9.]+)\s*,\s*(-?[0-9.]+)\s*[\])]?\s*")
+_NUMBER_TEXT = re.compile(r"[+-]?([0-9]+\.?[0-9]*([eE][+-]?[0-9]+)?|\.[0-9]+([eE][+-]?[0-9]+)?|Infinity)")
+
+ACTION_ALIASES = {
+    "click": "click", "tap": "click", "longpress": "long_press", "swipe": "swipe", "scroll": "scroll",
+    "type": "type", "inputtext": "type", "input": "type", "key": "key", "systembutton": "system_button",
+    "open": "open", "openapp": "open", "launch": "open", "wait": "wait", "terminate": "terminate",
+    "finish": "terminate", "status": "terminate", "answer": "answer", "navigateback": "back",
+    "pressback": "back", "back": "back", "navigatehome": "home", "presshome": "home", "home": "home",
+    "pressenter": "enter", "enter": "enter",
+}
+BUTTON_ALIASES = {
+    "back": "Back", "home": "Home", "menu": "Menu", "enter": "Enter", "search": "Enter",
+    "appselect": "Menu", "recent": "Menu",
+}
+STATUS_ALIASES = {
+    "success": "success", "successful": "success", "succeeded": "success", "complete": "success",
+    "completed": "success", "done": "success", "true": "success", "failure": "failure", "fail": "failure",
+    "failed": "failure", "infeasible": "failure", "impossible": "failure", "incomplete": "failure",
+    "false": "failure",
+}
+
+
+def _js_trim(s):
+    return s.strip(_JS_WS)
+
+
+def _key(s):
+    return re.sub(r"[\s_\-]", "", s.lower())
+
+
+def _is_num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _js_number_to_string(v):
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e21:
+        return str(int(v))
+    return str(v)
+
+
+def _js_string(v):
+    """String(v) as JavaScript prints it, for the values JSON can hold."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if _is_num(v):
+        return _js_number_to_string(v)
+    if isinstance(v, str):
+        return v
+    if isinstance(v, list):
+        return ",".join("" if x is None else _js_string(x) for x in v)
+    return "[object Object]"
+
+
+def _js_number(v):
+    """Number(v) as JavaScript converts it (NaN as float('nan'))."""
+    if v is None:
+        return 0.0
+    if v is True:
+        return 1.0
+    if v is False:
+        return 0.0
+    if _is_num(v):
+        return float(v)
+    if isinstance(v, str):
+        t = _js_trim(v)
+        if t == "":
+            return 0.0
+        if _NUMBER_TEXT.fullmatch(t):
+            return float(t.replace("Infinity", "inf"))
+        return float("nan")
+    if isinstance(v, list):
+        if len(v) == 0:
+            return 0.0
+        if len(v) == 1:
+            return _js_number(_js_string(v[0]))
+    return float("nan")
+
+
+def _find_tag(text, names):
+    for name in names:
+        open_at = text.find("<%s>" % name)
+        if open_at < 0:
+            continue
+        body_start = open_at + len(name) + 2
+        close = text.find("</%s>" % name, body_start)
+        if close >= 0:
+            return {"name": name, "body": _js_trim(text[body_start:close]), "start": open_at, "closed": True}
+        m = _NEXT_TAG.search(text, body_start)
+        end = len(text) if m is None else m.start()
+        return {"name": name, "body": _js_trim(text[body_start:end]), "start": open_at, "closed": False}
+    return None
+
+
+def _unfence(s):
+    m = _FENCE.fullmatch(s)
+    return _js_trim(m.group(1) if m else s)
+
+
+def _to_point(x, y):
+    return [x, y] if math.isfinite(x) and math.isfinite(y) else None
+
+
+def _read_xy(x, y):
+    if x is None or y is None:
+        return None
+    return _to_point(_js_number(x), _js_number(y))
+
+
+def _read_point(v):
+    if isinstance(v, str):
+        m = _POINT_TEXT.fullmatch(v)
+        if not m:
+            return None
+        return _to_point(_js_number(m.group(1)), _js_number(m.group(2)))
+    if isinstance(v, list) and len(v) == 2:
+        return _to_point(_js_number(v[0]), _js_number(v[1]))
+    if isinstance(v, dict):
+        return _read_xy(v.get("x"), v.get("y"))
+    return None
+
+
+def _reject_constant(name):
+    raise ValueError("not JSON: %s" % name)
+
+
+def normalize_action(raw):
+    """Port of normalizeAction without a screen size: returns a canonical call dict or None."""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw, parse_constant=_reject_constant)
+        except ValueError:
+            return None
+    if not isinstance(raw, dict):
+        return None
+    if isinstance(raw.get("arguments"), dict) and ("name" not in raw or isinstance(raw["name"], str)):
+        if "name" in raw and raw["name"] != "mobile_use":
+            return None
+        raw = raw["arguments"]
+    obj = raw
+    raw_type = None
+    for field in ("action", "action_type", "type_of_action"):
+        if obj.get(field) is not None:
+            raw_type = obj[field]
+            break
+    if not isinstance(raw_type, str) or _js_trim(raw_type) == "":
+        return None
+    alias = ACTION_ALIASES.get(_key(raw_type))
+    if alias is None:
+        return None
+    problems = []
+
+    def point(field):
+        p = _read_point(obj.get(field))
+        if p is None and field == "coordinate":
+            p = _read_xy(obj.get("x"), obj.get("y"))
+        if p is None:
+            problems.append(field)
+        return p
+
+    def num(field, fallback=None):
+        v = obj.get(field)
+        if v is None or (isinstance(v, str) and v == ""):
+            if fallback is not None:
+                return fallback
+            problems.append(field)
+            return None
+        n = float(v) if _is_num(v) else _js_number(v)
+        if not math.isfinite(n) or n < 0:
+            problems.append(field)
+        return v if _is_num(v) else n
+
+    def text(*fields):
+        for f in fields:
+            if isinstance(obj.get(f), str):
+                return obj[f]
+        for f in fields:
+            if _is_num(obj.get(f)):
+                return _js_number_to_string(obj[f])
+        problems.append(fields[0])
+        return None
+
+    if alias == "click":
+        call = {"action": "click", "coordinate": point("coordinate")}
+    elif alias == "long_press":
+        call = {"action": "long_press", "coordinate": point("coordinate"), "time": num("time", DEFAULT_LONG_PRESS_SECONDS)}
+    elif alias == "swipe":
+        if "coordinate" not in obj and isinstance(obj.get("direction"), str):
+            return None  # a direction-only scroll needs the screen size, which a reward never has
+        call = {"action": "swipe", "coordinate": point("coordinate"), "coordinate2": point("coordinate2")}
+    elif alias == "scroll":
+        return None
+    elif alias == "type":
+        call = {"action": "type", "text": text("text", "content", "value")}
+    elif alias == "key":
+        call = {"action": "key", "text": text("text", "key")}
+    elif alias == "open":
+        call = {"action": "open", "text": text("text", "app_name", "app")}
+    elif alias == "wait":
+        call = {"action": "wait", "time": num("time", DEFAULT_WAIT_SECONDS)}
+    elif alias == "answer":
+        call = {"action": "answer", "text": text("text", "answer")}
+    elif alias == "terminate":
+        s = None
+        for field in ("status", "goal_status", "result"):
+            if obj.get(field) is not None:
+                s = obj[field]
+                break
+        status = STATUS_ALIASES.get(_key("" if s is None else _js_string(s)))
+        if status is None:
+            problems.append("status")
+        call = {"action": "terminate", "status": status}
+    elif alias == "system_button":
+        b = obj.get("button") if obj.get("button") is not None else obj.get("text")
+        button = BUTTON_ALIASES.get(_key("" if b is None else _js_string(b)))
+        if button is None:
+            problems.append("button")
+        call = {"action": "system_button", "button": button}
+    elif alias == "back":
+        call = {"action": "system_button", "button": "Back"}
+    elif alias == "home":
+        call = {"action": "system_button", "button": "Home"}
+    elif alias == "enter":
+        call = {"action": "system_button", "button": "Enter"}
+    else:
+        return None
+    if problems:
+        return None
+    # The zod schema's remaining rule: key and open need non-empty text.
+    if call["action"] in ("key", "open") and call["text"] == "":
+        return None
+    return call
+
+
+def parse_model_output(raw):
+    """Port of parseModelOutput: the parts a reward needs."""
+    think = _find_tag(raw, ["think", "thinking"])
+    action = _find_tag(raw, ["action"])
+    tool = _find_tag(raw, ["tool_call"])
+    action_is_json = action is not None and _unfence(action["body"]).startswith("{")
+    if tool is not None:
+        call_text = _unfence(tool["body"])
+    elif action_is_json:
+        call_text = _unfence(action["body"])
+    else:
+        call_text = None
+    call = normalize_action(call_text) if call_text is not None else None
+    present = [t for t in (think, action, tool) if t is not None]
+    in_order = all(i == 0 or t["start"] > present[i - 1]["start"] for i, t in enumerate(present))
+
+    def ok(t):
+        return t is not None and t["closed"] and t["body"] != ""
+
+    return {
+        "tool_call": call,
+        "tags": {"think": ok(think), "action": ok(action), "tool_call": ok(tool), "in_order": in_order},
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# Rewards (port of lib/bridge/rewards.ts)
+# ---------------------------------------------------------------------------------------------
+
+
+def _frames(gt):
+    return {"ow": gt["orig_wh"][0], "oh": gt["orig_wh"][1], "rw": gt["resized_wh"][0], "rh": gt["resized_wh"][1]}
+
+
+def _pred_norm(p, f):
+    return [p[0] / f["rw"], p[1] / f["rh"]]
+
+
+def _gt_norm(p, f):
+    return [p[0] / f["ow"], p[1] / f["oh"]]
+
+
+def _box_norm(b, f):
+    return [b[0] / f["ow"], b[1] / f["oh"], b[2] / f["ow"], b[3] / f["oh"]]
+
+
+def _pred_to_original(p, f):
+    return [(p[0] * f["ow"]) / f["rw"], (p[1] * f["oh"]) / f["rh"]]
+
+
+def _in_box(p, b):
+    return b[0] <= p[0] <= b[2] and b[1] <= p[1] <= b[3]
+
+
+def _scale_box(b, factor):
+    cx = (b[0] + b[2]) / 2
+    cy = (b[1] + b[3]) / 2
+    hw = ((b[2] - b[0]) / 2) * factor
+    hh = ((b[3] - b[1]) / 2) * factor
+    return [cx - hw, cy - hh, cx + hw, cy + hh]
+
+
+def _distance(a, b):
+    dx = a[0] - b[0]
+    dy = a[1] - b[1]
+    return math.sqrt(dx * dx + dy * dy)
+
+
+def _direction(a, b):
+    dx = b[0] - a[0]
+    dy = b[1] - a[1]
+    if abs(dx) > abs(dy):
+        return "right" if dx > 0 else "left"
+    return "down" if dy > 0 else "up"
+
+
+def _first_point(call):
+    return call.get("coordinate")
+
+
+def _apply_annotation(raw, annotation):
+    if annotation == "HARMFUL":
+        return 1 - raw
+    if annotation == "NEUTRAL":
+        return 0.5
+    return raw
+
+
+def _mobile_r1_hit(pred, gt, f):
+    p = _pred_norm(pred, f)
+    if gt.get("gt_bbox"):
+        return _in_box(p, _box_norm(gt["gt_bbox"], f))
+    target = _first_point(gt["gt_action"])
+    return target is not None and _distance(p, _gt_norm(target, f)) <= UI_S1_DISTANCE
+
+
+def _ui_s1_hit(pred, gt, f):
+    p = _pred_norm(pred, f)
+    boxes = ([gt["gt_bbox"]] if gt.get("gt_bbox") else []) + list(gt.get("candidate_bbox") or [])
+    if any(_in_box(p, _box_norm(_scale_box(b, UI_S1_BOX_SCALE), f)) for b in boxes):
+        return True
+    target = _first_point(gt["gt_action"])
+    return target is not None and _distance(p, _gt_norm(target, f)) <= UI_S1_DISTANCE
+
+
+def _same_swipe_direction(pred, g, f):
+    if pred["action"] != "swipe" or g["action"] != "swipe":
+        return False
+    p = _direction(_pred_to_original(pred["coordinate"], f), _pred_to_original(pred["coordinate2"], f))
+    return p == _direction(g["coordinate"], g["coordinate2"])
+
+
+def _text_matches(pred, gt):
+    a = pred.lower()
+    b = gt.lower()
+    if a == "":
+        return b == ""
+    return a in b or b in a
+
+
+def _hit_for(pred, gt, f, hit):
+    if gt["gt_action"]["action"] not in ("click", "long_press"):
+        return None
+    if pred is None or pred["action"] not in ("click", "long_press"):
+        return False
+    return hit(pred["coordinate"], gt, f)
+
+
+def normalize_ground_truth(gt):
+    """Accept gt_action as a JSON string (ms-swift column) or an object (verl ground_truth)."""
+    gt = dict(gt)
+    if isinstance(gt.get("gt_action"), str):
+        gt["gt_action"] = json.loads(gt["gt_action"])
+    gt.setdefault("gt_bbox", None)
+    gt["candidate_bbox"] = list(gt.get("candidate_bbox") or [])
+    gt.setdefault("annotation", "GOOD")
+    return gt
+
+
+def mobile_r1_reward(response, gt):
+    """Mobile-R1 Stage-2 reward: format (0/1) + action (0/1; HARMFUL inverts, NEUTRAL 0.5)."""
+    gt = normalize_ground_truth(gt)
+    out = parse_model_output(response)
+    f = _frames(gt)
+    pred = out["tool_call"]
+    tags = out["tags"]
+    fmt = 1 if (tags["think"] and tags["action"] and tags["tool_call"] and tags["in_order"] and pred is not None) else 0
+    g = gt["gt_action"]
+    type_match = pred is not None and pred["action"] == g["action"]
+    match = False
+    if type_match:
+        if g["action"] in ("click", "long_press"):
+            match = _mobile_r1_hit(pred["coordinate"], gt, f)
+        elif g["action"] == "swipe":
+            match = _same_swipe_direction(pred, g, f) and (
+                not gt.get("gt_bbox") or _in_box(_pred_norm(pred["coordinate"], f), _box_norm(gt["gt_bbox"], f))
+            )
+        else:
+            match = sorted(pred.items()) == sorted(g.items())
+    action = _apply_annotation(1 if match else 0, gt["annotation"])
+    return {
+        "format": fmt, "action": action, "score": fmt + action, "parsed": pred is not None,
+        "type_match": type_match, "extract_match": match, "hit": _hit_for(pred, gt, f, _mobile_r1_hit),
+    }
+
+
+def ui_s1_reward(response, gt):
+    """UI-S1 step reward: 0.1 * format + 0.9 * action (1 / 0.5 type only / 0.1 wrong type / 0 unparsed)."""
+    gt = normalize_ground_truth(gt)
+    out = parse_model_output(response)
+    f = _frames(gt)
+    pred = out["tool_call"]
+    fmt = 1 if out["tags"]["think"] else 0
+    g = gt["gt_action"]
+    type_match = pred is not None and pred["action"] == g["action"]
+    match = False
+    if type_match:
+        a = g["action"]
+        if a in ("click", "long_press"):
+            match = _ui_s1_hit(pred["coordinate"], gt, f)
+        elif a == "swipe":
+            match = _same_swipe_direction(pred, g, f)
+        elif a in ("type", "key", "open", "answer"):
+            match = _text_matches(pred["text"], g["text"])
+        elif a == "system_button":
+            match = pred["button"].lower() == g["button"].lower()
+        elif a == "terminate":
+            match = pred["status"] == g["status"]
+        elif a == "wait":
+            match = True
+    if pred is None:
+        raw = 0
+    elif match:
+        raw = 1
+    elif type_match:
+        raw = 0.5
+    else:
+        raw = 0.1
+    action = _apply_annotation(raw, gt["annotation"])
+    return {
+        "format": fmt, "action": action, "score": 0.1 * fmt + 0.9 * action, "parsed": pred is not None,
+        "type_match": type_match, "extract_match": match, "hit": _hit_for(pred, gt, f, _ui_s1_hit),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# verl entry point
+# ---------------------------------------------------------------------------------------------
+
+UI_S1_DATA_SOURCE = "trajectory_studio_ui_s1"
+
+
+def compute_score(data_source, solution_str, ground_truth, extra_info=None):
+    """verl custom reward: ground_truth is the JSON string (or dict) the bridge wrote."""
+    gt = json.loads(ground_truth) if isinstance(ground_truth, str) else ground_truth
+    result = ui_s1_reward(solution_str, gt) if data_source == UI_S1_DATA_SOURCE else mobile_r1_reward(solution_str, gt)
+    return {
+        "score": float(result["score"]),
+        "format": float(result["format"]),
+        "action": float(result["action"]),
+        "type_match": float(result["type_match"]),
+        "extract_match": float(result["extract_match"]),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# ms-swift entry point (only when ms-swift is installed)
+# ---------------------------------------------------------------------------------------------
+
+
+def _rows(completions, kwargs):
+    keys = ("gt_action", "gt_bbox", "candidate_bbox", "orig_wh", "resized_wh", "annotation")
+    for i, completion in enumerate(completions):
+        text = completion if isinstance(completion, str) else completion[-1]["content"]
+        yield text, {k: kwargs[k][i] for k in keys if k in kwargs}
+
+
+try:  # pragma: no cover - exercised only inside ms-swift
+    from swift.plugin import ORM, orms
+
+    class MobileR1ActionReward(ORM):
+        """Mobile-R1 action reward only (use with mobile_r1_format for the Stage-2 total)."""
+
+        def __call__(self, completions, **kwargs):
+            return [float(mobile_r1_reward(t, gt)["action"]) for t, gt in _rows(completions, kwargs)]
+
+    class MobileR1FormatReward(ORM):
+        """Mobile-R1 format reward: <think>, <action>, <tool_call> in order with a readable call."""
+
+        def __call__(self, completions, **kwargs):
+            return [float(mobile_r1_reward(t, gt)["format"]) for t, gt in _rows(completions, kwargs)]
+
+    class UIS1StepReward(ORM):
+        """UI-S1 step reward: 0.1 * format + 0.9 * action."""
+
+        def __call__(self, completions, **kwargs):
+            return [float(ui_s1_reward(t, gt)["score"]) for t, gt in _rows(completions, kwargs)]
+
+    orms["mobile_r1_action"] = MobileR1ActionReward
+    orms["mobile_r1_format"] = MobileR1FormatReward
+    orms["ui_s1_step"] = UIS1StepReward
+except ImportError:
+    pass
+
+
+def _run_vectors(path):
+    with open(path, encoding="utf-8") as fh:
+        vectors = json.load(fh)["vectors"]
+    results = []
+    for v in vectors:
+        results.append({
+            "name": v["name"],
+            "mobile_r1": mobile_r1_reward(v["response"], v["gt"]),
+            "ui_s1": ui_s1_reward(v["response"], v["gt"]),
+        })
+    json.dump(results, sys.stdout, ensure_ascii=False)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--vectors":
+        _run_vectors(sys.argv[2])
+    else:
+        sys.stderr.write("usage: python3 %s --vectors reward-vectors.json\n" % sys.argv[0])
+        sys.exit(2)

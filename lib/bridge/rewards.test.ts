@@ -1,0 +1,99 @@
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { groundTruthSchema, mobileR1Reward, uiS1Reward, type RewardResult } from "./rewards";
+
+const VECTORS_PATH = fileURLToPath(new URL("./reward-vectors.json", import.meta.url));
+const PLUGIN_PATH = fileURLToPath(new URL("./reward_plugin.py", import.meta.url));
+
+const expectSchema = z.object({
+  format: z.number(),
+  action: z.number(),
+  score: z.number(),
+  type_match: z.boolean(),
+  extract_match: z.boolean(),
+  hit: z.boolean().nullable(),
+});
+const vectorsSchema = z.object({
+  vectors: z.array(
+    z.object({
+      name: z.string(),
+      note: z.string(),
+      response: z.string(),
+      gt: groundTruthSchema,
+      expect: z.object({ mobile_r1: expectSchema, ui_s1: expectSchema }),
+    }),
+  ),
+});
+const { vectors } = vectorsSchema.parse(JSON.parse(readFileSync(VECTORS_PATH, "utf8")));
+
+type Expected = z.infer<typeof expectSchema>;
+function snake(r: RewardResult): Expected {
+  return { format: r.format, action: r.action, score: r.score, type_match: r.typeMatch, extract_match: r.extractMatch, hit: r.hit };
+}
+function expectClose(actual: Expected, expected: Expected, where: string) {
+  const { score, ...rest } = actual;
+  const { score: expectedScore, ...expectedRest } = expected;
+  expect(rest, where).toEqual(expectedRest);
+  expect(score, `${where} score`).toBeCloseTo(expectedScore, 9);
+}
+
+describe("reward vectors (TypeScript)", () => {
+  it("has a vector for every edge case the rules name", () => {
+    const names = vectors.map((v) => v.name).join(" ");
+    for (const topic of ["border", "degenerate", "type_", "swipe", "terminate", "broken_json", "harmful", "neutral", "system_button"]) {
+      expect(names).toContain(topic);
+    }
+  });
+
+  it.each(vectors.map((v) => [v.name, v] as const))("%s", (name, v) => {
+    expectClose(snake(mobileR1Reward(v.response, v.gt)), v.expect.mobile_r1, `${name} mobile-r1`);
+    expectClose(snake(uiS1Reward(v.response, v.gt)), v.expect.ui_s1, `${name} ui-s1`);
+  });
+});
+
+const pythonResultSchema = z.array(
+  z.object({
+    name: z.string(),
+    mobile_r1: expectSchema.extend({ parsed: z.boolean() }),
+    ui_s1: expectSchema.extend({ parsed: z.boolean() }),
+  }),
+);
+
+describe("reward vectors (Python plugin, standard library only)", () => {
+  const run = spawnSync("python3", ["-I", "-S", PLUGIN_PATH, "--vectors", VECTORS_PATH], { encoding: "utf8" });
+
+  it("runs without third-party packages", () => {
+    expect(run.error).toBeUndefined();
+    expect(run.stderr).toBe("");
+    expect(run.status).toBe(0);
+  });
+
+  const results = run.status === 0 ? pythonResultSchema.parse(JSON.parse(run.stdout)) : [];
+  it.each(vectors.map((v, i) => [v.name, v, i] as const))("%s", (name, v, i) => {
+    const r = results[i];
+    expect(r?.name).toBe(name);
+    const { parsed: _m, ...m } = r!.mobile_r1;
+    const { parsed: _u, ...u } = r!.ui_s1;
+    expectClose(m, v.expect.mobile_r1, `${name} mobile-r1 (python)`);
+    expectClose(u, v.expect.ui_s1, `${name} ui-s1 (python)`);
+  });
+
+  it("verl compute_score routes by data_source and returns a dict with a float score", () => {
+    const v = vectors.find((x) => x.name === "click_far")!;
+    const script = [
+      "import importlib.util, json, sys",
+      `spec = importlib.util.spec_from_file_location('p', ${JSON.stringify(PLUGIN_PATH)})`,
+      "p = importlib.util.module_from_spec(spec); spec.loader.exec_module(p)",
+      "gt = sys.stdin.read(); resp = json.loads(gt)['response']; gt = json.dumps(json.loads(gt)['gt'])",
+      "print(json.dumps([p.compute_score('trajectory_studio_mobile_r1', resp, gt), p.compute_score('trajectory_studio_ui_s1', resp, gt, {})]))",
+    ].join("\n");
+    const out = spawnSync("python3", ["-I", "-S", "-c", script], { input: JSON.stringify(v), encoding: "utf8" });
+    expect(out.stderr).toBe("");
+    const [mobile, uis1] = z.array(z.object({ score: z.number() })).parse(JSON.parse(out.stdout));
+    expect(mobile!.score).toBe(1);
+    expect(uis1!.score).toBeCloseTo(0.55, 9);
+  });
+});

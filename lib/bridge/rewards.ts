@@ -1,0 +1,231 @@
+import { z } from "zod";
+import { boxSchema, isPointInBox, scaleBox, swipeDirection, type Box, type Point } from "@/lib/domain/geometry";
+import { parseModelOutput } from "@/lib/domain/model-output";
+import { pointsOf, toolCallSchema, type ToolCall } from "@/lib/domain/tool-call";
+
+/**
+ * Reward rules shared by the GRPO exports, the `score` command and the Python plugin
+ * (lib/bridge/reward_plugin.py). lib/bridge/reward-vectors.json holds the cases both must agree on.
+ *
+ * Frames: the PREDICTION is in the model's resized frame (`resized_wh`); the GROUND TRUTH is in original
+ * screenshot pixels (`orig_wh`). Points are compared after normalising each by its own frame to [0, 1]
+ * (UI-S1's convention), swipe directions after mapping the prediction back to original pixels.
+ */
+
+export const ANNOTATIONS = ["GOOD", "HARMFUL", "NEUTRAL"] as const;
+export type Annotation = (typeof ANNOTATIONS)[number];
+
+const sizeTupleSchema = z.tuple([z.number().int().positive(), z.number().int().positive()]);
+
+/**
+ * Ground truth of one step, in the wire shape of the ms-swift GRPO columns and the verl
+ * `reward_model.ground_truth` JSON. `gt_action`, `gt_bbox` and `candidate_bbox` are in ORIGINAL pixels.
+ */
+export const groundTruthSchema = z.object({
+  gt_action: toolCallSchema,
+  /** The target element's box, or null when none was drawn. */
+  gt_bbox: boxSchema.nullable(),
+  /** Every acceptable box (the target box first, then nested/alternative elements). */
+  candidate_bbox: z.array(boxSchema),
+  /** [width, height] of the original screenshot, pixels. */
+  orig_wh: sizeTupleSchema,
+  /** [width, height] of the smart-resized image the model sees, pixels. */
+  resized_wh: sizeTupleSchema,
+  annotation: z.enum(ANNOTATIONS),
+});
+export type GroundTruth = z.infer<typeof groundTruthSchema>;
+
+export type RewardResult = {
+  /** Format reward: 1 or 0. */
+  format: number;
+  /** Action reward after the annotation is applied (HARMFUL inverts, NEUTRAL is 0.5). */
+  action: number;
+  /** Mobile-R1: format + action (0..2). UI-S1: 0.1 * format + 0.9 * action (0..1). */
+  score: number;
+  /** A tool call could be read from the response. */
+  parsed: boolean;
+  /** Predicted action type equals the ground truth's (before the annotation). */
+  typeMatch: boolean;
+  /** Type and arguments match under this rule (before the annotation). */
+  extractMatch: boolean;
+  /** For a click/long_press ground truth: did the predicted point hit the target? Otherwise null. */
+  hit: boolean | null;
+};
+
+export type RewardRule = "mobile-r1" | "ui-s1";
+export const REWARD_RULES: readonly RewardRule[] = ["mobile-r1", "ui-s1"];
+
+/** UI-S1 accepts a click within this normalised Euclidean distance of the reference point. */
+export const UI_S1_DISTANCE = 0.04;
+/** UI-S1 enlarges every candidate box by this factor about its centre. */
+export const UI_S1_BOX_SCALE = 1.2;
+
+type Frames = { ow: number; oh: number; rw: number; rh: number };
+
+function framesOf(gt: GroundTruth): Frames {
+  return { ow: gt.orig_wh[0], oh: gt.orig_wh[1], rw: gt.resized_wh[0], rh: gt.resized_wh[1] };
+}
+
+/** Prediction (resized pixels) -> [0, 1]. */
+const predNorm = ([x, y]: Point, f: Frames): Point => [x / f.rw, y / f.rh];
+/** Ground-truth point (original pixels) -> [0, 1]. */
+const gtNorm = ([x, y]: Point, f: Frames): Point => [x / f.ow, y / f.oh];
+/** Ground-truth box (original pixels) -> [0, 1]. */
+const boxNorm = ([x1, y1, x2, y2]: Box, f: Frames): Box => [x1 / f.ow, y1 / f.oh, x2 / f.ow, y2 / f.oh];
+/** Prediction (resized pixels) -> original pixels, for direction checks. */
+const predToOriginal = ([x, y]: Point, f: Frames): Point => [(x * f.ow) / f.rw, (y * f.oh) / f.rh];
+
+function normDistance(a: Point, b: Point): number {
+  const dx = a[0] - b[0];
+  const dy = a[1] - b[1];
+  return Math.sqrt(dx * dx + dy * dy);
+}
+
+function applyAnnotation(raw: number, annotation: Annotation): number {
+  if (annotation === "HARMFUL") return 1 - raw;
+  if (annotation === "NEUTRAL") return 0.5;
+  return raw;
+}
+
+/** The prediction's first point (click/long_press coordinate, swipe start), resized pixels. */
+function firstPoint(call: ToolCall): Point | undefined {
+  return pointsOf(call)[0];
+}
+
+/** Mobile-R1 hit: inside the target box, border inclusive; without a box, UI-S1's distance fallback. */
+function mobileR1Hit(pred: Point, gt: GroundTruth, f: Frames): boolean {
+  const p = predNorm(pred, f);
+  if (gt.gt_bbox) return isPointInBox(p, boxNorm(gt.gt_bbox, f));
+  const target = firstPoint(gt.gt_action);
+  return target !== undefined && normDistance(p, gtNorm(target, f)) <= UI_S1_DISTANCE;
+}
+
+/** UI-S1 hit: inside any candidate box enlarged 1.2x about its centre, or within 0.04 of the reference point. */
+function uiS1Hit(pred: Point, gt: GroundTruth, f: Frames): boolean {
+  const p = predNorm(pred, f);
+  const boxes = gt.gt_bbox ? [gt.gt_bbox, ...gt.candidate_bbox] : gt.candidate_bbox;
+  if (boxes.some((b) => isPointInBox(p, boxNorm(scaleBox(b, UI_S1_BOX_SCALE), f)))) return true;
+  const target = firstPoint(gt.gt_action);
+  return target !== undefined && normDistance(p, gtNorm(target, f)) <= UI_S1_DISTANCE;
+}
+
+function sameSwipeDirection(pred: ToolCall, gt: ToolCall, f: Frames): boolean {
+  if (pred.action !== "swipe" || gt.action !== "swipe") return false;
+  // Our ground truth records the finger's path, so unlike UI-S1's AndroidControl code no up/down swap.
+  const p = swipeDirection(predToOriginal(pred.coordinate, f), predToOriginal(pred.coordinate2, f));
+  return p === swipeDirection(gt.coordinate, gt.coordinate2);
+}
+
+/** Case-insensitive containment either way; an empty prediction only matches an empty reference. */
+function textMatches(pred: string, gt: string): boolean {
+  const a = pred.toLowerCase();
+  const b = gt.toLowerCase();
+  if (a === "") return b === "";
+  return b.includes(a) || a.includes(b);
+}
+
+function hitFor(pred: ToolCall | undefined, gt: GroundTruth, f: Frames, hit: typeof uiS1Hit): boolean | null {
+  if (gt.gt_action.action !== "click" && gt.gt_action.action !== "long_press") return null;
+  const p = pred && (pred.action === "click" || pred.action === "long_press") ? pred.coordinate : undefined;
+  return p !== undefined && hit(p, gt, f);
+}
+
+/**
+ * Mobile-R1 action-level reward (Stage 2): format reward (closed, non-empty `<think>`, `<action>`,
+ * `<tool_call>` in that order, and a readable call) plus action reward (click/long_press: predicted
+ * point inside the target box, border inclusive; swipe: same direction, starting inside the box when
+ * there is one; every other action: same type and exactly equal arguments). The prediction is in
+ * resized pixels, the ground truth in original pixels. HARMFUL inverts the action reward, NEUTRAL is 0.5.
+ */
+export function mobileR1Reward(response: string, gt: GroundTruth): RewardResult {
+  const out = parseModelOutput(response);
+  const f = framesOf(gt);
+  const pred = out.toolCall;
+  const format = out.tags.think && out.tags.action && out.tags.toolCall && out.tags.inOrder && pred !== undefined ? 1 : 0;
+  const g = gt.gt_action;
+  const typeMatch = pred !== undefined && pred.action === g.action;
+  let match = false;
+  if (pred && typeMatch) {
+    switch (g.action) {
+      case "click":
+      case "long_press":
+        match = pred.action === g.action && mobileR1Hit(pred.coordinate, gt, f);
+        break;
+      case "swipe":
+        match =
+          pred.action === "swipe" &&
+          sameSwipeDirection(pred, g, f) &&
+          (gt.gt_bbox === null || isPointInBox(predNorm(pred.coordinate, f), boxNorm(gt.gt_bbox, f)));
+        break;
+      default:
+        match = JSON.stringify(canonicalArgs(pred)) === JSON.stringify(canonicalArgs(g));
+    }
+  }
+  const action = applyAnnotation(match ? 1 : 0, gt.annotation);
+  return { format, action, score: format + action, parsed: pred !== undefined, typeMatch, extractMatch: match, hit: hitFor(pred, gt, f, mobileR1Hit) };
+}
+
+/** Arguments in a fixed key order, for exact comparison of non-coordinate calls. */
+function canonicalArgs(call: ToolCall): [string, unknown][] {
+  return Object.entries(call).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * UI-S1 step reward (`gui_traj.py` + `check_response_match`, FORMATS.md §2.5): 0.1 x format + 0.9 x action.
+ * format = 1 when `<think>` is closed and non-empty. action = 1 on a full match, 0.5 when only the type
+ * matches, 0.1 when a call parsed but the type differs, 0 when nothing parsed; then HARMFUL inverts and
+ * NEUTRAL gives 0.5. Full match: click/long_press hit (see uiS1Hit); type/key/open/answer text contained
+ * either way, case-insensitive; swipe same finger direction (largest axis); system_button equal ignoring
+ * case; terminate same status; wait type only. Prediction in resized pixels, ground truth in original pixels.
+ */
+export function uiS1Reward(response: string, gt: GroundTruth): RewardResult {
+  const out = parseModelOutput(response);
+  const f = framesOf(gt);
+  const pred = out.toolCall;
+  const format = out.tags.think ? 1 : 0;
+  const g = gt.gt_action;
+  const typeMatch = pred !== undefined && pred.action === g.action;
+  let match = false;
+  if (pred && typeMatch) {
+    switch (g.action) {
+      case "click":
+      case "long_press":
+        match = (pred.action === "click" || pred.action === "long_press") && uiS1Hit(pred.coordinate, gt, f);
+        break;
+      case "swipe":
+        match = sameSwipeDirection(pred, g, f);
+        break;
+      case "type":
+      case "key":
+      case "open":
+      case "answer":
+        match = "text" in pred && textMatches(pred.text, g.text);
+        break;
+      case "system_button":
+        match = pred.action === "system_button" && pred.button.toLowerCase() === g.button.toLowerCase();
+        break;
+      case "terminate":
+        match = pred.action === "terminate" && pred.status === g.status;
+        break;
+      case "wait":
+        match = true;
+        break;
+    }
+  }
+  const raw = pred === undefined ? 0 : match ? 1 : typeMatch ? 0.5 : 0.1;
+  const action = applyAnnotation(raw, gt.annotation);
+  return {
+    format,
+    action,
+    score: 0.1 * format + 0.9 * action,
+    parsed: pred !== undefined,
+    typeMatch,
+    extractMatch: match,
+    hit: hitFor(pred, gt, f, uiS1Hit),
+  };
+}
+
+/** Reward of one response under the named rule. */
+export function rewardFor(rule: RewardRule, response: string, gt: GroundTruth): RewardResult {
+  return rule === "mobile-r1" ? mobileR1Reward(response, gt) : uiS1Reward(response, gt);
+}
