@@ -18,6 +18,8 @@ const HELP = `Trajectory Studio command line
                            [--screenshots <dir>] [--project <name>] [--frame original|resized[:<max_pixels>]]
       import trajectories as one all-or-nothing batch; screenshots are found by file name in <dir>
       (default: images/ beside the file); --frame says which pixels the file's coordinates are in
+  npm run studio -- setup-demo
+      migrate, and load the demo data into an empty database
   npm run studio -- stats [--json]
       counts of trajectories, steps, apps and statuses
   npm run studio -- demo-data <out-dir> [--trajectories <n>] [--seed <n>]
@@ -39,6 +41,16 @@ async function main(argv: string[]): Promise<number> {
     }
     case "import":
       return runImport(rest);
+    case "setup-demo": {
+      const r = await migrate();
+      if (r.applied.length) io.out(`applied migrations: ${r.applied.join(", ")}\n`);
+      const { seedDemo } = await import("@/lib/server/seed");
+      await seedDemo({ log: (s) => progress(s), trajectories: Number(process.env.STUDIO_DEMO_TRAJECTORIES ?? 60) });
+      io.err("\n");
+      const stats = await getStats();
+      io.out(`studio holds ${stats.trajectories} trajectories, ${stats.steps} steps over ${stats.apps} apps\n`);
+      return 0;
+    }
     case "stats": {
       const { values } = parseArgs({ args: rest, options: { json: { type: "boolean", default: false } } });
       await migrate();

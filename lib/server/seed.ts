@@ -1,0 +1,47 @@
+import { existsSync } from "node:fs";
+import { mkdir, rm } from "node:fs/promises";
+import path from "node:path";
+import { generateDemoDataset } from "@/lib/demo/generate";
+import { writeCookbookDataset } from "@/lib/demo/cookbook";
+import { dataDir } from "./config";
+import { db as defaultDb, type Db } from "./db";
+import { importFile, type ImportProgress } from "./import";
+
+export const DEMO_PROJECT = "demo";
+const COOKBOOK_SAMPLES = path.resolve(process.cwd(), "../shared/samples/qwen-cookbook");
+
+/**
+ * Load the demo data through the real import path: synthetic Mobile-R1-format trajectories, and
+ * the Qwen cookbook's two real screenshots (model clicks in the resized frame). Skips work already done.
+ */
+export async function seedDemo(opts: { trajectories?: number; seed?: number; log?: (s: string) => void; db?: Db } = {}) {
+  const prisma = opts.db ?? defaultDb();
+  const log = opts.log ?? (() => {});
+  if ((await prisma.trajectory.count()) > 0) {
+    log("demo data already loaded");
+    return;
+  }
+  const work = path.join(dataDir(), "demo-source");
+  await rm(work, { recursive: true, force: true });
+  await mkdir(work, { recursive: true });
+  const onProgress = (p: ImportProgress) => log(`${p.phase}: ${p.trajectories} trajectories, ${p.steps} steps`);
+
+  const synthetic = path.join(work, "synthetic");
+  const made = await generateDemoDataset({
+    outDir: synthetic,
+    trajectories: opts.trajectories ?? 60,
+    seed: opts.seed ?? 7,
+    onProgress: (done, total) => log(`drawing demo screenshots: ${done}/${total} trajectories`),
+  });
+  const r1 = await importFile({ file: path.join(synthetic, "data.jsonl"), format: "mobile-r1", project: DEMO_PROJECT, onProgress, db: prisma });
+  if (!r1.ok) throw new Error(`demo import failed: ${r1.problems.map((p) => p.message).join("; ")}`);
+  log(`imported ${made.trajectories} synthetic trajectories (${made.steps} steps)`);
+
+  if (existsSync(COOKBOOK_SAMPLES)) {
+    const cookbook = path.join(work, "cookbook");
+    await writeCookbookDataset(cookbook, COOKBOOK_SAMPLES);
+    const r2 = await importFile({ file: path.join(cookbook, "data.jsonl"), format: "mobile-r1", project: DEMO_PROJECT, db: prisma });
+    if (!r2.ok) throw new Error(`cookbook import failed: ${r2.problems.map((p) => p.message).join("; ")}`);
+    log("imported the Qwen cookbook's two real screenshots");
+  }
+}

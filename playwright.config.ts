@@ -1,0 +1,47 @@
+import { defineConfig } from "@playwright/test";
+import path from "node:path";
+
+// Browser tests run Debian's Chromium (never `playwright install`) against a production build
+// served on its own port, with its own data directory and database.
+const PORT = Number(process.env.E2E_PORT ?? 3100);
+const dataDir = path.resolve(".tmp/e2e-data");
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  reporter: [["list"], ["json", { outputFile: ".tmp/playwright.json" }]],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}`,
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+      ],
+    },
+  },
+  webServer: {
+    command: `node scripts/serve.mjs`,
+    url: `http://127.0.0.1:${PORT}/api/health`,
+    timeout: 240_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    env: {
+      PORT: String(PORT),
+      STUDIO_DATA_DIR: dataDir,
+      DATABASE_URL: `file:${path.join(dataDir, "studio.db")}`,
+      STUDIO_DEMO_TRAJECTORIES: "12",
+      STUDIO_SKIP_BUILD: process.env.STUDIO_SKIP_BUILD ?? "0",
+    },
+  },
+});

@@ -1,0 +1,62 @@
+// The whole test suite: type check, unit and integration tests (vitest, real temporary databases),
+// then browser tests (Playwright in Debian's Chromium). Ends with one line "N passed, N failed".
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const TMP = path.join(ROOT, ".tmp");
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", CHECKPOINT_DISABLE: "1" };
+const bin = (p) => path.join(ROOT, "node_modules", p);
+
+function step(label, cmd, args, { allowFail = false } = {}) {
+  console.log(`\n━━ ${label}`);
+  const r = spawnSync(cmd, args, { cwd: ROOT, env, stdio: "inherit" });
+  if (r.status !== 0 && !allowFail) {
+    console.error(`\n✗ ${label} failed (exit ${r.status})`);
+    console.log("0 passed, 1 failed");
+    process.exit(1);
+  }
+  return r.status === 0;
+}
+
+function ensureChromium() {
+  const chromium = env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+  if (existsSync(chromium)) return;
+  const isRoot = process.getuid?.() === 0;
+  if (!isRoot) {
+    console.error(`Chromium is missing at ${chromium}. Install it with:\n  sudo apt-get update && sudo apt-get install -y chromium`);
+    process.exit(1);
+  }
+  step("installing Debian's Chromium for the browser tests", "bash", ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null"]);
+}
+
+ensureChromium();
+step("type check", process.execPath, [bin("typescript/bin/tsc"), "--noEmit"]);
+const unitOk = step("unit and integration tests (vitest)", process.execPath, [
+  bin("vitest/vitest.mjs"), "run", "--reporter=default", "--reporter=json", `--outputFile=${path.join(TMP, "vitest.json")}`,
+], { allowFail: true });
+rmSync(path.join(TMP, "e2e-data"), { recursive: true, force: true });
+const e2eOk = step("browser tests (Playwright, Chromium)", process.execPath, [bin("@playwright/test/cli.js"), "test"], {
+  allowFail: true,
+});
+
+let passed = 0;
+let failed = 0;
+try {
+  const v = JSON.parse(readFileSync(path.join(TMP, "vitest.json"), "utf8"));
+  passed += v.numPassedTests;
+  failed += v.numFailedTests + (v.numFailedTestSuites ?? 0);
+} catch {
+  failed += 1;
+}
+try {
+  const p = JSON.parse(readFileSync(path.join(TMP, "playwright.json"), "utf8"));
+  passed += p.stats.expected;
+  failed += p.stats.unexpected + (p.errors?.length ?? 0);
+} catch {
+  failed += 1;
+}
+if (!unitOk || !e2eOk) failed = Math.max(failed, 1);
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed > 0 ? 1 : 0);
