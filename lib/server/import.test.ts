@@ -1,0 +1,157 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtemp, writeFile, copyFile, mkdir } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { importFile } from "./import";
+import { getStats, getTrajectory, listTrajectories } from "./trajectories";
+import { blankPng, freshStudio, uiS1ScreenshotDir, UI_S1_EVAL } from "./testing/fixtures";
+import type { Db } from "./db";
+
+/** Every row of every table, to prove a failed import changed nothing. */
+async function dump(db: Db) {
+  return {
+    projects: await db.project.findMany({ orderBy: { id: "asc" } }),
+    trajectories: await db.trajectory.findMany({ orderBy: { id: "asc" } }),
+    steps: await db.step.findMany({ orderBy: { id: "asc" } }),
+    screenshots: await db.screenshot.findMany({ orderBy: { sha256: "asc" } }),
+    batches: await db.importBatch.findMany({ orderBy: { id: "asc" } }),
+  };
+}
+
+describe("import of the real UI-S1 AndroidControl SOP set", () => {
+  let db: Db;
+  let images: string;
+  beforeAll(async () => {
+    ({ db } = await freshStudio());
+    images = await uiS1ScreenshotDir();
+  });
+
+  it("imports all 1,543 trajectories and 8,444 steps, then finds them all duplicates the second time", async () => {
+    const first = await importFile({ file: UI_S1_EVAL, format: "ui-s1", screenshotsDir: images, db });
+    expect(first).toMatchObject({ ok: true, trajectories: 1543, steps: 8444, duplicates: 0 });
+    const stats = await getStats(db);
+    expect(stats).toMatchObject({ trajectories: 1543, steps: 8444, screenshots: 8444 });
+    expect(stats.byStatus.new).toBe(1543);
+
+    const again = await importFile({ file: UI_S1_EVAL, format: "ui-s1", screenshotsDir: images, db });
+    expect(again).toMatchObject({ ok: true, trajectories: 0, steps: 0, duplicates: 1543 });
+    expect((await getStats(db)).trajectories).toBe(1543);
+  });
+
+  it("keeps candidate boxes, step instructions and the outcome in original pixels", async () => {
+    const page = await listTrajectories({ q: "publish my sculpture art", page: 1, pageSize: 5 }, db);
+    const row = page.rows.find((r) => r.sourceRef === "episode 8193");
+    expect(row).toBeDefined();
+    const t = await getTrajectory(row!.id, db);
+    expect(t.originalOutcome).toBe("success");
+    expect(t.sourceRef).toBe("episode 8193");
+    const click = t.steps[1]!;
+    expect(click.toolCall).toEqual({ action: "click", coordinate: [540, 2273] });
+    expect(click.candidateBoxes).toEqual([
+      [456, 2211, 624, 2337],
+      [0, 473, 1080, 2337],
+    ]);
+    expect(click.box).toEqual([456, 2211, 624, 2337]);
+    expect(click.original.extra).toMatchObject({ step_instruction: "click on create tab" });
+    expect(t.steps[0]!.toolCall).toEqual({ action: "system_button", button: "Back" });
+  });
+});
+
+describe("a malformed import", () => {
+  it("names every problem with file, line, step and field, and leaves the database exactly as it was", async () => {
+    const { db } = await freshStudio();
+    const dir = await mkdtemp(path.join(os.tmpdir(), "bad-import-"));
+    await writeFile(path.join(dir, "ok.png"), await blankPng(1080, 2400));
+    await writeFile(path.join(dir, "not-an-image.png"), "hello");
+    const good = { goal: "Open Gmail", is_successful: true, steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "/x/ok.png" }] };
+    // A clean batch first, so "unchanged" means something.
+    await writeFile(path.join(dir, "good.jsonl"), `${JSON.stringify(good)}\n`);
+    expect((await importFile({ file: path.join(dir, "good.jsonl"), format: "ui-s1", db })).ok).toBe(true);
+    const before = await dump(db);
+
+    const lines = [
+      JSON.stringify({ ...good, goal: "A different, valid trajectory" }),
+      '{"goal": "broken", "steps": [',
+      JSON.stringify({ goal: "unknown action", steps: [{ action_content: { action: "teleport" }, screenshot: "/x/ok.png" }] }),
+      JSON.stringify({ goal: "off screen", steps: [{ action_content: { action: "click", coordinate: [1200, 50] }, screenshot: "/x/ok.png" }] }),
+      JSON.stringify({ goal: "missing image", steps: [{ action_content: { action: "open", text: "A" }, screenshot: "/x/ok.png" }, { action_content: { action: "wait", time: 1 }, screenshot: "/x/nowhere.png" }] }),
+      JSON.stringify({ goal: "not an image", steps: [{ action_content: { action: "wait", time: 1 }, screenshot: "/x/not-an-image.png" }] }),
+    ];
+    await writeFile(path.join(dir, "bad.jsonl"), `${lines.join("\n")}\n`);
+    const r = await importFile({ file: path.join(dir, "bad.jsonl"), format: "ui-s1", db });
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    const found = r.problems.map((p) => ({ line: p.line, step: p.step, field: p.field, message: p.message }));
+    expect(found).toEqual([
+      expect.objectContaining({ line: 2, message: expect.stringMatching(/broken JSON/) }),
+      expect.objectContaining({ line: 3, step: 0, field: "action", message: 'unknown action "teleport"' }),
+      expect.objectContaining({ line: 4, step: 0, field: "action.coordinate", message: "[1200, 50] lies outside the 1080x2400 screenshot" }),
+      expect.objectContaining({ line: 5, step: 1, field: "screenshot", message: expect.stringMatching(/not found: .*nowhere\.png/) }),
+      expect.objectContaining({ line: 6, step: 0, field: "screenshot", message: expect.stringMatching(/not a readable image/) }),
+    ]);
+    expect(await dump(db)).toEqual(before);
+  });
+
+  it("from the command line: exits non-zero and prints each problem", async () => {
+    const { dir, url } = await freshStudio();
+    const src = await mkdtemp(path.join(os.tmpdir(), "bad-cli-"));
+    await writeFile(path.join(src, "data.jsonl"), '{"app_name": "淘宝", "instruction": "搜索", "trajectory": [{"image": "a.png", "action": "{\\"name\\": \\"mobile_use\\", \\"arguments\\": {\\"action\\": \\"Tap\\"}}"}]}\nnot json\n');
+    const r = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "lib/cli/main.ts", "import", path.join(src, "data.jsonl"), "--format", "mobile-r1"], {
+      encoding: "utf8",
+      env: { ...process.env, DATABASE_URL: url, STUDIO_DATA_DIR: dir },
+    });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/data\.jsonl:1 step 0 screenshot: screenshot file not found/);
+    expect(r.stderr).toMatch(/data\.jsonl:2: broken JSON/);
+    expect(r.stderr).toMatch(/nothing was imported/);
+    const stats = JSON.parse(
+      execFileSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "lib/cli/main.ts", "stats", "--json"], {
+        encoding: "utf8",
+        env: { ...process.env, DATABASE_URL: url, STUDIO_DATA_DIR: dir },
+      }),
+    );
+    expect(stats).toMatchObject({ trajectories: 0, steps: 0 });
+  });
+});
+
+describe("Mobile-R1 release format", () => {
+  it("reads actions in older dialects, tagged responses and coordinates in the model's resized frame", async () => {
+    const { db } = await freshStudio();
+    const dir = await mkdtemp(path.join(os.tmpdir(), "mr1-"));
+    await mkdir(path.join(dir, "images"));
+    await copyFile(path.resolve("../shared/samples/qwen-cookbook/mobile_en_example.png"), path.join(dir, "images", "en.png"));
+    const row = {
+      app_name: "File Manager",
+      instruction: "Open the file manager app and view the au_uu_SzH3yR2.mp3 file in MUSIC Folder",
+      system: "",
+      image_width: 1080,
+      image_height: 2400,
+      trajectory: [
+        {
+          image: "en.png",
+          thought: "The file manager is open. Tap the MUSIC folder. To find the file.",
+          subtask: "Tap MUSIC",
+          action: '{"name": "mobile_use", "arguments": {"action": "Tap", "coordinate": [935, 406]}}',
+          response: '<think>The file manager is open.</think><action>Tap MUSIC</action><tool_call>{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [935, 406]}}</tool_call>',
+        },
+      ],
+    };
+    await writeFile(path.join(dir, "data.jsonl"), `${JSON.stringify(row)}\n`);
+    const r = await importFile({ file: path.join(dir, "data.jsonl"), format: "mobile-r1", frame: { kind: "resized", maxPixels: 12845056 }, db });
+    expect(r.ok).toBe(true);
+    const list = await listTrajectories({ page: 1, pageSize: 10 }, db);
+    const t = await getTrajectory(list.rows[0]!.id, db);
+    const step = t.steps[0]!;
+    // 935 in the 1092-wide frame is 924.7 original pixels; 406 of 2408 is 404.65.
+    expect(step.toolCall.action).toBe("click");
+    if (step.toolCall.action !== "click") return;
+    expect(step.toolCall.coordinate[0]).toBeCloseTo(924.725, 2);
+    expect(step.toolCall.coordinate[1]).toBeCloseTo(404.65, 2);
+    expect(step.thought).toMatchObject({ state: "The file manager is open.", nextAction: "Tap the MUSIC folder.", purpose: "To find the file." });
+    expect(step.clearAction).toBe("Tap MUSIC");
+    expect(step.original.response).toBe(row.trajectory[0]!.response);
+    expect(step.original.rawAction).toBe(row.trajectory[0]!.action);
+    expect(step.screenshot).toMatchObject({ width: 1080, height: 2400 });
+  });
+});
