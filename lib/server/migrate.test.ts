@@ -1,0 +1,102 @@
+import { execFileSync, spawnSync } from "node:child_process";
+import { diffSql } from "../../scripts/prisma-dialects.mjs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadMigrations, migrate } from "./migrate";
+import { createDb } from "./db";
+import { importFile } from "./import";
+import { getStats } from "./trajectories";
+import { blankPng } from "./testing/fixtures";
+
+const ROOT = process.cwd();
+
+function columnsOf(file: string) {
+  const db = new Database(file, { readonly: true });
+  const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]).map((t) => t.name);
+  const shape = Object.fromEntries(
+    tables.map((t) => [t, (db.prepare(`PRAGMA table_info("${t}")`).all() as { name: string; type: string; notnull: number; pk: number }[]).map((c) => `${c.name} ${c.type} ${c.notnull} ${c.pk}`)]),
+  );
+  const indexes = (db.prepare(`SELECT name FROM sqlite_master WHERE type='index' AND sql IS NOT NULL ORDER BY name`).all() as { name: string }[]).map((i) => i.name);
+  db.close();
+  return { shape, indexes };
+}
+
+describe("SQL migrations", () => {
+  it("produce exactly the database prisma/schema.prisma describes (no schema change without a migration)", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "schema-check-"));
+    // The SQL Prisma would write for the current schema from scratch, applied to a scratch database...
+    const { sql } = diffSql("sqlite");
+    expect(sql).toMatch(/CREATE TABLE "Trajectory"/);
+    const expected = path.join(dir, "expected.db");
+    const e = new Database(expected);
+    e.exec(sql);
+    e.close();
+    // ...must match what the committed migrations build.
+    const actual = path.join(dir, "actual.db");
+    return migrate(`file:${actual}`).then((r) => {
+      expect(r.applied.length).toBe(loadMigrations("sqlite").length);
+      expect(columnsOf(actual)).toEqual(columnsOf(expected));
+    });
+  });
+
+  it("apply once, then report nothing to do", async () => {
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), "mig-")), "db.sqlite");
+    expect((await migrate(`file:${file}`)).applied.length).toBeGreaterThan(0);
+    expect(await migrate(`file:${file}`)).toEqual({ applied: [], alreadyApplied: loadMigrations("sqlite").length });
+  });
+
+  it("refuse a migration that was edited after it was applied, and change nothing", async () => {
+    const work = mkdtempSync(path.join(os.tmpdir(), "mig-edit-"));
+    cpSync(path.join(ROOT, "prisma"), path.join(work, "prisma"), { recursive: true });
+    const file = path.join(work, "db.sqlite");
+    const cwd = process.cwd();
+    process.chdir(work);
+    try {
+      await migrate(`file:${file}`);
+      const first = loadMigrations("sqlite")[0]!;
+      const sqlFile = path.join(work, "prisma/migrations/sqlite", first.name, "migration.sql");
+      writeFileSync(sqlFile, `${readFileSync(sqlFile, "utf8")}\n-- edited\n`);
+      await expect(migrate(`file:${file}`)).rejects.toThrow(/was edited after it was applied/);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+});
+
+// PostgreSQL: a private server started for this test (Debian's postgresql package). CI machines
+// have it; where it is missing the suite says so and skips only this block.
+const PG_BIN = "/usr/lib/postgresql/15/bin";
+const hasPg = existsSync(path.join(PG_BIN, "initdb"));
+describe.skipIf(!hasPg)("PostgreSQL", () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "pg-"));
+  const port = 55432 + Math.floor(Math.random() * 1000);
+  const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
+  const asPostgres = (cmd: string, args: string[]) => {
+    const isRoot = process.getuid?.() === 0;
+    const r = isRoot ? spawnSync("runuser", ["-u", "postgres", "--", path.join(PG_BIN, cmd), ...args], { encoding: "utf8" }) : spawnSync(path.join(PG_BIN, cmd), args, { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr}`);
+  };
+  beforeAll(() => {
+    if (process.getuid?.() === 0) execFileSync("chown", ["postgres", dir]);
+    asPostgres("initdb", ["-D", path.join(dir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8"]);
+    asPostgres("pg_ctl", ["-D", path.join(dir, "data"), "-l", path.join(dir, "log"), "-o", `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}`, "-w", "start"]);
+  }, 60_000);
+  afterAll(() => asPostgres("pg_ctl", ["-D", path.join(dir, "data"), "-m", "fast", "stop"]));
+
+  it("migrates and imports the same way as SQLite", async () => {
+    expect((await migrate(url)).applied.length).toBe(loadMigrations("postgresql").length);
+    const db = createDb(url);
+    const src = mkdtempSync(path.join(os.tmpdir(), "pg-src-"));
+    writeFileSync(path.join(src, "a.png"), await blankPng(1080, 2400));
+    writeFileSync(path.join(src, "data.jsonl"), `${JSON.stringify({ goal: "在淘宝搜索耳机", is_successful: false, steps: [{ action_content: { action: "click", coordinate: [540, 300], bbox: [400, 250, 700, 350] }, screenshot: "a.png" }] })}\n`);
+    process.env.STUDIO_DATA_DIR = src;
+    const r = await importFile({ file: path.join(src, "data.jsonl"), format: "ui-s1", db });
+    expect(r).toMatchObject({ ok: true, trajectories: 1, steps: 1 });
+    expect(await getStats(db)).toMatchObject({ trajectories: 1, steps: 1, apps: 1 });
+    expect((await importFile({ file: path.join(src, "data.jsonl"), format: "ui-s1", db })).ok && (await getStats(db)).trajectories).toBe(1);
+    await db.$disconnect();
+  });
+});
