@@ -1,0 +1,176 @@
+// `npm run studio -- bridge <command> ...`: trainer formats, rewards and evaluation for an export folder.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { QWEN_MAX_PIXELS, QWEN_MIN_PIXELS } from "@/lib/domain/geometry";
+import { ExportError } from "./export-reader";
+import { exportGrpo, GRPO_TARGETS, type GrpoTarget } from "./grpo";
+import type { BridgeIo } from "./output";
+import { REWARD_PLUGIN_NAME, writeRewardPlugin } from "./reward-plugin";
+import { REWARD_RULES, type RewardRule } from "./rewards";
+import { formatScoreSummary, scorePredictions } from "./score";
+import { exportSft, SFT_TARGETS, type SftTarget } from "./sft";
+import { exportStats, formatStats } from "./stats";
+import { exportTraj, TRAJ_TARGETS, type TrajTarget } from "./traj";
+
+export const BRIDGE_HELP = `Trajectory Studio trainer bridge
+
+  bridge sft <export-dir> --out <dir> --target ms-swift|llamafactory [--max-pixels <n>]
+      one SFT row per training-target step (not harmful, inside the cut, trajectory kept):
+      mobile_use system prompt at the resized resolution, user turn with history, screenshot,
+      <think>/<action>/<tool_call> target with coordinates in the resized frame.
+      LLaMA-Factory also gets dataset_info.json (set image_max_pixels to the same --max-pixels).
+  bridge grpo <export-dir> --out <dir> --target ms-swift|verl [--max-pixels <n>] [--rule mobile-r1|ui-s1]
+      prompt rows plus ground truth (original pixels); harmful steps included as negatives
+      (annotation HARMFUL), steps after a cut never. verl: parquet; --rule sets data_source.
+  bridge traj <export-dir> --out <dir> --target ui-s1
+      UI-S1 trajectory JSONL (original pixels, absolute screenshot paths, cut respected)
+  bridge score <export-dir> --predictions <file> --rule mobile-r1|ui-s1 [--max-pixels <n>] [--out <dir>] [--json]
+      rewards by both rules, type/step/grounding accuracy, SOP success rate and progress.
+      <file> is JSON Lines, one line per step:
+        {"trajectory": "<id>" or <0-based line position>, "step": <index>, "response": "<raw model text>"}
+      responses in the resized frame of --max-pixels. --out writes per-step scores.jsonl.
+  bridge stats <export-dir> [--max-pixels <n>] [--max-tokens <n>] [--json]
+      image tokens (resized pixels / 784), text length, samples over budget, per app and action
+  bridge reward-plugin --out <dir>
+      write ${REWARD_PLUGIN_NAME}: the same rewards in standard-library Python, with an ms-swift
+      ORM entry point and verl compute_score(data_source, solution_str, ground_truth, extra_info)
+
+Common options:
+  --max-pixels <n>    trainer's max_pixels (default ${QWEN_MAX_PIXELS}); coordinates follow smart_resize at it
+  --min-pixels <n>    trainer's min_pixels (default ${QWEN_MIN_PIXELS})
+  --allow-problems    exit 0 even when some rows could not be made (they are still reported)
+Exit status: 0 done, 1 problems (each listed on stderr with trajectory and step), 2 bad arguments or input.
+`;
+
+const OPTIONS = {
+  out: { type: "string" },
+  target: { type: "string" },
+  rule: { type: "string" },
+  predictions: { type: "string" },
+  "max-pixels": { type: "string" },
+  "min-pixels": { type: "string" },
+  "max-tokens": { type: "string" },
+  "allow-problems": { type: "boolean", default: false },
+  json: { type: "boolean", default: false },
+  help: { type: "boolean", short: "h", default: false },
+} as const;
+
+class UsageError extends Error {}
+
+function positiveInt(name: string, value: string | undefined, fallback?: number): number {
+  if (value === undefined) {
+    if (fallback === undefined) throw new UsageError(`--${name} is required`);
+    return fallback;
+  }
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`--${name} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback?: T): T {
+  if (value === undefined) {
+    if (fallback === undefined) throw new UsageError(`--${name} is required (${allowed.join("|")})`);
+    return fallback;
+  }
+  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join("|")}, got "${value}"`);
+  return value as T;
+}
+
+const processIo: BridgeIo = { stdout: process.stdout, stderr: process.stderr };
+
+/**
+ * Entry point of `npm run studio -- bridge …`; `argv` is everything after "bridge".
+ * Returns the exit status (0 done, 1 problems, 2 bad arguments or unusable input).
+ */
+export async function runBridge(argv: string[], io: BridgeIo = processIo): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr.write(`bridge: ${e.message}\n\n${BRIDGE_HELP}`);
+      return 2;
+    }
+    if (e instanceof ExportError) {
+      io.stderr.write(`bridge: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof TypeError && "code" in e && typeof e.code === "string" && e.code.startsWith("ERR_PARSE_ARGS")) {
+      io.stderr.write(`bridge: ${e.message}\n\n${BRIDGE_HELP}`);
+      return 2;
+    }
+    throw e;
+  }
+}
+
+async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === "help" || command === "--help" || command === "-h") {
+    io.stdout.write(BRIDGE_HELP);
+    return 0;
+  }
+  const { values, positionals } = parseArgs({ args: rest, options: OPTIONS, allowPositionals: true, strict: true });
+  if (values.help) {
+    io.stdout.write(BRIDGE_HELP);
+    return 0;
+  }
+  const frame = {
+    maxPixels: positiveInt("max-pixels", values["max-pixels"], QWEN_MAX_PIXELS),
+    minPixels: positiveInt("min-pixels", values["min-pixels"], QWEN_MIN_PIXELS),
+  };
+  if (frame.minPixels > frame.maxPixels) throw new UsageError(`--min-pixels ${frame.minPixels} exceeds --max-pixels ${frame.maxPixels}`);
+  const allowProblems = values["allow-problems"];
+
+  if (command === "reward-plugin") {
+    if (!values.out) throw new UsageError("--out <dir> is required");
+    const file = await writeRewardPlugin(path.resolve(values.out));
+    io.stderr.write(`wrote ${file}\n`);
+    io.stdout.write(`${file}\n`);
+    return 0;
+  }
+
+  const exportDir = positionals[0];
+  if (!exportDir) throw new UsageError(`${command}: the export folder is required`);
+  if (positionals.length > 1) throw new UsageError(`${command}: unexpected argument "${positionals[1]}"`);
+  const requireOut = () => {
+    if (!values.out) throw new UsageError(`${command}: --out <dir> is required`);
+    return path.resolve(values.out);
+  };
+
+  switch (command) {
+    case "sft": {
+      const target = oneOf<SftTarget>("target", values.target, SFT_TARGETS);
+      const { summary, exitCode } = await exportSft(exportDir, { ...frame, target, outDir: requireOut(), allowProblems }, io);
+      io.stdout.write(`${JSON.stringify(summary)}\n`);
+      return exitCode;
+    }
+    case "grpo": {
+      const target = oneOf<GrpoTarget>("target", values.target, GRPO_TARGETS);
+      const rule = oneOf<RewardRule>("rule", values.rule, REWARD_RULES, "mobile-r1");
+      const { summary, exitCode } = await exportGrpo(exportDir, { ...frame, target, rule, outDir: requireOut(), allowProblems }, io);
+      io.stdout.write(`${JSON.stringify(summary)}\n`);
+      return exitCode;
+    }
+    case "traj": {
+      const target = oneOf<TrajTarget>("target", values.target, TRAJ_TARGETS);
+      const { summary, exitCode } = await exportTraj(exportDir, { target, outDir: requireOut(), allowProblems }, io);
+      io.stdout.write(`${JSON.stringify(summary)}\n`);
+      return exitCode;
+    }
+    case "score": {
+      if (!values.predictions) throw new UsageError("score: --predictions <file> is required");
+      const rule = oneOf<RewardRule>("rule", values.rule, REWARD_RULES);
+      const outDir = values.out ? path.resolve(values.out) : undefined;
+      const { summary, exitCode } = await scorePredictions(exportDir, { ...frame, predictions: path.resolve(values.predictions), rule, outDir, allowProblems }, io);
+      io.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : formatScoreSummary(summary));
+      return exitCode;
+    }
+    case "stats": {
+      const maxTokens = values["max-tokens"] === undefined ? undefined : positiveInt("max-tokens", values["max-tokens"]);
+      const summary = await exportStats(exportDir, { ...frame, maxTokens }, io);
+      io.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : formatStats(summary));
+      return summary.problems > 0 && !allowProblems ? 1 : 0;
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}

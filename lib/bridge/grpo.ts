@@ -1,0 +1,250 @@
+import { rename, rm } from "node:fs/promises";
+import path from "node:path";
+import { fileWriter, ParquetWriter, type ColumnSource, type SchemaElement } from "hyparquet-writer";
+import { pathToFileURL } from "node:url";
+import { openExport } from "./export-reader";
+import { exitCodeFor, JsonlOutput, RunLog, writeJson, type BridgeIo } from "./output";
+import type { RewardRule } from "./rewards";
+import { imagePairingProblem, promptMessages, walkSamples, type ChatMessage, type FrameOptions, type StepSample } from "./samples";
+
+export const GRPO_TARGETS = ["ms-swift", "verl"] as const;
+export type GrpoTarget = (typeof GRPO_TARGETS)[number];
+export const GRPO_DATASET = "mobile_use_grpo";
+
+/** verl `data_source` per rule; the Python plugin's compute_score routes on it. */
+export const DATA_SOURCES: Record<RewardRule, string> = {
+  "mobile-r1": "trajectory_studio_mobile_r1",
+  "ui-s1": "trajectory_studio_ui_s1",
+};
+
+/**
+ * ms-swift GRPO row: the prompt without the assistant turn, plus the ground-truth columns the
+ * reward plugin receives as keyword arguments. Ground truth is in ORIGINAL pixels; the model's
+ * answer will be in `resized_wh`.
+ */
+export type SwiftGrpoRow = {
+  messages: ChatMessage[];
+  images: string[];
+  /** JSON string of the annotated call, original pixels (a string keeps Arrow's schema stable). */
+  gt_action: string;
+  gt_bbox: number[] | null;
+  candidate_bbox: number[][];
+  orig_wh: [number, number];
+  resized_wh: [number, number];
+  annotation: string;
+  trajectory_id: string;
+  step: number;
+};
+
+export type GrpoSummary = {
+  command: "grpo";
+  target: GrpoTarget;
+  rule: RewardRule;
+  maxPixels: number;
+  minPixels: number;
+  trajectories: number;
+  discardedTrajectories: number;
+  rows: number;
+  harmfulRows: number;
+  /** Steps after a cut point: never exported. */
+  cutSteps: number;
+  /** click/long_press rows without a target box (Mobile-R1 falls back to a 0.04 distance). */
+  coordinateRowsWithoutBox: number;
+  problems: number;
+  file: string;
+};
+
+export function swiftGrpoRow(sample: StepSample): SwiftGrpoRow {
+  const gt = sample.groundTruth;
+  return {
+    messages: promptMessages(sample),
+    images: [sample.imagePath],
+    gt_action: JSON.stringify(gt.gt_action),
+    gt_bbox: gt.gt_bbox,
+    candidate_bbox: gt.candidate_bbox,
+    orig_wh: gt.orig_wh,
+    resized_wh: gt.resized_wh,
+    annotation: gt.annotation,
+    trajectory_id: sample.where.trajectory,
+    step: sample.step.index,
+  };
+}
+
+/** verl RL row (FORMATS.md §4.3). `reward_model.ground_truth` is the GroundTruth as a JSON string. */
+export type VerlRow = {
+  data_source: string;
+  prompt: ChatMessage[];
+  images: { image: string; max_pixels: bigint; min_pixels: bigint }[];
+  ability: string;
+  reward_model: { style: string; ground_truth: string };
+  extra_info: {
+    index: bigint;
+    trajectory_id: string;
+    step: number;
+    app: string;
+    annotation: string;
+    width: number;
+    height: number;
+    resized_width: number;
+    resized_height: number;
+  };
+};
+
+export function verlRow(sample: StepSample, index: number, rule: RewardRule, opts: FrameOptions): VerlRow {
+  const gt = sample.groundTruth;
+  return {
+    data_source: DATA_SOURCES[rule],
+    prompt: promptMessages(sample),
+    // qwen_vl_utils.fetch_image reads file:// paths and these per-image limits, so verl resizes exactly as exported.
+    images: [{ image: pathToFileURL(sample.imagePath).href, max_pixels: BigInt(opts.maxPixels), min_pixels: BigInt(opts.minPixels) }],
+    ability: "gui",
+    reward_model: { style: "rule", ground_truth: JSON.stringify(gt) },
+    extra_info: {
+      index: BigInt(index),
+      trajectory_id: sample.where.trajectory,
+      step: sample.step.index,
+      app: sample.trajectory.app,
+      annotation: gt.annotation,
+      width: gt.orig_wh[0],
+      height: gt.orig_wh[1],
+      resized_width: gt.resized_wh[0],
+      resized_height: gt.resized_wh[1],
+    },
+  };
+}
+
+const str = (name: string): SchemaElement => ({ name, type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "REQUIRED" });
+const int32 = (name: string): SchemaElement => ({ name, type: "INT32", repetition_type: "REQUIRED" });
+const int64 = (name: string): SchemaElement => ({ name, type: "INT64", repetition_type: "REQUIRED" });
+
+/** Parquet schema of VerlRow: lists use the standard 3-level LIST layout pyarrow reads. */
+export const VERL_SCHEMA: SchemaElement[] = [
+  { name: "root", num_children: 6 },
+  str("data_source"),
+  { name: "prompt", repetition_type: "REQUIRED", converted_type: "LIST", num_children: 1 },
+  { name: "list", repetition_type: "REPEATED", num_children: 1 },
+  { name: "element", repetition_type: "REQUIRED", num_children: 2 },
+  str("role"),
+  str("content"),
+  { name: "images", repetition_type: "REQUIRED", converted_type: "LIST", num_children: 1 },
+  { name: "list", repetition_type: "REPEATED", num_children: 1 },
+  { name: "element", repetition_type: "REQUIRED", num_children: 3 },
+  str("image"),
+  int64("max_pixels"),
+  int64("min_pixels"),
+  str("ability"),
+  { name: "reward_model", repetition_type: "REQUIRED", num_children: 2 },
+  str("style"),
+  str("ground_truth"),
+  { name: "extra_info", repetition_type: "REQUIRED", num_children: 9 },
+  int64("index"),
+  str("trajectory_id"),
+  int32("step"),
+  str("app"),
+  str("annotation"),
+  int32("width"),
+  int32("height"),
+  int32("resized_width"),
+  int32("resized_height"),
+];
+const VERL_COLUMNS = ["data_source", "prompt", "images", "ability", "reward_model", "extra_info"] as const;
+
+/** Parquet rows written in groups, so memory holds at most one row group. */
+class VerlParquetOutput {
+  rows = 0;
+  private buffer: VerlRow[] = [];
+  private readonly writer: ParquetWriter;
+  private constructor(
+    readonly finalPath: string,
+    private readonly tmpPath: string,
+    private readonly groupSize: number,
+  ) {
+    this.writer = new ParquetWriter({ writer: fileWriter(tmpPath), schema: VERL_SCHEMA, createdBy: "trajectory-studio bridge" });
+  }
+
+  static async create(finalPath: string, groupSize = 512): Promise<VerlParquetOutput> {
+    await rm(finalPath, { force: true });
+    return new VerlParquetOutput(finalPath, `${finalPath}.incomplete`, groupSize);
+  }
+
+  async write(row: VerlRow): Promise<void> {
+    this.rows += 1;
+    this.buffer.push(row);
+    if (this.buffer.length >= this.groupSize) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    if (this.buffer.length === 0) return;
+    const rows = this.buffer;
+    this.buffer = [];
+    const columnData: ColumnSource[] = VERL_COLUMNS.map((name) => ({ name, data: rows.map((r) => r[name]) }));
+    await this.writer.write({ columnData, rowGroupSize: rows.length });
+  }
+
+  async close(keep: boolean): Promise<string> {
+    await this.flush();
+    await this.writer.finish();
+    if (!keep) return this.tmpPath;
+    await rename(this.tmpPath, this.finalPath);
+    return this.finalPath;
+  }
+}
+
+/**
+ * Write GRPO prompt rows for every kept step (inside the cut, trajectory not discarded), harmful
+ * steps included as negatives (annotation HARMFUL). ms-swift: JSONL with ground-truth columns;
+ * verl: parquet with reward_model.ground_truth. Coordinates in ground truth are original pixels.
+ */
+export async function exportGrpo(
+  exportDir: string,
+  opts: FrameOptions & { target: GrpoTarget; rule: RewardRule; outDir: string; allowProblems: boolean },
+  io: BridgeIo,
+): Promise<{ summary: GrpoSummary; exitCode: number }> {
+  const exp = await openExport(exportDir);
+  const log = new RunLog(io, `bridge grpo (${opts.target})`);
+  const out =
+    opts.target === "verl"
+      ? await VerlParquetOutput.create(path.join(opts.outDir, `${GRPO_DATASET}.parquet`))
+      : await JsonlOutput.create(path.join(opts.outDir, `${GRPO_DATASET}.jsonl`));
+  let harmfulRows = 0;
+  let coordinateRowsWithoutBox = 0;
+  const counts = await walkSamples(exp, opts, {
+    onProblem: (p) => log.problem(p),
+    onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${out.rows} rows, ${log.problems} problems`),
+    onSample: async (sample) => {
+      const messages = promptMessages(sample);
+      const pairing = imagePairingProblem(messages, [sample.imagePath]);
+      if (pairing) return log.problem({ ...sample.where, message: pairing });
+      if (sample.annotation === "HARMFUL") harmfulRows += 1;
+      const action = sample.groundTruth.gt_action.action;
+      if ((action === "click" || action === "long_press") && sample.groundTruth.gt_bbox === null) coordinateRowsWithoutBox += 1;
+      if (out instanceof VerlParquetOutput) await out.write(verlRow(sample, out.rows, opts.rule, opts));
+      else await out.write(swiftGrpoRow(sample));
+    },
+  });
+  const exitCode = exitCodeFor(log.problems, opts.allowProblems);
+  const file = await out.close(exitCode === 0);
+  const summary: GrpoSummary = {
+    command: "grpo",
+    target: opts.target,
+    rule: opts.rule,
+    maxPixels: opts.maxPixels,
+    minPixels: opts.minPixels,
+    trajectories: counts.trajectories,
+    discardedTrajectories: counts.discarded,
+    rows: out.rows,
+    harmfulRows,
+    cutSteps: counts.cutSteps,
+    coordinateRowsWithoutBox,
+    problems: log.problems,
+    file,
+  };
+  await writeJson(path.join(opts.outDir, `${GRPO_DATASET}.summary.json`), { ...summary, firstProblems: log.sample });
+  log.progress(`${counts.trajectories} trajectories, ${out.rows} rows (${harmfulRows} harmful), ${log.problems} problems`, true);
+  log.info(
+    opts.target === "verl"
+      ? `verl: data.train_files=${file} custom_reward_function.path=<dir>/trajectory_studio_rewards.py custom_reward_function.name=compute_score (write it with: bridge reward-plugin --out <dir>)`
+      : `ms-swift: MAX_PIXELS=${opts.maxPixels} --external_plugins <dir>/trajectory_studio_rewards.py --reward_funcs mobile_r1_action mobile_r1_format (or ui_s1_step)`,
+  );
+  return { summary, exitCode };
+}

@@ -1,0 +1,96 @@
+import { createWriteStream, type WriteStream } from "node:fs";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { once } from "node:events";
+import path from "node:path";
+import { formatBridgeProblem, type BridgeProblem } from "./export-reader";
+
+/** Where the CLI writes: process.stdout/stderr, or collectors in tests. */
+export type BridgeIo = { stdout: { write(s: string): unknown }; stderr: { write(s: string): unknown } };
+
+/**
+ * Counts problems and prints them (and progress) to stderr as the run goes.
+ * Problems are printed in full up to a limit, then only counted.
+ */
+export class RunLog {
+  problems = 0;
+  private lastProgress = 0;
+  private readonly printed: BridgeProblem[] = [];
+
+  constructor(
+    private readonly io: BridgeIo,
+    private readonly label: string,
+    private readonly printLimit = 200,
+  ) {}
+
+  problem(p: BridgeProblem): void {
+    this.problems += 1;
+    if (this.printed.length < this.printLimit) {
+      this.printed.push(p);
+      this.io.stderr.write(`problem: ${formatBridgeProblem(p)}\n`);
+    } else if (this.printed.length === this.printLimit && this.problems === this.printLimit + 1) {
+      this.io.stderr.write(`problem: … further problems are counted but not printed\n`);
+    }
+  }
+
+  /** First problems, for the summary file. */
+  get sample(): BridgeProblem[] {
+    return this.printed;
+  }
+
+  /** Print a progress line at most every `everyMs` (always when `force`). */
+  progress(text: string, force = false, everyMs = 2000): void {
+    const now = Date.now();
+    if (!force && now - this.lastProgress < everyMs) return;
+    this.lastProgress = now;
+    this.io.stderr.write(`${this.label}: ${text}\n`);
+  }
+
+  info(text: string): void {
+    this.io.stderr.write(`${text}\n`);
+  }
+}
+
+/**
+ * A JSON Lines file written row by row with back-pressure, first to `<name>.incomplete`; `commit()`
+ * moves it into place, so a run that ends with problems never leaves a file that looks finished.
+ */
+export class JsonlOutput {
+  rows = 0;
+  private constructor(
+    readonly finalPath: string,
+    private readonly tmpPath: string,
+    private readonly stream: WriteStream,
+  ) {}
+
+  static async create(finalPath: string): Promise<JsonlOutput> {
+    await mkdir(path.dirname(finalPath), { recursive: true });
+    const tmpPath = `${finalPath}.incomplete`;
+    await rm(finalPath, { force: true });
+    return new JsonlOutput(finalPath, tmpPath, createWriteStream(tmpPath, { encoding: "utf8" }));
+  }
+
+  async write(row: unknown): Promise<void> {
+    this.rows += 1;
+    if (!this.stream.write(`${JSON.stringify(row)}\n`)) await once(this.stream, "drain");
+  }
+
+  /** Close; move into place when `keep`, else leave `<name>.incomplete`. Returns the path written. */
+  async close(keep: boolean): Promise<string> {
+    this.stream.end();
+    await once(this.stream, "finish");
+    if (!keep) return this.tmpPath;
+    await rename(this.tmpPath, this.finalPath);
+    return this.finalPath;
+  }
+}
+
+/** Write a small JSON file (summaries, dataset_info.json), creating the folder. */
+export async function writeJson(file: string, value: unknown): Promise<void> {
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, `${JSON.stringify(value, null, 2)}\n`, "utf8");
+}
+
+/** Exit code convention of every bridge command: 0 clean, 1 problems (unless allowed), 2 unusable input. */
+export function exitCodeFor(problems: number, allowProblems: boolean): number {
+  return problems > 0 && !allowProblems ? 1 : 0;
+}

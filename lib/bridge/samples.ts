@@ -1,0 +1,206 @@
+import { framePair, isPointOnScreen, QWEN_MAX_PIXELS, QWEN_MIN_PIXELS, toResizedPoint, type FramePair } from "@/lib/domain/geometry";
+import { mobileR1Response, mobileUseSystemPrompt, mobileUseUserText } from "@/lib/domain/prompt";
+import { mapPoints, pointsOf, type ToolCall } from "@/lib/domain/tool-call";
+import { isTrainingTarget, type CanonicalStep, type CanonicalTrajectory, type Verdict } from "@/lib/domain/trajectory";
+import { readTrajectories, resolveScreenshot, type BridgeProblem, type ExportDir, type TrajectoryRecord, type Where } from "./export-reader";
+import type { Annotation, GroundTruth } from "./rewards";
+
+/** The image placeholder ms-swift, LLaMA-Factory and verl all expand into one image. */
+export const IMAGE_TAG = "<image>";
+
+/** Resizing parameters of the trainer the export is for (pixels; Qwen2.5-VL defaults). */
+export type FrameOptions = { maxPixels: number; minPixels: number };
+export const DEFAULT_FRAME_OPTIONS: FrameOptions = { maxPixels: QWEN_MAX_PIXELS, minPixels: QWEN_MIN_PIXELS };
+
+/** One step made ready for any trainer format. Geometry noted per field. */
+export type StepSample = {
+  where: Where;
+  trajectory: CanonicalTrajectory;
+  step: CanonicalStep;
+  /** Original screenshot size and the smart-resized size at the export's max_pixels. */
+  frames: FramePair;
+  /** Absolute path of the screenshot. */
+  imagePath: string;
+  /** Not harmful, not after the cut, trajectory not discarded: may be an SFT target. */
+  isTarget: boolean;
+  annotation: Annotation;
+  /** The mobile_use system prompt announcing frames.resized. */
+  system: string;
+  /** The user turn WITHOUT the image tag; history calls in their steps' resized frames. */
+  userText: string;
+  /** The step's annotated call in the resized frame (Python rounding). */
+  resizedCall: ToolCall;
+  /** The step's ground truth for rewards: original pixels plus both frame sizes. */
+  groundTruth: GroundTruth;
+};
+
+export type SampleResult = { ok: true; sample: StepSample } | { ok: false; problem: BridgeProblem };
+
+export function annotationOf(verdict: Verdict): Annotation {
+  if (verdict === "harmful") return "HARMFUL";
+  if (verdict === "neutral") return "NEUTRAL";
+  return "GOOD";
+}
+
+const systemPromptCache = new Map<string, string>();
+function systemPromptFor(frames: FramePair): string {
+  const k = `${frames.resized.width}x${frames.resized.height}`;
+  let s = systemPromptCache.get(k);
+  if (s === undefined) {
+    s = mobileUseSystemPrompt(frames.resized);
+    systemPromptCache.set(k, s);
+  }
+  return s;
+}
+
+/** The call's points that fall outside `frames.resized` (after conversion), as text. */
+function outOfFrame(call: ToolCall, frames: FramePair): string | undefined {
+  const bad = pointsOf(call).filter((p) => !isPointOnScreen(p, frames.resized));
+  if (bad.length === 0) return undefined;
+  return `${bad.map((p) => `[${p.join(", ")}]`).join(", ")} outside the ${frames.resized.width}x${frames.resized.height} resized frame`;
+}
+
+/**
+ * The kept steps of one trajectory (inside the cut; none when discarded), harmful steps included,
+ * each as a sample or as the problem that stops it. History for step i is the annotated calls of
+ * steps 0..i-1 (harmful ones too: they were executed), each converted to its own step's resized frame.
+ */
+export async function* stepSamples(exp: ExportDir, record: Extract<TrajectoryRecord, { ok: true }>, opts: FrameOptions): AsyncGenerator<SampleResult> {
+  const t = record.trajectory;
+  if (t.isDiscarded) return;
+  const lastKept = t.cutAfter ?? t.steps.length - 1;
+
+  // Frames and resized calls for every kept step first: later steps' history needs them.
+  const prepared: ({ frames: FramePair; resizedCall: ToolCall; error?: undefined } | { error: string })[] = [];
+  for (const step of t.steps.slice(0, lastKept + 1)) {
+    try {
+      const frames = framePair({ width: step.screenshot.width, height: step.screenshot.height }, opts.maxPixels, opts.minPixels);
+      const resizedCall = mapPoints(step.toolCall, (p) => toResizedPoint(p, frames));
+      const bad = outOfFrame(resizedCall, frames);
+      prepared.push(bad ? { error: `toolCall ${bad}` } : { frames, resizedCall });
+    } catch (e) {
+      prepared.push({ error: `screenshot size: ${(e as Error).message}` });
+    }
+  }
+
+  let firstBadHistory: number | undefined;
+  for (const step of t.steps.slice(0, lastKept + 1)) {
+    const where: Where = { line: record.line, trajectory: record.key, step: step.index };
+    const prep = prepared[step.index]!;
+    const fail = (message: string): SampleResult => ({ ok: false, problem: { ...where, message } });
+    if (prep.error !== undefined) {
+      yield fail(prep.error);
+      firstBadHistory ??= step.index;
+      continue;
+    }
+    if (firstBadHistory !== undefined) {
+      yield fail(`history step ${firstBadHistory} cannot be converted, so this step's prompt cannot be written`);
+      continue;
+    }
+    const image = await resolveScreenshot(exp, step);
+    if (!image.ok) {
+      yield fail(image.message);
+      continue;
+    }
+    // Every earlier kept step converted cleanly (firstBadHistory is unset), so each has a resized call.
+    const history = prepared.slice(0, step.index).flatMap((p) => (p.error === undefined ? [p.resizedCall] : []));
+    const { frames, resizedCall } = prep;
+    const annotation = annotationOf(step.verdict);
+    yield {
+      ok: true,
+      sample: {
+        where,
+        trajectory: t,
+        step,
+        frames,
+        imagePath: image.path,
+        isTarget: isTrainingTarget(t, step),
+        annotation,
+        system: systemPromptFor(frames),
+        userText: mobileUseUserText(t.instruction, history),
+        resizedCall,
+        groundTruth: {
+          gt_action: step.toolCall,
+          gt_bbox: step.box,
+          candidate_bbox: step.candidateBoxes,
+          orig_wh: [frames.original.width, frames.original.height],
+          resized_wh: [frames.resized.width, frames.resized.height],
+          annotation,
+        },
+      },
+    };
+  }
+}
+
+/** The assistant target of an SFT sample, or why it cannot be written. Coordinates in the resized frame. */
+export function assistantTarget(sample: StepSample): { ok: true; text: string } | { ok: false; message: string } {
+  const thought = sample.step.thought.text.trim();
+  const clearAction = sample.step.clearAction.trim();
+  if (thought === "") return { ok: false, message: "thought.text is empty" };
+  if (clearAction === "") return { ok: false, message: "clearAction is empty" };
+  return { ok: true, text: mobileR1Response(thought, clearAction, sample.resizedCall) };
+}
+
+export type ChatMessage = { role: "system" | "user" | "assistant"; content: string };
+
+/** Number of `<image>` tags across all messages. */
+export function countImageTags(messages: readonly ChatMessage[]): number {
+  return messages.reduce((n, m) => n + m.content.split(IMAGE_TAG).length - 1, 0);
+}
+
+/** The prompt messages of a sample: system, then the user text followed by the screenshot (the cookbook's order). */
+export function promptMessages(sample: StepSample): ChatMessage[] {
+  return [
+    { role: "system", content: sample.system },
+    { role: "user", content: `${sample.userText}${IMAGE_TAG}` },
+  ];
+}
+
+/** Every image tag must pair with exactly one image; text a user typed may contain a literal "<image>". */
+export function imagePairingProblem(messages: readonly ChatMessage[], images: readonly unknown[]): string | undefined {
+  const tags = countImageTags(messages);
+  return tags === images.length ? undefined : `${tags} ${IMAGE_TAG} tags for ${images.length} images (does the instruction or thought contain "${IMAGE_TAG}"?)`;
+}
+
+export type WalkCounts = { trajectories: number; discarded: number; keptSteps: number; cutSteps: number };
+
+/**
+ * Stream every kept step of an export through `onSample` (problems go to `onProblem`), one
+ * trajectory at a time. `onProgress` is called after each trajectory.
+ */
+export async function walkSamples(
+  exp: ExportDir,
+  opts: FrameOptions,
+  handlers: {
+    onSample: (sample: StepSample) => Promise<void> | void;
+    onProblem: (problem: BridgeProblem) => void;
+    onTrajectory?: (record: Extract<TrajectoryRecord, { ok: true }>) => Promise<void> | void;
+    /** After the trajectory's last step (also for discarded ones, which have no samples). */
+    onTrajectoryEnd?: (record: Extract<TrajectoryRecord, { ok: true }>) => Promise<void> | void;
+    onProgress?: (counts: WalkCounts) => void;
+  },
+): Promise<WalkCounts> {
+  const counts: WalkCounts = { trajectories: 0, discarded: 0, keptSteps: 0, cutSteps: 0 };
+  for await (const record of readTrajectories(exp)) {
+    if (!record.ok) {
+      handlers.onProblem(record.problem);
+      continue;
+    }
+    counts.trajectories += 1;
+    const t = record.trajectory;
+    if (t.isDiscarded) counts.discarded += 1;
+    else if (t.cutAfter !== null) counts.cutSteps += Math.max(0, t.steps.length - 1 - t.cutAfter);
+    await handlers.onTrajectory?.(record);
+    for await (const result of stepSamples(exp, record, opts)) {
+      if (!result.ok) {
+        handlers.onProblem(result.problem);
+        continue;
+      }
+      counts.keptSteps += 1;
+      await handlers.onSample(result.sample);
+    }
+    await handlers.onTrajectoryEnd?.(record);
+    handlers.onProgress?.(counts);
+  }
+  return counts;
+}

@@ -1,0 +1,154 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { Template } from "@huggingface/jinja";
+import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { smartResize } from "@/lib/domain/geometry";
+import { parseModelOutput } from "@/lib/domain/model-output";
+import { runBridge } from "./cli";
+import { captureIo, EN_INSTRUCTION, readJsonl, REFERENCE_DIR, standardExport, tempDir } from "./test-fixtures";
+
+const rowSchema = z.object({
+  messages: z.array(z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string() })),
+  images: z.array(z.string()),
+});
+type Row = z.infer<typeof rowSchema>;
+
+const template = new Template(readFileSync(path.join(REFERENCE_DIR, "qwen2-vl-chat-template.jinja"), "utf8"));
+const VISION = "<|vision_start|><|image_pad|><|vision_end|>";
+
+/** What ms-swift / HF processors do before templating: each `<image>` becomes an image content part. */
+function toHfMessages(messages: Row["messages"]) {
+  return messages.map((m) => {
+    if (!m.content.includes("<image>")) return { role: m.role, content: m.content };
+    const parts = m.content.split("<image>").flatMap((text, i) => [...(i > 0 ? [{ type: "image" }] : []), ...(text ? [{ type: "text", text }] : [])]);
+    return { role: m.role, content: parts };
+  });
+}
+function render(messages: Row["messages"], addGenerationPrompt: boolean): string {
+  return template.render({ messages: toHfMessages(messages), add_generation_prompt: addGenerationPrompt });
+}
+const count = (s: string, sub: string) => s.split(sub).length - 1;
+
+async function sft(args: string[]) {
+  const io = captureIo();
+  const code = await runBridge(["sft", ...args], io);
+  return { code, io };
+}
+
+describe("bridge sft (ms-swift)", () => {
+  let rows: Row[];
+  let exportDir: string;
+  let outDir: string;
+  let code: number;
+  beforeAll(async () => {
+    exportDir = (await standardExport()).dir;
+    outDir = await tempDir();
+    const r = await sft([exportDir, "--out", outDir, "--target", "ms-swift"]);
+    code = r.code;
+    rows = (await readJsonl(path.join(outDir, "mobile_use_sft.jsonl"))).map((x) => rowSchema.parse(x));
+  });
+
+  it("writes one row per training-target step: no harmful, none after the cut, no discarded trajectory", () => {
+    expect(code).toBe(0);
+    // traj-en: steps 0, 1, 3, 4 (2 is harmful); traj-zh: step 0 (cut after 0); traj-discarded: none.
+    expect(rows).toHaveLength(5);
+    const users = rows.map((r) => r.messages[1]!.content);
+    expect(users.filter((u) => u.includes(EN_INSTRUCTION))).toHaveLength(4);
+    expect(rows.some((r) => r.messages[2]!.content.includes('"action": "swipe"'))).toBe(false);
+    expect(rows.some((r) => r.messages[2]!.content.includes('"action": "type"'))).toBe(false);
+    expect(rows.some((r) => r.messages[2]!.content.includes('"action": "wait"'))).toBe(false);
+  });
+
+  it("renders the click step through the Qwen2-VL template exactly as the cookbook prompt", () => {
+    const click = rows.find((r) => r.messages[2]!.content.includes('"coordinate": [935, 406]'));
+    expect(click).toBeDefined();
+    const reference = readFileSync(path.join(REFERENCE_DIR, "qwen-cookbook-mobile-en-1080x2400.txt"), "utf8");
+    const promptPart = reference.slice(0, reference.indexOf("<|im_start|>assistant\n") + "<|im_start|>assistant\n".length);
+    expect(render(click!.messages.slice(0, 2), true)).toBe(promptPart);
+  });
+
+  it("writes the cookbook's answer coordinates in the Mobile-R1 target layout", () => {
+    const click = rows.find((r) => r.messages[2]!.content.includes("[935, 406]"))!;
+    expect(click.messages[2]!.content).toBe(
+      '<think>\nState 1. Next action 1. Purpose 1.\n</think>\n<action>\nDo step 1\n</action>\n<tool_call>\n{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [935, 406]}}\n</tool_call>',
+    );
+    const zh = rows.find((r) => r.messages[1]!.content.includes("盒马"))!;
+    expect(zh.messages[0]!.content).toContain("The screen's resolution is 728x1288.");
+    expect(zh.messages[2]!.content).toContain('"coordinate": [639, 1095]');
+  });
+
+  it("pairs every image placeholder with exactly one existing absolute image, also after templating", () => {
+    for (const row of rows) {
+      const tags = row.messages.reduce((n, m) => n + count(m.content, "<image>"), 0);
+      expect(tags).toBe(row.images.length);
+      for (const image of row.images) {
+        expect(path.isAbsolute(image)).toBe(true);
+        expect(existsSync(image)).toBe(true);
+      }
+      expect(count(render(row.messages, false), VISION)).toBe(row.images.length);
+    }
+  });
+
+  it("keeps the harmful step in later steps' history, in the resized frame", () => {
+    const back = rows.find((r) => r.messages[2]!.content.includes('"button": "Back"'))!;
+    // swipe (540, 1800) -> (546, 1806); (540, 600) -> (546, 602) at 1092x2408
+    expect(back.messages[1]!.content).toContain('Step 3: {"name": "mobile_use", "arguments": {"action": "swipe", "coordinate": [546, 1806], "coordinate2": [546, 602]}}; <image>');
+    expect(back.messages[1]!.content).toContain('Step 2: {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [935, 406]}}; ');
+  });
+
+  it("every target parses back with the domain parser and its coordinates lie inside the announced frame", () => {
+    for (const row of rows) {
+      const parsed = parseModelOutput(row.messages[2]!.content);
+      expect(parsed.problems).toEqual([]);
+      expect(parsed.tags).toEqual({ think: true, action: true, toolCall: true, inOrder: true });
+      const res = /resolution is (\d+)x(\d+)\./.exec(row.messages[0]!.content)!;
+      const [w, h] = [Number(res[1]), Number(res[2])];
+      const call = parsed.toolCall!;
+      if ("coordinate" in call) {
+        expect(call.coordinate[0]).toBeLessThanOrEqual(w);
+        expect(call.coordinate[1]).toBeLessThanOrEqual(h);
+      }
+    }
+  });
+
+  it("writes a summary with the counts", () => {
+    const summary = JSON.parse(readFileSync(path.join(outDir, "mobile_use_sft.summary.json"), "utf8")) as Record<string, unknown>;
+    expect(summary).toMatchObject({ rows: 5, skippedHarmful: 1, problems: 0, discardedTrajectories: 1, trajectories: 3 });
+  });
+});
+
+describe("bridge sft at a lower max_pixels", () => {
+  it("announces 672x1484 for 1080x2400 and converts coordinates with Python rounding", async () => {
+    const { dir } = await standardExport();
+    const out = await tempDir();
+    const { code } = await sft([dir, "--out", out, "--target", "ms-swift", "--max-pixels", "1003520"]);
+    expect(code).toBe(0);
+    expect(smartResize({ width: 1080, height: 2400 }, { maxPixels: 1003520 })).toEqual({ width: 672, height: 1484 });
+    const rows = (await readJsonl(path.join(out, "mobile_use_sft.jsonl"))).map((x) => rowSchema.parse(x));
+    const click = rows.find((r) => r.messages[2]!.content.includes('"action": "click"') && r.messages[0]!.content.includes("672x1484"))!;
+    // 925 * 672 / 1080 = 575.56 -> 576; 405 * 1484 / 2400 = 250.425 -> 250
+    expect(click.messages[2]!.content).toContain('"coordinate": [576, 250]');
+  });
+});
+
+describe("bridge sft (LLaMA-Factory)", () => {
+  it("writes the same rows plus a sharegpt dataset_info.json entry, and says to set image_max_pixels", async () => {
+    const { dir } = await standardExport();
+    const out = await tempDir();
+    const { code, io } = await sft([dir, "--out", out, "--target", "llamafactory"]);
+    expect(code).toBe(0);
+    const info = JSON.parse(readFileSync(path.join(out, "dataset_info.json"), "utf8")) as Record<string, unknown>;
+    expect(info).toEqual({
+      mobile_use_sft: {
+        file_name: "mobile_use_sft.jsonl",
+        formatting: "sharegpt",
+        columns: { messages: "messages", images: "images" },
+        tags: { role_tag: "role", content_tag: "content", user_tag: "user", assistant_tag: "assistant", system_tag: "system" },
+      },
+    });
+    expect(io.err()).toContain("image_max_pixels: 12845056");
+    const rows = (await readJsonl(path.join(out, "mobile_use_sft.jsonl"))).map((x) => rowSchema.parse(x));
+    expect(rows.map((r) => r.messages.map((m) => m.role))).toEqual(Array(5).fill(["system", "user", "assistant"]));
+  });
+});
