@@ -7,6 +7,8 @@ import { IMPORT_FORMATS, parseFrameOption, type ImportFormat } from "@/lib/domai
 import { migrate } from "@/lib/server/migrate";
 import { importFile, type ImportProgress } from "@/lib/server/import";
 import { getStats } from "@/lib/server/trajectories";
+import { EXPORT_STATUSES, exportDataset, type ExportStatus } from "@/lib/server/export";
+import { parseSplit } from "@/lib/server/split";
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
 
@@ -18,6 +20,9 @@ const HELP = `Trajectory Studio command line
                            [--screenshots <dir>] [--project <name>] [--frame original|resized[:<max_pixels>]]
       import trajectories as one all-or-nothing batch; screenshots are found by file name in <dir>
       (default: images/ beside the file); --frame says which pixels the file's coordinates are in
+  npm run studio -- export --out <dir> [--status approved|submitted|all] [--app <name>]... [--project <name>]
+                           [--split random:<seed>:<ratios>|by-app:<held-out apps>]
+      write a versioned dataset folder (manifest, canonical JSONL, screenshots, Mobile-R1 data.jsonl)
   npm run studio -- setup-demo
       migrate, and load the demo data into an empty database
   npm run studio -- stats [--json]
@@ -41,6 +46,8 @@ async function main(argv: string[]): Promise<number> {
     }
     case "import":
       return runImport(rest);
+    case "export":
+      return runExport(rest);
     case "setup-demo": {
       const r = await migrate();
       if (r.applied.length) io.out(`applied migrations: ${r.applied.join(", ")}\n`);
@@ -134,6 +141,41 @@ async function runImport(args: string[]): Promise<number> {
     `imported ${result.trajectories} trajectories, ${result.steps} steps into project "${result.project}" ` +
       `(${result.duplicates} already present, ${result.screenshots} distinct screenshots) in ${secs}s\n`,
   );
+  return 0;
+}
+
+async function runExport(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      out: { type: "string" },
+      status: { type: "string", default: "approved" },
+      app: { type: "string", multiple: true },
+      project: { type: "string" },
+      split: { type: "string" },
+    },
+  });
+  if (!values.out) return usage("export needs --out <dir>");
+  const status = values.status as ExportStatus;
+  if (!EXPORT_STATUSES.includes(status)) return usage(`--status must be one of ${EXPORT_STATUSES.join(", ")}`);
+  const split = parseSplit(values.split);
+  await migrate();
+  const started = Date.now();
+  const r = await exportDataset({
+    outDir: values.out,
+    status,
+    apps: values.app,
+    project: values.project,
+    split,
+    onProgress: (p) => progress(`exporting ${p.trajectories}/${p.total} trajectories`),
+  });
+  io.err("\n");
+  const splits = Object.entries(r.bySplit).map(([k, v]) => `${k} ${v}`).join(", ");
+  io.out(
+    `exported ${r.trajectories} trajectories, ${r.steps} steps (${r.trainingSteps} training targets, ${r.harmfulSteps} harmful), ` +
+      `${r.screenshots} screenshots${splits ? `; splits: ${splits}` : ""} to ${r.outDir} in ${((Date.now() - started) / 1000).toFixed(1)}s\n`,
+  );
+  if (r.trajectories === 0) io.err(`nothing matched --status ${status}${status === "approved" ? " (nothing approved yet? try --status all)" : ""}\n`);
   return 0;
 }
 

@@ -74,6 +74,8 @@ export const canonicalTrajectorySchema = z.object({
   /** Index of the last step kept for training; null keeps all. */
   cutAfter: z.number().int().nonnegative().nullable(),
   steps: z.array(canonicalStepSchema).min(1),
+  /** Dataset split the export assigned (train, test, ...), when it made splits. */
+  split: z.string().optional(),
   provenance: z.record(z.string(), z.unknown()).optional(),
 });
 export type CanonicalTrajectory = z.infer<typeof canonicalTrajectorySchema>;

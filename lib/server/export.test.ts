@@ -1,0 +1,81 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { canonicalTrajectorySchema } from "@/lib/domain/trajectory";
+import { exportDataset } from "./export";
+import { importFile } from "./import";
+import { parseSplit } from "./split";
+import { getTrajectory, listTrajectories, type TrajectoryView } from "./trajectories";
+import { freshStudio, uiS1ScreenshotDir, SHARED_DIR } from "./testing/fixtures";
+import type { Db } from "./db";
+
+// 32 trajectories (the file has no newline after its last line).
+const TRAIN = path.join(SHARED_DIR, "samples/ui-s1-android-control/android_control_train_example.jsonl");
+
+/** Everything a trajectory holds apart from database ids and times. */
+async function contents(db: Db) {
+  const { rows } = await listTrajectories({ page: 1, pageSize: 200 }, db);
+  const all = await Promise.all(rows.map((r) => getTrajectory(r.id, db)));
+  const strip = ({ id: _id, version: _v, steps, ...t }: TrajectoryView) => ({
+    ...t,
+    steps: steps.map(({ id: _sid, version: _sv, ...s }) => s),
+  });
+  return all.map(strip).sort((a, b) => (a.instruction + a.sourceRef).localeCompare(b.instruction + b.sourceRef));
+}
+
+describe("export", () => {
+  it("round-trips: importing the canonical JSONL into a fresh studio gives the same trajectories", async () => {
+    const a = await freshStudio();
+    const images = await uiS1ScreenshotDir(TRAIN);
+    expect(await importFile({ file: TRAIN, format: "ui-s1", screenshotsDir: images, db: a.db })).toMatchObject({ ok: true, trajectories: 32 });
+    // Annotate one trajectory so the round trip carries annotations, not only imported data.
+    const first = (await listTrajectories({ page: 1, pageSize: 1 }, a.db)).rows[0]!;
+    await a.db.trajectory.update({ where: { id: first.id }, data: { status: "approved", outcome: "success", cutAfter: 1 } });
+    await a.db.step.updateMany({ where: { trajectoryId: first.id, index: 0 }, data: { verdict: "harmful", thoughtState: "当前在桌面", clearAction: "打开应用" } });
+
+    const out = path.join(await mkdtemp(path.join(os.tmpdir(), "export-")), "ds");
+    const summary = await exportDataset({ outDir: out, status: "all", db: a.db });
+    expect(summary).toMatchObject({ trajectories: 32, harmfulSteps: 1 });
+    const lines = readFileSync(path.join(out, "trajectories.jsonl"), "utf8").trim().split("\n");
+    expect(lines).toHaveLength(32);
+    for (const l of lines) canonicalTrajectorySchema.parse(JSON.parse(l));
+    const manifest = JSON.parse(readFileSync(path.join(out, "manifest.json"), "utf8"));
+    expect(manifest.counts).toMatchObject({ trajectories: 32, steps: summary.steps });
+    expect(Object.keys(manifest.files)).toEqual(expect.arrayContaining(["trajectories.jsonl", "mobile-r1/data.jsonl"]));
+
+    const b = await freshStudio();
+    const back = await importFile({ file: path.join(out, "trajectories.jsonl"), format: "studio", screenshotsDir: path.join(out, "screenshots"), db: b.db });
+    expect(back).toMatchObject({ ok: true, trajectories: 32, steps: summary.steps });
+    expect(await contents(b.db)).toEqual(await contents(a.db));
+  });
+
+  it("is reproducible, filters by status, and leaves out harmful and cut steps from the Mobile-R1 file", async () => {
+    const { db } = await freshStudio();
+    const images = await uiS1ScreenshotDir(TRAIN);
+    await importFile({ file: TRAIN, format: "ui-s1", screenshotsDir: images, db });
+    const t = (await listTrajectories({ page: 1, pageSize: 1 }, db)).rows[0]!;
+    await db.trajectory.update({ where: { id: t.id }, data: { status: "approved", cutAfter: 2 } });
+    await db.step.updateMany({ where: { trajectoryId: t.id, index: 1 }, data: { verdict: "harmful" } });
+    const dir = await mkdtemp(path.join(os.tmpdir(), "export-repro-"));
+
+    const one = await exportDataset({ outDir: path.join(dir, "one"), db, split: parseSplit("random:7:0.5,0.5") });
+    const two = await exportDataset({ outDir: path.join(dir, "two"), db, split: parseSplit("random:7:0.5,0.5") });
+    expect(one.trajectories).toBe(1); // only the approved one by default
+    const read = (d: string, f: string) => readFileSync(path.join(dir, d, f), "utf8");
+    expect(read("one", "trajectories.jsonl")).toBe(read("two", "trajectories.jsonl"));
+    expect(read("one", "mobile-r1/data.jsonl")).toBe(read("two", "mobile-r1/data.jsonl"));
+    const m1 = JSON.parse(read("one", "manifest.json"));
+    const m2 = JSON.parse(read("two", "manifest.json"));
+    expect({ ...m1, createdAt: 0 }).toEqual({ ...m2, createdAt: 0 });
+
+    const r1 = JSON.parse(read("one", "mobile-r1/data.jsonl").trim());
+    expect(r1.trajectory.map((s: { image: string }) => s.image)).toHaveLength(2); // steps 0 and 2: 1 is harmful, 3+ cut
+    expect(r1.trajectory[0].response).toMatch(/^<think>\n[\s\S]*<\/think>\n<action>\n[\s\S]*<\/action>\n<tool_call>\n\{"name": "mobile_use"/);
+    for (const s of r1.trajectory) expect(readdirSync(path.join(dir, "one", "mobile-r1", "images"))).toContain(s.image);
+
+    await expect(exportDataset({ outDir: path.join(dir, "one"), db })).rejects.toThrow(/already exists/);
+    expect(readdirSync(dir).sort()).toEqual(["one", "two"]); // no partial folders left behind
+  });
+});
