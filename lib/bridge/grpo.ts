@@ -1,4 +1,4 @@
-import { rename, rm } from "node:fs/promises";
+import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileWriter, ParquetWriter, type ColumnSource, type SchemaElement } from "hyparquet-writer";
 import { pathToFileURL } from "node:url";
@@ -163,6 +163,7 @@ class VerlParquetOutput {
   }
 
   static async create(finalPath: string, groupSize = 512): Promise<VerlParquetOutput> {
+    await mkdir(path.dirname(finalPath), { recursive: true });
     await rm(finalPath, { force: true });
     return new VerlParquetOutput(finalPath, `${finalPath}.incomplete`, groupSize);
   }
