@@ -109,6 +109,15 @@ export function detail(
   s.actionBar(opts.icons, opts.buttons);
   s.hero(item.thumb ?? THUMBS[0]!, "", opts.heroDp ?? 240);
   s.info({ price: item.price, title: item.title, tags: opts.tags ?? ["包邮", "7天无理由", "正品保障"], lines: opts.lines ?? [item.sub ?? "", "发货：现货，付款后 48 小时内发货", "服务：破损包退 · 极速退款"] });
+  if (s.remaining > s.d(120)) {
+    s.sectionTitle(opts.dark ? "评论 2.3万" : "商品评价(2000+)", "查看全部");
+    const who = ["用户8***2", "小***鱼", "j***n", "阿***呀"];
+    const said = ["质量很好，和描述一致", "物流很快，包装完整", "性价比高，推荐购买", "用了一周，挺满意的"];
+    s.list(
+      who.map((w, i) => ({ title: w, sub: said[(i + item.title.length) % said.length], thumb: THUMBS[(i * 2 + 3) % THUMBS.length] })),
+      { compact: true },
+    );
+  }
   if (opts.toast) s.toast(opts.toast);
   return s.finish();
 }
