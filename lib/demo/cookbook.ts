@@ -4,7 +4,8 @@ import path from "node:path";
 import { framePair, toOriginalPoint, type Box, type Point, type Size } from "@/lib/domain/geometry";
 import { composeThought, type ThoughtParts } from "@/lib/domain/thought";
 import { formatMobileUseCall } from "@/lib/domain/tool-call";
-import { mobileR1Response, type MobileR1DemoLine } from "./generate";
+import { mobileR1Response } from "@/lib/domain/prompt";
+import type { MobileR1DemoLine } from "./generate";
 
 /**
  * The two REAL screenshots of the Qwen2.5-VL mobile agent cookbook as a tiny Mobile-R1 dataset:
@@ -62,7 +63,8 @@ export async function writeCookbookDataset(outDir: string, samplesDir: string): 
   for (const s of SAMPLES) {
     await copyFile(path.join(samplesDir, s.file), path.join(outDir, "images", s.file));
     const [x, y] = toOriginalPoint(s.resizedClick, framePair(s.size));
-    const action = formatMobileUseCall({ action: "click", coordinate: [round1(x), round1(y)] });
+    const call = { action: "click" as const, coordinate: [round1(x), round1(y)] as [number, number] };
+    const action = formatMobileUseCall(call);
     const thought = composeThought(s.thought);
     lines.push({
       app_name: s.app,
@@ -71,7 +73,7 @@ export async function writeCookbookDataset(outDir: string, samplesDir: string): 
       system: "Qwen2.5-VL mobile agent cookbook example (Apache-2.0); the click is the model's, converted to original pixels.",
       image_width: s.size.width,
       image_height: s.size.height,
-      trajectory: [{ image: s.file, thought, subtask: s.subtask, action, response: mobileR1Response(thought, s.subtask, action), bbox: s.bbox }],
+      trajectory: [{ image: s.file, thought, subtask: s.subtask, action, response: mobileR1Response(thought, s.subtask, call), bbox: s.bbox }],
     });
   }
   const license = path.join(samplesDir, "LICENSE");
