@@ -1,5 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -95,5 +97,33 @@ describe("reward vectors (Python plugin, standard library only)", () => {
     const [mobile, uis1] = z.array(z.object({ score: z.number() })).parse(JSON.parse(out.stdout));
     expect(mobile!.score).toBe(1);
     expect(uis1!.score).toBeCloseTo(0.55, 9);
+  });
+
+  it("registers ms-swift ORMs that read the GRPO columns (with a stand-in swift.plugin)", () => {
+    // A minimal stand-in for ms-swift's plugin registry: the plugin only needs ORM and orms.
+    const fake = mkdtempSync(path.join(os.tmpdir(), "fake-swift-"));
+    mkdirSync(path.join(fake, "swift"));
+    writeFileSync(path.join(fake, "swift", "__init__.py"), "");
+    writeFileSync(path.join(fake, "swift", "plugin.py"), "class ORM:\n    pass\norms = {}\n");
+    const hit = vectors.find((x) => x.name === "click_inside_box")!;
+    const miss = vectors.find((x) => x.name === "click_far")!;
+    const script = [
+      "import importlib.util, json, sys",
+      `spec = importlib.util.spec_from_file_location('p', ${JSON.stringify(PLUGIN_PATH)})`,
+      "p = importlib.util.module_from_spec(spec); spec.loader.exec_module(p)",
+      "from swift.plugin import orms",
+      "rows = json.loads(sys.stdin.read())",
+      "cols = {k: [r['gt'][k] for r in rows] for k in rows[0]['gt']}",
+      "cols['gt_action'] = [json.dumps(a) for a in cols['gt_action']]  # ms-swift columns hold it as a JSON string",
+      "completions = [r['response'] for r in rows]",
+      "print(json.dumps({name: orms[name]()(completions, **cols) for name in sorted(orms)}))",
+    ].join("\n");
+    const out = spawnSync("python3", ["-S", "-c", script], {
+      input: JSON.stringify([hit, miss]),
+      encoding: "utf8",
+      env: { ...process.env, PYTHONPATH: fake },
+    });
+    expect(out.stderr).toBe("");
+    expect(JSON.parse(out.stdout)).toEqual({ mobile_r1_action: [1, 0], mobile_r1_format: [1, 1], ui_s1_step: [1, 0.55] });
   });
 });

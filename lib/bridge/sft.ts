@@ -22,6 +22,8 @@ export type SftSummary = {
   rows: number;
   /** Kept steps that are not training targets (harmful). */
   skippedHarmful: number;
+  /** Rows from steps nobody reviewed (the model's own output, as imported): worth knowing before training. */
+  unreviewedRows: number;
   problems: number;
   file: string;
 };
@@ -53,6 +55,7 @@ export async function exportSft(
   const log = new RunLog(io, `bridge sft (${opts.target})`);
   const out = await JsonlOutput.create(path.join(opts.outDir, `${SFT_DATASET}.jsonl`));
   let skippedHarmful = 0;
+  let unreviewedRows = 0;
   const counts = await walkSamples(exp, opts, {
     onProblem: (p) => log.problem(p),
     onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${out.rows} rows, ${log.problems} problems`),
@@ -70,6 +73,7 @@ export async function exportSft(
       const pairing = imagePairingProblem(row.messages, row.images);
       if (pairing) return log.problem({ ...sample.where, message: pairing });
       await out.write(row);
+      if (sample.step.verdict === "unreviewed") unreviewedRows += 1;
     },
   });
   const exitCode = exitCodeFor(log.problems, opts.allowProblems);
@@ -83,6 +87,7 @@ export async function exportSft(
     discardedTrajectories: counts.discarded,
     rows: out.rows,
     skippedHarmful,
+    unreviewedRows,
     problems: log.problems,
     file,
   };
