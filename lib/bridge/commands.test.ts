@@ -207,3 +207,21 @@ describe("bridge reward-plugin", () => {
     expect(readFileSync(file, "utf8")).toContain("def compute_score(data_source, solution_str, ground_truth, extra_info=None):");
   });
 });
+
+describe("bridge score input errors", () => {
+  it("exits 2 for a missing predictions file and reports malformed prediction lines by line", async () => {
+    const { dir } = await standardExport();
+    const io = captureIo();
+    expect(await runBridge(["score", dir, "--predictions", "/nonexistent/p.jsonl", "--rule", "ui-s1"], io)).toBe(2);
+    expect(io.err()).toContain("predictions file not found");
+    const file = path.join(await tempDir(), "bad.jsonl");
+    await writeFile(file, ['{"trajectory": "traj-en", "step": 0}', "not json", '{"trajectory": "traj-en", "step": 0, "response": ""}'].join("\n"));
+    const io2 = captureIo();
+    expect(await runBridge(["score", dir, "--predictions", file, "--rule", "ui-s1", "--json"], io2)).toBe(1);
+    expect(io2.err()).toContain("bad.jsonl:1 trajectory ?: response:");
+    expect(io2.err()).toContain("bad.jsonl:2 trajectory ?: not valid JSON");
+    const summary = JSON.parse(io2.out()) as ScoreSummary;
+    expect(summary.scoredSteps).toBe(1);
+    expect(summary.rewards["ui-s1"]).toMatchObject({ steps: 1, score: 0 });
+  });
+});

@@ -21,7 +21,7 @@ export type Manifest = z.infer<typeof manifestSchema>;
 /** An opened export folder. `dir` is absolute. */
 export type ExportDir = { dir: string; manifest: Manifest; trajectoriesPath: string };
 
-/** The export folder itself is unusable (no manifest, wrong format...): nothing can be converted. */
+/** An input as a whole is unusable (no manifest, wrong format, no predictions file): nothing can be converted. */
 export class ExportError extends Error {}
 
 /** Open `<dir>/manifest.json` and check the layout; throws ExportError naming the file and field. */

@@ -1,4 +1,5 @@
 import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { z } from "zod";
@@ -83,16 +84,14 @@ export type ScoreSummary = {
 /** Load and check the predictions file; problems name its lines. */
 async function loadPredictions(file: string, log: RunLog): Promise<Map<string, { response: string; line: number; used: boolean; ref: Prediction }>> {
   const map = new Map<string, { response: string; line: number; used: boolean; ref: Prediction }>();
-  let stream;
   try {
-    stream = createReadStream(file, { encoding: "utf8" });
-    await new Promise<void>((resolve, reject) => stream!.once("open", () => resolve()).once("error", reject));
+    await stat(file);
   } catch {
     throw new ExportError(`${file}: predictions file not found`);
   }
   let line = 0;
   const name = path.basename(file);
-  for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
+  for await (const text of createInterface({ input: createReadStream(file, { encoding: "utf8" }), crlfDelay: Infinity })) {
     line += 1;
     if (text.trim() === "") continue;
     let json: unknown;
