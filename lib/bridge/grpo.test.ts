@@ -119,7 +119,7 @@ describe("bridge grpo (verl parquet)", () => {
       "a = json.loads(sys.stdin.read())",
       "print(json.dumps(p.compute_score(a['ds'], a['answer'], a['gt'], {})))",
     ].join("\n");
-    const run = spawnSync("python3", ["-I", "-S", "-c", script], {
+    const run = spawnSync("python3", ["-B", "-I", "-S", "-c", script], {
       input: JSON.stringify({ ds: row.data_source, answer, gt: row.reward_model.ground_truth }),
       encoding: "utf8",
     });

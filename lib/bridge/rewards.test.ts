@@ -65,7 +65,7 @@ const pythonResultSchema = z.array(
 );
 
 describe("reward vectors (Python plugin, standard library only)", () => {
-  const run = spawnSync("python3", ["-I", "-S", PLUGIN_PATH, "--vectors", VECTORS_PATH], { encoding: "utf8" });
+  const run = spawnSync("python3", ["-B", "-I", "-S", PLUGIN_PATH, "--vectors", VECTORS_PATH], { encoding: "utf8" });
 
   it("runs without third-party packages", () => {
     expect(run.error).toBeUndefined();
@@ -92,7 +92,7 @@ describe("reward vectors (Python plugin, standard library only)", () => {
       "gt = sys.stdin.read(); resp = json.loads(gt)['response']; gt = json.dumps(json.loads(gt)['gt'])",
       "print(json.dumps([p.compute_score('trajectory_studio_mobile_r1', resp, gt), p.compute_score('trajectory_studio_ui_s1', resp, gt, {})]))",
     ].join("\n");
-    const out = spawnSync("python3", ["-I", "-S", "-c", script], { input: JSON.stringify(v), encoding: "utf8" });
+    const out = spawnSync("python3", ["-B", "-I", "-S", "-c", script], { input: JSON.stringify(v), encoding: "utf8" });
     expect(out.stderr).toBe("");
     const [mobile, uis1] = z.array(z.object({ score: z.number() })).parse(JSON.parse(out.stdout));
     expect(mobile!.score).toBe(1);
@@ -118,7 +118,7 @@ describe("reward vectors (Python plugin, standard library only)", () => {
       "completions = [r['response'] for r in rows]",
       "print(json.dumps({name: orms[name]()(completions, **cols) for name in sorted(orms)}))",
     ].join("\n");
-    const out = spawnSync("python3", ["-S", "-c", script], {
+    const out = spawnSync("python3", ["-B", "-S", "-c", script], {
       input: JSON.stringify([hit, miss]),
       encoding: "utf8",
       env: { ...process.env, PYTHONPATH: fake },
