@@ -1,6 +1,7 @@
 // The studio's command line: `npm run studio -- <command> [options]`.
 // DATABASE_URL and STUDIO_DATA_DIR choose the database and the screenshot store.
 import { parseArgs } from "node:util";
+import { ZodError } from "zod";
 import path from "node:path";
 import { formatProblem } from "@/lib/domain/problems";
 import { IMPORT_FORMATS, parseFrameOption, type ImportFormat } from "@/lib/domain/import-formats";
@@ -9,6 +10,10 @@ import { importFile, type ImportProgress } from "@/lib/server/import";
 import { getStats } from "@/lib/server/trajectories";
 import { EXPORT_STATUSES, exportDataset, type ExportStatus } from "@/lib/server/export";
 import { parseSplit } from "@/lib/server/split";
+import { CLI_ACTOR } from "@/lib/server/audit";
+import { createUser, listUsers, resetPassword, updateUser } from "@/lib/server/people";
+import { createToken, listTokens, revokeToken } from "@/lib/server/tokens";
+import type { Role } from "@/lib/domain/permissions";
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
 
@@ -23,6 +28,11 @@ const HELP = `Trajectory Studio command line
   npm run studio -- export --out <dir> [--status approved|submitted|all] [--app <name>]... [--project <name>]
                            [--split random:<seed>:<ratios>|by-app:<held-out apps>]
       write a versioned dataset folder (manifest, canonical JSONL, screenshots, Mobile-R1 data.jsonl)
+  npm run studio -- users add --email <e> --role admin|reviewer|annotator [--password <p>] [--name <n>]
+  npm run studio -- users list | users disable <email> | users enable <email> | users reset-password <email>
+      people and roles (a generated password is printed once)
+  npm run studio -- tokens create --user <email> [--name <n>] | tokens list [--user <email>] | tokens revoke <id>
+      API tokens for automation, sent as "Authorization: Bearer <token>" (printed once, stored hashed)
   npm run studio -- setup-demo
       migrate, and load the demo data into an empty database
   npm run studio -- stats [--json]
@@ -48,6 +58,10 @@ async function main(argv: string[]): Promise<number> {
       return runImport(rest);
     case "export":
       return runExport(rest);
+    case "users":
+      return runUsers(rest);
+    case "tokens":
+      return runTokens(rest);
     case "setup-demo": {
       const r = await migrate();
       if (r.applied.length) io.out(`applied migrations: ${r.applied.join(", ")}\n`);
@@ -179,6 +193,73 @@ async function runExport(args: string[]): Promise<number> {
   return 0;
 }
 
+async function runUsers(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  await migrate();
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { email: { type: "string" }, role: { type: "string" }, password: { type: "string" }, name: { type: "string" } },
+  });
+  switch (sub) {
+    case "add": {
+      const { user, password } = await createUser(CLI_ACTOR, { email: values.email ?? "", role: values.role as Role, password: values.password, name: values.name });
+      io.out(`created ${user.email} (${user.role})${values.password ? "" : ` with password ${password}`}\n`);
+      return 0;
+    }
+    case "list":
+      for (const u of await listUsers()) io.out(`${u.email.padEnd(32)} ${u.role.padEnd(10)} ${u.isDisabled ? "disabled" : "active"}\n`);
+      return 0;
+    case "disable":
+    case "enable": {
+      const who = positionals[0] ?? values.email;
+      if (!who) return usage(`users ${sub} needs an email`);
+      const u = await updateUser(CLI_ACTOR, who, { isDisabled: sub === "disable" });
+      io.out(`${u.email} is ${u.isDisabled ? "disabled (signed out, tokens revoked)" : "active"}\n`);
+      return 0;
+    }
+    case "reset-password": {
+      const who = positionals[0] ?? values.email;
+      if (!who) return usage("users reset-password needs an email");
+      const password = await resetPassword(CLI_ACTOR, who, values.password);
+      io.out(`new password for ${who}: ${password}\n`);
+      return 0;
+    }
+    default:
+      return usage(`unknown users command "${sub ?? ""}"`);
+  }
+}
+
+async function runTokens(args: string[]): Promise<number> {
+  const [sub, ...rest] = args;
+  await migrate();
+  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { user: { type: "string" }, name: { type: "string" } } });
+  switch (sub) {
+    case "create": {
+      if (!values.user) return usage("tokens create needs --user <email>");
+      const t = await createToken(CLI_ACTOR, values.user, values.name ?? "cli");
+      io.err(`token "${t.name}" for ${t.userEmail} (id ${t.id}); it is shown only now:\n`);
+      io.out(`${t.token}\n`);
+      return 0;
+    }
+    case "list": {
+      const user = values.user ? (await listUsers()).find((u) => u.email === values.user!.toLowerCase()) : undefined;
+      for (const t of await listTokens(user ? { userId: user.id } : {})) {
+        io.out(`${t.id}  ${t.prefix}…  ${t.userEmail.padEnd(28)} ${t.name.padEnd(16)} ${t.revokedAt ? "revoked" : "active"}\n`);
+      }
+      return 0;
+    }
+    case "revoke": {
+      if (!positionals[0]) return usage("tokens revoke needs a token id");
+      await revokeToken(CLI_ACTOR, positionals[0]);
+      io.out(`revoked ${positionals[0]}\n`);
+      return 0;
+    }
+    default:
+      return usage(`unknown tokens command "${sub ?? ""}"`);
+  }
+}
+
 let lastProgress = 0;
 function progress(line: string) {
   const now = Date.now();
@@ -198,6 +279,7 @@ main(process.argv.slice(2))
     process.exit(code);
   })
   .catch(async (e: unknown) => {
-    io.err(`\n${e instanceof AppError || e instanceof Error ? e.message : String(e)}\n`);
+    if (e instanceof ZodError) io.err(`${e.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("\n")}\n`);
+    else io.err(`\n${e instanceof AppError || e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
   });

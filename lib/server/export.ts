@@ -8,6 +8,7 @@ import { formatMobileUseCall } from "@/lib/domain/tool-call";
 import { CANONICAL_FORMAT, isTrainingTarget, type CanonicalTrajectory } from "@/lib/domain/trajectory";
 import type { TaskStatus } from "@/lib/domain/status";
 import { db as defaultDb, type Db } from "./db";
+import { CLI_ACTOR, recordAudit, type AuditActor } from "./audit";
 import { AppError } from "./errors";
 import { screenshotFile } from "./screenshot-store";
 import { splitOf, type SplitSpec } from "./split";
@@ -23,6 +24,7 @@ export type ExportOptions = {
   project?: string;
   split?: SplitSpec;
   onProgress?: (p: { trajectories: number; total: number }) => void;
+  actor?: AuditActor;
   db?: Db;
 };
 
@@ -180,6 +182,13 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
     };
     await writeFile(path.join(work, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
     await rename(work, outDir);
+    await recordAudit(prisma, {
+      actor: opts.actor ?? CLI_ACTOR,
+      action: "export.run",
+      entityType: "export",
+      entityId: path.basename(outDir),
+      after: { outDir, filters: manifest.filters, split: manifest.split, counts: { trajectories: summary.trajectories, steps: summary.steps } },
+    });
     return summary;
   } catch (e) {
     await rm(work, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import type { Size } from "@/lib/domain/geometry";
 import { pyJsonDumps } from "@/lib/domain/tool-call";
 import { db as defaultDb, type Db, type Tx } from "./db";
 import { AppError } from "./errors";
+import { CLI_ACTOR, recordAudit, type AuditActor } from "./audit";
 import { inspectImage, sha256File, storeScreenshot, type ImageInfo } from "./screenshot-store";
 
 export type ImportOptions = {
@@ -26,6 +27,8 @@ export type ImportOptions = {
   /** Name recorded on the batch (an upload's original file name). */
   displayName?: string;
   onProgress?: (p: ImportProgress) => void;
+  /** Who runs it, for the batch and the audit trail (default: the command line). */
+  actor?: AuditActor;
   db?: Db;
 };
 
@@ -159,7 +162,14 @@ export async function importFile(opts: ImportOptions): Promise<ImportResult> {
         (await tx.trajectory.findMany({ where: { projectId: project.id }, select: { fingerprint: true } })).map((t) => t.fingerprint),
       );
       const batch = await tx.importBatch.create({
-        data: { projectId: project.id, format: opts.format, fileName: opts.displayName ?? path.basename(opts.file), fileSha256: fileSha, status: "succeeded" },
+        data: {
+          projectId: project.id,
+          format: opts.format,
+          fileName: opts.displayName ?? path.basename(opts.file),
+          fileSha256: fileSha,
+          status: "succeeded",
+          createdById: opts.actor?.id ?? null,
+        },
       });
       let created = 0;
       let createdSteps = 0;
@@ -220,6 +230,13 @@ export async function importFile(opts: ImportOptions): Promise<ImportResult> {
         data: { trajectories: created, steps: createdSteps, duplicates, finishedAt: new Date() },
       });
       opts.onProgress?.({ phase: "writing", lines: seen, trajectories: created, steps: createdSteps });
+      await recordAudit(tx, {
+        actor: opts.actor ?? CLI_ACTOR,
+        action: "import.batch",
+        entityType: "import_batch",
+        entityId: batch.id,
+        after: { project: projectName, format: opts.format, file: opts.displayName ?? path.basename(opts.file), trajectories: created, steps: createdSteps, duplicates },
+      });
       return { batchId: batch.id, trajectories: created, steps: createdSteps, duplicates };
     },
     { timeout: 60 * 60 * 1000, maxWait: 60 * 1000 },

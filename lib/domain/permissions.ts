@@ -1,0 +1,69 @@
+import { z } from "zod";
+
+export const ROLES = ["admin", "reviewer", "annotator"] as const;
+export const roleSchema = z.enum(ROLES);
+export type Role = z.infer<typeof roleSchema>;
+
+/** Who is asking: a signed-in person or the owner of an API token. */
+export type Actor = { id: string; email: string; name: string; role: Role };
+
+/** The facts about a trajectory a permission can depend on. */
+export type TrajectoryFacts = { assigneeId: string | null; status: string };
+
+/**
+ * Every action the studio authorises. Routes, server actions, pages and the CLI all ask `can`;
+ * the UI uses the same answers to hide what a person may not do.
+ */
+export const ACTIONS = [
+  "trajectory.list",
+  "trajectory.read",
+  "trajectory.annotate",
+  "trajectory.submit",
+  "trajectory.review",
+  "trajectory.assign",
+  "trajectory.take",
+  "comment.write",
+  "import.run",
+  "export.run",
+  "stats.read",
+  "people.manage",
+  "tokens.manage-own",
+  "tokens.manage-all",
+  "audit.read",
+] as const;
+export type Action = (typeof ACTIONS)[number];
+
+const isAssignee = (a: Actor, t?: TrajectoryFacts) => !!t && t.assigneeId === a.id;
+
+/** The one permission table: who may do what to which object. */
+const RULES: Record<Action, (actor: Actor, t?: TrajectoryFacts) => boolean> = {
+  // Annotators see only their own work; reviewers and admins see everything.
+  "trajectory.list": () => true,
+  "trajectory.read": (a, t) => a.role !== "annotator" || isAssignee(a, t),
+  "trajectory.annotate": (a, t) => a.role === "admin" || isAssignee(a, t),
+  "trajectory.submit": (a, t) => isAssignee(a, t) || a.role === "admin",
+  "trajectory.review": (a) => a.role === "reviewer" || a.role === "admin",
+  "trajectory.assign": (a) => a.role === "admin",
+  "trajectory.take": (a) => a.role === "annotator" || a.role === "admin",
+  "comment.write": (a, t) => a.role !== "annotator" || isAssignee(a, t),
+  "import.run": (a) => a.role === "admin",
+  "export.run": (a) => a.role === "admin",
+  "stats.read": () => true,
+  "people.manage": (a) => a.role === "admin",
+  "tokens.manage-own": () => true,
+  "tokens.manage-all": (a) => a.role === "admin",
+  "audit.read": (a) => a.role === "admin",
+};
+
+export function can(actor: Actor, action: Action, trajectory?: TrajectoryFacts): boolean {
+  return RULES[action](actor, trajectory);
+}
+
+/** Pages in the navigation and who sees them. */
+export const NAV_ITEMS = [
+  { href: "/trajectories", label: "Trajectories", action: "trajectory.list" },
+  { href: "/import", label: "Import", action: "import.run" },
+  { href: "/export", label: "Export", action: "export.run" },
+  { href: "/admin/people", label: "People", action: "people.manage" },
+  { href: "/admin/audit", label: "Audit", action: "audit.read" },
+] as const satisfies readonly { href: string; label: string; action: Action }[];

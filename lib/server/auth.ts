@@ -1,0 +1,108 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { betterAuth } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { APIError, createAuthMiddleware } from "better-auth/api";
+import { dataDir, databaseUrl, dialectOf } from "./config";
+import { db } from "./db";
+import { recordAudit } from "./audit";
+
+/** Failed sign-ins allowed per account within the window before the account is locked for the rest of it. */
+export const ACCOUNT_FAILURE_LIMIT = 5;
+export const ACCOUNT_FAILURE_WINDOW_MS = 15 * 60 * 1000;
+/** Sign-in attempts allowed per address per minute. */
+export const ADDRESS_SIGN_IN_LIMIT = 10;
+export const SESSION_DAYS = 7;
+
+/** The signing secret: BETTER_AUTH_SECRET, or one made once and kept in the data dir. */
+function authSecret(): string {
+  if (process.env.BETTER_AUTH_SECRET) return process.env.BETTER_AUTH_SECRET;
+  const file = path.join(dataDir(), "auth-secret");
+  if (!existsSync(file)) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
+  }
+  return readFileSync(file, "utf8").trim();
+}
+
+export function baseUrl(): string {
+  return process.env.BETTER_AUTH_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+}
+
+function createAuth() {
+  const url = baseUrl();
+  const port = new URL(url).port;
+  return betterAuth({
+    appName: "Trajectory Studio",
+    baseURL: url,
+    secret: authSecret(),
+    trustedOrigins: [url, `http://localhost:${port}`, `http://127.0.0.1:${port}`],
+    database: prismaAdapter(db(), { provider: dialectOf(databaseUrl()) }),
+    telemetry: { enabled: false },
+    emailAndPassword: { enabled: true, disableSignUp: true, minPasswordLength: 8, maxPasswordLength: 256 },
+    session: { expiresIn: SESSION_DAYS * 24 * 60 * 60, updateAge: 24 * 60 * 60 },
+    user: {
+      additionalFields: {
+        role: { type: "string", required: false, defaultValue: "annotator", input: false },
+        isDisabled: { type: "boolean", required: false, defaultValue: false, input: false },
+        locale: { type: "string", required: false, defaultValue: "en", input: true },
+      },
+    },
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      window: 60,
+      max: 300,
+      customRules: { "/sign-in/email": { window: 60, max: ADDRESS_SIGN_IN_LIMIT } },
+    },
+    advanced: {
+      useSecureCookies: url.startsWith("https://"),
+      cookiePrefix: "studio",
+      ipAddress: { ipAddressHeaders: ["x-forwarded-for", "x-real-ip"] },
+    },
+    hooks: {
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/sign-in/email") return;
+        const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? "").toLowerCase();
+        const since = new Date(Date.now() - ACCOUNT_FAILURE_WINDOW_MS);
+        const failures = await db().auditEvent.count({ where: { action: "auth.sign_in_failed", entityId: email, at: { gte: since } } });
+        if (failures >= ACCOUNT_FAILURE_LIMIT) {
+          throw new APIError("TOO_MANY_REQUESTS", { message: "Too many failed sign-ins for this account; try again in 15 minutes." });
+        }
+        const user = await db().user.findUnique({ where: { email }, select: { isDisabled: true } });
+        if (user?.isDisabled) throw new APIError("FORBIDDEN", { message: "This account is disabled. Ask an admin." });
+      }),
+      after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== "/sign-in/email") return;
+        const returned = ctx.context.returned;
+        const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? "").toLowerCase();
+        const ip = ctx.request?.headers.get("x-forwarded-for") ?? null;
+        if (returned instanceof APIError) {
+          if (returned.status === "UNAUTHORIZED") {
+            await recordAudit(db(), { actor: { id: null, label: email }, action: "auth.sign_in_failed", entityType: "user", entityId: email, ip });
+          }
+          return;
+        }
+        const user = await db().user.findUnique({ where: { email }, select: { id: true } });
+        await recordAudit(db(), { actor: { id: user?.id ?? null, label: email }, action: "auth.sign_in", entityType: "user", entityId: user?.id, ip });
+      }),
+    },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+const globalForAuth = globalThis as unknown as { studioAuth?: { key: string; auth: Auth } };
+
+/** The better-auth instance for this process (one per database and base URL). */
+export function auth(): Auth {
+  const key = `${databaseUrl()} ${baseUrl()}`;
+  if (globalForAuth.studioAuth?.key !== key) globalForAuth.studioAuth = { key, auth: createAuth() };
+  return globalForAuth.studioAuth.auth;
+}
+
+/** Hash a password the way better-auth verifies it (scrypt, from its own context). */
+export async function hashPassword(password: string): Promise<string> {
+  const ctx = await auth().$context;
+  return ctx.password.hash(password);
+}

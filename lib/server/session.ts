@@ -1,0 +1,39 @@
+import { can, roleSchema, type Action, type Actor, type TrajectoryFacts } from "@/lib/domain/permissions";
+import type { AuditActor } from "./audit";
+import { auth } from "./auth";
+import { db } from "./db";
+import { AppError } from "./errors";
+import { userForToken } from "./tokens";
+
+/**
+ * Who is asking: the owner of an `Authorization: Bearer` API token, or the person whose session
+ * cookie this is. Disabled people and malformed roles get null, at once.
+ */
+export async function getActor(headers: Headers): Promise<Actor | null> {
+  const bearer = headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  const user = bearer
+    ? await userForToken(bearer)
+    : await auth()
+        .api.getSession({ headers })
+        .then((s) => (s ? db().user.findUnique({ where: { id: s.user.id } }) : null));
+  if (!user || user.isDisabled) return null;
+  const role = roleSchema.safeParse(user.role);
+  if (!role.success) return null;
+  return { id: user.id, email: user.email, name: user.name, role: role.data };
+}
+
+/** getActor, or a 401 AppError. */
+export async function requireActor(headers: Headers): Promise<Actor> {
+  const actor = await getActor(headers);
+  if (!actor) throw new AppError("unauthorized", "Sign in, or send an API token as Authorization: Bearer <token>.");
+  return actor;
+}
+
+/** Throw 403 unless the permission table allows it. */
+export function authorize(actor: Actor, action: Action, trajectory?: TrajectoryFacts): void {
+  if (!can(actor, action, trajectory)) throw new AppError("forbidden", `Your role (${actor.role}) may not ${action.replace(".", ": ")}${trajectory ? " on this trajectory" : ""}.`);
+}
+
+export function auditActor(actor: Actor): AuditActor {
+  return { id: actor.id, label: actor.email };
+}

@@ -1,0 +1,325 @@
+import { randomBytes } from "node:crypto";
+import { createWriteStream, type WriteStream } from "node:fs";
+import { mkdir, readdir, rename, rm } from "node:fs/promises";
+import path from "node:path";
+import { once } from "node:events";
+import { pipeline } from "node:stream/promises";
+import { Transform } from "node:stream";
+import yauzl from "yauzl";
+import { z } from "zod";
+import { IMPORT_FORMATS, type CoordinateFrame } from "@/lib/domain/import-formats";
+import { QWEN_MAX_PIXELS } from "@/lib/domain/geometry";
+import { dataDir } from "./config";
+import { db as defaultDb, type Db } from "./db";
+import { AppError } from "./errors";
+import { DEFAULT_PROJECT, importFile, type ImportResult } from "./import";
+
+/** Largest request body accepted, in bytes (checked on Content-Length and while streaming). */
+export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
+/** Largest total size a zip may expand to, in bytes (counted while extracting, not trusted from headers). */
+export const MAX_EXTRACTED_BYTES = 6 * 1024 ** 3;
+export const MAX_ZIP_ENTRIES = 200_000;
+const MAX_FIELD_BYTES = 10_000;
+const MAX_HEADER_BYTES = 16_384;
+const IMAGE_EXT = new Set([".png", ".jpg", ".jpeg", ".webp"]);
+
+export const importUploadFields = z.object({
+  format: z.enum(IMPORT_FORMATS),
+  project: z
+    .string()
+    .trim()
+    .max(100)
+    .transform((s) => s || DEFAULT_PROJECT)
+    .default(DEFAULT_PROJECT),
+  frame: z.enum(["original", "resized"]).default("original"),
+  maxPixels: z.coerce.number().int().positive().default(QWEN_MAX_PIXELS),
+});
+
+type ReceivedFile = { name: string; file: string; bytes: number };
+type Received = { fields: Record<string, string>; files: ReceivedFile[] };
+
+/**
+ * Receive a multipart upload (fields plus one .zip, or one .jsonl with its images), import it as one
+ * batch, and delete the upload. The body is streamed to disk, never held in memory.
+ */
+export async function importUpload(req: Request): Promise<ImportResult> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_UPLOAD_BYTES) throw tooLarge();
+  const work = path.join(dataDir(), "tmp", `upload-${Date.now()}-${randomBytes(4).toString("hex")}`);
+  try {
+    const received = await receiveMultipart(req, path.join(work, "incoming"));
+    const fields = importUploadFields.parse(received.fields);
+    const frame: CoordinateFrame = fields.frame === "original" ? { kind: "original" } : { kind: "resized", maxPixels: fields.maxPixels };
+    const { file, displayName } = await arrangeFiles(received.files, path.join(work, "data"));
+    return await importFile({ file, format: fields.format, project: fields.project, frame, displayName });
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+function tooLarge(): AppError {
+  return new AppError("payload_too_large", `The upload is larger than ${MAX_UPLOAD_BYTES / 1024 ** 3} GB; split the data into smaller files.`);
+}
+
+/** Put the uploaded files where importFile looks: the JSONL with an images/ folder beside it. */
+async function arrangeFiles(files: ReceivedFile[], dir: string): Promise<{ file: string; displayName: string }> {
+  const zips = files.filter((f) => extOf(f.name) === ".zip");
+  if (zips.length > 0) {
+    if (files.length !== 1) throw new AppError("bad_request", "Upload one .zip on its own, or a .jsonl together with its images.");
+    const zip = zips[0]!;
+    await extractZip(zip.file, dir);
+    const jsonl = await findJsonl(dir);
+    return { file: jsonl, displayName: `${zip.name}/${path.relative(dir, jsonl).split(path.sep).join("/")}` };
+  }
+  const jsonls = files.filter((f) => extOf(f.name) === ".jsonl");
+  if (jsonls.length !== 1) throw new AppError("bad_request", `Upload exactly one .jsonl file (got ${jsonls.length}), or one .zip.`);
+  const other = files.find((f) => f !== jsonls[0] && !IMAGE_EXT.has(extOf(f.name)));
+  if (other) throw new AppError("bad_request", `${other.name} is neither a .jsonl nor a PNG, JPEG or WebP image.`);
+  const images = path.join(dir, "images");
+  await mkdir(images, { recursive: true });
+  for (const f of files) await rename(f.file, f === jsonls[0] ? path.join(dir, f.name) : path.join(images, f.name));
+  return { file: path.join(dir, jsonls[0]!.name), displayName: jsonls[0]!.name };
+}
+
+function extOf(name: string): string {
+  return path.extname(name).toLowerCase();
+}
+
+/** A client-supplied file name reduced to a safe base name, or an error. */
+function safeName(raw: string): string {
+  const name = path.posix.basename(raw.replace(/\\/g, "/"));
+  if (!name || name === "." || name === ".." || name.includes("\0")) throw new AppError("bad_request", `invalid file name "${raw}"`);
+  return name;
+}
+
+/** The JSONL to import from an extracted zip: data.jsonl (shallowest) or the only *.jsonl. */
+async function findJsonl(dir: string): Promise<string> {
+  const all = (await readdir(dir, { recursive: true, withFileTypes: true }))
+    .filter((e) => e.isFile() && e.name.toLowerCase().endsWith(".jsonl"))
+    .map((e) => path.join(e.parentPath, e.name))
+    .filter((p) => !p.includes(`${path.sep}__MACOSX${path.sep}`));
+  const depth = (p: string) => path.relative(dir, p).split(path.sep).length;
+  const data = all.filter((p) => path.basename(p) === "data.jsonl").sort((a, b) => depth(a) - depth(b));
+  if (data[0]) return data[0];
+  if (all.length === 1) return all[0]!;
+  if (all.length === 0) throw new AppError("unprocessable", "The zip holds no .jsonl file; put data.jsonl and an images/ folder in it.");
+  const names = all.map((p) => path.relative(dir, p)).join(", ");
+  throw new AppError("unprocessable", `The zip holds several .jsonl files (${names}); name the one to import data.jsonl.`);
+}
+
+/**
+ * Extract a zip into `dir`, refusing entries that would escape it (absolute paths, ..), symbolic
+ * links, more than MAX_ZIP_ENTRIES entries and more than MAX_EXTRACTED_BYTES of content.
+ */
+export async function extractZip(zipPath: string, dir: string): Promise<void> {
+  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
+    yauzl.open(zipPath, { lazyEntries: true, autoClose: true }, (err, z) =>
+      err || !z ? reject(new AppError("unprocessable", `The upload is not a readable zip file (${err?.message ?? "unknown error"}).`)) : resolve(z),
+    ),
+  );
+  if (zip.entryCount > MAX_ZIP_ENTRIES) {
+    zip.close();
+    throw new AppError("payload_too_large", `The zip holds ${zip.entryCount} entries; at most ${MAX_ZIP_ENTRIES} are accepted.`);
+  }
+  let extracted = 0;
+  const root = path.resolve(dir);
+  await mkdir(root, { recursive: true });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      zip.on("error", (e: Error) => reject(e instanceof AppError ? e : new AppError("unprocessable", `The zip is damaged: ${e.message}`)));
+      zip.on("end", () => resolve());
+      zip.on("entry", (entry: yauzl.Entry) => {
+        handleEntry(entry).then(() => zip.readEntry(), reject);
+      });
+      zip.readEntry();
+    });
+  } finally {
+    zip.close();
+  }
+
+  async function handleEntry(entry: yauzl.Entry): Promise<void> {
+    const name = entry.fileName;
+    const target = path.resolve(root, name);
+    if (path.isAbsolute(name) || /^[a-zA-Z]:/.test(name) || (target !== root && !target.startsWith(root + path.sep))) {
+      throw new AppError("unprocessable", `The zip entry "${name}" points outside the archive folder; it was refused.`);
+    }
+    const mode = (entry.externalFileAttributes >>> 16) & 0o170000;
+    if (mode === 0o120000) throw new AppError("unprocessable", `The zip entry "${name}" is a symbolic link; links are not accepted.`);
+    if (name.endsWith("/")) {
+      await mkdir(target, { recursive: true });
+      return;
+    }
+    await mkdir(path.dirname(target), { recursive: true });
+    const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
+      zip.openReadStream(entry, (err, s) => (err || !s ? reject(new AppError("unprocessable", `Cannot read "${name}" in the zip.`)) : resolve(s))),
+    );
+    const counter = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        extracted += chunk.length;
+        if (extracted > MAX_EXTRACTED_BYTES) {
+          cb(new AppError("payload_too_large", `The zip expands to more than ${MAX_EXTRACTED_BYTES / 1024 ** 3} GB; split it.`));
+          return;
+        }
+        cb(null, chunk);
+      },
+    });
+    await pipeline(stream, counter, createWriteStream(target));
+  }
+}
+
+/**
+ * Stream a multipart/form-data body to disk: text fields are collected (small), file parts are
+ * written to `dir` under their base names. Counts bytes and stops at MAX_UPLOAD_BYTES.
+ */
+export async function receiveMultipart(req: Request, dir: string): Promise<Received> {
+  const type = req.headers.get("content-type") ?? "";
+  const boundary = /^multipart\/form-data\b.*;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(type);
+  const b = boundary?.[1] ?? boundary?.[2];
+  if (!b || !req.body) throw new AppError("bad_request", "Send the upload as multipart/form-data.");
+  await mkdir(dir, { recursive: true });
+
+  const delimiter = Buffer.from(`\r\n--${b}`);
+  const headerEnd = Buffer.from("\r\n\r\n");
+  const fields: Record<string, string> = {};
+  const files: ReceivedFile[] = [];
+  type State = "preamble" | "after-boundary" | "headers" | "body" | "done";
+  let state = "preamble" as State;
+  // consume() advances `state` inside a closure, which TypeScript's narrowing cannot see.
+  const isDone = () => state === "done";
+  // A leading CRLF lets the first boundary match the same delimiter as the others.
+  let buf = Buffer.from("\r\n");
+  let total = 0;
+  let part: { field: string; chunks?: Buffer[]; size: number; sink?: WriteStream; file?: ReceivedFile } | undefined;
+
+  const write = async (data: Buffer) => {
+    if (!part || data.length === 0) return;
+    part.size += data.length;
+    if (part.sink) {
+      if (!part.sink.write(data)) await once(part.sink, "drain");
+    } else {
+      if (part.size > MAX_FIELD_BYTES) throw new AppError("bad_request", `form field "${part.field}" is too long`);
+      part.chunks!.push(data);
+    }
+  };
+  const endPart = async () => {
+    if (!part) return;
+    if (part.sink) {
+      part.sink.end();
+      await once(part.sink, "finish");
+      part.file!.bytes = part.size;
+      files.push(part.file!);
+    } else if (part.field) fields[part.field] = Buffer.concat(part.chunks!).toString("utf8");
+    part = undefined;
+  };
+  const startPart = (headers: string) => {
+    const disposition = /^content-disposition:(.*)$/im.exec(headers)?.[1] ?? "";
+    const field = /\bname="([^"]*)"/i.exec(disposition)?.[1] ?? "";
+    const filename = /\bfilename="([^"]*)"/i.exec(disposition)?.[1];
+    // A file input left empty sends a part with filename="": skip it like a text field nobody reads.
+    if (filename === undefined || filename === "") {
+      part = { field: filename === "" ? "" : field, chunks: [], size: 0 };
+      return;
+    }
+    const name = safeName(Buffer.from(filename, "latin1").toString("utf8"));
+    const file = path.join(dir, `${files.length}-${name}`);
+    const sink = createWriteStream(file);
+    sink.on("error", () => {});
+    part = { field, size: 0, sink, file: { name, file, bytes: 0 } };
+  };
+
+  const consume = async () => {
+    for (;;) {
+      if (state === "preamble" || state === "body") {
+        const at = buf.indexOf(delimiter);
+        if (at === -1) {
+          const keep = Math.min(buf.length, delimiter.length - 1);
+          if (state === "body") await write(buf.subarray(0, buf.length - keep));
+          buf = Buffer.from(buf.subarray(buf.length - keep));
+          return;
+        }
+        if (state === "body") {
+          await write(buf.subarray(0, at));
+          await endPart();
+        }
+        buf = buf.subarray(at + delimiter.length);
+        state = "after-boundary";
+      }
+      if (state === "after-boundary") {
+        if (buf.length < 2) return;
+        if (buf[0] === 0x2d && buf[1] === 0x2d) {
+          state = "done";
+          return;
+        }
+        const eol = buf.indexOf("\r\n");
+        if (eol === -1) return;
+        buf = buf.subarray(eol + 2);
+        state = "headers";
+      }
+      if (state === "headers") {
+        const at = buf.indexOf(headerEnd);
+        if (at === -1) {
+          if (buf.length > MAX_HEADER_BYTES) throw new AppError("bad_request", "malformed multipart body");
+          return;
+        }
+        startPart(buf.subarray(0, at).toString("latin1"));
+        buf = buf.subarray(at + headerEnd.length);
+        state = "body";
+      }
+      if (state === "done") return;
+    }
+  };
+
+  const reader = req.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.length;
+      if (total > MAX_UPLOAD_BYTES) throw tooLarge();
+      if (isDone()) continue;
+      buf = buf.length ? Buffer.concat([buf, value]) : Buffer.from(value);
+      await consume();
+    }
+  } catch (e) {
+    part?.sink?.destroy();
+    await reader.cancel().catch(() => {});
+    throw e;
+  }
+  if (!isDone()) {
+    part?.sink?.destroy();
+    throw new AppError("bad_request", "The upload ended early; try again.");
+  }
+  return { fields, files };
+}
+
+export type ImportBatchRow = {
+  id: string;
+  fileName: string;
+  format: string;
+  project: string;
+  status: string;
+  trajectories: number;
+  steps: number;
+  duplicates: number;
+  startedAt: Date;
+};
+
+/** The most recent import batches, newest first. */
+export async function listImportBatches(limit = 20, prisma: Db = defaultDb()): Promise<ImportBatchRow[]> {
+  const rows = await prisma.importBatch.findMany({
+    orderBy: { startedAt: "desc" },
+    take: limit,
+    include: { project: { select: { name: true } } },
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    fileName: r.fileName,
+    format: r.format,
+    project: r.project.name,
+    status: r.status,
+    trajectories: r.trajectories,
+    steps: r.steps,
+    duplicates: r.duplicates,
+    startedAt: r.startedAt,
+  }));
+}
