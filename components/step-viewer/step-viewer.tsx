@@ -1,0 +1,102 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useMemo, useState } from "react";
+import { overlayFor } from "@/lib/canvas/overlay";
+import { createViewerStore, type ViewerStore } from "@/lib/canvas/viewer";
+import { screenshotUrl, trajectoryQuery, type TrajectoryView } from "@/lib/queries/trajectories";
+import { ErrorBox, Loading } from "@/components/ui/states";
+import { CanvasPane } from "./canvas-pane";
+import { StepPanel } from "./step-panel";
+import { ThumbStrip } from "./thumb-strip";
+import { useStepShortcuts } from "./use-step-shortcuts";
+import { useViewer } from "./use-viewer";
+import { ViewerHeader } from "./viewer-header";
+
+export function StepViewer({ id, initialStepIndex }: { id: string; initialStepIndex: number }) {
+  const query = useQuery(trajectoryQuery(id));
+  if (query.error) {
+    return (
+      <main className="page">
+        <ErrorBox error={query.error} />
+      </main>
+    );
+  }
+  if (!query.data) return <Loading>Loading trajectory…</Loading>;
+  return <LoadedViewer trajectory={query.data} initialStepIndex={initialStepIndex} />;
+}
+
+function LoadedViewer({ trajectory, initialStepIndex }: { trajectory: TrajectoryView; initialStepIndex: number }) {
+  const [store] = useState(() => createViewerStore({ stepIndex: initialStepIndex, stepCount: trajectory.steps.length }));
+  const stepIndex = useViewer(store, (s) => s.stepIndex);
+  const step = trajectory.steps[stepIndex];
+  const shapes = useMemo(() => (step ? overlayFor(step) : []), [step]);
+
+  useEffect(() => store.set({ overlay: shapes }), [store, shapes]);
+  useStepShortcuts(store);
+  useStepInUrl(stepIndex);
+  usePrefetchImages(trajectory, stepIndex);
+  useExposeForTests(store, trajectory);
+
+  if (!step) return null;
+  return (
+    <main className="viewer">
+      <ViewerHeader trajectory={trajectory} />
+      <div className="viewer-main">
+        <CanvasPane store={store} step={step} shapes={shapes} stepCount={trajectory.steps.length} />
+        <StepPanel step={step} stepCount={trajectory.steps.length} />
+      </div>
+      <ThumbStrip steps={trajectory.steps} current={stepIndex} onPick={store.goTo} />
+    </main>
+  );
+}
+
+/** Mirror the step into ?step=N (1-based) without a navigation, so a reload keeps the place. */
+function useStepInUrl(stepIndex: number) {
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    const wanted = String(stepIndex + 1);
+    if (url.searchParams.get("step") === wanted) return;
+    url.searchParams.set("step", wanted);
+    window.history.replaceState(window.history.state, "", url);
+  }, [stepIndex]);
+}
+
+/** Warm the browser cache with the next two steps' screenshots. */
+function usePrefetchImages(trajectory: TrajectoryView, stepIndex: number) {
+  useEffect(() => {
+    for (const s of trajectory.steps.slice(stepIndex + 1, stepIndex + 3)) new window.Image().src = screenshotUrl(s.screenshot.sha256);
+  }, [trajectory, stepIndex]);
+}
+
+declare global {
+  interface Window {
+    __studio?: unknown;
+  }
+}
+
+/** The viewer's state for browser tests: what is drawn, in original pixels, without reading pixels. */
+function useExposeForTests(store: ViewerStore, trajectory: TrajectoryView) {
+  useEffect(() => {
+    const publish = () => {
+      const s = store.get();
+      const step = trajectory.steps[s.stepIndex];
+      window.__studio = {
+        trajectoryId: trajectory.id,
+        stepIndex: s.stepIndex,
+        stepCount: s.stepCount,
+        toolCall: step?.toolCall,
+        screenshot: step?.screenshot,
+        overlay: s.overlay,
+        scale: s.scale,
+        isImageLoaded: s.isImageLoaded,
+      };
+    };
+    publish();
+    const unsubscribe = store.subscribe(publish);
+    return () => {
+      unsubscribe();
+      window.__studio = undefined;
+    };
+  }, [store, trajectory]);
+}

@@ -1,0 +1,34 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { screenshotUrl, type StepView } from "@/lib/queries/trajectories";
+
+export function ThumbStrip({ steps, current, onPick }: { steps: StepView[]; current: number; onPick: (index: number) => void }) {
+  const list = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    list.current?.children[current]?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [current]);
+  return (
+    <nav className="thumb-strip" aria-label="Steps">
+      <ol ref={list}>
+        {steps.map((s) => (
+          <li key={s.id}>
+            <button
+              type="button"
+              className="thumb"
+              aria-label={`Step ${s.index + 1}: ${s.toolCall.action}`}
+              aria-current={s.index === current ? "step" : undefined}
+              onClick={() => onPick(s.index)}
+            >
+              {/* eslint-disable-next-line @next/next/no-img-element -- immutable API images, no optimiser needed */}
+              <img src={screenshotUrl(s.screenshot.sha256)} alt="" loading="lazy" width={54} height={Math.round((54 * s.screenshot.height) / s.screenshot.width)} />
+              <span className="thumb-label">
+                {s.index + 1} · {s.toolCall.action}
+              </span>
+            </button>
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}

@@ -1,0 +1,46 @@
+import { expect, test } from "./fixtures";
+
+type Stats = { trajectories: number; steps: number; apps: number; byApp: { app: string; trajectories: number }[] };
+
+test("the studio opens on the trajectory list with the database's counts", async ({ page, list, request }) => {
+  const stats = (await (await request.get("/api/stats")).json()) as Stats;
+  expect(stats.trajectories).toBeGreaterThan(0);
+
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/trajectories$/);
+  expect(await list.count("Trajectories")).toBe(stats.trajectories);
+  expect(await list.count("Steps")).toBe(stats.steps);
+  expect(await list.count("Apps")).toBe(stats.apps);
+  await expect(list.matching).toHaveText(`${stats.trajectories} matching`);
+  await expect(list.rows).toHaveCount(Math.min(stats.trajectories, 50));
+});
+
+test("filtering by app keeps only that app's trajectories, in the URL too", async ({ page, list, request }) => {
+  const stats = (await (await request.get("/api/stats")).json()) as Stats;
+  const target = stats.byApp.find((a) => a.trajectories < stats.trajectories) ?? stats.byApp[0]!;
+
+  await list.goto();
+  await list.filterByApp(target.app);
+  await expect(list.matching).toHaveText(`${target.trajectories} matching`);
+  await expect(list.rows).toHaveCount(Math.min(target.trajectories, 50));
+  const apps = await list.rows.evaluateAll((rows) => rows.map((r) => r.querySelector("td")?.textContent));
+  expect(new Set(apps)).toEqual(new Set([target.app]));
+
+  // The filter lives in the URL: a reload shows the same list.
+  await page.reload();
+  await expect(list.appFilter).toHaveValue(target.app);
+  await expect(list.matching).toHaveText(`${target.trajectories} matching`);
+
+  await list.appFilter.selectOption("");
+  await expect(list.matching).toHaveText(`${stats.trajectories} matching`);
+});
+
+test("searching instructions narrows the list and says when nothing matches", async ({ list }) => {
+  await list.goto();
+  const first = (await list.rows.first().getByRole("link").textContent())!.trim();
+  await list.search(first.slice(0, 24));
+  await expect(list.rows.getByRole("link", { name: first })).toBeVisible();
+  await list.search("zz-no-instruction-has-this-zz");
+  await expect(list.page.getByText("No trajectories match these filters")).toBeVisible();
+  await expect(list.rows).toHaveCount(0);
+});

@@ -1,0 +1,39 @@
+import { z } from "zod";
+
+const errorBodySchema = z.object({ error: z.object({ code: z.string(), message: z.string(), issues: z.unknown().optional() }) });
+
+/** An error answer from the studio's API: { error: { code, message, issues? } }. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues?: unknown,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+/** Turn a non-2xx answer into an ApiError, keeping the server's message. */
+export function apiErrorFrom(status: number, body: unknown): ApiError {
+  const parsed = errorBodySchema.safeParse(body);
+  if (parsed.success) return new ApiError(status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.issues);
+  return new ApiError(status, "http_error", `The server answered ${status}.`);
+}
+
+/** GET a JSON resource and parse it: a response that drifts from the schema fails loudly. */
+export async function getJson<T>(url: string, schema: z.ZodType<T>, signal?: AbortSignal): Promise<T> {
+  const res = await fetch(url, { signal, headers: { Accept: "application/json" } });
+  const body: unknown = await res.json().catch(() => undefined);
+  if (!res.ok) throw apiErrorFrom(res.status, body);
+  return schema.parse(body);
+}
+
+/** Query string from defined, non-empty values. */
+export function searchString(params: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : "";
+}
