@@ -65,11 +65,12 @@ async function main(argv: string[]): Promise<number> {
     case "setup-demo": {
       const r = await migrate();
       if (r.applied.length) io.out(`applied migrations: ${r.applied.join(", ")}\n`);
-      const { seedDemo } = await import("@/lib/server/seed");
+      const { seedDemo, DEMO_ACCOUNTS } = await import("@/lib/server/seed");
       await seedDemo({ log: (s) => progress(s), trajectories: Number(process.env.STUDIO_DEMO_TRAJECTORIES ?? 60) });
       io.err("\n");
       const stats = await getStats();
       io.out(`studio holds ${stats.trajectories} trajectories, ${stats.steps} steps over ${stats.apps} apps\n`);
+      io.out(`demo accounts (email / password):\n${DEMO_ACCOUNTS.map((a) => `  ${a.role.padEnd(10)} ${a.email} / ${a.password}`).join("\n")}\n`);
       return 0;
     }
     case "stats": {

@@ -6,8 +6,25 @@ import { writeCookbookDataset } from "@/lib/demo/cookbook";
 import { dataDir } from "./config";
 import { db as defaultDb, type Db } from "./db";
 import { importFile, type ImportProgress } from "./import";
+import { createUser } from "./people";
+import { SYSTEM_ACTOR } from "./audit";
 
 export const DEMO_PROJECT = "demo";
+
+/** Demo accounts, one per role. Demo only: real studios create people with `studio users add`. */
+export const DEMO_ACCOUNTS = [
+  { email: "admin@studio.local", password: "studio-admin", role: "admin", name: "Ada Admin" },
+  { email: "reviewer@studio.local", password: "studio-reviewer", role: "reviewer", name: "Rui Reviewer" },
+  { email: "annotator@studio.local", password: "studio-annotator", role: "annotator", name: "An Annotator" },
+] as const;
+
+/** Create the demo accounts that do not exist yet. */
+export async function seedDemoAccounts(prisma: Db = defaultDb()): Promise<void> {
+  for (const a of DEMO_ACCOUNTS) {
+    if (await prisma.user.findUnique({ where: { email: a.email } })) continue;
+    await createUser(SYSTEM_ACTOR, a, prisma);
+  }
+}
 const COOKBOOK_SAMPLES = path.resolve(process.cwd(), "../shared/samples/qwen-cookbook");
 
 /**
@@ -17,6 +34,7 @@ const COOKBOOK_SAMPLES = path.resolve(process.cwd(), "../shared/samples/qwen-coo
 export async function seedDemo(opts: { trajectories?: number; seed?: number; log?: (s: string) => void; db?: Db } = {}) {
   const prisma = opts.db ?? defaultDb();
   const log = opts.log ?? (() => {});
+  await seedDemoAccounts(prisma);
   if ((await prisma.trajectory.count()) > 0) {
     log("demo data already loaded");
     return;
