@@ -1,5 +1,7 @@
 import { ZodError } from "zod";
+import type { Actor } from "@/lib/domain/permissions";
 import { AppError, HTTP_STATUS } from "./errors";
+import { requireActor } from "./session";
 
 export type ApiErrorBody = { error: { code: string; message: string; issues?: unknown } };
 
@@ -30,4 +32,35 @@ export function route<A extends unknown[]>(fn: (...args: A) => Promise<Response>
       return errorResponse(e);
     }
   };
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Cookie-authenticated mutations must come from this site: the browser's Origin (or, failing that,
+ * Sec-Fetch-Site) must match. Token-authenticated calls carry no ambient credentials, so they pass.
+ */
+export function assertSameOrigin(req: Request): void {
+  if (SAFE_METHODS.has(req.method) || /^Bearer\s/i.test(req.headers.get("authorization") ?? "")) return;
+  const origin = req.headers.get("origin");
+  const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
+  if (origin) {
+    if (host && new URL(origin).host === host) return;
+    throw new AppError("forbidden", "Cross-site request refused (Origin does not match this studio).");
+  }
+  const site = req.headers.get("sec-fetch-site");
+  if (site === "same-origin" || site === "none") return;
+  throw new AppError("forbidden", "Cross-site request refused (no Origin header on a state-changing request).");
+}
+
+/**
+ * A route handler that needs a signed-in person or an API token: 401 without one, 403 on a
+ * cross-site mutation, and every error through errorResponse.
+ */
+export function authed<C>(fn: (req: Request, ctx: C, actor: Actor) => Promise<Response>): (req: Request, ctx: C) => Promise<Response> {
+  return route(async (req: Request, ctx: C) => {
+    const actor = await requireActor(req.headers);
+    assertSameOrigin(req);
+    return fn(req, ctx, actor);
+  });
 }
