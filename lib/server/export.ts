@@ -129,7 +129,7 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
           const rel = `screenshots/${s.screenshotSha}${ext}`;
           if (!copied.has(s.screenshotSha)) {
             copied.add(s.screenshotSha);
-            await copyFile(screenshotFile(s.screenshotSha, s.screenshot.mime), path.join(work, rel));
+            await linkOrCopy(screenshotFile(s.screenshotSha, s.screenshot.mime), path.join(work, rel));
             await linkOrCopy(path.join(work, rel), path.join(work, "mobile-r1", "images", `${s.screenshotSha}${ext}`));
             files[rel] = s.screenshotSha;
             files[`mobile-r1/images/${s.screenshotSha}${ext}`] = s.screenshotSha;
@@ -196,6 +196,10 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
   }
 }
 
+/**
+ * Store files are immutable and named by their content, so an export hard-links them (no bytes
+ * copied) when it is on the same file system, and copies them otherwise.
+ */
 async function linkOrCopy(from: string, to: string): Promise<void> {
   try {
     await link(from, to);
