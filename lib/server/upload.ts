@@ -50,8 +50,13 @@ export async function importUpload(req: Request): Promise<ImportResult> {
     const received = await receiveMultipart(req, path.join(work, "incoming"));
     const fields = importUploadFields.parse(received.fields);
     const frame: CoordinateFrame = fields.frame === "original" ? { kind: "original" } : { kind: "resized", maxPixels: fields.maxPixels };
-    const { file, displayName } = await arrangeFiles(received.files, path.join(work, "data"));
-    return await importFile({ file, format: fields.format, project: fields.project, frame, displayName });
+    const folder = path.join(work, "data");
+    const { file, displayName } = await arrangeFiles(received.files, folder);
+    const result = await importFile({ file, format: fields.format, project: fields.project, frame, displayName });
+    if (result.ok) return result;
+    // Name files as the uploader knows them (images/a.png), never by the server's temporary folder.
+    const hide = (s: string) => s.replaceAll(`${folder}${path.sep}`, "");
+    return { ...result, problems: result.problems.map((p) => ({ ...p, message: hide(p.message) })) };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
