@@ -36,6 +36,7 @@ test("a broken .jsonl names its problems and imports nothing", async ({ importPa
   await expect(broken.getByRole("cell").nth(0)).toHaveText("broken.jsonl");
   await expect(broken.getByRole("cell").nth(1)).toHaveText("2");
   await expect(importPage.problems.filter({ hasText: "missing_0.png" }).first()).toContainText("screenshot");
+  await expect(importPage.result).not.toContainText("e2e-data"); // no server paths in messages
   expect(await trajectoryCount(request)).toBe(before);
 });
 
