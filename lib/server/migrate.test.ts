@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { diffSql } from "../../scripts/prisma-dialects.mjs";
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -17,7 +17,7 @@ function columnsOf(file: string) {
   const db = new Database(file, { readonly: true });
   const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]).map((t) => t.name);
   const shape = Object.fromEntries(
-    tables.map((t) => [t, (db.prepare(`PRAGMA table_info("${t}")`).all() as { name: string; type: string; notnull: number; pk: number }[]).map((c) => `${c.name} ${c.type} ${c.notnull} ${c.pk}`)]),
+    tables.map((t) => [t, (db.prepare(`PRAGMA table_info("${t}")`).all() as { name: string; type: string; notnull: number; pk: number }[]).map((c) => `${c.name} ${c.type} ${c.notnull} ${c.pk}`).sort()]), // ALTER TABLE appends columns, so order is not compared
   );
   const indexes = (db.prepare(`SELECT name FROM sqlite_master WHERE type='index' AND sql IS NOT NULL ORDER BY name`).all() as { name: string }[]).map((i) => i.name);
   db.close();
@@ -46,6 +46,37 @@ describe("SQL migrations", () => {
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), "mig-")), "db.sqlite");
     expect((await migrate(`file:${file}`)).applied.length).toBeGreaterThan(0);
     expect(await migrate(`file:${file}`)).toEqual({ applied: [], alreadyApplied: loadMigrations("sqlite").length });
+  });
+
+  it("keep existing rows when a later migration rebuilds a table (SQLite drops and recreates tables)", async () => {
+    const work = mkdtempSync(path.join(os.tmpdir(), "mig-data-"));
+    const all = loadMigrations("sqlite");
+    expect(all.length).toBeGreaterThan(1);
+    // A database at the first migration, holding a trajectory with steps...
+    cpSync(path.join(ROOT, "prisma"), path.join(work, "prisma"), { recursive: true });
+    for (const m of all.slice(1)) rmSync(path.join(work, "prisma/migrations/sqlite", m.name), { recursive: true });
+    const file = path.join(work, "db.sqlite");
+    const cwd = process.cwd();
+    process.chdir(work);
+    try {
+      await migrate(`file:${file}`);
+    } finally {
+      process.chdir(cwd);
+    }
+    const raw = new Database(file);
+    raw.exec(`INSERT INTO "Project" (id, name) VALUES ('p', 'p');
+      INSERT INTO "Screenshot" (sha256, width, height, bytes, mime) VALUES ('s', 10, 10, 1, 'image/png');
+      INSERT INTO "Trajectory" (id, projectId, fingerprint, source, app, instruction, stepCount, updatedAt) VALUES ('t', 'p', 'f', 'demo', 'A', 'I', 2, CURRENT_TIMESTAMP);
+      INSERT INTO "Step" (id, trajectoryId, "index", screenshotSha, originalJson, toolCallJson, updatedAt) VALUES
+        ('s0', 't', 0, 's', '{}', '{}', CURRENT_TIMESTAMP), ('s1', 't', 1, 's', '{}', '{}', CURRENT_TIMESTAMP);`);
+    raw.close();
+    // ...then brought up to date with the real migrations.
+    const r = await migrate(`file:${file}`);
+    expect(r.applied).toEqual(all.slice(1).map((m) => m.name));
+    const after = new Database(file, { readonly: true });
+    expect(after.prepare(`SELECT COUNT(*) AS n FROM "Step"`).get()).toEqual({ n: 2 });
+    expect(after.prepare(`SELECT COUNT(*) AS n FROM "Trajectory"`).get()).toEqual({ n: 1 });
+    after.close();
   });
 
   it("refuse a migration that was edited after it was applied, and change nothing", async () => {

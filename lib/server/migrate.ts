@@ -65,13 +65,23 @@ function migrateSqlite(url: string, migrations: Migration[]): MigrationResult {
       checksum: string;
     }[];
     const pending = plan(migrations, new Map(rows.map((r) => [r.migration_name, r.checksum])));
-    for (const m of pending) {
-      db.transaction(() => {
-        db.exec(m.sql);
-        db.prepare(
-          `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES (?, ?, CURRENT_TIMESTAMP, ?, 1)`,
-        ).run(randomUUID(), m.checksum, m.name);
-      })();
+    // Prisma's SQLite migrations rebuild tables (create new, copy, DROP old, rename). With foreign
+    // keys on, that DROP would cascade and delete every child row, and `PRAGMA foreign_keys` is a
+    // no-op inside a transaction, so keys go off around the transaction and are checked before commit.
+    db.pragma("foreign_keys = OFF");
+    try {
+      for (const m of pending) {
+        db.transaction(() => {
+          db.exec(m.sql);
+          const broken = db.pragma("foreign_key_check") as unknown[];
+          if (broken.length > 0) throw new Error(`migration ${m.name} leaves ${broken.length} rows with broken foreign keys`);
+          db.prepare(
+            `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, applied_steps_count) VALUES (?, ?, CURRENT_TIMESTAMP, ?, 1)`,
+          ).run(randomUUID(), m.checksum, m.name);
+        })();
+      }
+    } finally {
+      db.pragma("foreign_keys = ON");
     }
     return { applied: pending.map((m) => m.name), alreadyApplied: rows.length };
   } finally {
