@@ -7,7 +7,8 @@ import { canonicalTrajectorySchema } from "@/lib/domain/trajectory";
 import { exportDataset } from "./export";
 import { importFile } from "./import";
 import { parseSplit } from "./split";
-import { getTrajectory, listTrajectories, type TrajectoryView } from "./trajectories";
+import { getTrajectory, listTrajectories } from "./trajectories";
+import type { TrajectoryView } from "@/lib/domain/views";
 import { freshStudio, uiS1ScreenshotDir, SHARED_DIR } from "./testing/fixtures";
 import type { Db } from "./db";
 

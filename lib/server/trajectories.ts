@@ -1,7 +1,5 @@
 import { z } from "zod";
-import { boxSchema } from "@/lib/domain/geometry";
-import { toolCallSchema } from "@/lib/domain/tool-call";
-import { originalOutputSchema, verdictSchema } from "@/lib/domain/trajectory";
+import { trajectoryViewSchema, type StudioStats, type TrajectoryView, type TrajectoryRow } from "@/lib/domain/views";
 import { taskStatusSchema, TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
 import { db as defaultDb, type Db } from "./db";
 import { AppError } from "./errors";
@@ -15,14 +13,6 @@ export const listTrajectoriesInput = z.object({
 });
 export type ListTrajectoriesInput = z.infer<typeof listTrajectoriesInput>;
 
-export type StudioStats = {
-  trajectories: number;
-  steps: number;
-  apps: number;
-  screenshots: number;
-  byStatus: Record<TaskStatus, number>;
-  byApp: { app: string; trajectories: number; steps: number }[];
-};
 
 /** Counts for the dashboard and `studio stats`. */
 export async function getStats(prisma: Db = defaultDb()): Promise<StudioStats> {
@@ -58,49 +48,37 @@ export async function listTrajectories(input: ListTrajectoriesInput, prisma: Db 
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       skip: (input.page - 1) * input.pageSize,
       take: input.pageSize,
-      select: { id: true, app: true, instruction: true, status: true, outcome: true, stepCount: true, source: true, sourceRef: true, updatedAt: true },
+      select: {
+        id: true,
+        app: true,
+        instruction: true,
+        status: true,
+        outcome: true,
+        stepCount: true,
+        source: true,
+        sourceRef: true,
+        updatedAt: true,
+        assignee: { select: { email: true } },
+      },
     }),
   ]);
-  return { total, page: input.page, pageSize: input.pageSize, rows };
+  return {
+    total,
+    page: input.page,
+    pageSize: input.pageSize,
+    rows: rows.map(({ assignee, ...r }): TrajectoryRow => ({ ...r, status: r.status as TrajectoryRow["status"], outcome: r.outcome as TrajectoryRow["outcome"], assignee: assignee?.email ?? null, updatedAt: r.updatedAt.toISOString() })),
+  };
 }
-
-export const stepViewSchema = z.object({
-  id: z.string(),
-  index: z.number().int(),
-  screenshot: z.object({ sha256: z.string(), width: z.number(), height: z.number() }),
-  original: originalOutputSchema,
-  thought: z.object({ state: z.string(), nextAction: z.string(), purpose: z.string(), text: z.string() }),
-  clearAction: z.string(),
-  toolCall: toolCallSchema,
-  box: boxSchema.nullable(),
-  candidateBoxes: z.array(boxSchema),
-  verdict: verdictSchema,
-  version: z.number().int(),
-});
-export type StepView = z.infer<typeof stepViewSchema>;
-
-export const trajectoryViewSchema = z.object({
-  id: z.string(),
-  project: z.string(),
-  app: z.string(),
-  instruction: z.string(),
-  source: z.string(),
-  sourceRef: z.string().nullable(),
-  status: taskStatusSchema,
-  outcome: z.enum(["success", "failure"]).nullable(),
-  originalOutcome: z.enum(["success", "failure"]).nullable(),
-  isDiscarded: z.boolean(),
-  cutAfter: z.number().int().nullable(),
-  version: z.number().int(),
-  steps: z.array(stepViewSchema),
-});
-export type TrajectoryView = z.infer<typeof trajectoryViewSchema>;
 
 /** A trajectory with all its steps, stored JSON parsed through the domain schemas. */
 export async function getTrajectory(id: string, prisma: Db = defaultDb()): Promise<TrajectoryView> {
   const t = await prisma.trajectory.findUnique({
     where: { id },
-    include: { project: { select: { name: true } }, steps: { orderBy: { index: "asc" }, include: { screenshot: true } } },
+    include: {
+      project: { select: { name: true } },
+      assignee: { select: { email: true } },
+      steps: { orderBy: { index: "asc" }, include: { screenshot: true } },
+    },
   });
   if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
   return trajectoryViewSchema.parse({
@@ -115,6 +93,9 @@ export async function getTrajectory(id: string, prisma: Db = defaultDb()): Promi
     originalOutcome: t.originalOutcome,
     isDiscarded: t.isDiscarded,
     cutAfter: t.cutAfter,
+    assigneeId: t.assigneeId,
+    assignee: t.assignee?.email ?? null,
+    leaseUntil: t.leaseUntil?.toISOString() ?? null,
     version: t.version,
     steps: t.steps.map((s) => ({
       id: s.id,

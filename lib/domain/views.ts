@@ -1,0 +1,75 @@
+import { z } from "zod";
+import { boxSchema } from "./geometry";
+import { taskStatusSchema } from "./status";
+import { toolCallSchema } from "./tool-call";
+import { originalOutputSchema, outcomeSchema, verdictSchema } from "./trajectory";
+
+// What the API answers with: used by the route handlers to shape responses and by the client to
+// parse them, so a drift between the two fails loudly.
+
+export const statsSchema = z.object({
+  trajectories: z.number(),
+  steps: z.number(),
+  apps: z.number(),
+  screenshots: z.number(),
+  byStatus: z.record(taskStatusSchema, z.number()),
+  byApp: z.array(z.object({ app: z.string(), trajectories: z.number(), steps: z.number() })),
+});
+export type StudioStats = z.infer<typeof statsSchema>;
+
+export const trajectoryRowSchema = z.object({
+  id: z.string(),
+  app: z.string(),
+  instruction: z.string(),
+  status: taskStatusSchema,
+  outcome: outcomeSchema.nullable(),
+  stepCount: z.number(),
+  source: z.string(),
+  sourceRef: z.string().nullable(),
+  assignee: z.string().nullable(),
+  updatedAt: z.coerce.string(),
+});
+export type TrajectoryRow = z.infer<typeof trajectoryRowSchema>;
+
+export const trajectoryPageSchema = z.object({
+  total: z.number(),
+  page: z.number(),
+  pageSize: z.number(),
+  rows: z.array(trajectoryRowSchema),
+});
+export type TrajectoryPage = z.infer<typeof trajectoryPageSchema>;
+
+export const stepViewSchema = z.object({
+  id: z.string(),
+  index: z.number().int(),
+  screenshot: z.object({ sha256: z.string(), width: z.number(), height: z.number() }),
+  original: originalOutputSchema,
+  thought: z.object({ state: z.string(), nextAction: z.string(), purpose: z.string(), text: z.string() }),
+  clearAction: z.string(),
+  toolCall: toolCallSchema,
+  box: boxSchema.nullable(),
+  candidateBoxes: z.array(boxSchema),
+  verdict: verdictSchema,
+  version: z.number().int(),
+});
+export type StepView = z.infer<typeof stepViewSchema>;
+
+export const trajectoryViewSchema = z.object({
+  id: z.string(),
+  project: z.string(),
+  app: z.string(),
+  instruction: z.string(),
+  source: z.string(),
+  sourceRef: z.string().nullable(),
+  status: taskStatusSchema,
+  outcome: outcomeSchema.nullable(),
+  originalOutcome: outcomeSchema.nullable(),
+  isDiscarded: z.boolean(),
+  cutAfter: z.number().int().nullable(),
+  assigneeId: z.string().nullable(),
+  assignee: z.string().nullable(),
+  leaseUntil: z.coerce.string().nullable(),
+  version: z.number().int(),
+  steps: z.array(stepViewSchema),
+});
+export type TrajectoryView = z.infer<typeof trajectoryViewSchema>;
