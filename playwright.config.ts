@@ -30,6 +30,11 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    { name: "setup", testMatch: /auth\.setup\.ts/ },
+    // Specs run signed in as the demo admin unless they pick another role with test.use({ storageState }).
+    { name: "studio", dependencies: ["setup"], use: { storageState: path.resolve(".tmp/e2e-auth/admin.json") } },
+  ],
   webServer: {
     command: `node scripts/serve.mjs`,
     url: `http://127.0.0.1:${PORT}/api/health`,

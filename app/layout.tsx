@@ -2,6 +2,10 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { Providers } from "@/components/providers";
 import { TopNav } from "@/components/ui/top-nav";
+import { can, NAV_ITEMS } from "@/lib/domain/permissions";
+import { optionalActor } from "@/lib/server/page-auth";
+import { isLocale } from "@/lib/i18n";
+import { I18nProvider } from "@/lib/i18n/react";
 import "./globals.css";
 import "./viewer.css";
 import "./import.css";
@@ -11,14 +15,20 @@ export const metadata: Metadata = {
   description: "Correct phone-agent trajectories and export them as training data.",
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  const actor = await optionalActor();
+  // The navigation shows only what this person may open; the server still checks every request.
+  const links = actor ? NAV_ITEMS.filter((item) => can(actor, item.action)).map(({ href, key }) => ({ href, key })) : [];
+  const locale = isLocale(actor?.locale) ? actor.locale : "en";
   return (
-    <html lang="en">
+    <html lang={locale === "zh" ? "zh-CN" : "en"}>
       <body>
-        <Providers>
-          <TopNav />
-          {children}
-        </Providers>
+        <I18nProvider locale={locale}>
+          <Providers>
+            {actor && <TopNav links={links} person={{ email: actor.email, name: actor.name, role: actor.role }} />}
+            {children}
+          </Providers>
+        </I18nProvider>
       </body>
     </html>
   );

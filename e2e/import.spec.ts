@@ -40,7 +40,7 @@ test("a broken .jsonl names its problems and imports nothing", async ({ importPa
   expect(await trajectoryCount(request)).toBe(before);
 });
 
-test("the import API refuses a zip entry that escapes the folder", async ({ request }, testInfo) => {
+test("the import API refuses a zip entry that escapes the folder", async ({ request, baseURL }, testInfo) => {
   const yazl = (await import("yazl")).default;
   const { createWriteStream, readFileSync } = await import("node:fs");
   const zip = new yazl.ZipFile();
@@ -53,6 +53,7 @@ test("the import API refuses a zip entry that escapes the folder", async ({ requ
   const bytes = Buffer.from(readFileSync(file).toString("latin1").replaceAll("aa/evil.txt", "../evil.txt"), "latin1");
 
   const res = await request.post("/api/imports", {
+    headers: { origin: baseURL! },
     multipart: { format: "ui-s1", files: { name: "evil.zip", mimeType: "application/zip", buffer: bytes } },
   });
   expect(res.status()).toBe(422);

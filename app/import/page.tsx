@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
 import { ImportForm } from "@/components/import/import-form";
 import { RecentBatches } from "@/components/import/recent-batches";
+import { pageActor } from "@/lib/server/page-auth";
 
 export const metadata: Metadata = { title: "Import" };
 
-export default function ImportPage() {
+export default async function ImportPage() {
+  await pageActor("/import", "import.run");
   return (
     <main className="page import-page">
       <div className="page-head">

@@ -1,9 +1,11 @@
 import type { Metadata } from "next";
 import { TrajectoryList } from "@/components/trajectory-list/trajectory-list";
 import { parseFilters } from "@/lib/queries/trajectories";
+import { pageActor } from "@/lib/server/page-auth";
 
 export const metadata: Metadata = { title: "Trajectories" };
 
 export default async function TrajectoriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  await pageActor("/trajectories", "trajectory.list");
   return <TrajectoryList filters={parseFilters(await searchParams)} />;
 }

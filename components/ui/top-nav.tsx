@@ -2,14 +2,21 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import type { NavKey, Role } from "@/lib/domain/permissions";
+import { useT } from "@/lib/i18n/react";
 
-const LINKS = [
-  { href: "/trajectories", label: "Trajectories" },
-  { href: "/import", label: "Import" },
-];
+type Props = {
+  links: { href: string; key: NavKey }[];
+  person: { email: string; name: string; role: Role };
+};
 
-export function TopNav() {
+export function TopNav({ links, person }: Props) {
   const pathname = usePathname();
+  const t = useT();
+  async function signOut() {
+    await fetch("/api/auth/sign-out", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    window.location.assign("/sign-in");
+  }
   return (
     <header className="topnav">
       <Link href="/trajectories" className="brand" style={{ textDecoration: "none" }}>
@@ -17,12 +24,20 @@ export function TopNav() {
         Trajectory Studio
       </Link>
       <nav aria-label="Main">
-        {LINKS.map((l) => (
+        {links.map((l) => (
           <Link key={l.href} href={l.href} aria-current={pathname.startsWith(l.href) ? "page" : undefined}>
-            {l.label}
+            {t(`nav.${l.key}`)}
           </Link>
         ))}
       </nav>
+      <div className="topnav-person">
+        <Link href="/account" title={t("nav.account")}>
+          {person.name} <span className="role-chip">{t(`role.${person.role}`)}</span>
+        </Link>
+        <button type="button" className="btn btn-ghost" onClick={signOut}>
+          {t("nav.signOut")}
+        </button>
+      </div>
     </header>
   );
 }

@@ -5,7 +5,7 @@ export const roleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof roleSchema>;
 
 /** Who is asking: a signed-in person or the owner of an API token. */
-export type Actor = { id: string; email: string; name: string; role: Role };
+export type Actor = { id: string; email: string; name: string; role: Role; locale?: string };
 
 /** The facts about a trajectory a permission can depend on. */
 export type TrajectoryFacts = { assigneeId: string | null; status: string };
@@ -59,11 +59,13 @@ export function can(actor: Actor, action: Action, trajectory?: TrajectoryFacts):
   return RULES[action](actor, trajectory);
 }
 
-/** Pages in the navigation and who sees them. */
+/** Pages in the navigation and who sees them (`key` names the label in the message catalogue: nav.<key>). */
 export const NAV_ITEMS = [
-  { href: "/trajectories", label: "Trajectories", action: "trajectory.list" },
-  { href: "/import", label: "Import", action: "import.run" },
-  { href: "/export", label: "Export", action: "export.run" },
-  { href: "/admin/people", label: "People", action: "people.manage" },
-  { href: "/admin/audit", label: "Audit", action: "audit.read" },
-] as const satisfies readonly { href: string; label: string; action: Action }[];
+  { href: "/tasks", key: "tasks", action: "trajectory.take" },
+  { href: "/trajectories", key: "trajectories", action: "trajectory.list" },
+  { href: "/import", key: "import", action: "import.run" },
+  { href: "/export", key: "export", action: "export.run" },
+  { href: "/admin/people", key: "people", action: "people.manage" },
+  { href: "/admin/audit", key: "audit", action: "audit.read" },
+] as const satisfies readonly { href: string; key: string; action: Action }[];
+export type NavKey = (typeof NAV_ITEMS)[number]["key"];

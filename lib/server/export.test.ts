@@ -17,7 +17,7 @@ const TRAIN = path.join(SHARED_DIR, "samples/ui-s1-android-control/android_contr
 
 /** Everything a trajectory holds apart from database ids and times. */
 async function contents(db: Db) {
-  const { rows } = await listTrajectories({ page: 1, pageSize: 200 }, db);
+  const { rows } = await listTrajectories({ page: 1, pageSize: 200 }, null, db);
   const all = await Promise.all(rows.map((r) => getTrajectory(r.id, db)));
   const strip = ({ id: _id, version: _v, steps, ...t }: TrajectoryView) => ({
     ...t,
@@ -32,7 +32,7 @@ describe("export", () => {
     const images = await uiS1ScreenshotDir(TRAIN);
     expect(await importFile({ file: TRAIN, format: "ui-s1", screenshotsDir: images, db: a.db })).toMatchObject({ ok: true, trajectories: 32 });
     // Annotate one trajectory so the round trip carries annotations, not only imported data.
-    const first = (await listTrajectories({ page: 1, pageSize: 1 }, a.db)).rows[0]!;
+    const first = (await listTrajectories({ page: 1, pageSize: 1 }, null, a.db)).rows[0]!;
     await a.db.trajectory.update({ where: { id: first.id }, data: { status: "approved", outcome: "success", cutAfter: 1 } });
     await a.db.step.updateMany({ where: { trajectoryId: first.id, index: 0 }, data: { verdict: "harmful", thoughtState: "当前在桌面", clearAction: "打开应用" } });
 
@@ -56,7 +56,7 @@ describe("export", () => {
     const { db } = await freshStudio();
     const images = await uiS1ScreenshotDir(TRAIN);
     await importFile({ file: TRAIN, format: "ui-s1", screenshotsDir: images, db });
-    const t = (await listTrajectories({ page: 1, pageSize: 1 }, db)).rows[0]!;
+    const t = (await listTrajectories({ page: 1, pageSize: 1 }, null, db)).rows[0]!;
     await db.trajectory.update({ where: { id: t.id }, data: { status: "approved", cutAfter: 2 } });
     await db.step.updateMany({ where: { trajectoryId: t.id, index: 1 }, data: { verdict: "harmful" } });
     const dir = await mkdtemp(path.join(os.tmpdir(), "export-repro-"));

@@ -30,17 +30,17 @@ describe("import of the real UI-S1 AndroidControl SOP set", () => {
   it("imports all 1,543 trajectories and 8,444 steps, then finds them all duplicates the second time", async () => {
     const first = await importFile({ file: UI_S1_EVAL, format: "ui-s1", screenshotsDir: images, db });
     expect(first).toMatchObject({ ok: true, trajectories: 1543, steps: 8444, duplicates: 0 });
-    const stats = await getStats(db);
+    const stats = await getStats(null, db);
     expect(stats).toMatchObject({ trajectories: 1543, steps: 8444, screenshots: 8444 });
     expect(stats.byStatus.new).toBe(1543);
 
     const again = await importFile({ file: UI_S1_EVAL, format: "ui-s1", screenshotsDir: images, db });
     expect(again).toMatchObject({ ok: true, trajectories: 0, steps: 0, duplicates: 1543 });
-    expect((await getStats(db)).trajectories).toBe(1543);
+    expect((await getStats(null, db)).trajectories).toBe(1543);
   });
 
   it("keeps candidate boxes, step instructions and the outcome in original pixels", async () => {
-    const page = await listTrajectories({ q: "publish my sculpture art", page: 1, pageSize: 5 }, db);
+    const page = await listTrajectories({ q: "publish my sculpture art", page: 1, pageSize: 5 }, null, db);
     const row = page.rows.find((r) => r.sourceRef === "episode 8193");
     expect(row).toBeDefined();
     const t = await getTrajectory(row!.id, db);
@@ -140,7 +140,7 @@ describe("Mobile-R1 release format", () => {
     await writeFile(path.join(dir, "data.jsonl"), `${JSON.stringify(row)}\n`);
     const r = await importFile({ file: path.join(dir, "data.jsonl"), format: "mobile-r1", frame: { kind: "resized", maxPixels: 12845056 }, db });
     expect(r.ok).toBe(true);
-    const list = await listTrajectories({ page: 1, pageSize: 10 }, db);
+    const list = await listTrajectories({ page: 1, pageSize: 10 }, null, db);
     const t = await getTrajectory(list.rows[0]!.id, db);
     const step = t.steps[0]!;
     // 935 in the 1092-wide frame is 924.7 original pixels; 406 of 2408 is 404.65.

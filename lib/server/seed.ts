@@ -18,6 +18,17 @@ export const DEMO_ACCOUNTS = [
   { email: "annotator@studio.local", password: "studio-annotator", role: "annotator", name: "An Annotator" },
 ] as const;
 
+/** Give the demo annotator a few trajectories, so their "My tasks" and list are not empty. */
+async function assignDemoWork(prisma: Db): Promise<void> {
+  const annotator = await prisma.user.findUnique({ where: { email: DEMO_ACCOUNTS[2].email } });
+  if (!annotator) return;
+  const first = await prisma.trajectory.findMany({ orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: DEMO_ASSIGNED, select: { id: true } });
+  await prisma.trajectory.updateMany({ where: { id: { in: first.map((t) => t.id) } }, data: { assigneeId: annotator.id } });
+}
+
+/** How many demo trajectories the demo annotator starts with. */
+export const DEMO_ASSIGNED = 5;
+
 /** Create the demo accounts that do not exist yet. */
 export async function seedDemoAccounts(prisma: Db = defaultDb()): Promise<void> {
   for (const a of DEMO_ACCOUNTS) {
@@ -54,6 +65,7 @@ export async function seedDemo(opts: { trajectories?: number; seed?: number; log
   const r1 = await importFile({ file: path.join(synthetic, "data.jsonl"), format: "mobile-r1", project: DEMO_PROJECT, onProgress, db: prisma });
   if (!r1.ok) throw new Error(`demo import failed: ${r1.problems.map((p) => p.message).join("; ")}`);
   log(`imported ${made.trajectories} synthetic trajectories (${made.steps} steps)`);
+  await assignDemoWork(prisma);
 
   if (existsSync(COOKBOOK_SAMPLES)) {
     const cookbook = path.join(work, "cookbook");

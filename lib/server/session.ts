@@ -19,7 +19,7 @@ export async function getActor(headers: Headers): Promise<Actor | null> {
   if (!user || user.isDisabled) return null;
   const role = roleSchema.safeParse(user.role);
   if (!role.success) return null;
-  return { id: user.id, email: user.email, name: user.name, role: role.data };
+  return { id: user.id, email: user.email, name: user.name, role: role.data, locale: user.locale };
 }
 
 /** getActor, or a 401 AppError. */

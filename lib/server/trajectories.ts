@@ -2,7 +2,9 @@ import { z } from "zod";
 import { trajectoryViewSchema, type StudioStats, type TrajectoryView, type TrajectoryRow } from "@/lib/domain/views";
 import { taskStatusSchema, TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
 import { db as defaultDb, type Db } from "./db";
+import type { Actor } from "@/lib/domain/permissions";
 import { AppError } from "./errors";
+import { authorize } from "./session";
 
 export const listTrajectoriesInput = z.object({
   app: z.string().optional(),
@@ -14,13 +16,22 @@ export const listTrajectoriesInput = z.object({
 export type ListTrajectoriesInput = z.infer<typeof listTrajectoriesInput>;
 
 
-/** Counts for the dashboard and `studio stats`. */
-export async function getStats(prisma: Db = defaultDb()): Promise<StudioStats> {
+/**
+ * The trajectories a person may see: annotators only those assigned to them, everyone else all.
+ * `null` (the command line) sees all.
+ */
+export function visibleTo(actor: Actor | null): { assigneeId?: string } {
+  return actor && actor.role === "annotator" ? { assigneeId: actor.id } : {};
+}
+
+/** Counts for the dashboard and `studio stats`, over what `actor` may see. */
+export async function getStats(actor: Actor | null = null, prisma: Db = defaultDb()): Promise<StudioStats> {
+  const where = visibleTo(actor);
   const [agg, byStatus, byApp, screenshots] = await Promise.all([
-    prisma.trajectory.aggregate({ _count: { _all: true }, _sum: { stepCount: true } }),
-    prisma.trajectory.groupBy({ by: ["status"], _count: { _all: true } }),
-    prisma.trajectory.groupBy({ by: ["app"], _count: { _all: true }, _sum: { stepCount: true }, orderBy: { app: "asc" } }),
-    prisma.screenshot.count(),
+    prisma.trajectory.aggregate({ where, _count: { _all: true }, _sum: { stepCount: true } }),
+    prisma.trajectory.groupBy({ by: ["status"], where, _count: { _all: true } }),
+    prisma.trajectory.groupBy({ by: ["app"], where, _count: { _all: true }, _sum: { stepCount: true }, orderBy: { app: "asc" } }),
+    where.assigneeId ? prisma.step.findMany({ where: { trajectory: where }, distinct: ["screenshotSha"], select: { screenshotSha: true } }).then((r) => r.length) : prisma.screenshot.count(),
   ]);
   const statusCounts = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
   for (const row of byStatus) if (row.status in statusCounts) statusCounts[row.status as TaskStatus] = row._count._all;
@@ -34,9 +45,10 @@ export async function getStats(prisma: Db = defaultDb()): Promise<StudioStats> {
   };
 }
 
-/** One page of trajectories, filtered by app, status and instruction text. */
-export async function listTrajectories(input: ListTrajectoriesInput, prisma: Db = defaultDb()) {
+/** One page of the trajectories `actor` may see, filtered by app, status and instruction text. */
+export async function listTrajectories(input: ListTrajectoriesInput, actor: Actor | null = null, prisma: Db = defaultDb()) {
   const where = {
+    ...visibleTo(actor),
     ...(input.app ? { app: input.app } : {}),
     ...(input.status ? { status: input.status } : {}),
     ...(input.q ? { instruction: { contains: input.q } } : {}),
@@ -68,6 +80,14 @@ export async function listTrajectories(input: ListTrajectoriesInput, prisma: Db 
     pageSize: input.pageSize,
     rows: rows.map(({ assignee, ...r }): TrajectoryRow => ({ ...r, status: r.status as TrajectoryRow["status"], outcome: r.outcome as TrajectoryRow["outcome"], assignee: assignee?.email ?? null, updatedAt: r.updatedAt.toISOString() })),
   };
+}
+
+/** A trajectory `actor` may read (404 when it does not exist, 403 when it is someone else's work). */
+export async function getTrajectoryFor(actor: Actor, id: string, prisma: Db = defaultDb()): Promise<TrajectoryView> {
+  const facts = await prisma.trajectory.findUnique({ where: { id }, select: { assigneeId: true, status: true } });
+  if (!facts) throw new AppError("not_found", `trajectory ${id} does not exist`);
+  authorize(actor, "trajectory.read", facts);
+  return getTrajectory(id, prisma);
 }
 
 /** A trajectory with all its steps, stored JSON parsed through the domain schemas. */
@@ -119,9 +139,11 @@ export async function listApps(prisma: Db = defaultDb()): Promise<string[]> {
   return rows.map((r) => r.app);
 }
 
-/** A stored screenshot's record, for the image route. */
-export async function getScreenshot(sha256: string, prisma: Db = defaultDb()) {
+/** A stored screenshot's record, for the image route; annotators only get screenshots of their own work. */
+export async function getScreenshot(sha256: string, actor: Actor | null = null, prisma: Db = defaultDb()) {
   const s = await prisma.screenshot.findUnique({ where: { sha256 } });
-  if (!s) throw new AppError("not_found", `screenshot ${sha256} does not exist`);
+  const scope = visibleTo(actor);
+  const isVisible = s && (!scope.assigneeId || (await prisma.step.count({ where: { screenshotSha: sha256, trajectory: scope } })) > 0);
+  if (!s || !isVisible) throw new AppError("not_found", `screenshot ${sha256} does not exist`);
   return s;
 }

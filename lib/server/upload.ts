@@ -13,6 +13,7 @@ import { dataDir } from "./config";
 import { db as defaultDb, type Db } from "./db";
 import { AppError } from "./errors";
 import { DEFAULT_PROJECT, importFile, type ImportResult } from "./import";
+import type { AuditActor } from "./audit";
 
 /** Largest request body accepted, in bytes (checked on Content-Length and while streaming). */
 export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
@@ -42,7 +43,7 @@ type Received = { fields: Record<string, string>; files: ReceivedFile[] };
  * Receive a multipart upload (fields plus one .zip, or one .jsonl with its images), import it as one
  * batch, and delete the upload. The body is streamed to disk, never held in memory.
  */
-export async function importUpload(req: Request): Promise<ImportResult> {
+export async function importUpload(req: Request, actor?: AuditActor): Promise<ImportResult> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > MAX_UPLOAD_BYTES) throw tooLarge();
   const work = path.join(dataDir(), "tmp", `upload-${Date.now()}-${randomBytes(4).toString("hex")}`);
@@ -52,7 +53,7 @@ export async function importUpload(req: Request): Promise<ImportResult> {
     const frame: CoordinateFrame = fields.frame === "original" ? { kind: "original" } : { kind: "resized", maxPixels: fields.maxPixels };
     const folder = path.join(work, "data");
     const { file, displayName } = await arrangeFiles(received.files, folder);
-    const result = await importFile({ file, format: fields.format, project: fields.project, frame, displayName });
+    const result = await importFile({ file, format: fields.format, project: fields.project, frame, displayName, actor });
     if (result.ok) return result;
     // Name files as the uploader knows them (images/a.png), never by the server's temporary folder.
     const hide = (s: string) => s.replaceAll(`${folder}${path.sep}`, "");

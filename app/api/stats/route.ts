@@ -1,5 +1,5 @@
-// GET /api/stats: counts of trajectories, steps, apps and statuses
-import { json, route } from "@/lib/server/http";
+// GET /api/stats: counts of trajectories, steps, apps and statuses (an annotator's own work only)
+import { authed, json } from "@/lib/server/http";
 import { getStats } from "@/lib/server/trajectories";
 
-export const GET = route(async () => json(await getStats()));
+export const GET = authed(async (_req: Request, _ctx: unknown, actor) => json(await getStats(actor)));

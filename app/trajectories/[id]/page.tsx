@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { StepViewer } from "@/components/step-viewer/step-viewer";
+import { pageActor } from "@/lib/server/page-auth";
 
 export const metadata: Metadata = { title: "Trajectory" };
 
@@ -7,6 +8,7 @@ type Props = { params: Promise<{ id: string }>; searchParams: Promise<{ step?: s
 
 export default async function TrajectoryPage({ params, searchParams }: Props) {
   const { id } = await params;
+  await pageActor(`/trajectories/${id}`, "trajectory.list");
   const { step } = await searchParams;
   // ?step=N is 1-based, as the counter shows it; the viewer clamps it to the trajectory.
   const n = Number(Array.isArray(step) ? step[0] : step);

@@ -1,0 +1,53 @@
+import type { Catalogue } from "./types";
+
+const en = {
+  "nav.trajectories": "Trajectories",
+  "nav.tasks": "My tasks",
+  "nav.import": "Import",
+  "nav.export": "Export",
+  "nav.people": "People",
+  "nav.audit": "Audit",
+  "nav.signOut": "Sign out",
+  "nav.account": "Your account: language, password and API tokens",
+  "signIn.title": "Sign in to Trajectory Studio",
+  "signIn.email": "Email",
+  "signIn.password": "Password",
+  "signIn.submit": "Sign in",
+  "signIn.busy": "Signing in…",
+  "signIn.wrong": "Wrong email or password.",
+  "signIn.tooMany": "Too many attempts. Wait a minute and try again.",
+  "signIn.unreachable": "The studio cannot be reached. Check your connection and try again.",
+  "forbidden.title": "Not allowed",
+  "forbidden.body": "Your role ({role}) may not open that page. Ask an admin if you need access.",
+  "forbidden.back": "Back to trajectories",
+  "role.admin": "admin",
+  "role.reviewer": "reviewer",
+  "role.annotator": "annotator",
+} as const;
+
+const zh: Catalogue<typeof en> = {
+  "nav.trajectories": "轨迹",
+  "nav.tasks": "我的任务",
+  "nav.import": "导入",
+  "nav.export": "导出",
+  "nav.people": "成员",
+  "nav.audit": "审计日志",
+  "nav.signOut": "退出登录",
+  "nav.account": "你的账户：语言、密码和 API 令牌",
+  "signIn.title": "登录 Trajectory Studio",
+  "signIn.email": "邮箱",
+  "signIn.password": "密码",
+  "signIn.submit": "登录",
+  "signIn.busy": "正在登录…",
+  "signIn.wrong": "邮箱或密码错误。",
+  "signIn.tooMany": "尝试次数过多，请稍后再试。",
+  "signIn.unreachable": "无法连接到服务器，请检查网络后重试。",
+  "forbidden.title": "无权访问",
+  "forbidden.body": "你的角色（{role}）不能打开此页面。如需权限请联系管理员。",
+  "forbidden.back": "返回轨迹列表",
+  "role.admin": "管理员",
+  "role.reviewer": "审核员",
+  "role.annotator": "标注员",
+};
+
+export const common = { en, zh };
