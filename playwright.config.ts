@@ -46,6 +46,8 @@ export default defineConfig({
       STUDIO_DATA_DIR: dataDir,
       DATABASE_URL: `file:${path.join(dataDir, "studio.db")}`,
       STUDIO_DEMO_TRAJECTORIES: "12",
+      // Every spec signs people in from 127.0.0.1; the per-address limit itself is tested in lib/server/auth.test.ts.
+      STUDIO_SIGN_IN_PER_MINUTE: "1000",
       STUDIO_SKIP_BUILD: process.env.STUDIO_SKIP_BUILD ?? "0",
     },
   },

@@ -11,8 +11,8 @@ import { recordAudit } from "./audit";
 /** Failed sign-ins allowed per account within the window before the account is locked for the rest of it. */
 export const ACCOUNT_FAILURE_LIMIT = 5;
 export const ACCOUNT_FAILURE_WINDOW_MS = 15 * 60 * 1000;
-/** Sign-in attempts allowed per address per minute. */
-export const ADDRESS_SIGN_IN_LIMIT = 10;
+/** Sign-in attempts allowed per address per minute (STUDIO_SIGN_IN_PER_MINUTE overrides, e.g. for a shared office address). */
+export const ADDRESS_SIGN_IN_LIMIT = Number(process.env.STUDIO_SIGN_IN_PER_MINUTE ?? 10);
 export const SESSION_DAYS = 7;
 
 /** The signing secret: BETTER_AUTH_SECRET, or one made once and kept in the data dir. */
