@@ -14,7 +14,7 @@ async function signInThroughForm(page: Page, email: string, password: string) {
 }
 
 const EXPECTED_NAV: Record<DemoRole, string[]> = {
-  admin: ["Trajectories", "Import", "Export", "People", "Audit"],
+  admin: ["My tasks", "Trajectories", "Import", "Export", "People", "Audit"],
   reviewer: ["Trajectories"],
   annotator: ["My tasks", "Trajectories"],
 };
@@ -32,7 +32,7 @@ for (const account of DEMO_ACCOUNTS) {
 
     await page.goto("/import");
     if (account.role === "admin") await expect(page.getByRole("heading", { name: "Import trajectories" })).toBeVisible();
-    else await expect(page.getByRole("alert")).toContainText("Not allowed");
+    else await expect(page.getByRole("heading", { name: "Not allowed" }).or(page.getByText("Not allowed", { exact: true }))).toBeVisible();
 
     const api = await page.request.get("/api/imports");
     expect(api.status()).toBe(account.role === "admin" ? 200 : 403);
@@ -68,7 +68,7 @@ test("a wrong password is refused with a clear message", async ({ browser, baseU
   const page = await anonymousPage(browser, baseURL!);
   await page.goto("/sign-in");
   await signInThroughForm(page, "reviewer@studio.local", "not-the-password");
-  await expect(page.getByRole("alert")).toHaveText("Wrong email or password.");
+  await expect(page.locator(".auth-error")).toHaveText("Wrong email or password.");
   await expect(page).toHaveURL(/\/sign-in/);
   await page.context().close();
 });
