@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { canonicalTrajectorySchema } from "@/lib/domain/trajectory";
+import { generateDemoDataset } from "@/lib/demo/generate";
 import { exportDataset } from "./export";
 import { importFile } from "./import";
 import { parseSplit } from "./split";
@@ -17,8 +18,9 @@ const TRAIN = path.join(SHARED_DIR, "samples/ui-s1-android-control/android_contr
 
 /** Everything a trajectory holds apart from database ids and times. */
 async function contents(db: Db) {
-  const { rows } = await listTrajectories({ page: 1, pageSize: 200 }, null, db);
-  const all = await Promise.all(rows.map((r) => getTrajectory(r.id, db)));
+  const rows = await db.trajectory.findMany({ select: { id: true } });
+  const all = [];
+  for (const r of rows) all.push(await getTrajectory(r.id, db));
   const strip = ({ id: _id, version: _v, steps, ...t }: TrajectoryView) => ({
     ...t,
     steps: steps.map(({ id: _sid, version: _sv, ...s }) => s),
@@ -50,6 +52,21 @@ describe("export", () => {
     const back = await importFile({ file: path.join(out, "trajectories.jsonl"), format: "studio", screenshotsDir: path.join(out, "screenshots"), db: b.db });
     expect(back).toMatchObject({ ok: true, trajectories: 32, steps: summary.steps });
     expect(await contents(b.db)).toEqual(await contents(a.db));
+  });
+
+  it("round-trips the demo data (Mobile-R1 format with tagged responses, thoughts and boxes)", async () => {
+    const a = await freshStudio();
+    const src = path.join(a.dir, "demo-src");
+    await generateDemoDataset({ outDir: src, trajectories: 6, seed: 3 });
+    expect(await importFile({ file: path.join(src, "data.jsonl"), format: "mobile-r1", db: a.db })).toMatchObject({ ok: true, trajectories: 6 });
+    const out = path.join(a.dir, "export");
+    await exportDataset({ outDir: out, status: "all", db: a.db });
+    const b = await freshStudio();
+    expect(await importFile({ file: path.join(out, "trajectories.jsonl"), format: "studio", screenshotsDir: path.join(out, "screenshots"), db: b.db })).toMatchObject({ ok: true, trajectories: 6 });
+    const [ca, cb] = [await contents(a.db), await contents(b.db)];
+    expect(cb).toEqual(ca);
+    expect(ca.flatMap((t) => t.steps).filter((s) => s.box !== null).length).toBeGreaterThan(0);
+    expect(ca.flatMap((t) => t.steps).every((s) => s.original.response?.startsWith("<think>"))).toBe(true);
   });
 
   it("is reproducible, filters by status, and leaves out harmful and cut steps from the Mobile-R1 file", async () => {

@@ -3,6 +3,7 @@ import { mkdtemp, writeFile, copyFile, mkdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { exportDataset } from "./export";
 import { importFile } from "./import";
 import { getStats, getTrajectory, listTrajectories } from "./trajectories";
 import { blankPng, freshStudio, uiS1ScreenshotDir, UI_S1_EVAL } from "./testing/fixtures";
@@ -37,6 +38,23 @@ describe("import of the real UI-S1 AndroidControl SOP set", () => {
     const again = await importFile({ file: UI_S1_EVAL, format: "ui-s1", screenshotsDir: images, db });
     expect(again).toMatchObject({ ok: true, trajectories: 0, steps: 0, duplicates: 1543 });
     expect((await getStats(null, db)).trajectories).toBe(1543);
+  });
+
+  it("exports all of it and imports the canonical JSONL back into a fresh studio unchanged", async () => {
+    const out = path.join(await mkdtemp(path.join(os.tmpdir(), "ui-s1-export-")), "ds");
+    const summary = await exportDataset({ outDir: out, status: "all", db });
+    expect(summary).toMatchObject({ trajectories: 1543, steps: 8444 });
+    const b = await freshStudio();
+    const back = await importFile({ file: path.join(out, "trajectories.jsonl"), format: "studio", screenshotsDir: path.join(out, "screenshots"), db: b.db });
+    expect(back).toMatchObject({ ok: true, trajectories: 1543, steps: 8444 });
+    // Same content, compared trajectory by trajectory through the content fingerprint.
+    const a = await db.trajectory.findMany({ select: { id: true, fingerprint: true }, orderBy: { fingerprint: "asc" } });
+    const bb = await b.db.trajectory.findMany({ select: { id: true, fingerprint: true }, orderBy: { fingerprint: "asc" } });
+    expect(bb.map((t) => t.fingerprint)).toEqual(a.map((t) => t.fingerprint));
+    for (let i = 0; i < a.length; i += 97) {
+      const strip = ({ id: _i, version: _v, steps, ...t }: Awaited<ReturnType<typeof getTrajectory>>) => ({ ...t, steps: steps.map(({ id: _s, version: _sv, ...s }) => s) });
+      expect(strip(await getTrajectory(bb[i]!.id, b.db))).toEqual(strip(await getTrajectory(a[i]!.id, db)));
+    }
   });
 
   it("keeps candidate boxes, step instructions and the outcome in original pixels", async () => {
