@@ -1,15 +1,15 @@
 "use client";
 
 import { useEffect, useMemo } from "react";
-import { matchShortcut, type Shortcut } from "@/lib/canvas/shortcuts";
+import { isTypingTarget, matchShortcut, type Shortcut } from "@/lib/canvas/shortcuts";
 import type { ViewerStore } from "@/lib/canvas/viewer";
 
 export function viewerShortcuts(store: ViewerStore): Shortcut[] {
   return [
-    { id: "step.next", keys: ["ArrowRight", "j"], label: "Next step", run: store.next },
-    { id: "step.prev", keys: ["ArrowLeft", "k"], label: "Previous step", run: store.prev },
-    { id: "step.first", keys: ["Home"], label: "First step", run: store.first },
-    { id: "step.last", keys: ["End"], label: "Last step", run: store.last },
+    { id: "step.next", kbd: ["ArrowRight", "j"], label: "Next step", group: "steps", run: store.next },
+    { id: "step.prev", kbd: ["ArrowLeft", "k"], label: "Previous step", group: "steps", run: store.prev },
+    { id: "step.first", kbd: ["Home"], label: "First step", group: "steps", run: store.first },
+    { id: "step.last", kbd: ["End"], label: "Last step", group: "steps", run: store.last },
   ];
 }
 
@@ -18,10 +18,10 @@ export function useStepShortcuts(store: ViewerStore) {
   const shortcuts = useMemo(() => viewerShortcuts(store), [store]);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      const hit = matchShortcut(e, shortcuts);
+      const hit = matchShortcut(e, shortcuts, undefined, isTypingTarget(e.target));
       if (!hit) return;
       e.preventDefault();
-      hit.run();
+      hit.run(undefined);
     };
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);

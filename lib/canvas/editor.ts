@@ -1,0 +1,532 @@
+import {
+  convertToolCall,
+  type StepAnnotation,
+  type TrajectoryAnnotation,
+} from "@/lib/domain/annotation";
+import { boxFromCorners, clampBox, type Box, type Point, type Size } from "@/lib/domain/geometry";
+import { composeThought } from "@/lib/domain/thought";
+import type { ActionType, ToolCall } from "@/lib/domain/tool-call";
+import type { Verdict } from "@/lib/domain/trajectory";
+import { diffKeys, EMPTY_HISTORY, record, redo as redoOf, undo as undoOf, type History } from "./history";
+import { fitScale } from "./overlay";
+import { createStore, type Store } from "./store";
+
+/**
+ * The annotation editor's engine: document, tools, per-gesture history, view (zoom/pan) and sync
+ * bookkeeping, without React or Konva. The canvas and the forms read it with useSyncExternalStore
+ * and call its commands; Konva nodes are never the source of truth. Every point and box is in
+ * ORIGINAL screenshot pixels; display pixels appear only in the view transform.
+ */
+
+export const TOOLS = ["select", "point", "swipe", "box"] as const;
+export type Tool = (typeof TOOLS)[number];
+
+/** Key of the trajectory-level annotation in the document; step annotations are keyed by step id. */
+export const TRAJECTORY_KEY = "trajectory";
+
+export type Doc = { trajectory: TrajectoryAnnotation; steps: Record<string, StepAnnotation> };
+export type DocValue = TrajectoryAnnotation | StepAnnotation;
+export type StepMeta = { id: string; index: number; size: Size };
+
+/** What the server last acknowledged for a key: its version and value. */
+export type Synced<T> = { version: number; value: T };
+
+/** A save answered 409: my base, their current value and version. */
+export type Conflict = { base: DocValue; theirs: DocValue; version: number };
+
+export type Handle = "nw" | "n" | "ne" | "e" | "se" | "s" | "sw" | "w";
+export const HANDLES: readonly Handle[] = ["nw", "n", "ne", "e", "se", "s", "sw", "w"];
+
+/** The gesture in progress between pointerdown and pointerup. */
+export type Drag =
+  | { kind: "point" }
+  | { kind: "swipe"; from: Point }
+  | { kind: "box-draw"; anchor: Point }
+  | { kind: "box-move"; grab: Point; start: Box }
+  | { kind: "box-resize"; handle: Handle; start: Box }
+  | { kind: "pan"; grab: Point; startPan: Point };
+
+export type EditorState = {
+  trajectoryId: string;
+  steps: StepMeta[];
+  stepIndex: number;
+  doc: Doc;
+  /** Server-acknowledged values, keyed like the document. */
+  server: Record<string, Synced<DocValue>>;
+  conflicts: Record<string, Conflict>;
+  history: History;
+  tool: Tool;
+  isBoxSelected: boolean;
+  drag: Drag | null;
+  /** Multiplier over the fit-to-pane scale (1 = fit). */
+  zoom: number;
+  /** Offset of the image from its centred position, display pixels. */
+  pan: Point;
+  /** Size of the canvas pane, display pixels. */
+  viewport: Size;
+  isReadOnly: boolean;
+  isHelpOpen: boolean;
+  isImageLoaded: boolean;
+};
+
+export const MIN_ZOOM = 0.5;
+export const MAX_ZOOM = 8;
+const ZOOM_STEP = 1.25;
+/** Handles and the tap point are grabbed within this many display pixels. */
+export const GRAB_PX = 8;
+/** Smaller drags are clicks, not boxes or swipes (original pixels). */
+const MIN_DRAG = 4;
+const PANE_PADDING = 24;
+
+export type EditorInit = {
+  trajectoryId: string;
+  steps: StepMeta[];
+  stepIndex?: number;
+  doc: Doc;
+  server: Record<string, Synced<DocValue>>;
+  conflicts?: Record<string, Conflict>;
+  isReadOnly?: boolean;
+  now?: () => number;
+};
+
+export type PointerInput = { image: Point; display: Point; shiftKey?: boolean };
+
+export function createEditor(init: EditorInit) {
+  const now = init.now ?? (() => Date.now());
+  const store: Store<EditorState> = createStore<EditorState>({
+    trajectoryId: init.trajectoryId,
+    steps: init.steps,
+    stepIndex: clampIndex(init.stepIndex ?? 0, init.steps.length),
+    doc: init.doc,
+    server: init.server,
+    conflicts: init.conflicts ?? {},
+    history: EMPTY_HISTORY,
+    tool: "point",
+    isBoxSelected: false,
+    drag: null,
+    zoom: 1,
+    pan: [0, 0],
+    viewport: { width: 0, height: 0 },
+    isReadOnly: init.isReadOnly ?? false,
+    isHelpOpen: false,
+    isImageLoaded: false,
+  });
+  /** Document before the gesture in progress; null when none. */
+  let gestureStart: Doc | null = null;
+
+  const get = store.get;
+  const meta = () => get().steps[get().stepIndex]!;
+  const current = () => get().doc.steps[meta().id]!;
+
+  // ── Document changes and history ─────────────────────────────────────────────────────────────
+
+  function flat(doc: Doc): Record<string, unknown> {
+    return { [TRAJECTORY_KEY]: doc.trajectory, ...doc.steps };
+  }
+
+  function withValues(doc: Doc, values: Record<string, unknown>): Doc {
+    let next = doc;
+    for (const [k, v] of Object.entries(values)) {
+      next = k === TRAJECTORY_KEY ? { ...next, trajectory: v as TrajectoryAnnotation } : { ...next, steps: { ...next.steps, [k]: v as StepAnnotation } };
+    }
+    return next;
+  }
+
+  function pushHistory(before: Doc, after: Doc, label: string, mergeKey?: string) {
+    const b = flat(before);
+    const a = flat(after);
+    const keys = diffKeys(b, a);
+    if (keys.length === 0) return;
+    const pick = (src: Record<string, unknown>) => Object.fromEntries(keys.map((k) => [k, src[k]]));
+    store.set((s) => ({ history: record(s.history, { label, before: pick(b), after: pick(a), mergeKey, at: now(), stepIndex: s.stepIndex }) }));
+  }
+
+  /** One change outside a drag: its own history entry (or merged into the previous one by mergeKey). */
+  function change(label: string, recipe: (doc: Doc) => Doc, mergeKey?: string) {
+    if (get().isReadOnly) return;
+    const before = get().doc;
+    const after = recipe(before);
+    if (after === before) return;
+    store.set({ doc: after });
+    if (!gestureStart) pushHistory(before, after, label, mergeKey);
+  }
+
+  function changeStep(label: string, fn: (a: StepAnnotation) => StepAnnotation, mergeKey?: string) {
+    const id = meta().id;
+    change(label, (doc) => {
+      const prev = doc.steps[id]!;
+      const next = fn(prev);
+      return next === prev ? doc : { ...doc, steps: { ...doc.steps, [id]: next } };
+    }, mergeKey && `${mergeKey}:${id}`);
+  }
+
+  function changeTrajectory(label: string, patch: Partial<TrajectoryAnnotation>) {
+    change(label, (doc) => ({ ...doc, trajectory: { ...doc.trajectory, ...patch } }));
+  }
+
+  function beginGesture() {
+    gestureStart = get().doc;
+  }
+
+  function commitGesture(label: string) {
+    const before = gestureStart;
+    gestureStart = null;
+    store.set({ drag: null });
+    if (before) pushHistory(before, get().doc, label);
+  }
+
+  function cancelGesture() {
+    const before = gestureStart;
+    gestureStart = null;
+    store.set(before ? { doc: before, drag: null } : { drag: null });
+  }
+
+  function applyEntry(values: Record<string, unknown>, stepIndex: number) {
+    store.set((s) => ({ doc: withValues(s.doc, values), stepIndex: clampIndex(stepIndex, s.steps.length), isBoxSelected: false }));
+  }
+
+  function undo() {
+    if (get().drag) return cancel();
+    const r = undoOf(get().history);
+    if (!r) return;
+    store.set({ history: r.history });
+    applyEntry(r.entry.before, r.entry.stepIndex);
+  }
+
+  function redo() {
+    if (get().drag) return;
+    const r = redoOf(get().history);
+    if (!r) return;
+    store.set({ history: r.history });
+    applyEntry(r.entry.after, r.entry.stepIndex);
+  }
+
+  // ── Step fields ──────────────────────────────────────────────────────────────────────────────
+
+  type ThoughtPart = "state" | "nextAction" | "purpose";
+
+  /** Editing a part recomposes the thought text, unless the text was edited by hand since. */
+  function setThoughtPart(part: ThoughtPart, value: string) {
+    changeStep("history.thought", (a) => {
+      const parts = { ...a.thought, [part]: value };
+      const isComposed = a.thought.text === composeThought(a.thought);
+      return { ...a, thought: { ...parts, text: isComposed ? composeThought(parts) : a.thought.text } };
+    }, `thought.${part}`);
+  }
+
+  function setThoughtText(text: string) {
+    changeStep("history.thought", (a) => ({ ...a, thought: { ...a.thought, text } }), "thought.text");
+  }
+
+  function recomposeThought() {
+    changeStep("history.thought", (a) => ({ ...a, thought: { ...a.thought, text: composeThought(a.thought) } }));
+  }
+
+  function setClearAction(clearAction: string) {
+    changeStep("history.clearAction", (a) => ({ ...a, clearAction }), "clearAction");
+  }
+
+  function setToolCall(toolCall: ToolCall, mergeKey?: string) {
+    changeStep("history.toolCall", (a) => ({ ...a, toolCall }), mergeKey);
+  }
+
+  function setActionType(action: ActionType) {
+    changeStep("history.actionType", (a) => ({ ...a, toolCall: convertToolCall(a.toolCall, action, { box: a.box, size: meta().size }) }));
+  }
+
+  function setVerdict(verdict: Verdict) {
+    changeStep("history.verdict", (a) => (a.verdict === verdict ? a : { ...a, verdict }));
+  }
+
+  function setBox(box: Box | null) {
+    changeStep("history.box", (a) => ({ ...a, box }));
+  }
+
+  function deleteBox() {
+    if (!current().box) return;
+    setBox(null);
+    store.set({ isBoxSelected: false });
+  }
+
+  /** Move the selected box by (dx, dy) original pixels, kept on the screen. Presses in a row are one undo step. */
+  function nudgeBox(dx: number, dy: number) {
+    const box = current().box;
+    if (!box) return;
+    const { width, height } = meta().size;
+    const cx = Math.max(-box[0], Math.min(dx, width - box[2]));
+    const cy = Math.max(-box[1], Math.min(dy, height - box[3]));
+    if (cx === 0 && cy === 0) return;
+    changeStep("history.nudge", (a) => ({ ...a, box: [box[0] + cx, box[1] + cy, box[2] + cx, box[3] + cy] }), "nudge");
+  }
+
+  // ── Trajectory fields ────────────────────────────────────────────────────────────────────────
+
+  const setOutcome = (outcome: TrajectoryAnnotation["outcome"]) => changeTrajectory("history.outcome", { outcome });
+  const setDiscarded = (isDiscarded: boolean) => changeTrajectory("history.discard", { isDiscarded });
+  /** Cut after the current step, or remove the cut when it is already here. */
+  function toggleCutHere() {
+    const i = get().stepIndex;
+    const isLast = i === get().steps.length - 1;
+    const cut = get().doc.trajectory.cutAfter;
+    changeTrajectory("history.cut", { cutAfter: cut === i || isLast ? null : i });
+  }
+
+  // ── Tools: a small state machine over pointer events in original pixels ──────────────────────
+
+  function setTool(tool: Tool) {
+    if (get().drag) cancel();
+    store.set({ tool });
+  }
+
+  /** Handle or body of the current box under the point, within GRAB_PX display pixels. */
+  function hitBox(p: Point): Handle | "body" | null {
+    const box = current().box;
+    if (!box) return null;
+    const r = GRAB_PX / viewScale(get());
+    const [x1, y1, x2, y2] = box;
+    const mx = (x1 + x2) / 2;
+    const my = (y1 + y2) / 2;
+    const spots: Record<Handle, Point> = { nw: [x1, y1], n: [mx, y1], ne: [x2, y1], e: [x2, my], se: [x2, y2], s: [mx, y2], sw: [x1, y2], w: [x1, my] };
+    if (get().isBoxSelected) {
+      for (const h of HANDLES) if (Math.abs(p[0] - spots[h][0]) <= r && Math.abs(p[1] - spots[h][1]) <= r) return h;
+    }
+    return p[0] >= x1 && p[0] <= x2 && p[1] >= y1 && p[1] <= y2 ? "body" : null;
+  }
+
+  function clampPoint([x, y]: Point): Point {
+    const { width, height } = meta().size;
+    return [Math.round(Math.min(Math.max(x, 0), width)), Math.round(Math.min(Math.max(y, 0), height))];
+  }
+
+  function setPoint(p: Point) {
+    const at = clampPoint(p);
+    changeStep("history.point", (a) => {
+      const call: ToolCall = a.toolCall.action === "long_press" ? { ...a.toolCall, coordinate: at } : { action: "click", coordinate: at };
+      return { ...a, toolCall: call };
+    });
+  }
+
+  function pointerDown(e: PointerInput) {
+    const s = get();
+    if (s.drag) return;
+    const p = e.image;
+    if (s.isReadOnly) {
+      store.set({ drag: { kind: "pan", grab: e.display, startPan: s.pan } });
+      return;
+    }
+    switch (s.tool) {
+      case "point":
+        beginGesture();
+        store.set({ drag: { kind: "point" } });
+        setPoint(p);
+        return;
+      case "swipe": {
+        const from = clampPoint(p);
+        beginGesture();
+        store.set({ drag: { kind: "swipe", from } });
+        changeStep("history.swipe", (a) => ({ ...a, toolCall: { action: "swipe", coordinate: from, coordinate2: from } }));
+        return;
+      }
+      case "box":
+        beginGesture();
+        store.set({ drag: { kind: "box-draw", anchor: clampPoint(p) }, isBoxSelected: false });
+        return;
+      case "select": {
+        const hit = hitBox(p);
+        const box = current().box;
+        if (hit && box) {
+          beginGesture();
+          store.set({ isBoxSelected: true, drag: hit === "body" ? { kind: "box-move", grab: p, start: box } : { kind: "box-resize", handle: hit, start: box } });
+        } else {
+          store.set({ isBoxSelected: false, drag: { kind: "pan", grab: e.display, startPan: s.pan } });
+        }
+        return;
+      }
+    }
+  }
+
+  function pointerMove(e: PointerInput) {
+    const d = get().drag;
+    if (!d) return;
+    const p = e.image;
+    const size = meta().size;
+    switch (d.kind) {
+      case "point":
+        return setPoint(p);
+      case "swipe": {
+        const to = clampPoint(p);
+        return changeStep("history.swipe", (a) => ({ ...a, toolCall: { action: "swipe", coordinate: d.from, coordinate2: to } }));
+      }
+      case "box-draw":
+        return setBox(roundBox(clampBox(boxFromCorners(d.anchor, clampPoint(p)), size)));
+      case "box-move": {
+        const [x1, y1, x2, y2] = d.start;
+        const dx = Math.max(-x1, Math.min(p[0] - d.grab[0], size.width - x2));
+        const dy = Math.max(-y1, Math.min(p[1] - d.grab[1], size.height - y2));
+        return setBox(roundBox([x1 + dx, y1 + dy, x2 + dx, y2 + dy]));
+      }
+      case "box-resize":
+        return setBox(roundBox(clampBox(resizeBox(d.start, d.handle, p), size)));
+      case "pan":
+        return store.set({ pan: [d.startPan[0] + e.display[0] - d.grab[0], d.startPan[1] + e.display[1] - d.grab[1]] });
+    }
+  }
+
+  function pointerUp(e: PointerInput) {
+    const d = get().drag;
+    if (!d) return;
+    pointerMove(e);
+    switch (d.kind) {
+      case "point":
+        return commitGesture("history.point");
+      case "swipe": {
+        const call = current().toolCall;
+        const isTiny = call.action === "swipe" && Math.hypot(call.coordinate2[0] - call.coordinate[0], call.coordinate2[1] - call.coordinate[1]) < MIN_DRAG;
+        return isTiny ? cancelGesture() : commitGesture("history.swipe");
+      }
+      case "box-draw": {
+        const box = current().box;
+        const isTiny = !box || box[2] - box[0] < MIN_DRAG || box[3] - box[1] < MIN_DRAG;
+        if (isTiny) return cancelGesture();
+        store.set({ isBoxSelected: true });
+        return commitGesture("history.box");
+      }
+      case "box-move":
+      case "box-resize":
+        return commitGesture("history.box");
+      case "pan":
+        return store.set({ drag: null });
+    }
+  }
+
+  /** Escape: abandon the gesture in progress (nothing recorded), else drop the selection, else close help. */
+  function cancel() {
+    if (get().drag) return cancelGesture();
+    if (get().isHelpOpen) return store.set({ isHelpOpen: false });
+    store.set({ isBoxSelected: false });
+  }
+
+  // ── Navigation and view (never recorded) ─────────────────────────────────────────────────────
+
+  function goTo(index: number) {
+    if (get().drag) cancel();
+    store.set((s) => {
+      const stepIndex = clampIndex(index, s.steps.length);
+      return stepIndex === s.stepIndex ? {} : { stepIndex, isBoxSelected: false, zoom: 1, pan: [0, 0] as Point, isImageLoaded: false };
+    });
+  }
+
+  /** Zoom by `factor` keeping the image point under `at` (display pixels; default the pane's centre) still. */
+  function zoomBy(factor: number, at?: Point) {
+    const s = get();
+    const zoom = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, s.zoom * factor));
+    if (zoom === s.zoom) return;
+    const anchor = at ?? [s.viewport.width / 2, s.viewport.height / 2];
+    const before = viewTransform(s);
+    const img: Point = [(anchor[0] - before.x) / before.scale, (anchor[1] - before.y) / before.scale];
+    const after = viewTransform({ ...s, zoom, pan: [0, 0] });
+    store.set({ zoom, pan: [anchor[0] - img[0] * after.scale - after.x, anchor[1] - img[1] * after.scale - after.y] });
+  }
+
+  return {
+    ...store,
+    // document
+    setThoughtPart,
+    setThoughtText,
+    recomposeThought,
+    setClearAction,
+    setToolCall,
+    setActionType,
+    setVerdict,
+    setBox,
+    deleteBox,
+    nudgeBox,
+    setOutcome,
+    setDiscarded,
+    toggleCutHere,
+    undo,
+    redo,
+    // tools
+    setTool,
+    pointerDown,
+    pointerMove,
+    pointerUp,
+    cancel,
+    selectBox: (isBoxSelected: boolean) => store.set({ isBoxSelected: isBoxSelected && !!current().box }),
+    // navigation and view
+    goTo,
+    next: () => goTo(get().stepIndex + 1),
+    prev: () => goTo(get().stepIndex - 1),
+    first: () => goTo(0),
+    last: () => goTo(get().steps.length - 1),
+    zoomIn: (at?: Point) => zoomBy(ZOOM_STEP, at),
+    zoomOut: (at?: Point) => zoomBy(1 / ZOOM_STEP, at),
+    zoomBy,
+    zoomReset: () => store.set({ zoom: 1, pan: [0, 0] }),
+    setViewport: (viewport: Size) => store.set((s) => (s.viewport.width === viewport.width && s.viewport.height === viewport.height ? {} : { viewport })),
+    toggleHelp: () => store.set((s) => ({ isHelpOpen: !s.isHelpOpen })),
+    // sync (loading from or acknowledging the server is never an undo step)
+    markSaved(key: string, synced: Synced<DocValue>) {
+      store.set((s) => ({ server: { ...s.server, [key]: synced } }));
+    },
+    markConflict(key: string, theirs: Synced<DocValue>) {
+      store.set((s) => ({ conflicts: { ...s.conflicts, [key]: { base: s.server[key]!.value, theirs: theirs.value, version: theirs.version } } }));
+    },
+    /** Settle a conflict with a merged value: their version becomes the base, the merge is the new edit. */
+    resolveConflict(key: string, merged: DocValue) {
+      const c = get().conflicts[key];
+      if (!c) return;
+      store.set((s) => {
+        const { [key]: _done, ...rest } = s.conflicts;
+        return { conflicts: rest, server: { ...s.server, [key]: { version: c.version, value: c.theirs } } };
+      });
+      change("history.merge", (doc) => withValues(doc, { [key]: merged }));
+    },
+    setReadOnly: (isReadOnly: boolean) => store.set({ isReadOnly }),
+  };
+}
+
+export type Editor = ReturnType<typeof createEditor>;
+
+/** Keys whose document value differs from what the server acknowledged. */
+export function dirtyKeys(s: Pick<EditorState, "doc" | "server">): string[] {
+  const out: string[] = [];
+  if (JSON.stringify(s.doc.trajectory) !== JSON.stringify(s.server[TRAJECTORY_KEY]?.value)) out.push(TRAJECTORY_KEY);
+  for (const [id, v] of Object.entries(s.doc.steps)) if (JSON.stringify(v) !== JSON.stringify(s.server[id]?.value)) out.push(id);
+  return out;
+}
+
+/** Stage transform: display pixels per original pixel, and where the image's top-left corner sits. */
+export function viewTransform(s: Pick<EditorState, "viewport" | "zoom" | "pan" | "steps" | "stepIndex">): { scale: number; x: number; y: number } {
+  const size = s.steps[s.stepIndex]?.size ?? { width: 1, height: 1 };
+  const fit = fitScale(size, { width: s.viewport.width - PANE_PADDING, height: s.viewport.height - PANE_PADDING });
+  const scale = fit * s.zoom;
+  return { scale, x: (s.viewport.width - size.width * scale) / 2 + s.pan[0], y: (s.viewport.height - size.height * scale) / 2 + s.pan[1] };
+}
+
+export function viewScale(s: EditorState): number {
+  return viewTransform(s).scale || 1;
+}
+
+/** Display pixels -> original screenshot pixels under the current transform. */
+export function toImagePoint(s: EditorState, [dx, dy]: Point): Point {
+  const t = viewTransform(s);
+  return [(dx - t.x) / (t.scale || 1), (dy - t.y) / (t.scale || 1)];
+}
+
+function resizeBox([x1, y1, x2, y2]: Box, handle: Handle, [px, py]: Point): Box {
+  const nx1 = handle.includes("w") ? px : x1;
+  const nx2 = handle.includes("e") ? px : x2;
+  const ny1 = handle.includes("n") ? py : y1;
+  const ny2 = handle.includes("s") ? py : y2;
+  return boxFromCorners([nx1, ny1], [nx2, ny2]);
+}
+
+function roundBox(b: Box): Box {
+  return [Math.round(b[0]), Math.round(b[1]), Math.round(b[2]), Math.round(b[3])];
+}
+
+function clampIndex(i: number, count: number): number {
+  if (!Number.isFinite(i)) return 0;
+  return Math.max(0, Math.min(Math.trunc(i), Math.max(count - 1, 0)));
+}

@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import {
+  actionsNamedIn,
+  differingFields,
+  isOneSentence,
+  mergeAnnotations,
+  stepProblems,
+  submitProblems,
+  thoughtNamesOtherAction,
+  type StepAnnotation,
+} from "./annotation";
+
+const SIZE = { width: 1080, height: 2400 };
+const complete: StepAnnotation = {
+  thought: { state: "The home screen is open.", nextAction: "Tap the Settings icon.", purpose: "To change the language.", text: "x" },
+  clearAction: "Tap the Settings icon.",
+  toolCall: { action: "click", coordinate: [540, 1200] },
+  box: [500, 1150, 600, 1250],
+  verdict: "corrected",
+};
+const codes = (a: StepAnnotation) => stepProblems(a, SIZE).map((p) => p.code);
+
+describe("step checks", () => {
+  it("a complete step has no problems", () => {
+    expect(codes(complete)).toEqual([]);
+  });
+  it("names each empty thought part, a missing box for a tap, and an unset verdict", () => {
+    const a = { ...complete, thought: { state: "", nextAction: " ", purpose: "", text: "" }, box: null, verdict: "unreviewed" as const };
+    expect(codes(a)).toEqual(["thought.state.empty", "thought.nextAction.empty", "thought.purpose.empty", "thought.text.empty", "box.missing", "verdict.unset"]);
+  });
+  it("a swipe needs no box; a point outside the box is only a warning", () => {
+    expect(codes({ ...complete, box: null, toolCall: { action: "swipe", coordinate: [5, 5], coordinate2: [5, 900] }, thought: { ...complete.thought, nextAction: "Swipe up." } })).toEqual([]);
+    const p = stepProblems({ ...complete, box: [0, 0, 10, 10] }, SIZE);
+    expect(p).toEqual([{ code: "box.missesPoint", field: "box", isBlocking: false }]);
+  });
+  it("clear action must be one sentence", () => {
+    expect(isOneSentence("Tap the Settings icon.")).toBe(true);
+    expect(isOneSentence("点击设置图标")).toBe(true);
+    expect(isOneSentence("Tap Settings. Then tap Language.")).toBe(false);
+    expect(isOneSentence("点击设置。然后点击语言。")).toBe(false);
+    expect(isOneSentence("  ")).toBe(false);
+    expect(codes({ ...complete, clearAction: "Open it. Then go." })).toEqual(["clearAction.notOneSentence"]);
+  });
+  it("warns when the thought names a different action than the tool call", () => {
+    expect(actionsNamedIn("向上滑动页面")).toEqual(["swipe"]);
+    expect(thoughtNamesOtherAction("Swipe up to see more results.", complete.toolCall)).toEqual(["swipe"]);
+    expect(thoughtNamesOtherAction("Tap the search bar.", complete.toolCall)).toBeNull();
+    expect(thoughtNamesOtherAction("The page is ready.", complete.toolCall)).toBeNull();
+    const p = stepProblems({ ...complete, thought: { ...complete.thought, nextAction: "向上滑动页面" } }, SIZE);
+    expect(p).toEqual([{ code: "thought.actionMismatch", field: "thought.nextAction", isBlocking: false, detail: "swipe" }]);
+  });
+  it("points off the screenshot block the step", () => {
+    expect(codes({ ...complete, toolCall: { action: "click", coordinate: [2000, 10] }, box: [1990, 0, 2010, 20] })).toEqual(["toolCall.offScreen"]);
+  });
+});
+
+describe("merge", () => {
+  const theirs: StepAnnotation = { ...complete, thought: { ...complete.thought, state: "Their state." }, verdict: "good" };
+  const mine: StepAnnotation = { ...complete, thought: { ...complete.thought, state: "My state." }, clearAction: "Tap Settings." };
+  it("lists differing fields and applies choices field by field", () => {
+    expect(differingFields(mine, theirs)).toEqual(["thought.state", "clearAction", "verdict"]);
+    const merged = mergeAnnotations(mine, theirs, { "thought.state": "both", verdict: "theirs" });
+    expect(merged.thought.state).toBe("Their state. My state.");
+    expect(merged.clearAction).toBe("Tap Settings.");
+    expect(merged.verdict).toBe("good");
+  });
+});
+
+describe("submit rules", () => {
+  const steps = [0, 1, 2].map((index) => ({ index, annotation: complete, size: SIZE }));
+  it("needs an outcome and every kept step complete; steps after the cut do not count", () => {
+    const broken = [...steps.slice(0, 2), { index: 2, annotation: { ...complete, clearAction: "" }, size: SIZE }];
+    expect(submitProblems({ outcome: null, isDiscarded: false, cutAfter: null }, broken)).toEqual([
+      { code: "outcome.unset" },
+      { code: "step.incomplete", stepIndex: 2, problems: ["clearAction.empty"] },
+    ]);
+    expect(submitProblems({ outcome: "success", isDiscarded: false, cutAfter: 1 }, broken)).toEqual([]);
+  });
+  it("a discarded trajectory can always be submitted", () => {
+    expect(submitProblems({ outcome: null, isDiscarded: true, cutAfter: null }, [{ index: 0, annotation: { ...complete, clearAction: "" }, size: SIZE }])).toEqual([]);
+  });
+});

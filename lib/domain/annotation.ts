@@ -1,0 +1,279 @@
+import { z } from "zod";
+import { boxSchema, isPointInBox, type Box, type Size } from "./geometry";
+import { splitSentences } from "./thought";
+import { isCoordinateAction, screenProblems, toolCallSchema, type ActionType, type ToolCall } from "./tool-call";
+import { isTrainingTarget, outcomeSchema, verdictSchema } from "./trajectory";
+
+/**
+ * What an annotator edits on one step. The editor, the save route and the server use case all read
+ * this one shape; coordinates and the box are in ORIGINAL screenshot pixels.
+ */
+export const stepAnnotationSchema = z.object({
+  thought: z.object({ state: z.string(), nextAction: z.string(), purpose: z.string(), text: z.string() }),
+  clearAction: z.string(),
+  toolCall: toolCallSchema,
+  box: boxSchema.nullable(),
+  verdict: verdictSchema,
+});
+export type StepAnnotation = z.infer<typeof stepAnnotationSchema>;
+
+/** PUT /api/steps/:id/annotation: the whole annotation plus the version it was edited from. */
+export const saveStepInput = stepAnnotationSchema.extend({ version: z.number().int().positive() });
+export type SaveStepInput = z.infer<typeof saveStepInput>;
+
+/** The trajectory-level part of an annotation: task outcome, discard, cut point. */
+export const trajectoryAnnotationSchema = z.object({
+  outcome: outcomeSchema.nullable(),
+  isDiscarded: z.boolean(),
+  /** Index of the last step kept for training; null keeps every step. */
+  cutAfter: z.number().int().nonnegative().nullable(),
+});
+export type TrajectoryAnnotation = z.infer<typeof trajectoryAnnotationSchema>;
+
+export const saveTrajectoryInput = trajectoryAnnotationSchema.extend({ version: z.number().int().positive() });
+export type SaveTrajectoryInput = z.infer<typeof saveTrajectoryInput>;
+
+/** The fields a merge compares one by one (the thought's parts separately, so two people's edits to different parts both survive). */
+export const MERGE_FIELDS = ["thought.state", "thought.nextAction", "thought.purpose", "thought.text", "clearAction", "toolCall", "box", "verdict"] as const;
+export type MergeField = (typeof MERGE_FIELDS)[number];
+/** Fields holding free text, where "keep both" is a sensible merge. */
+export const TEXT_FIELDS: readonly MergeField[] = ["thought.state", "thought.nextAction", "thought.purpose", "thought.text", "clearAction"];
+
+export function getField(a: StepAnnotation, f: MergeField): unknown {
+  switch (f) {
+    case "thought.state":
+      return a.thought.state;
+    case "thought.nextAction":
+      return a.thought.nextAction;
+    case "thought.purpose":
+      return a.thought.purpose;
+    case "thought.text":
+      return a.thought.text;
+    default:
+      return a[f];
+  }
+}
+
+export function setField(a: StepAnnotation, f: MergeField, value: unknown): StepAnnotation {
+  switch (f) {
+    case "thought.state":
+      return { ...a, thought: { ...a.thought, state: String(value) } };
+    case "thought.nextAction":
+      return { ...a, thought: { ...a.thought, nextAction: String(value) } };
+    case "thought.purpose":
+      return { ...a, thought: { ...a.thought, purpose: String(value) } };
+    case "thought.text":
+      return { ...a, thought: { ...a.thought, text: String(value) } };
+    case "clearAction":
+      return { ...a, clearAction: String(value) };
+    case "toolCall":
+      return { ...a, toolCall: toolCallSchema.parse(value) };
+    case "box":
+      return { ...a, box: value === null ? null : boxSchema.parse(value) };
+    case "verdict":
+      return { ...a, verdict: verdictSchema.parse(value) };
+  }
+}
+
+export function isSameValue(x: unknown, y: unknown): boolean {
+  return JSON.stringify(x) === JSON.stringify(y);
+}
+
+/** The fields where two annotations differ, in MERGE_FIELDS order. */
+export function differingFields(a: StepAnnotation, b: StepAnnotation): MergeField[] {
+  return MERGE_FIELDS.filter((f) => !isSameValue(getField(a, f), getField(b, f)));
+}
+
+export type MergeChoice = "mine" | "theirs" | "both";
+
+/**
+ * Merge two annotations field by field. "both" keeps both texts (theirs, then mine) so nobody's
+ * writing is lost; for non-text fields it means "mine".
+ */
+export function mergeAnnotations(mine: StepAnnotation, theirs: StepAnnotation, choices: Partial<Record<MergeField, MergeChoice>>): StepAnnotation {
+  let out = theirs;
+  for (const f of differingFields(mine, theirs)) {
+    const choice = choices[f] ?? "mine";
+    if (choice === "theirs") continue;
+    if (choice === "both" && TEXT_FIELDS.includes(f)) {
+      const t = String(getField(theirs, f)).trim();
+      const m = String(getField(mine, f)).trim();
+      out = setField(out, f, t && m ? `${t} ${m}` : t || m);
+    } else {
+      out = setField(out, f, getField(mine, f));
+    }
+  }
+  return out;
+}
+
+// ── Checks ──────────────────────────────────────────────────────────────────────────────────────
+
+export type StepProblemCode =
+  | "thought.state.empty"
+  | "thought.nextAction.empty"
+  | "thought.purpose.empty"
+  | "thought.text.empty"
+  | "thought.actionMismatch"
+  | "clearAction.empty"
+  | "clearAction.notOneSentence"
+  | "toolCall.invalid"
+  | "toolCall.offScreen"
+  | "box.missing"
+  | "box.missesPoint"
+  | "verdict.unset";
+
+/** One problem of a step. `isBlocking` problems stop a submit; the others are warnings. */
+export type StepProblem = { code: StepProblemCode; field: string; isBlocking: boolean; detail?: string };
+
+/**
+ * Words that name each action in a thought, English and Chinese. A thought that names an action
+ * other than the tool call's is probably stale (the annotator fixed the call but not the reasoning).
+ */
+const ACTION_WORDS: Record<ActionType, RegExp> = {
+  click: /\b(click|tap|press|select)(s|es|ed|ing)?\b|点击|单击|轻触|轻点|选择/i,
+  long_press: /\blong[- ]?press|长按/i,
+  swipe: /\b(swipe|scroll)(s|ed|ing)?\b|滑动|上滑|下滑|左滑|右滑|滚动/i,
+  type: /\b(type|enter|input)(s|d|ed|ing)?\b.*\b(text|word|query|keyword|name|address)|\btyp(e|ing)\b|输入|键入|填写/i,
+  key: /\bkey ?(code|event)\b|按键/i,
+  system_button: /\b(go back|back button|home button|press back|press home|return to the home)\b|返回|回到主屏|主屏幕|返回键/i,
+  open: /\b(open|launch|start)(s|ed|ing)?\b.*\bapp|打开.*(应用|app|APP)|启动/i,
+  wait: /\bwait(s|ed|ing)?\b|等待|稍等|加载/i,
+  terminate: /\b(task is (complete|done|finished)|terminate|finish(ed)? the task|stop)\b|任务(已)?完成|结束任务|终止/i,
+  answer: /\banswer(s|ed|ing)?\b|回答|答复/i,
+};
+
+/** The actions the text names (may be several, may be none). */
+export function actionsNamedIn(text: string): ActionType[] {
+  return (Object.keys(ACTION_WORDS) as ActionType[]).filter((a) => ACTION_WORDS[a].test(text));
+}
+
+/** Does the thought's next-action part name an action, and only actions other than the tool call's? Related pairs (click/long_press) count as agreeing. */
+export function thoughtNamesOtherAction(nextAction: string, call: ToolCall): ActionType[] | null {
+  const named = actionsNamedIn(nextAction);
+  if (named.length === 0) return null;
+  const kin: Partial<Record<ActionType, ActionType[]>> = {
+    click: ["click", "long_press", "system_button", "open"],
+    long_press: ["long_press", "click"],
+    type: ["type", "key", "click"],
+    key: ["key", "type", "system_button"],
+    system_button: ["system_button", "click", "key"],
+    open: ["open", "click"],
+    terminate: ["terminate", "answer"],
+    answer: ["answer", "terminate", "type"],
+  };
+  const accepted = kin[call.action] ?? [call.action];
+  return named.some((a) => accepted.includes(a)) ? null : named;
+}
+
+/** Is the text exactly one sentence (non-empty, no second sentence after an end mark)? */
+export function isOneSentence(text: string): boolean {
+  const t = text.trim();
+  return t !== "" && !t.includes("\n") && splitSentences(t).length === 1;
+}
+
+/**
+ * Everything that keeps a step from being complete (blocking) or that deserves a second look
+ * (warnings). `size` is the screenshot in original pixels.
+ */
+export function stepProblems(a: StepAnnotation, size: Size): StepProblem[] {
+  const out: StepProblem[] = [];
+  const push = (code: StepProblemCode, field: string, isBlocking = true, detail?: string) => out.push({ code, field, isBlocking, ...(detail ? { detail } : {}) });
+  if (!a.thought.state.trim()) push("thought.state.empty", "thought.state");
+  if (!a.thought.nextAction.trim()) push("thought.nextAction.empty", "thought.nextAction");
+  if (!a.thought.purpose.trim()) push("thought.purpose.empty", "thought.purpose");
+  if (!a.thought.text.trim()) push("thought.text.empty", "thought.text");
+  const parsed = toolCallSchema.safeParse(a.toolCall);
+  if (!parsed.success) push("toolCall.invalid", "toolCall", true, parsed.error.issues[0]?.message);
+  else {
+    const other = thoughtNamesOtherAction(a.thought.nextAction || a.thought.text, parsed.data);
+    if (other) push("thought.actionMismatch", "thought.nextAction", false, other.join(", "));
+    const off = screenProblems(parsed.data, size)[0];
+    if (off) push("toolCall.offScreen", `toolCall.${off.field}`, true, off.message);
+    // The Mobile-R1 reward needs the target's box for taps; a swipe is judged by direction, so its box is optional.
+    if (isCoordinateAction(parsed.data)) {
+      if (!a.box && parsed.data.action !== "swipe") push("box.missing", "box");
+      else if (a.box && !isPointInBox(parsed.data.coordinate, a.box)) push("box.missesPoint", "box", false);
+    }
+  }
+  if (!a.clearAction.trim()) push("clearAction.empty", "clearAction");
+  else if (!isOneSentence(a.clearAction)) push("clearAction.notOneSentence", "clearAction");
+  if (a.verdict === "unreviewed") push("verdict.unset", "verdict");
+  return out;
+}
+
+export function isStepComplete(a: StepAnnotation, size: Size): boolean {
+  return stepProblems(a, size).every((p) => !p.isBlocking);
+}
+
+export type SubmitProblem =
+  | { code: "outcome.unset" }
+  | { code: "step.incomplete"; stepIndex: number; problems: StepProblemCode[] };
+
+/**
+ * Why a trajectory cannot be submitted yet. A discarded trajectory needs nothing else; otherwise the
+ * outcome must be set and every kept step (up to the cut) complete. Harmful steps stay as context
+ * and must be complete too: the recovery that follows refers to them.
+ */
+export function submitProblems(
+  t: TrajectoryAnnotation,
+  steps: readonly { index: number; annotation: StepAnnotation; size: Size }[],
+): SubmitProblem[] {
+  if (t.isDiscarded) return [];
+  const out: SubmitProblem[] = [];
+  if (!t.outcome) out.push({ code: "outcome.unset" });
+  for (const s of steps) {
+    if (!isKept(t, s.index)) continue;
+    const blocking = stepProblems(s.annotation, s.size).filter((p) => p.isBlocking);
+    if (blocking.length > 0) out.push({ code: "step.incomplete", stepIndex: s.index, problems: blocking.map((p) => p.code) });
+  }
+  return out;
+}
+
+/** Is the step inside the cut of a trajectory that is not discarded? */
+export function isKept(t: Pick<TrajectoryAnnotation, "cutAfter" | "isDiscarded">, index: number): boolean {
+  return isTrainingTarget(t, { index, verdict: "good" });
+}
+
+/** Statuses in which the assignee may still edit (submitted and approved work waits for review). */
+export const EDITABLE_STATUSES = ["new", "in_progress", "rejected"] as const;
+export function isEditableStatus(status: string): boolean {
+  return (EDITABLE_STATUSES as readonly string[]).includes(status);
+}
+
+/** Centre of a box, original pixels. */
+export function boxCentre([x1, y1, x2, y2]: Box): [number, number] {
+  return [(x1 + x2) / 2, (y1 + y2) / 2];
+}
+
+/**
+ * The call after switching its action type, keeping what carries over: the point between click,
+ * long_press and swipe; the text between text actions. A fresh point lands on the box's centre, or
+ * the screen's. Original pixels.
+ */
+export function convertToolCall(call: ToolCall, action: ActionType, ctx: { box: Box | null; size: Size }): ToolCall {
+  if (call.action === action) return call;
+  const point: [number, number] =
+    "coordinate" in call ? call.coordinate : ctx.box ? boxCentre(ctx.box) : [Math.round(ctx.size.width / 2), Math.round(ctx.size.height / 2)];
+  const text = "text" in call ? call.text : "";
+  switch (action) {
+    case "click":
+      return { action, coordinate: point };
+    case "long_press":
+      return { action, coordinate: point, time: call.action === "wait" ? call.time : 2 };
+    case "swipe": {
+      const dy = Math.round(ctx.size.height / 4);
+      return { action, coordinate: point, coordinate2: [point[0], Math.max(0, point[1] - dy)] };
+    }
+    case "type":
+    case "key":
+    case "open":
+    case "answer":
+      return { action, text };
+    case "system_button":
+      return { action, button: "Back" };
+    case "wait":
+      return { action, time: call.action === "long_press" ? call.time : 2 };
+    case "terminate":
+      return { action, status: "success" };
+  }
+}
