@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -13,6 +13,7 @@ import type { ImportProblem } from "@/lib/domain/problems";
 import type { Size } from "@/lib/domain/geometry";
 import { pyJsonDumps } from "@/lib/domain/tool-call";
 import { db as defaultDb, type Db, type Tx } from "./db";
+import type { Prisma } from "./generated/sqlite/client";
 import { AppError } from "./errors";
 import { CLI_ACTOR, recordAudit, type AuditActor } from "./audit";
 import { inspectImage, sha256File, storeScreenshot, type ImageInfo } from "./screenshot-store";
@@ -40,6 +41,7 @@ export type ImportResult =
 
 export const DEFAULT_PROJECT = "default";
 const PROGRESS_EVERY = 100;
+const WRITE_CHUNK = 100;
 
 type Checked = { line: number; trajectory: BuiltTrajectory; images: ImageInfo[]; fingerprint: string };
 
@@ -175,6 +177,17 @@ export async function importFile(opts: ImportOptions): Promise<ImportResult> {
       let createdSteps = 0;
       let duplicates = 0;
       let seen = 0;
+      // Rows are written in chunks: far fewer round trips than one insert per trajectory, and
+      // memory stays at one chunk.
+      let pendingTrajectories: Prisma.TrajectoryCreateManyInput[] = [];
+      let pendingSteps: Prisma.StepCreateManyInput[] = [];
+      const flush = async () => {
+        if (pendingTrajectories.length === 0) return;
+        await tx.trajectory.createMany({ data: pendingTrajectories });
+        await tx.step.createMany({ data: pendingSteps });
+        pendingTrajectories = [];
+        pendingSteps = [];
+      };
       for await (const r of readTrajectories(opts, images)) {
         if (!r.checked) throw new AppError("conflict", `${opts.file} changed while it was being imported`);
         seen += 1;
@@ -184,47 +197,48 @@ export async function importFile(opts: ImportOptions): Promise<ImportResult> {
           continue;
         }
         known.add(fp);
-        await tx.trajectory.create({
-          data: {
-            projectId: project.id,
-            batchId: batch.id,
-            fingerprint: fp,
-            source: t.source,
-            sourceRef: t.sourceRef,
-            app: t.app,
-            instruction: t.instruction,
-            systemPrompt: t.systemPrompt ?? null,
-            status: t.annotated?.status ?? "new",
-            outcome: t.annotated?.outcome ?? null,
-            originalOutcome: t.originalOutcome,
-            isDiscarded: t.annotated?.isDiscarded ?? false,
-            cutAfter: t.annotated?.cutAfter ?? null,
-            stepCount: t.steps.length,
-            metaJson: JSON.stringify(t.meta),
-            steps: {
-              createMany: {
-                data: t.steps.map((s, i) => ({
-                  index: s.index,
-                  screenshotSha: imgs[i]!.sha256,
-                  originalJson: JSON.stringify(s.original),
-                  thoughtState: s.thought.state,
-                  thoughtNext: s.thought.nextAction,
-                  thoughtPurpose: s.thought.purpose,
-                  thought: s.thought.text,
-                  clearAction: s.clearAction,
-                  toolCallJson: JSON.stringify(s.toolCall),
-                  boxJson: s.box ? JSON.stringify(s.box) : null,
-                  candidateBoxJson: JSON.stringify(s.candidateBoxes),
-                  verdict: s.verdict,
-                })),
-              },
-            },
-          },
+        const trajectoryId = randomUUID();
+        pendingTrajectories.push({
+          id: trajectoryId,
+          projectId: project.id,
+          batchId: batch.id,
+          fingerprint: fp,
+          source: t.source,
+          sourceRef: t.sourceRef,
+          app: t.app,
+          instruction: t.instruction,
+          systemPrompt: t.systemPrompt ?? null,
+          status: t.annotated?.status ?? "new",
+          outcome: t.annotated?.outcome ?? null,
+          originalOutcome: t.originalOutcome,
+          isDiscarded: t.annotated?.isDiscarded ?? false,
+          cutAfter: t.annotated?.cutAfter ?? null,
+          stepCount: t.steps.length,
+          metaJson: JSON.stringify(t.meta),
         });
+        pendingSteps.push(
+          ...t.steps.map((s, i) => ({
+            trajectoryId,
+            index: s.index,
+            screenshotSha: imgs[i]!.sha256,
+            originalJson: JSON.stringify(s.original),
+            thoughtState: s.thought.state,
+            thoughtNext: s.thought.nextAction,
+            thoughtPurpose: s.thought.purpose,
+            thought: s.thought.text,
+            clearAction: s.clearAction,
+            toolCallJson: JSON.stringify(s.toolCall),
+            boxJson: s.box ? JSON.stringify(s.box) : null,
+            candidateBoxJson: JSON.stringify(s.candidateBoxes),
+            verdict: s.verdict,
+          })),
+        );
         created += 1;
         createdSteps += t.steps.length;
+        if (pendingTrajectories.length >= WRITE_CHUNK) await flush();
         if (seen % PROGRESS_EVERY === 0) opts.onProgress?.({ phase: "writing", lines: seen, trajectories: created, steps: createdSteps });
       }
+      await flush();
       await tx.importBatch.update({
         where: { id: batch.id },
         data: { trajectories: created, steps: createdSteps, duplicates, finishedAt: new Date() },
