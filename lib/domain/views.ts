@@ -73,3 +73,34 @@ export const trajectoryViewSchema = z.object({
   steps: z.array(stepViewSchema),
 });
 export type TrajectoryView = z.infer<typeof trajectoryViewSchema>;
+
+/** The trajectory-level annotation as saved: what PUT /api/trajectories/:id/annotation answers. */
+export const trajectoryAnnotationViewSchema = z.object({
+  outcome: outcomeSchema.nullable(),
+  isDiscarded: z.boolean(),
+  cutAfter: z.number().int().nullable(),
+  version: z.number().int(),
+  status: taskStatusSchema,
+});
+export type TrajectoryAnnotationView = z.infer<typeof trajectoryAnnotationViewSchema>;
+
+/** One row of "My tasks": a trajectory assigned to the person, with progress. */
+export const taskRowSchema = z.object({
+  id: z.string(),
+  app: z.string(),
+  instruction: z.string(),
+  status: taskStatusSchema,
+  outcome: outcomeSchema.nullable(),
+  stepCount: z.number().int(),
+  /** Steps with a verdict. */
+  doneSteps: z.number().int(),
+  leaseUntil: z.coerce.string().nullable(),
+  updatedAt: z.coerce.string(),
+});
+export type TaskRow = z.infer<typeof taskRowSchema>;
+export const taskListSchema = z.object({ tasks: z.array(taskRowSchema), available: z.number().int() });
+export type TaskList = z.infer<typeof taskListSchema>;
+
+/** POST /api/tasks/next: the task to work on, or null when there is none. */
+export const nextTaskSchema = z.object({ id: z.string().nullable() });
+export const leaseSchema = z.object({ leaseUntil: z.coerce.string().nullable() });

@@ -1,0 +1,11 @@
+// POST /api/trajectories/:id/submit: submit for review (422 listing what is incomplete)
+import { z } from "zod";
+import { submitTrajectory } from "@/lib/server/annotate";
+import { authed, json } from "@/lib/server/http";
+
+const paramsSchema = z.object({ id: z.string().min(1).max(100) });
+
+export const POST = authed(async (_req: Request, ctx: { params: Promise<{ id: string }> }, actor) => {
+  const { id } = paramsSchema.parse(await ctx.params);
+  return json(await submitTrajectory(actor, id));
+});

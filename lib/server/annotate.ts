@@ -1,0 +1,213 @@
+import {
+  isEditableStatus,
+  submitProblems,
+  type SaveStepInput,
+  type SaveTrajectoryInput,
+  type StepAnnotation,
+} from "@/lib/domain/annotation";
+import { can, type Actor } from "@/lib/domain/permissions";
+import { nextStatus, type TaskStatus } from "@/lib/domain/status";
+import { stepViewSchema, trajectoryAnnotationViewSchema, type StepView, type TrajectoryAnnotationView, type TrajectoryView } from "@/lib/domain/views";
+import { changedFields, recordAudit } from "./audit";
+import { db as defaultDb, type Db, type Tx } from "./db";
+import { AppError } from "./errors";
+import { auditActor, authorize } from "./session";
+import { getTrajectory } from "./trajectories";
+
+/** How long a lease lasts without a heartbeat. The editor renews it every minute. */
+export const LEASE_MS = 10 * 60_000;
+
+type StepRow = NonNullable<Awaited<ReturnType<typeof loadStep>>>;
+
+function loadStep(tx: Tx | Db, id: string) {
+  return tx.step.findUnique({ where: { id }, include: { screenshot: true, trajectory: { select: { id: true, assigneeId: true, status: true } } } });
+}
+
+function stepView(s: StepRow): StepView {
+  return stepViewSchema.parse({
+    id: s.id,
+    index: s.index,
+    screenshot: { sha256: s.screenshot.sha256, width: s.screenshot.width, height: s.screenshot.height },
+    original: JSON.parse(s.originalJson),
+    thought: { state: s.thoughtState, nextAction: s.thoughtNext, purpose: s.thoughtPurpose, text: s.thought },
+    clearAction: s.clearAction,
+    toolCall: JSON.parse(s.toolCallJson),
+    box: s.boxJson ? JSON.parse(s.boxJson) : null,
+    candidateBoxes: JSON.parse(s.candidateBoxJson),
+    verdict: s.verdict,
+    version: s.version,
+  });
+}
+
+/** The audited, comparable form of a step's annotation. */
+function auditedStep(a: StepAnnotation) {
+  return {
+    thoughtState: a.thought.state,
+    thoughtNext: a.thought.nextAction,
+    thoughtPurpose: a.thought.purpose,
+    thought: a.thought.text,
+    clearAction: a.clearAction,
+    toolCall: a.toolCall,
+    box: a.box,
+    verdict: a.verdict,
+  };
+}
+
+function annotationOf(v: StepView): StepAnnotation {
+  return { thought: v.thought, clearAction: v.clearAction, toolCall: v.toolCall, box: v.box, verdict: v.verdict };
+}
+
+function assertEditable(status: string) {
+  if (!isEditableStatus(status)) {
+    throw new AppError("forbidden", `This trajectory is ${status.replace("_", " ")}; it can be edited again once a reviewer sends it back.`);
+  }
+}
+
+/** The first edit starts the task: new or sent back -> in progress, with its audit row. */
+async function startIfNeeded(tx: Tx, actor: Actor, trajectory: { id: string; status: string }) {
+  const status = trajectory.status as TaskStatus;
+  if (status === "in_progress") return;
+  const next = nextStatus(status, "start");
+  if (!next) return;
+  await tx.trajectory.update({ where: { id: trajectory.id }, data: { status: next } });
+  await recordAudit(tx, { actor: auditActor(actor), action: "trajectory.start", entityType: "trajectory", entityId: trajectory.id, before: { status }, after: { status: next } });
+}
+
+/**
+ * Save one step's annotation. `input.version` is the version the edit started from: a different
+ * current version is a 409 whose `issues.current` is the step as it is now, for the merge.
+ */
+export async function saveStepAnnotation(actor: Actor, stepId: string, input: SaveStepInput, prisma: Db = defaultDb()): Promise<StepView> {
+  return prisma.$transaction(async (tx) => {
+    const row = await loadStep(tx, stepId);
+    if (!row) throw new AppError("not_found", `step ${stepId} does not exist`);
+    authorize(actor, "trajectory.annotate", row.trajectory);
+    assertEditable(row.trajectory.status);
+    const before = stepView(row);
+    if (row.version !== input.version) {
+      throw new AppError("conflict", `Step ${row.index + 1} was saved by someone else since you opened it (now version ${row.version}, yours ${input.version}).`, { current: before });
+    }
+    const { version: _v, ...annotation } = input;
+    const data = {
+      thoughtState: annotation.thought.state,
+      thoughtNext: annotation.thought.nextAction,
+      thoughtPurpose: annotation.thought.purpose,
+      thought: annotation.thought.text,
+      clearAction: annotation.clearAction,
+      toolCallJson: JSON.stringify(annotation.toolCall),
+      boxJson: annotation.box ? JSON.stringify(annotation.box) : null,
+      verdict: annotation.verdict,
+    };
+    // Conditional on the version, so two saves racing past the check above cannot both land.
+    const { count } = await tx.step.updateMany({ where: { id: stepId, version: input.version }, data: { ...data, version: { increment: 1 } } });
+    if (count !== 1) {
+      const now = stepView((await loadStep(tx, stepId))!);
+      throw new AppError("conflict", `Step ${row.index + 1} was saved by someone else a moment ago.`, { current: now });
+    }
+    const diff = changedFields(auditedStep(annotationOf(before)), auditedStep(annotation));
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      action: "step.annotate",
+      entityType: "step",
+      entityId: stepId,
+      before: { ...diff.before, version: row.version },
+      after: { ...diff.after, version: row.version + 1 },
+    });
+    await startIfNeeded(tx, actor, row.trajectory);
+    return stepView((await loadStep(tx, stepId))!);
+  });
+}
+
+function trajectoryAnnotationView(t: { outcome: string | null; isDiscarded: boolean; cutAfter: number | null; version: number; status: string }): TrajectoryAnnotationView {
+  return trajectoryAnnotationViewSchema.parse({ outcome: t.outcome, isDiscarded: t.isDiscarded, cutAfter: t.cutAfter, version: t.version, status: t.status });
+}
+
+/** Save the trajectory-level annotation (outcome, discard, cut point), versioned like a step. */
+export async function saveTrajectoryAnnotation(actor: Actor, id: string, input: SaveTrajectoryInput, prisma: Db = defaultDb()): Promise<TrajectoryAnnotationView> {
+  return prisma.$transaction(async (tx) => {
+    const t = await tx.trajectory.findUnique({ where: { id } });
+    if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
+    authorize(actor, "trajectory.annotate", t);
+    assertEditable(t.status);
+    if (t.version !== input.version) {
+      throw new AppError("conflict", `This trajectory was saved by someone else since you opened it (now version ${t.version}, yours ${input.version}).`, { current: trajectoryAnnotationView(t) });
+    }
+    if (input.cutAfter !== null && input.cutAfter >= t.stepCount) {
+      throw new AppError("unprocessable", `cutAfter: step index ${input.cutAfter} is past the last step (${t.stepCount - 1})`);
+    }
+    const next = { outcome: input.outcome, isDiscarded: input.isDiscarded, cutAfter: input.cutAfter };
+    const { count } = await tx.trajectory.updateMany({ where: { id, version: input.version }, data: { ...next, version: { increment: 1 } } });
+    if (count !== 1) throw new AppError("conflict", "This trajectory was saved by someone else a moment ago.", { current: trajectoryAnnotationView((await tx.trajectory.findUnique({ where: { id } }))!) });
+    const diff = changedFields({ outcome: t.outcome, isDiscarded: t.isDiscarded, cutAfter: t.cutAfter }, next);
+    await recordAudit(tx, { actor: auditActor(actor), action: "trajectory.annotate", entityType: "trajectory", entityId: id, before: { ...diff.before, version: t.version }, after: { ...diff.after, version: t.version + 1 } });
+    await startIfNeeded(tx, actor, t);
+    return trajectoryAnnotationView((await tx.trajectory.findUnique({ where: { id } }))!);
+  });
+}
+
+/**
+ * Submit for review: only from a status that allows it, and only when the trajectory is discarded
+ * or has an outcome and every kept step complete (422 listing what is missing otherwise).
+ */
+export async function submitTrajectory(actor: Actor, id: string, prisma: Db = defaultDb()): Promise<TrajectoryView> {
+  await prisma.$transaction(async (tx) => {
+    const t = await tx.trajectory.findUnique({ where: { id }, include: { steps: { orderBy: { index: "asc" }, include: { screenshot: true } } } });
+    if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
+    authorize(actor, "trajectory.submit", t);
+    const next = nextStatus(t.status as TaskStatus, "submit");
+    if (!next) throw new AppError("conflict", `A ${t.status.replace("_", " ")} trajectory cannot be submitted.`);
+    const steps = t.steps.map((s) => {
+      const v = stepView({ ...s, trajectory: { id: t.id, assigneeId: t.assigneeId, status: t.status } });
+      return { index: s.index, annotation: annotationOf(v), size: { width: s.screenshot.width, height: s.screenshot.height } };
+    });
+    const problems = submitProblems({ outcome: t.outcome as "success" | "failure" | null, isDiscarded: t.isDiscarded, cutAfter: t.cutAfter }, steps);
+    if (problems.length > 0) {
+      const first = problems[0]!;
+      const where = first.code === "outcome.unset" ? "the task outcome is not set" : `step ${first.stepIndex + 1} is incomplete (${first.problems.join(", ")})`;
+      throw new AppError("unprocessable", `Not ready to submit: ${where}${problems.length > 1 ? ` and ${problems.length - 1} more` : ""}.`, problems);
+    }
+    const submittedAt = new Date();
+    await tx.trajectory.update({ where: { id }, data: { status: next, submittedAt, leaseUntil: null } });
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      action: "trajectory.submit",
+      entityType: "trajectory",
+      entityId: id,
+      before: { status: t.status, leaseUntil: t.leaseUntil?.toISOString() ?? null },
+      after: { status: next, submittedAt: submittedAt.toISOString(), leaseUntil: null },
+    });
+  });
+  return getTrajectory(id, prisma);
+}
+
+/**
+ * The heartbeat: the assignee working on an editable trajectory holds a lease that runs LEASE_MS
+ * from now. Others with the right to annotate (admins) edit without taking it.
+ */
+export async function renewLease(actor: Actor, id: string, prisma: Db = defaultDb(), now = new Date()): Promise<{ leaseUntil: string | null }> {
+  return prisma.$transaction(async (tx) => {
+    const t = await tx.trajectory.findUnique({ where: { id }, select: { id: true, assigneeId: true, status: true, leaseUntil: true } });
+    if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
+    authorize(actor, "trajectory.annotate", t);
+    if (t.assigneeId !== actor.id || !isEditableStatus(t.status)) return { leaseUntil: t.leaseUntil?.toISOString() ?? null };
+    const leaseUntil = new Date(now.getTime() + LEASE_MS);
+    await tx.trajectory.update({ where: { id }, data: { leaseUntil } });
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      action: "trajectory.lease",
+      entityType: "trajectory",
+      entityId: id,
+      before: { leaseUntil: t.leaseUntil?.toISOString() ?? null },
+      after: { leaseUntil: leaseUntil.toISOString() },
+    });
+    return { leaseUntil: leaseUntil.toISOString() };
+  });
+}
+
+/** May this person edit the trajectory now? (the page shows the editor, or the read-only viewer) */
+export async function annotationAccess(actor: Actor, id: string, prisma: Db = defaultDb()): Promise<{ exists: boolean; canAnnotate: boolean; isEditable: boolean }> {
+  const t = await prisma.trajectory.findUnique({ where: { id }, select: { assigneeId: true, status: true } });
+  if (!t) return { exists: false, canAnnotate: false, isEditable: false };
+  const canAnnotate = can(actor, "trajectory.annotate", t);
+  return { exists: true, canAnnotate, isEditable: canAnnotate && isEditableStatus(t.status) };
+}

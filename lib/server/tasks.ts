@@ -1,0 +1,96 @@
+import type { Actor } from "@/lib/domain/permissions";
+import type { TaskStatus } from "@/lib/domain/status";
+import { taskListSchema, type TaskList } from "@/lib/domain/views";
+import { recordAudit } from "./audit";
+import { LEASE_MS } from "./annotate";
+import { db as defaultDb, type Db } from "./db";
+import { auditActor, authorize } from "./session";
+
+/** Own work comes back in this order: what is under way, what was sent back, then what is new. */
+const OWN_ORDER: TaskStatus[] = ["in_progress", "rejected", "new"];
+/** Unassigned candidates tried before giving up when others keep taking them first. */
+const TAKE_ATTEMPTS = 8;
+
+/**
+ * "Start next task": the person's own unfinished work first; otherwise take an unassigned new
+ * trajectory. Taking is one conditional update (only while still unassigned), so two people
+ * starting at once never get the same task: the loser moves on to the next candidate.
+ * Returns the trajectory id, or null when there is nothing to do.
+ */
+export async function startNextTask(actor: Actor, prisma: Db = defaultDb(), now = new Date()): Promise<string | null> {
+  authorize(actor, "trajectory.take");
+  const leaseUntil = new Date(now.getTime() + LEASE_MS);
+  const own = await prisma.trajectory.findMany({
+    where: { assigneeId: actor.id, status: { in: OWN_ORDER }, isDiscarded: false },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: { id: true, status: true, leaseUntil: true },
+  });
+  own.sort((a, b) => OWN_ORDER.indexOf(a.status as TaskStatus) - OWN_ORDER.indexOf(b.status as TaskStatus));
+  const mine = own[0];
+  if (mine) {
+    await prisma.$transaction(async (tx) => {
+      await tx.trajectory.update({ where: { id: mine.id }, data: { leaseUntil } });
+      await recordAudit(tx, {
+        actor: auditActor(actor),
+        action: "trajectory.lease",
+        entityType: "trajectory",
+        entityId: mine.id,
+        before: { leaseUntil: mine.leaseUntil?.toISOString() ?? null },
+        after: { leaseUntil: leaseUntil.toISOString() },
+      });
+    });
+    return mine.id;
+  }
+  const tried = new Set<string>();
+  for (let attempt = 0; attempt < TAKE_ATTEMPTS; attempt++) {
+    const candidate = await prisma.trajectory.findFirst({
+      where: { assigneeId: null, status: "new", isDiscarded: false, id: { notIn: [...tried] } },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: { id: true },
+    });
+    if (!candidate) return null;
+    tried.add(candidate.id);
+    const isTaken = await prisma.$transaction(async (tx) => {
+      const { count } = await tx.trajectory.updateMany({ where: { id: candidate.id, assigneeId: null, status: "new" }, data: { assigneeId: actor.id, leaseUntil } });
+      if (count !== 1) return false;
+      await recordAudit(tx, {
+        actor: auditActor(actor),
+        action: "trajectory.take",
+        entityType: "trajectory",
+        entityId: candidate.id,
+        before: { assigneeId: null, leaseUntil: null },
+        after: { assigneeId: actor.id, leaseUntil: leaseUntil.toISOString() },
+      });
+      return true;
+    });
+    if (isTaken) return candidate.id;
+  }
+  return null;
+}
+
+/** "My tasks": everything assigned to the person, with how many steps have a verdict, and how many are free to take. */
+export async function listMyTasks(actor: Actor, prisma: Db = defaultDb()): Promise<TaskList> {
+  authorize(actor, "trajectory.take");
+  const [rows, available] = await Promise.all([
+    prisma.trajectory.findMany({
+      where: { assigneeId: actor.id },
+      orderBy: [{ updatedAt: "desc" }, { id: "asc" }],
+      select: { id: true, app: true, instruction: true, status: true, outcome: true, stepCount: true, leaseUntil: true, updatedAt: true },
+    }),
+    prisma.trajectory.count({ where: { assigneeId: null, status: "new", isDiscarded: false } }),
+  ]);
+  const done = await prisma.step.groupBy({
+    by: ["trajectoryId"],
+    where: { trajectoryId: { in: rows.map((r) => r.id) }, verdict: { not: "unreviewed" } },
+    _count: { _all: true },
+  });
+  const doneBy = new Map(done.map((d) => [d.trajectoryId, d._count._all]));
+  const rank = (s: string) => {
+    const i = (["in_progress", "rejected", "new", "submitted", "approved"] as string[]).indexOf(s);
+    return i < 0 ? 9 : i;
+  };
+  const tasks = rows
+    .map((r) => ({ ...r, doneSteps: doneBy.get(r.id) ?? 0, leaseUntil: r.leaseUntil?.toISOString() ?? null, updatedAt: r.updatedAt.toISOString() }))
+    .sort((a, b) => rank(a.status) - rank(b.status));
+  return taskListSchema.parse({ tasks, available });
+}
