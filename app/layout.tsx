@@ -9,6 +9,7 @@ import { I18nProvider } from "@/lib/i18n/react";
 import "./globals.css";
 import "./viewer.css";
 import "./import.css";
+import "./review.css";
 
 export const metadata: Metadata = {
   title: { default: "Trajectory Studio", template: "%s · Trajectory Studio" },

@@ -14,8 +14,8 @@ async function signInThroughForm(page: Page, email: string, password: string) {
 }
 
 const EXPECTED_NAV: Record<DemoRole, string[]> = {
-  admin: ["My tasks", "Trajectories", "Import", "Export", "People", "Audit"],
-  reviewer: ["Trajectories"],
+  admin: ["My tasks", "Trajectories", "Review", "Import", "Export", "People", "Audit"],
+  reviewer: ["Trajectories", "Review"],
   annotator: ["My tasks", "Trajectories"],
 };
 

@@ -1,4 +1,6 @@
+import { admin } from "./messages/admin";
 import { common } from "./messages/common";
+import { review } from "./messages/review";
 
 /**
  * One message catalogue for every UI string, in English and Simplified Chinese. Each feature keeps
@@ -11,8 +13,8 @@ export type Locale = (typeof LOCALES)[number];
 export const LOCALE_NAMES: Record<Locale, string> = { en: "English", zh: "简体中文" };
 
 const CATALOGUE = {
-  en: { ...common.en },
-  zh: { ...common.zh },
+  en: { ...common.en, ...admin.en, ...review.en },
+  zh: { ...common.zh, ...admin.zh, ...review.zh },
 };
 
 export type MessageKey = keyof (typeof CATALOGUE)["en"];

@@ -1,0 +1,22 @@
+import { diffChars, diffWordsWithSpace } from "diff";
+
+const CJK = /[\u3400-\u9fff]/;
+
+/** Inline diff of two texts: removed in red strike-through, added in green. Chinese diffs by character. */
+export function TextDiff({ before, after }: { before: string; after: string }) {
+  if (before === after) return <span className="diff-same">{after}</span>;
+  const parts = CJK.test(before + after) ? diffChars(before, after) : diffWordsWithSpace(before, after);
+  return (
+    <span className="diff">
+      {parts.map((p, i) =>
+        p.added ? (
+          <ins key={i}>{p.value}</ins>
+        ) : p.removed ? (
+          <del key={i}>{p.value}</del>
+        ) : (
+          <span key={i}>{p.value}</span>
+        ),
+      )}
+    </span>
+  );
+}
