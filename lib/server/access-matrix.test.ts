@@ -1,0 +1,155 @@
+// Every mutating route, called by each role (and by an annotator on someone else's task) with an
+// API token: allowed calls succeed, forbidden ones answer 403 and change nothing in the database.
+import { readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Role } from "@/lib/domain/permissions";
+import { CLI_ACTOR } from "./audit";
+import type { Db } from "./db";
+import { importFile } from "./import";
+import { createUser } from "./people";
+import { createToken } from "./tokens";
+import { blankPng, freshStudio } from "./testing/fixtures";
+
+type Who = Role | "other-annotator";
+const WHO: Who[] = ["admin", "reviewer", "annotator", "other-annotator"];
+
+type Ctx = { db: Db; mine: string; theirs: string; stepOfMine: string; png: Buffer; users: Record<Who, string> };
+type Case = {
+  name: string;
+  route: string;
+  method: "POST" | "PUT" | "PATCH" | "DELETE";
+  params?: (c: Ctx) => Record<string, string>;
+  /** A fresh body per call (some calls consume state, e.g. a version). */
+  body: (c: Ctx) => Promise<BodyInit | object> | BodyInit | object;
+  allowed: Who[];
+  /** Put the data back as it was before an allowed call, so the next caller sees the same state. */
+  reset?: (c: Ctx) => Promise<void>;
+};
+
+const uiS1 = (goal: string) => `${JSON.stringify({ goal, steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "s.png" }] })}\n`;
+
+const CASES: Case[] = [
+  {
+    name: "import an upload",
+    route: "imports",
+    method: "POST",
+    body: (c) => {
+      const form = new FormData();
+      form.append("format", "ui-s1");
+      form.append("files", new Blob([uiS1(`upload ${Math.random()}`)]), "d.jsonl");
+      form.append("files", new Blob([new Uint8Array(c.png)]), "s.png");
+      return form;
+    },
+    allowed: ["admin"],
+  },
+  {
+    name: "decide a review",
+    route: "reviews/[id]",
+    method: "POST",
+    params: (c) => ({ id: c.theirs }),
+    body: async (c) => ({ decision: "approve", version: (await c.db.trajectory.findUniqueOrThrow({ where: { id: c.theirs } })).version }),
+    allowed: ["admin", "reviewer"],
+    reset: async (c) => void (await c.db.trajectory.update({ where: { id: c.theirs }, data: { status: "submitted" } })),
+  },
+  {
+    name: "comment on a trajectory",
+    route: "comments",
+    method: "POST",
+    body: (c) => ({ trajectoryId: c.mine, body: "looks right" }),
+    allowed: ["admin", "reviewer", "annotator"],
+  },
+];
+
+/** Every row of every table a mutation could touch (a token's last-used time is bookkeeping, not data). */
+async function dump(db: Db) {
+  return Promise.all([
+    db.trajectory.findMany({ orderBy: { id: "asc" } }),
+    db.step.findMany({ orderBy: { id: "asc" } }),
+    db.comment.findMany({ orderBy: { id: "asc" } }),
+    db.auditEvent.findMany({ orderBy: { id: "asc" } }),
+    db.user.findMany({ orderBy: { id: "asc" } }),
+    db.apiToken.findMany({ orderBy: { id: "asc" }, omit: { lastUsedAt: true } }),
+    db.importBatch.findMany({ orderBy: { id: "asc" } }),
+    db.screenshot.findMany({ orderBy: { sha256: "asc" } }),
+    db.project.findMany({ orderBy: { id: "asc" } }),
+  ]);
+}
+
+let ctx: Ctx;
+const tokens = {} as Record<Who, string>;
+
+beforeAll(async () => {
+  const { db } = await freshStudio();
+  const users = {} as Record<Who, string>;
+  for (const who of WHO) {
+    const { user } = await createUser(CLI_ACTOR, { email: `${who}@example.com`, role: who === "other-annotator" ? "annotator" : who, password: "password-123" }, db);
+    users[who] = user.id;
+    tokens[who] = (await createToken(CLI_ACTOR, user.email, "matrix", db)).token;
+  }
+  const dir = await mkdtemp(path.join(os.tmpdir(), "matrix-"));
+  const png = await blankPng(1080, 2400);
+  await writeFile(path.join(dir, "s.png"), png);
+  await writeFile(path.join(dir, "d.jsonl"), uiS1("mine") + uiS1("theirs"));
+  await importFile({ file: path.join(dir, "d.jsonl"), format: "ui-s1", db });
+  const mine = await db.trajectory.findFirstOrThrow({ where: { instruction: "mine" } });
+  const theirs = await db.trajectory.findFirstOrThrow({ where: { instruction: "theirs" } });
+  await db.trajectory.update({ where: { id: mine.id }, data: { assigneeId: users.annotator, status: "in_progress" } });
+  await db.trajectory.update({ where: { id: theirs.id }, data: { assigneeId: users["other-annotator"], status: "submitted" } });
+  const stepOfMine = (await db.step.findFirstOrThrow({ where: { trajectoryId: mine.id } })).id;
+  ctx = { db, mine: mine.id, theirs: theirs.id, stepOfMine, png, users };
+});
+
+async function call(c: Case, who: Who): Promise<Response> {
+  const mod = (await import(pathToFileURL(path.resolve("app/api", c.route, "route.ts")).href)) as Record<string, (req: Request, ctx: unknown) => Promise<Response>>;
+  const handler = mod[c.method];
+  if (!handler) throw new Error(`${c.route} has no ${c.method}`);
+  const body = await c.body(ctx);
+  const isJson = !(body instanceof FormData) && typeof body === "object";
+  const params = c.params?.(ctx) ?? {};
+  const url = `http://127.0.0.1:3000/api/${c.route.replace(/\[(\w+)\]/g, (_m, k: string) => params[k] ?? k)}`;
+  const req = new Request(url, {
+    method: c.method,
+    headers: { authorization: `Bearer ${tokens[who]}`, ...(isJson ? { "content-type": "application/json" } : {}) },
+    body: isJson ? JSON.stringify(body) : (body as BodyInit),
+  });
+  return handler(req, { params: Promise.resolve(params) });
+}
+
+function routeFiles(dir: string, prefix = ""): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? routeFiles(path.join(dir, e.name), prefix ? `${prefix}/${e.name}` : e.name) : e.name === "route.ts" ? [prefix] : [],
+  );
+}
+
+describe("who may change what", () => {
+  it("covers every mutating route on disk (a new route must join the matrix)", () => {
+    const onDisk = routeFiles(path.resolve("app/api"))
+      .filter((r) => !r.startsWith("auth/"))
+      .flatMap((r) => {
+        const text = readFileSync(path.resolve("app/api", r, "route.ts"), "utf8");
+        return (["POST", "PUT", "PATCH", "DELETE"] as const).filter((m) => new RegExp(`export const ${m}\\b`).test(text)).map((m) => `${m} ${r}`);
+      });
+    expect(onDisk.filter((x) => !CASES.some((c) => `${c.method} ${c.route}` === x))).toEqual([]);
+  });
+
+  for (const c of CASES) {
+    for (const who of WHO) {
+      const isAllowed = c.allowed.includes(who);
+      it(`${c.name}: ${who} is ${isAllowed ? "allowed" : "refused with 403, nothing changed"}`, async () => {
+        const before = isAllowed ? undefined : await dump(ctx.db);
+        const res = await call(c, who);
+        if (isAllowed) {
+          expect(res.status, await res.clone().text()).toBeLessThan(300);
+          await c.reset?.(ctx);
+        } else {
+          expect(res.status, await res.clone().text()).toBe(403);
+          expect(await dump(ctx.db)).toEqual(before);
+        }
+      });
+    }
+  }
+});
