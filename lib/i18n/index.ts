@@ -1,5 +1,6 @@
 import { admin } from "./messages/admin";
 import { common } from "./messages/common";
+import { editor } from "./messages/editor";
 import { review } from "./messages/review";
 
 /**
@@ -13,8 +14,8 @@ export type Locale = (typeof LOCALES)[number];
 export const LOCALE_NAMES: Record<Locale, string> = { en: "English", zh: "简体中文" };
 
 const CATALOGUE = {
-  en: { ...common.en, ...admin.en, ...review.en },
-  zh: { ...common.zh, ...admin.zh, ...review.zh },
+  en: { ...common.en, ...admin.en, ...review.en, ...editor.en },
+  zh: { ...common.zh, ...admin.zh, ...review.zh, ...editor.zh },
 };
 
 export type MessageKey = keyof (typeof CATALOGUE)["en"];

@@ -1,0 +1,218 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { createAutosave, restoreDrafts, type Autosave } from "@/lib/canvas/autosave";
+import { createEditor, TRAJECTORY_KEY, type DocValue, type Editor, type Synced } from "@/lib/canvas/editor";
+import { editorShortcuts } from "@/lib/canvas/editor-shortcuts";
+import { isTypingTarget, matchShortcut } from "@/lib/canvas/shortcuts";
+import { saveTrajectoryInput, stepAnnotationSchema, submitProblems } from "@/lib/domain/annotation";
+import { isEditableStatus } from "@/lib/domain/annotation";
+import { useT } from "@/lib/i18n/react";
+import { annotationOf, renewLeaseRequest, saveStepRequest, saveTrajectoryRequest, trajectoryAnnotationOf, useSubmitTrajectory } from "@/lib/queries/annotation";
+import { screenshotUrl, trajectoryQuery, type TrajectoryView } from "@/lib/queries/trajectories";
+import { ErrorBox, Loading } from "@/components/ui/states";
+import { preloadImage } from "@/components/step-viewer/use-image";
+import { CanvasPane } from "./canvas-pane";
+import { localDrafts } from "./drafts";
+import { EditorHeader } from "./editor-header";
+import { HelpOverlay } from "./help-overlay";
+import { MergeDialog } from "./merge-dialog";
+import { StepForm } from "./step-form";
+import { StepStrip } from "./step-strip";
+import { useEditor } from "./use-editor";
+import "./editor.css";
+
+/** Heartbeat interval: the lease lasts ten minutes, renewed every minute while the editor is open. */
+const HEARTBEAT_MS = 60_000;
+const PREFETCH_AHEAD = 3;
+
+export function AnnotationEditor({ id, initialStepIndex }: { id: string; initialStepIndex: number }) {
+  const t = useT();
+  const query = useQuery({ ...trajectoryQuery(id), staleTime: Infinity });
+  if (query.error) {
+    return (
+      <main className="page">
+        <ErrorBox error={query.error} />
+      </main>
+    );
+  }
+  if (!query.data) return <Loading>{t("editor.loading")}</Loading>;
+  return <LoadedEditor trajectory={query.data} initialStepIndex={initialStepIndex} />;
+}
+
+/** Build the engine from the server's view, with local drafts laid over it (loading is never an undo step). */
+function buildEditor(trajectory: TrajectoryView, stepIndex: number): Editor {
+  const server: Record<string, Synced<DocValue>> = {
+    [TRAJECTORY_KEY]: { version: trajectory.version, value: trajectoryAnnotationOf(trajectory) },
+  };
+  const steps: Record<string, ReturnType<typeof annotationOf>> = {};
+  for (const s of trajectory.steps) {
+    steps[s.id] = annotationOf(s);
+    server[s.id] = { version: s.version, value: steps[s.id]! };
+  }
+  const isReadOnly = !isEditableStatus(trajectory.status);
+  const restored = isReadOnly ? { doc: { trajectory: trajectoryAnnotationOf(trajectory), steps }, server, conflicts: {} } : restoreDrafts({ trajectory: trajectoryAnnotationOf(trajectory), steps }, server, localDrafts());
+  return createEditor({
+    trajectoryId: trajectory.id,
+    steps: trajectory.steps.map((s) => ({ id: s.id, index: s.index, size: { width: s.screenshot.width, height: s.screenshot.height } })),
+    stepIndex,
+    doc: restored.doc,
+    server: restored.server,
+    conflicts: restored.conflicts,
+    isReadOnly,
+  });
+}
+
+function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: TrajectoryView; initialStepIndex: number }) {
+  const t = useT();
+  const [editor] = useState(() => buildEditor(trajectory, initialStepIndex));
+  const [autosave] = useState<Autosave>(() =>
+    createAutosave(editor, {
+      drafts: localDrafts(),
+      isValid: (key, value) => (key === TRAJECTORY_KEY ? saveTrajectoryInput.omit({ version: true }) : stepAnnotationSchema).safeParse(value).success,
+      api: {
+        save: (key, value, version) =>
+          key === TRAJECTORY_KEY ? saveTrajectoryRequest(trajectory.id, value as never, version) : saveStepRequest(key, value as never, version),
+      },
+    }),
+  );
+  useEffect(() => () => autosave.dispose(), [autosave]);
+  const submit = useSubmitTrajectory(trajectory.id);
+  const thoughtRef = useRef<HTMLTextAreaElement>(null);
+  const stepIndex = useEditor(editor, (s) => s.stepIndex);
+  const isHelpOpen = useEditor(editor, (s) => s.isHelpOpen);
+  const doc = useEditor(editor, (s) => s.doc);
+  const step = trajectory.steps[stepIndex]!;
+
+  const problems = useMemo(
+    () => submitProblems(doc.trajectory, trajectory.steps.map((s) => ({ index: s.index, annotation: doc.steps[s.id]!, size: s.screenshot }))),
+    [doc, trajectory.steps],
+  );
+  const canSubmit = problems.length === 0 && !editor.get().isReadOnly;
+
+  const doSubmit = useCallback(async () => {
+    if (submit.isPending || editor.get().isReadOnly) return;
+    await autosave.flush();
+    const s = autosave.state.get();
+    if (s.status !== "saved") return;
+    const view = await submit.mutateAsync().catch(() => null);
+    if (view) editor.setReadOnly(!isEditableStatus(view.status));
+  }, [autosave, editor, submit]);
+
+  const shortcuts = useMemo(
+    () =>
+      editorShortcuts(editor, {
+        save: () => void autosave.flush(),
+        submit: () => void (canSubmitRef.current && doSubmit()),
+        focusThought: () => thoughtRef.current?.focus(),
+      }),
+    [editor, autosave, doSubmit],
+  );
+  const canSubmitRef = useRef(canSubmit);
+  canSubmitRef.current = canSubmit;
+
+  useKeyboard(editor, shortcuts);
+  useStepInUrl(stepIndex);
+  usePrefetch(trajectory, stepIndex);
+  useHeartbeat(trajectory.id, !editor.get().isReadOnly);
+  useOnlineRetry(autosave);
+  useExposeForTests(editor, autosave);
+
+  return (
+    <main className="editor">
+      <EditorHeader trajectory={trajectory} editor={editor} autosave={autosave} problems={problems} canSubmit={canSubmit} isSubmitting={submit.isPending} submitError={submit.error} onSubmit={doSubmit} />
+      <div className="editor-main">
+        <CanvasPane editor={editor} step={step} stepCount={trajectory.steps.length} shortcuts={shortcuts} />
+        <StepForm editor={editor} step={step} thoughtRef={thoughtRef} />
+      </div>
+      <StepStrip editor={editor} steps={trajectory.steps} />
+      {isHelpOpen && <HelpOverlay shortcuts={shortcuts} onClose={editor.toggleHelp} />}
+      <MergeDialog editor={editor} steps={trajectory.steps} />
+      <p className="sr-only" aria-live="polite">
+        {t("editor.stepOf", { n: stepIndex + 1, count: trajectory.steps.length })}
+      </p>
+    </main>
+  );
+}
+
+/** The editor's one key listener, reading the shortcut registry. */
+function useKeyboard(editor: Editor, shortcuts: ReturnType<typeof editorShortcuts>) {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.isComposing || document.querySelector("[data-modal-open]")) return;
+      const isTyping = isTypingTarget(e.target);
+      if (isTyping && e.key === "Escape") {
+        (e.target as HTMLElement).blur();
+        return;
+      }
+      const hit = matchShortcut(e, shortcuts, editor.get(), isTyping);
+      if (!hit) return;
+      e.preventDefault();
+      hit.run(editor.get());
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [editor, shortcuts]);
+}
+
+/** Mirror the step into ?step=N (1-based) without a navigation, so a reload keeps the place. */
+function useStepInUrl(stepIndex: number) {
+  useEffect(() => {
+    const url = new URL(window.location.href);
+    const wanted = String(stepIndex + 1);
+    if (url.searchParams.get("step") === wanted) return;
+    url.searchParams.set("step", wanted);
+    window.history.replaceState(window.history.state, "", url);
+  }, [stepIndex]);
+}
+
+/** Decode the next steps' screenshots (and the previous one) ahead of time, so moving on paints at once. */
+function usePrefetch(trajectory: TrajectoryView, stepIndex: number) {
+  useEffect(() => {
+    const around = [...trajectory.steps.slice(stepIndex + 1, stepIndex + 1 + PREFETCH_AHEAD), trajectory.steps[stepIndex - 1]];
+    for (const s of around) if (s) void preloadImage(screenshotUrl(s.screenshot.sha256)).catch(() => undefined);
+  }, [trajectory, stepIndex]);
+}
+
+function useHeartbeat(id: string, isActive: boolean) {
+  useEffect(() => {
+    if (!isActive) return;
+    const beat = () => void renewLeaseRequest(id).catch(() => undefined);
+    beat();
+    const timer = window.setInterval(beat, HEARTBEAT_MS);
+    return () => window.clearInterval(timer);
+  }, [id, isActive]);
+}
+
+/** Back online: save what waited. Leaving the page with unsaved work asks first (the drafts stay either way). */
+function useOnlineRetry(autosave: Autosave) {
+  useEffect(() => {
+    const online = () => autosave.retry();
+    const beforeUnload = (e: BeforeUnloadEvent) => {
+      if (autosave.state.get().status !== "saved") e.preventDefault();
+    };
+    window.addEventListener("online", online);
+    window.addEventListener("beforeunload", beforeUnload);
+    return () => {
+      window.removeEventListener("online", online);
+      window.removeEventListener("beforeunload", beforeUnload);
+    };
+  }, [autosave]);
+}
+
+declare global {
+  interface Window {
+    __studioEditor?: { state: () => ReturnType<Editor["get"]>; sync: () => ReturnType<Autosave["state"]["get"]> };
+  }
+}
+
+/** The engine's state for browser tests and the benchmark: read the store, never pixels. */
+function useExposeForTests(editor: Editor, autosave: Autosave) {
+  useEffect(() => {
+    window.__studioEditor = { state: editor.get, sync: autosave.state.get };
+    return () => {
+      window.__studioEditor = undefined;
+    };
+  }, [editor, autosave]);
+}

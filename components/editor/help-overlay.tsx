@@ -1,0 +1,61 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import type { EditorState } from "@/lib/canvas/editor";
+import { formatKbd, type Shortcut } from "@/lib/canvas/shortcuts";
+import { useT } from "@/lib/i18n/react";
+import type { MessageKey } from "@/lib/i18n";
+
+/** Every shortcut, grouped, generated from the same registry the key listener reads. */
+export function HelpOverlay({ shortcuts, onClose }: { shortcuts: Shortcut<EditorState>[]; onClose: () => void }) {
+  const t = useT();
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  const isMac = typeof navigator !== "undefined" && /Mac/.test(navigator.platform);
+  const groups = new Map<string, Shortcut<EditorState>[]>();
+  for (const s of shortcuts) groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
+  return (
+    <div className="overlay" onClick={onClose}>
+      <div className="help" role="dialog" aria-modal="true" aria-label={t("shortcut.help")} tabIndex={-1} ref={ref} onClick={(e) => e.stopPropagation()}>
+        <div className="help-head">
+          <h2>{t("shortcut.help")}</h2>
+          <button type="button" className="btn btn-ghost" onClick={onClose} aria-label={t("editor.close")}>
+            ✕
+          </button>
+        </div>
+        <div className="help-grid">
+          {[...groups].map(([group, list]) => (
+            <section key={group}>
+              <h3>{t(group as MessageKey)}</h3>
+              <dl>
+                {dedupe(list).map((s) => (
+                  <div key={s.id} className="help-row">
+                    <dt>
+                      {s.kbd.map((k) => (
+                        <span key={k} className="kbd">
+                          {formatKbd(k, isMac)}
+                        </span>
+                      ))}
+                    </dt>
+                    <dd>{t(s.label as MessageKey)}</dd>
+                  </div>
+                ))}
+              </dl>
+            </section>
+          ))}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** Rows with the same label (the four nudge arrows) print as one row with all their keys. */
+function dedupe(list: Shortcut<EditorState>[]): Shortcut<EditorState>[] {
+  const out: Shortcut<EditorState>[] = [];
+  for (const s of list) {
+    const same = out.find((o) => o.label === s.label && o.group === s.group);
+    if (same) same.kbd = [...same.kbd, ...s.kbd];
+    else out.push({ ...s, kbd: [...s.kbd] });
+  }
+  return out;
+}

@@ -1,0 +1,93 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useEffect } from "react";
+import { useT } from "@/lib/i18n/react";
+import { myTasksQuery, useStartNextTask } from "@/lib/queries/tasks";
+import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
+import "./editor.css";
+
+/** "My tasks": the person's assigned trajectories with progress, and "Start next task" (N). */
+export function MyTasks() {
+  const t = useT();
+  const router = useRouter();
+  const query = useQuery(myTasksQuery());
+  const start = useStartNextTask();
+  const startNext = async () => {
+    const id = await start.mutateAsync().catch(() => undefined);
+    if (id) router.push(`/trajectories/${id}`);
+  };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "n" && !e.ctrlKey && !e.metaKey && !e.altKey && !(e.target instanceof HTMLInputElement)) {
+        e.preventDefault();
+        void startNext();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+
+  return (
+    <main className="page">
+      <div className="page-head">
+        <div>
+          <h1>{t("tasks.title")}</h1>
+          {query.data && <span className="sub">{t("tasks.available", { count: query.data.available })}</span>}
+        </div>
+        <button type="button" className="btn btn-primary" onClick={startNext} disabled={start.isPending} title={`${t("tasks.startNext")} (N)`}>
+          {start.isPending ? t("tasks.starting") : t("tasks.startNext")} <span className="kbd kbd-on-primary">N</span>
+        </button>
+      </div>
+      {start.data === null && (
+        <p className="notice" role="status">
+          {t("tasks.nothing")}
+        </p>
+      )}
+      {start.error && <ErrorBox error={start.error} />}
+      {query.error && <ErrorBox error={query.error} />}
+      {!query.data && !query.error && <Loading />}
+      {query.data && query.data.tasks.length === 0 && <EmptyState title={t("tasks.empty")}>{t("tasks.emptyHint")}</EmptyState>}
+      {query.data && query.data.tasks.length > 0 && (
+        <div className="panel">
+          <table className="table" aria-label={t("tasks.title")}>
+            <thead>
+              <tr>
+                <th>{t("tasks.instruction")}</th>
+                <th>{t("tasks.app")}</th>
+                <th>{t("tasks.status")}</th>
+                <th className="num">{t("tasks.progress")}</th>
+                <th>{t("tasks.updated")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {query.data.tasks.map((task) => {
+                const pct = task.stepCount ? Math.round((100 * task.doneSteps) / task.stepCount) : 0;
+                return (
+                  <tr key={task.id}>
+                    <td className="instruction">
+                      <Link href={`/trajectories/${task.id}`}>{task.instruction}</Link>
+                    </td>
+                    <td className="nowrap">{task.app}</td>
+                    <td className="nowrap">
+                      <span className={`badge badge-${task.status}`}>{t(`status.${task.status}`)}</span>
+                    </td>
+                    <td className="num">
+                      <span className="progress" title={`${task.doneSteps}/${task.stepCount}`}>
+                        <span className="progress-bar" style={{ width: `${pct}%` }} />
+                      </span>
+                      {task.doneSteps}/{task.stepCount}
+                    </td>
+                    <td className="nowrap muted">{new Date(task.updatedAt).toLocaleString()}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </main>
+  );
+}

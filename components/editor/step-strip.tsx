@@ -1,0 +1,63 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { dirtyKeys, type Editor } from "@/lib/canvas/editor";
+import { isStepComplete } from "@/lib/domain/annotation";
+import { useT } from "@/lib/i18n/react";
+import { screenshotUrl, type StepView } from "@/lib/queries/trajectories";
+import { useEditor } from "./use-editor";
+
+/** Thumbnails with status marks: verdict colour, complete / incomplete, unsaved, after the cut. */
+export function StepStrip({ editor, steps }: { editor: Editor; steps: StepView[] }) {
+  const t = useT();
+  const list = useRef<HTMLOListElement>(null);
+  const current = useEditor(editor, (s) => s.stepIndex);
+  const doc = useEditor(editor, (s) => s.doc);
+  const server = useEditor(editor, (s) => s.server);
+  const conflicts = useEditor(editor, (s) => s.conflicts);
+  const dirty = new Set(dirtyKeys({ doc, server }));
+  useEffect(() => {
+    list.current?.children[current]?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [current]);
+  const cut = doc.trajectory.cutAfter;
+  return (
+    <nav className="thumb-strip step-strip" aria-label={t("editor.steps")}>
+      <ol ref={list}>
+        {steps.map((s) => {
+          const a = doc.steps[s.id]!;
+          const isComplete = isStepComplete(a, s.screenshot);
+          const isAfterCut = cut !== null && s.index > cut;
+          const marks = [
+            t(`verdict.${a.verdict}`),
+            isComplete ? t("strip.complete") : t("strip.incomplete"),
+            dirty.has(s.id) ? t("strip.unsaved") : null,
+            conflicts[s.id] ? t("strip.conflict") : null,
+            isAfterCut ? t("editor.afterCut") : null,
+          ].filter(Boolean);
+          return (
+            <li key={s.id} className={isAfterCut ? "is-after-cut" : undefined}>
+              <button
+                type="button"
+                className={`thumb verdict-${a.verdict}`}
+                aria-label={`${t("editor.stepN", { n: s.index + 1 })}: ${a.toolCall.action} · ${marks.join(" · ")}`}
+                aria-current={s.index === current ? "step" : undefined}
+                onClick={() => editor.goTo(s.index)}
+              >
+                {/* eslint-disable-next-line @next/next/no-img-element -- immutable API images, no optimiser needed */}
+                <img src={screenshotUrl(s.screenshot.sha256)} alt="" loading="lazy" width={40} height={Math.round((40 * s.screenshot.height) / s.screenshot.width)} />
+                <span className="thumb-label">
+                  <span className={`mark ${isComplete ? "mark-ok" : "mark-todo"}`} aria-hidden>
+                    {isComplete ? "✓" : "•"}
+                  </span>
+                  {s.index + 1} · {a.toolCall.action}
+                  {dirty.has(s.id) && <span className="mark mark-dirty" aria-hidden>●</span>}
+                </span>
+              </button>
+              {cut === s.index && <span className="cut-line" title={t("editor.cutHint")} aria-hidden>✂</span>}
+            </li>
+          );
+        })}
+      </ol>
+    </nav>
+  );
+}
