@@ -37,3 +37,15 @@ export function searchString(params: Record<string, string | number | undefined>
   const s = q.toString();
   return s ? `?${s}` : "";
 }
+
+/** Send a JSON body (or none) and parse the answer; a non-2xx answer becomes an ApiError. */
+export async function sendJson<T>(method: "POST" | "PATCH" | "DELETE", url: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
+  const res = await fetch(url, {
+    method,
+    headers: { Accept: "application/json", ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const answer: unknown = await res.json().catch(() => undefined);
+  if (!res.ok) throw apiErrorFrom(res.status, answer);
+  return schema.parse(answer);
+}

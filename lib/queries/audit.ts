@@ -1,0 +1,138 @@
+import { keepPreviousData, queryOptions } from "@tanstack/react-query";
+import { z } from "zod";
+import { getJson, searchString } from "./fetcher";
+
+// Wire shapes of /api/audit: the route handler parses the query and types its answer with these; the client parses the answer.
+
+const text = (max: number) => z.string().trim().min(1).max(max).optional();
+
+/**
+ * Filters of GET /api/audit. `actor` matches part of the actor's label (an email, "cli", "system");
+ * `from` is inclusive and `to` exclusive (ISO dates or date-times).
+ */
+export const auditQueryInput = z.object({
+  action: text(100),
+  entityType: text(50),
+  entityId: text(200),
+  actor: text(200),
+  from: z.coerce.date().optional(),
+  to: z.coerce.date().optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type AuditQuery = z.infer<typeof auditQueryInput>;
+
+export const auditRowSchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  actorLabel: z.string(),
+  action: z.string(),
+  entityType: z.string(),
+  entityId: z.string().nullable(),
+  /** The recorded JSON, parsed; a value that is not valid JSON comes back as its raw text. */
+  before: z.unknown(),
+  after: z.unknown(),
+});
+export type AuditRow = z.infer<typeof auditRowSchema>;
+
+export const auditPageSchema = z.object({ rows: z.array(auditRowSchema), total: z.number(), page: z.number(), pageSize: z.number() });
+export type AuditPage = z.infer<typeof auditPageSchema>;
+
+export const auditFacetsSchema = z.object({ actions: z.array(z.string()), entityTypes: z.array(z.string()) });
+export type AuditFacets = z.infer<typeof auditFacetsSchema>;
+
+/** Audit filters as the page keeps them in its URL: dates as YYYY-MM-DD in the browser's time zone. */
+export type AuditFilters = { action?: string; entityType?: string; entityId?: string; actor?: string; from?: string; to?: string; page: number };
+
+const FILTER_KEYS = ["action", "entityType", "entityId", "actor", "from", "to"] as const;
+const isDay = (s: string | undefined) => (s && /^\d{4}-\d{2}-\d{2}$/.test(s) ? s : undefined);
+
+export function parseAuditFilters(params: Record<string, string | string[] | undefined>): AuditFilters {
+  const one = (k: string) => {
+    const v = params[k];
+    const s = (Array.isArray(v) ? v[0] : v)?.trim();
+    return s ? s.slice(0, 200) : undefined;
+  };
+  const page = Number(one("page") ?? 1);
+  return {
+    action: one("action"),
+    entityType: one("entityType"),
+    entityId: one("entityId"),
+    actor: one("actor"),
+    from: isDay(one("from")),
+    to: isDay(one("to")),
+    page: Number.isInteger(page) && page > 0 ? page : 1,
+  };
+}
+
+export function auditFiltersToSearch(f: AuditFilters): string {
+  return searchString({ ...Object.fromEntries(FILTER_KEYS.map((k) => [k, f[k]])), page: f.page > 1 ? f.page : undefined });
+}
+
+/** Local calendar days to the API's instants: from the start of `from` up to the end of `to`. */
+function dayRange(from?: string, to?: string): { from?: string; to?: string } {
+  const start = (d: string) => new Date(`${d}T00:00:00`);
+  const end = to ? start(to) : undefined;
+  end?.setDate(end.getDate() + 1);
+  return { from: from ? start(from).toISOString() : undefined, to: end?.toISOString() };
+}
+
+export const AUDIT_PAGE_SIZE = 50;
+
+export const auditKeys = {
+  all: ["audit"] as const,
+  list: (f: AuditFilters) => [...auditKeys.all, "list", f] as const,
+  entity: (entityType: string, entityId: string) => [...auditKeys.all, "entity", entityType, entityId] as const,
+  facets: () => [...auditKeys.all, "facets"] as const,
+};
+
+export const auditListQuery = (f: AuditFilters) =>
+  queryOptions({
+    queryKey: auditKeys.list(f),
+    queryFn: ({ signal }) => {
+      const { from, to, page, ...rest } = f;
+      return getJson(`/api/audit${searchString({ ...rest, ...dayRange(from, to), page, pageSize: AUDIT_PAGE_SIZE })}`, auditPageSchema, signal);
+    },
+    placeholderData: keepPreviousData,
+  });
+
+/** The history of one record, newest first (e.g. a step: annotators may read their own trajectories' steps). */
+export const entityHistoryQuery = (entityType: string, entityId: string) =>
+  queryOptions({
+    queryKey: auditKeys.entity(entityType, entityId),
+    queryFn: ({ signal }) => getJson(`/api/audit${searchString({ entityType, entityId, pageSize: 200 })}`, auditPageSchema, signal),
+  });
+
+export const auditFacetsQuery = () =>
+  queryOptions({ queryKey: auditKeys.facets(), queryFn: ({ signal }) => getJson("/api/audit/facets", auditFacetsSchema, signal) });
+
+/** One changed field: `set` had no value before, `removed` has none after. */
+export type FieldChange = { field: string; kind: "set" | "changed" | "removed"; before: string; after: string };
+
+/** Text of a recorded value, for display only (always text, never markup). */
+export function auditText(v: unknown): string {
+  if (v === undefined || v === null) return "—";
+  return typeof v === "string" ? v : JSON.stringify(v);
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function change(field: string, before: unknown, after: unknown): FieldChange {
+  const kind = before === undefined || before === null ? "set" : after === undefined || after === null ? "removed" : "changed";
+  return { field, kind, before: auditText(before), after: auditText(after) };
+}
+
+/**
+ * A field-level diff of an audit row: one entry per field whose value changed (objects), or one
+ * entry for the whole value (anything else).
+ */
+export function fieldChanges(before: unknown, after: unknown): FieldChange[] {
+  if (before == null && after == null) return [];
+  if ((before == null || isRecord(before)) && (after == null || isRecord(after))) {
+    const b = before ?? {};
+    const a = after ?? {};
+    const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])];
+    return fields.filter((k) => JSON.stringify(b[k]) !== JSON.stringify(a[k])).map((k) => change(k, b[k], a[k]));
+  }
+  return [change("", before, after)];
+}
