@@ -3,11 +3,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { createAutosave, restoreDrafts, type Autosave } from "@/lib/canvas/autosave";
-import { createEditor, TRAJECTORY_KEY, type DocValue, type Editor, type Synced } from "@/lib/canvas/editor";
+import { createEditor, TRAJECTORY_KEY, viewTransform, type DocValue, type Editor, type Synced } from "@/lib/canvas/editor";
 import { editorShortcuts } from "@/lib/canvas/editor-shortcuts";
 import { isTypingTarget, matchShortcut } from "@/lib/canvas/shortcuts";
-import { saveTrajectoryInput, stepAnnotationSchema, submitProblems } from "@/lib/domain/annotation";
-import { isEditableStatus } from "@/lib/domain/annotation";
+import { isEditableStatus, saveTrajectoryInput, stepAnnotationSchema, submitProblems } from "@/lib/domain/annotation";
 import { useT } from "@/lib/i18n/react";
 import { annotationOf, renewLeaseRequest, saveStepRequest, saveTrajectoryRequest, trajectoryAnnotationOf, useSubmitTrajectory } from "@/lib/queries/annotation";
 import { screenshotUrl, trajectoryQuery, type TrajectoryView } from "@/lib/queries/trajectories";
@@ -100,6 +99,8 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
     if (view) editor.setReadOnly(!isEditableStatus(view.status));
   }, [autosave, editor, submit]);
 
+  const canSubmitRef = useRef(canSubmit);
+  canSubmitRef.current = canSubmit;
   const shortcuts = useMemo(
     () =>
       editorShortcuts(editor, {
@@ -109,9 +110,6 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
       }),
     [editor, autosave, doSubmit],
   );
-  const canSubmitRef = useRef(canSubmit);
-  canSubmitRef.current = canSubmit;
-
   useKeyboard(editor, shortcuts);
   useStepInUrl(stepIndex);
   usePrefetch(trajectory, stepIndex);
@@ -185,32 +183,33 @@ function useHeartbeat(id: string, isActive: boolean) {
   }, [id, isActive]);
 }
 
-/** Back online: save what waited. Leaving the page with unsaved work asks first (the drafts stay either way). */
+/**
+ * Back online: save what waited. No "leave this page?" prompt: unsaved edits are already in the
+ * local drafts and come back on the next visit.
+ */
 function useOnlineRetry(autosave: Autosave) {
   useEffect(() => {
     const online = () => autosave.retry();
-    const beforeUnload = (e: BeforeUnloadEvent) => {
-      if (autosave.state.get().status !== "saved") e.preventDefault();
-    };
     window.addEventListener("online", online);
-    window.addEventListener("beforeunload", beforeUnload);
-    return () => {
-      window.removeEventListener("online", online);
-      window.removeEventListener("beforeunload", beforeUnload);
-    };
+    return () => window.removeEventListener("online", online);
   }, [autosave]);
 }
 
 declare global {
   interface Window {
-    __studioEditor?: { state: () => ReturnType<Editor["get"]>; sync: () => ReturnType<Autosave["state"]["get"]> };
+    __studioEditor?: {
+      state: () => ReturnType<Editor["get"]>;
+      sync: () => ReturnType<Autosave["state"]["get"]>;
+      /** Stage transform: display pixels per original pixel and the image's top-left, in stage pixels. */
+      view: () => ReturnType<typeof viewTransform>;
+    };
   }
 }
 
 /** The engine's state for browser tests and the benchmark: read the store, never pixels. */
 function useExposeForTests(editor: Editor, autosave: Autosave) {
   useEffect(() => {
-    window.__studioEditor = { state: editor.get, sync: autosave.state.get };
+    window.__studioEditor = { state: editor.get, sync: autosave.state.get, view: () => viewTransform(editor.get()) };
     return () => {
       window.__studioEditor = undefined;
     };
