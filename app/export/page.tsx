@@ -1,0 +1,21 @@
+import type { Metadata } from "next";
+import { ExportPanel } from "@/components/export/export-panel";
+import { isLocale, translator } from "@/lib/i18n";
+import { pageActor } from "@/lib/server/page-auth";
+import "../admin/admin.css";
+
+export const metadata: Metadata = { title: "Export" };
+
+export default async function ExportPage() {
+  const actor = await pageActor("/export", "export.run");
+  const t = translator(isLocale(actor.locale) ? actor.locale : "en");
+  return (
+    <main className="page admin-page">
+      <div className="page-head">
+        <h1>{t("export.title")}</h1>
+        <span className="sub">{t("export.sub")}</span>
+      </div>
+      <ExportPanel />
+    </main>
+  );
+}

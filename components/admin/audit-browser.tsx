@@ -1,0 +1,163 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import { useFormatDate } from "@/components/account/use-format-date";
+import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
+import { useT } from "@/lib/i18n/react";
+import { AUDIT_PAGE_SIZE, auditFacetsQuery, auditFiltersToSearch, auditListQuery, type AuditFilters } from "@/lib/queries/audit";
+import { AuditDiff } from "./audit-diff";
+
+const FIELDS = ["action", "entityType", "entityId", "actor", "from", "to"] as const;
+
+/** The audit trail: filters in the URL, one page of events, and what each changed. */
+export function AuditBrowser({ filters }: { filters: AuditFilters }) {
+  const t = useT();
+  const router = useRouter();
+  const formatDate = useFormatDate();
+  const facets = useQuery(auditFacetsQuery());
+  const list = useQuery(auditListQuery(filters));
+  const [draft, setDraft] = useState(() => Object.fromEntries(FIELDS.map((k) => [k, filters[k] ?? ""])) as Record<(typeof FIELDS)[number], string>);
+  const go = (next: AuditFilters) => router.push(`/admin/audit${auditFiltersToSearch(next)}`);
+  const isFiltered = FIELDS.some((k) => filters[k]);
+  const set = (k: (typeof FIELDS)[number]) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [k]: e.target.value }));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    go({ ...Object.fromEntries(FIELDS.map((k) => [k, draft[k].trim() || undefined])), page: 1 });
+  };
+  // Keep a value in the URL selectable even when the facets do not list it (yet).
+  const options = (values: string[] | undefined, current: string) => [...new Set([...(current ? [current] : []), ...(values ?? [])])];
+
+  return (
+    <section className="panel" aria-label={t("audit.title")}>
+      <form className="toolbar" role="search" onSubmit={submit}>
+        <label className="field">
+          <span>{t("audit.action")}</span>
+          <select className="select" value={draft.action} onChange={set("action")}>
+            <option value="">{t("audit.anyAction")}</option>
+            {options(facets.data?.actions, draft.action).map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>{t("audit.entityType")}</span>
+          <select className="select" value={draft.entityType} onChange={set("entityType")}>
+            <option value="">{t("audit.anyEntity")}</option>
+            {options(facets.data?.entityTypes, draft.entityType).map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field">
+          <span>{t("audit.entityId")}</span>
+          <input className="input" value={draft.entityId} onChange={set("entityId")} />
+        </label>
+        <label className="field">
+          <span>{t("audit.actor")}</span>
+          <input className="input" value={draft.actor} onChange={set("actor")} placeholder={t("audit.actorPlaceholder")} />
+        </label>
+        <label className="field">
+          <span>{t("audit.from")}</span>
+          <input className="input input-date" type="date" value={draft.from} onChange={set("from")} />
+        </label>
+        <label className="field">
+          <span>{t("audit.to")}</span>
+          <input className="input input-date" type="date" value={draft.to} onChange={set("to")} />
+        </label>
+        <button className="btn btn-primary" type="submit">
+          {t("audit.apply")}
+        </button>
+        {isFiltered && (
+          <button
+            className="btn btn-ghost"
+            type="button"
+            onClick={() => {
+              setDraft(Object.fromEntries(FIELDS.map((k) => [k, ""])) as typeof draft);
+              go({ page: 1 });
+            }}
+          >
+            {t("audit.clear")}
+          </button>
+        )}
+        <span className="count" role="status" aria-label={t("audit.matching")}>
+          {list.data ? t("audit.count", { n: list.data.total.toLocaleString() }) : ""}
+        </span>
+      </form>
+      {list.error ? (
+        <div className="panel-pad">
+          <ErrorBox error={list.error} />
+        </div>
+      ) : !list.data ? (
+        <Loading>{t("admin.loading")}</Loading>
+      ) : list.data.rows.length === 0 ? (
+        <EmptyState title={isFiltered ? t("audit.noMatch") : t("audit.empty")} />
+      ) : (
+        <>
+          <table className="table audit-table" aria-label={t("audit.events")}>
+            <thead>
+              <tr>
+                <th>{t("audit.time")}</th>
+                <th>{t("audit.actor")}</th>
+                <th>{t("audit.action")}</th>
+                <th>{t("audit.entity")}</th>
+                <th>{t("audit.change")}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.data.rows.map((r) => (
+                <tr key={r.id}>
+                  <td className="nowrap muted" title={r.at}>
+                    {formatDate(r.at)}
+                  </td>
+                  <td className="nowrap">{r.actorLabel}</td>
+                  <td className="nowrap">
+                    <code>{r.action}</code>
+                  </td>
+                  <td className="nowrap">
+                    {r.entityType}
+                    {r.entityId && (
+                      <>
+                        {" "}
+                        <button type="button" className="link-button" title={t("audit.onlyThis")} onClick={() => go({ entityType: r.entityType, entityId: r.entityId ?? undefined, page: 1 })}>
+                          {r.entityId.length > 28 ? `${r.entityId.slice(0, 28)}…` : r.entityId}
+                        </button>
+                      </>
+                    )}
+                  </td>
+                  <td>
+                    <AuditDiff before={r.before} after={r.after} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <AuditPager page={list.data.page} total={list.data.total} onPage={(page) => go({ ...filters, page })} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function AuditPager({ page, total, onPage }: { page: number; total: number; onPage: (page: number) => void }) {
+  const t = useT();
+  const pages = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
+  return (
+    <nav className="pager" aria-label={t("audit.pagination")}>
+      <span>{t("audit.pageOf", { page, pages })}</span>
+      <span className="pager-buttons">
+        <button className="btn" type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+          {t("audit.previous")}
+        </button>
+        <button className="btn" type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+          {t("audit.next")}
+        </button>
+      </span>
+    </nav>
+  );
+}
