@@ -204,10 +204,14 @@ export async function renewLease(actor: Actor, id: string, prisma: Db = defaultD
   });
 }
 
-/** May this person edit the trajectory now? (the page shows the editor, or the read-only viewer) */
+/**
+ * Does this person get the editor? The assignee does (the permission table must agree). Admins may
+ * annotate anything through the API, but on someone else's or unassigned work the page shows the
+ * read-only viewer, so looking never turns into editing by accident.
+ */
 export async function annotationAccess(actor: Actor, id: string, prisma: Db = defaultDb()): Promise<{ exists: boolean; canAnnotate: boolean; isEditable: boolean }> {
   const t = await prisma.trajectory.findUnique({ where: { id }, select: { assigneeId: true, status: true } });
   if (!t) return { exists: false, canAnnotate: false, isEditable: false };
-  const canAnnotate = can(actor, "trajectory.annotate", t);
+  const canAnnotate = can(actor, "trajectory.annotate", t) && t.assigneeId === actor.id;
   return { exists: true, canAnnotate, isEditable: canAnnotate && isEditableStatus(t.status) };
 }
