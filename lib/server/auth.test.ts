@@ -78,6 +78,22 @@ describe("sign-in", () => {
     expect((await signIn("boss@example.com", fresh)).status).toBe(200);
   });
 
+  it("records a person's own password change in the audit trail", async () => {
+    await createUser(CLI_ACTOR, { email: "changer@example.com", role: "annotator", password: "correct horse" });
+    const { cookie } = await signIn("changer@example.com", "correct horse");
+    const res = await auth().handler(
+      new Request(`${baseUrl()}/api/auth/change-password`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: baseUrl(), cookie },
+        body: JSON.stringify({ currentPassword: "correct horse", newPassword: "battery staple 2", revokeOtherSessions: true }),
+      }),
+    );
+    expect(res.status).toBe(200);
+    const user = await db.user.findUniqueOrThrow({ where: { email: "changer@example.com" } });
+    expect(await db.auditEvent.count({ where: { action: "user.password_change", entityId: user.id, actorId: user.id } })).toBe(1);
+    expect((await signIn("changer@example.com", "battery staple 2")).status).toBe(200);
+  });
+
   it("keeps the last active admin", async () => {
     await expect(updateUser(CLI_ACTOR, "second-admin@example.com", { role: "reviewer" })).resolves.toBeTruthy();
     await expect(updateUser(CLI_ACTOR, "boss@example.com", { isDisabled: true })).rejects.toThrow(/last active admin/);

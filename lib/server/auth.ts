@@ -74,6 +74,18 @@ function createAuth() {
         if (user?.isDisabled) throw new APIError("FORBIDDEN", { message: "This account is disabled. Ask an admin." });
       }),
       after: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/change-password") {
+          const session = ctx.context.session;
+          if (session && !(ctx.context.returned instanceof APIError)) {
+            await recordAudit(db(), {
+              actor: { id: session.user.id, label: session.user.email },
+              action: "user.password_change",
+              entityType: "user",
+              entityId: session.user.id,
+            });
+          }
+          return;
+        }
         if (ctx.path !== "/sign-in/email") return;
         const returned = ctx.context.returned;
         const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? "").toLowerCase();
