@@ -38,7 +38,7 @@ export default defineConfig({
   webServer: {
     command: `node scripts/serve.mjs`,
     url: `http://127.0.0.1:${PORT}/api/health`,
-    timeout: 240_000,
+    timeout: 600_000,
     reuseExistingServer: false,
     stdout: "pipe",
     env: {
