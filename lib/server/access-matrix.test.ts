@@ -37,6 +37,13 @@ const uiS1 = (goal: string) => `${JSON.stringify({ goal, steps: [{ action_conten
 
 const CASES: Case[] = [
   {
+    name: "assign work",
+    route: "assignments",
+    method: "POST",
+    body: (c) => ({ trajectoryIds: [c.mine], assignee: "annotator@example.com" }),
+    allowed: ["admin"],
+  },
+  {
     name: "import an upload",
     route: "imports",
     method: "POST",
