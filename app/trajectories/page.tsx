@@ -2,10 +2,11 @@ import type { Metadata } from "next";
 import { TrajectoryList } from "@/components/trajectory-list/trajectory-list";
 import { parseFilters } from "@/lib/queries/trajectories";
 import { pageActor } from "@/lib/server/page-auth";
+import { can } from "@/lib/domain/permissions";
 
 export const metadata: Metadata = { title: "Trajectories" };
 
 export default async function TrajectoriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  await pageActor("/trajectories", "trajectory.list");
-  return <TrajectoryList filters={parseFilters(await searchParams)} />;
+  const actor = await pageActor("/trajectories", "trajectory.list");
+  return <TrajectoryList filters={parseFilters(await searchParams)} canAssign={can(actor, "trajectory.assign")} />;
 }

@@ -2,11 +2,19 @@
 
 import { useState, type FormEvent } from "react";
 import { STATUS_LABELS, TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
-import type { TrajectoryFilters } from "@/lib/queries/trajectories";
+import { useQuery } from "@tanstack/react-query";
+import { assignablePeopleQuery, type TrajectoryFilters } from "@/lib/queries/trajectories";
 
-type Props = { filters: TrajectoryFilters; apps: string[]; total: number | undefined; onChange: (f: Partial<TrajectoryFilters>) => void };
+type Props = {
+  filters: TrajectoryFilters;
+  apps: string[];
+  total: number | undefined;
+  onChange: (f: Partial<TrajectoryFilters>) => void;
+  canFilterAssignee?: boolean;
+};
 
-export function Filters({ filters, apps, total, onChange }: Props) {
+export function Filters({ filters, apps, total, onChange, canFilterAssignee = false }: Props) {
+  const people = useQuery({ ...assignablePeopleQuery(), enabled: canFilterAssignee });
   const [q, setQ] = useState(filters.q ?? "");
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -42,6 +50,20 @@ export function Filters({ filters, apps, total, onChange }: Props) {
           ))}
         </select>
       </label>
+      {canFilterAssignee && (
+        <label className="field">
+          <span>Assignee</span>
+          <select className="select" value={filters.assignee ?? ""} onChange={(e) => onChange({ assignee: e.target.value || undefined })}>
+            <option value="">Anyone</option>
+            <option value="none">Unassigned</option>
+            {people.data?.people.map((p) => (
+              <option key={p.email} value={p.email}>
+                {p.email}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
       <label className="field">
         <span>Instruction contains</span>
         <input className="input grow" type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder="Search instructions…" />

@@ -1,21 +1,40 @@
 "use client";
 
+import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { filtersToSearch, statsQuery, trajectoryListQuery, type TrajectoryFilters } from "@/lib/queries/trajectories";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
+import { AssignBar } from "./assign-bar";
 import { Filters } from "./filters";
 import { Pager } from "./pager";
 import { StatTiles } from "./stat-tiles";
 import { TrajectoryTable } from "./trajectory-table";
 
-export function TrajectoryList({ filters }: { filters: TrajectoryFilters }) {
+export function TrajectoryList({ filters, canAssign = false }: { filters: TrajectoryFilters; canAssign?: boolean }) {
   const router = useRouter();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const selection = {
+    ids: selected,
+    toggle: (id: string) =>
+      setSelected((prev) => {
+        const next = new Set(prev);
+        if (!next.delete(id)) next.add(id);
+        return next;
+      }),
+    setAll: (ids: string[], on: boolean) =>
+      setSelected((prev) => {
+        const next = new Set(prev);
+        for (const id of ids) if (on) next.add(id);
+        else next.delete(id);
+        return next;
+      }),
+  };
   const stats = useQuery(statsQuery());
   const list = useQuery(trajectoryListQuery(filters));
   const go = (next: Partial<TrajectoryFilters>) => router.push(`/trajectories${filtersToSearch({ ...filters, page: 1, ...next })}`);
-  const isFiltered = Boolean(filters.app || filters.status || filters.q);
+  const isFiltered = Boolean(filters.app || filters.status || filters.q || filters.assignee);
 
   if (stats.data && stats.data.trajectories === 0) {
     return (
@@ -42,7 +61,8 @@ export function TrajectoryList({ filters }: { filters: TrajectoryFilters }) {
       </div>
       {stats.error ? <ErrorBox error={stats.error} /> : <StatTiles stats={stats.data} />}
       <section className="panel" aria-label="Trajectory list">
-        <Filters key={filters.q ?? ""} filters={filters} apps={stats.data?.byApp.map((a) => a.app) ?? []} onChange={go} total={list.data?.total} />
+        <Filters key={filters.q ?? ""} filters={filters} apps={stats.data?.byApp.map((a) => a.app) ?? []} onChange={go} total={list.data?.total} canFilterAssignee={canAssign} />
+        {canAssign && selected.size > 0 && <AssignBar selected={[...selected]} onDone={() => setSelected(new Set())} />}
         {list.error ? (
           <div className="panel-pad">
             <ErrorBox error={list.error} />
@@ -57,7 +77,7 @@ export function TrajectoryList({ filters }: { filters: TrajectoryFilters }) {
           </EmptyState>
         ) : (
           <>
-            <TrajectoryTable rows={list.data.rows} />
+            <TrajectoryTable rows={list.data.rows} selection={canAssign ? selection : undefined} />
             <Pager page={list.data.page} pageSize={list.data.pageSize} total={list.data.total} onPage={(page) => go({ page })} />
           </>
         )}

@@ -2,13 +2,13 @@ import { queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
 import { taskStatusSchema, TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
 import { statsSchema, trajectoryPageSchema, trajectoryViewSchema } from "@/lib/domain/views";
-import { getJson, searchString } from "./fetcher";
+import { getJson, searchString, sendJson } from "./fetcher";
 
 export { statsSchema, trajectoryPageSchema, trajectoryRowSchema, trajectoryViewSchema } from "@/lib/domain/views";
 export type { StepView, TrajectoryPage, TrajectoryRow, TrajectoryView } from "@/lib/domain/views";
 
 /** List filters as they appear in the URL. */
-export type TrajectoryFilters = { app?: string; status?: TaskStatus; q?: string; page: number };
+export type TrajectoryFilters = { app?: string; status?: TaskStatus; q?: string; assignee?: string; page: number };
 
 export function parseFilters(params: Record<string, string | string[] | undefined>): TrajectoryFilters {
   const one = (k: string) => {
@@ -22,12 +22,13 @@ export function parseFilters(params: Record<string, string | string[] | undefine
     app: one("app"),
     status: status && (TASK_STATUSES as readonly string[]).includes(status) ? (status as TaskStatus) : undefined,
     q: one("q")?.slice(0, 200),
+    assignee: one("assignee")?.slice(0, 200),
     page: Number.isInteger(page) && page > 0 ? page : 1,
   };
 }
 
 export function filtersToSearch(f: Partial<TrajectoryFilters>): string {
-  return searchString({ app: f.app, status: f.status, q: f.q, page: f.page && f.page > 1 ? f.page : undefined });
+  return searchString({ app: f.app, status: f.status, q: f.q, assignee: f.assignee, page: f.page && f.page > 1 ? f.page : undefined });
 }
 
 /** Query keys and options for trajectories, from one factory. */
@@ -61,3 +62,13 @@ export const statsQuery = () =>
 export function screenshotUrl(sha256: string, variant: "display" | "original" = "display"): string {
   return `/api/screenshots/${sha256}?variant=${variant}`;
 }
+
+const assignablePeopleSchema = z.object({ people: z.array(z.object({ email: z.string(), name: z.string(), role: z.string() })) });
+
+/** People an admin can give work to. */
+export const assignablePeopleQuery = () =>
+  queryOptions({ queryKey: ["assignable-people"] as const, queryFn: ({ signal }) => getJson("/api/assignments", assignablePeopleSchema, signal) });
+
+/** Give trajectories to a person (email) or back to the pool (null). */
+export const assignTrajectories = (trajectoryIds: string[], assignee: string | null) =>
+  sendJson("POST", "/api/assignments", { trajectoryIds, assignee }, z.object({ assigned: z.number(), unchanged: z.number() }));

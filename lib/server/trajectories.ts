@@ -10,6 +10,8 @@ export const listTrajectoriesInput = z.object({
   app: z.string().optional(),
   status: taskStatusSchema.optional(),
   q: z.string().max(200).optional(),
+  /** An assignee's email, or "none" for work nobody has. */
+  assignee: z.string().max(200).optional(),
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(50),
 });
@@ -52,6 +54,7 @@ export async function listTrajectories(input: ListTrajectoriesInput, actor: Acto
     ...(input.app ? { app: input.app } : {}),
     ...(input.status ? { status: input.status } : {}),
     ...(input.q ? { instruction: { contains: input.q } } : {}),
+    ...(input.assignee === "none" ? { assigneeId: null } : input.assignee ? { assignee: { email: input.assignee.toLowerCase() } } : {}),
   };
   const [total, rows] = await Promise.all([
     prisma.trajectory.count({ where }),
