@@ -70,6 +70,14 @@ async function main() {
   }
   const results = { trajectories: made.trajectories, steps: made.steps, phases: phases.map((p) => ({ ...p, timeRatio: p.seconds / base.seconds, memoryRatio: p.peakMB / base.peakMB })) };
   await writeFile(path.join(OUT, "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+  // The annotation editor: key press to the next screenshot painted, in Chromium (needs a build).
+  if (process.env.BENCH_SKIP_BROWSER !== "1") {
+    const build = spawnSync(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], { cwd: ROOT, env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" }, stdio: "ignore" });
+    if (build.status !== 0) throw new Error("next build failed; run it to see why");
+    const r = spawnSync(process.execPath, [...tsx, "bench/step-switch.ts"], { cwd: ROOT, env: { ...process.env, STUDIO_SKIP_BUILD: "1" }, encoding: "utf8" });
+    console.log(`\n${r.stdout.trim()}`);
+    if (r.status !== 0) throw new Error(`step-switch failed:\n${r.stderr.slice(-2000)}`);
+  }
   console.log(`\nsteps/second: import ${(made.steps / phases[1]!.seconds).toFixed(0)}, export ${(made.steps / phases[2]!.seconds).toFixed(0)}, sft ${(made.steps / phases[3]!.seconds).toFixed(0)}`);
 }
 
