@@ -192,6 +192,9 @@ export async function renewLease(actor: Actor, id: string, prisma: Db = defaultD
     if (t.assigneeId !== actor.id || !isEditableStatus(t.status)) return { leaseUntil: t.leaseUntil?.toISOString() ?? null };
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
     await tx.trajectory.update({ where: { id }, data: { leaseUntil } });
+    // Taking up a lapsed (or absent) lease is a change worth a row; each minute's renewal is not.
+    const isRenewal = t.leaseUntil !== null && t.leaseUntil > now;
+    if (isRenewal) return { leaseUntil: leaseUntil.toISOString() };
     await recordAudit(tx, {
       actor: auditActor(actor),
       action: "trajectory.lease",
