@@ -6,14 +6,10 @@ import { QWEN_MAX_PIXELS } from "@/lib/domain/geometry";
 import { useImportMutation, type UploadProgress } from "@/lib/queries/imports";
 import { ImportOutcome } from "./import-outcome";
 import { UploadProgressBar } from "./upload-progress";
-
-const FORMAT_HINTS: Record<(typeof IMPORT_FORMATS)[number], string> = {
-  "mobile-r1": "Mobile-R1: per step thought, action, response; app_name, instruction",
-  "ui-s1": "UI-S1: goal, steps with action_content and screenshot",
-  studio: "Studio export (trajectory-studio/v1), annotations included",
-};
+import { useT } from "@/lib/i18n/react";
 
 export function ImportForm() {
+  const t = useT();
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [frame, setFrame] = useState<"original" | "resized">("original");
   const mutation = useImportMutation(setProgress);
@@ -26,41 +22,41 @@ export function ImportForm() {
 
   return (
     <>
-      <form className="panel import-form" onSubmit={submit} aria-label="Import">
+      <form className="panel import-form" onSubmit={submit} aria-label={t("import.form")}>
         <label className="field files-field">
-          <span>Files: one .zip (a .jsonl plus its images/ folder), or one .jsonl together with its screenshots</span>
+          <span>{t("import.files")}</span>
           <input name="files" type="file" multiple required accept=".zip,.jsonl,.png,.jpg,.jpeg,.webp" className="file-input" />
         </label>
         <div className="form-row">
           <label className="field">
-            <span>Format</span>
+            <span>{t("import.format")}</span>
             <select name="format" className="select" defaultValue="mobile-r1">
               {IMPORT_FORMATS.map((f) => (
-                <option key={f} value={f} title={FORMAT_HINTS[f]}>
+                <option key={f} value={f} title={t(`import.format.${f}`)}>
                   {f}
                 </option>
               ))}
             </select>
           </label>
           <label className="field">
-            <span>Project</span>
+            <span>{t("import.project")}</span>
             <input name="project" className="input" placeholder="default" maxLength={100} />
           </label>
           <label className="field">
-            <span>Coordinates in the file</span>
+            <span>{t("import.frame")}</span>
             <select name="frame" className="select" value={frame} onChange={(e) => setFrame(e.target.value as "original" | "resized")}>
-              <option value="original">original screenshot pixels</option>
-              <option value="resized">model&apos;s resized frame (smart_resize)</option>
+              <option value="original">{t("import.frame.original")}</option>
+              <option value="resized">{t("import.frame.resized")}</option>
             </select>
           </label>
           {frame === "resized" && (
             <label className="field">
-              <span>max_pixels</span>
+              <span>{t("import.maxPixels")}</span>
               <input name="maxPixels" className="input" type="number" min={3136} defaultValue={QWEN_MAX_PIXELS} />
             </label>
           )}
           <button className="btn btn-primary" type="submit" disabled={mutation.isPending}>
-            {mutation.isPending ? "Importing…" : "Import"}
+            {mutation.isPending ? t("import.submitting") : t("import.submit")}
           </button>
         </div>
         {mutation.isPending && progress && <UploadProgressBar progress={progress} />}

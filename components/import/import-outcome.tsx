@@ -1,17 +1,25 @@
 import Link from "next/link";
+import { fillNodes, useFormatNumber } from "@/components/ui/format";
 import { ErrorBox } from "@/components/ui/states";
+import { useT } from "@/lib/i18n/react";
 import { problemsOf, type ImportSuccess } from "@/lib/queries/imports";
 
 export function ImportOutcome({ result, error }: { result: ImportSuccess | undefined; error: unknown }) {
+  const t = useT();
+  const nf = useFormatNumber();
   if (result) {
     return (
-      <section className="panel panel-pad outcome outcome-ok" role="status" aria-label="Import result">
-        <h2>Import succeeded</h2>
+      <section className="panel panel-pad outcome outcome-ok" role="status" aria-label={t("import.result")}>
+        <h2>{t("import.ok.title")}</h2>
         <p>
-          Imported <strong>{result.trajectories}</strong> trajectories and <strong>{result.steps}</strong> steps into project{" "}
-          <strong>{result.project}</strong>
-          {result.duplicates > 0 && <> ({result.duplicates} already present, skipped)</>}, with {result.screenshots} distinct screenshots.{" "}
-          <Link href="/trajectories">Open the trajectories</Link>
+          {fillNodes(t("import.ok.body"), {
+            trajectories: <strong>{nf(result.trajectories)}</strong>,
+            steps: <strong>{nf(result.steps)}</strong>,
+            project: <strong>{result.project}</strong>,
+            skipped: result.duplicates > 0 ? t("import.ok.skipped", { n: nf(result.duplicates) }) : "",
+            screenshots: nf(result.screenshots),
+          })}{" "}
+          <Link href="/trajectories">{t("import.ok.open")}</Link>
         </p>
       </section>
     );
@@ -19,25 +27,27 @@ export function ImportOutcome({ result, error }: { result: ImportSuccess | undef
   const problems = problemsOf(error);
   if (problems.length === 0) {
     return (
-      <section className="outcome" aria-label="Import result">
+      <section className="outcome" aria-label={t("import.result")}>
         <ErrorBox error={error} />
       </section>
     );
   }
   return (
-    <section className="panel outcome outcome-bad" role="alert" aria-label="Import result">
+    <section className="panel outcome outcome-bad" role="alert" aria-label={t("import.result")}>
       <div className="panel-pad">
-        <h2>Import failed — nothing was imported</h2>
-        <p>{error instanceof Error ? error.message : ""} Fix the file and upload it again.</p>
+        <h2>{t("import.failed.title")}</h2>
+        <p>
+          {error instanceof Error ? error.message : ""} {t("import.failed.fix")}
+        </p>
       </div>
       <table className="table problems">
         <thead>
           <tr>
-            <th>File</th>
-            <th className="num">Line</th>
-            <th className="num">Step</th>
-            <th>Field</th>
-            <th>Problem</th>
+            <th>{t("import.col.file")}</th>
+            <th className="num">{t("import.col.line")}</th>
+            <th className="num">{t("import.col.step")}</th>
+            <th>{t("import.col.field")}</th>
+            <th>{t("import.col.problem")}</th>
           </tr>
         </thead>
         <tbody>

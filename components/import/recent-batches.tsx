@@ -2,14 +2,21 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { importBatchesQuery } from "@/lib/queries/imports";
+import { intlLocale, useFormatNumber } from "@/components/ui/format";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
+import { useLocale, useT } from "@/lib/i18n/react";
 
 export function RecentBatches() {
+  const t = useT();
+  const locale = useLocale();
+  const nf = useFormatNumber();
+  // English keeps its day-month-year dates; Chinese gets its own order.
+  const dateLocale = locale === "en" ? "en-GB" : intlLocale(locale);
   const query = useQuery(importBatchesQuery());
   return (
-    <section className="panel recent" aria-label="Recent imports">
+    <section className="panel recent" aria-label={t("import.recent")}>
       <div className="panel-pad">
-        <h2>Recent imports</h2>
+        <h2>{t("import.recent")}</h2>
       </div>
       {query.error ? (
         <div className="panel-pad">
@@ -18,18 +25,18 @@ export function RecentBatches() {
       ) : !query.data ? (
         <Loading />
       ) : query.data.batches.length === 0 ? (
-        <EmptyState title="No imports yet" />
+        <EmptyState title={t("import.recent.empty")} />
       ) : (
         <table className="table">
           <thead>
             <tr>
-              <th>File</th>
-              <th>Format</th>
-              <th>Project</th>
-              <th className="num">Trajectories</th>
-              <th className="num">Steps</th>
-              <th className="num">Skipped</th>
-              <th>When</th>
+              <th>{t("import.recent.file")}</th>
+              <th>{t("import.recent.format")}</th>
+              <th>{t("import.recent.project")}</th>
+              <th className="num">{t("import.recent.trajectories")}</th>
+              <th className="num">{t("import.recent.steps")}</th>
+              <th className="num">{t("import.recent.skipped")}</th>
+              <th>{t("import.recent.when")}</th>
             </tr>
           </thead>
           <tbody>
@@ -38,10 +45,10 @@ export function RecentBatches() {
                 <td>{b.fileName}</td>
                 <td className="nowrap">{b.format}</td>
                 <td className="nowrap">{b.project}</td>
-                <td className="num">{b.trajectories}</td>
-                <td className="num">{b.steps}</td>
-                <td className="num">{b.duplicates}</td>
-                <td className="nowrap muted">{new Date(b.startedAt).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "short" })}</td>
+                <td className="num">{nf(b.trajectories)}</td>
+                <td className="num">{nf(b.steps)}</td>
+                <td className="num">{nf(b.duplicates)}</td>
+                <td className="nowrap muted">{new Date(b.startedAt).toLocaleString(dateLocale, { dateStyle: "medium", timeStyle: "short" })}</td>
               </tr>
             ))}
           </tbody>

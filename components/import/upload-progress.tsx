@@ -1,23 +1,26 @@
 import { Spinner } from "@/components/ui/states";
+import { useFormatNumber } from "@/components/ui/format";
 import type { UploadProgress } from "@/lib/queries/imports";
-
-const mb = (n: number) => `${(n / 1024 ** 2).toFixed(1)} MB`;
+import { useT } from "@/lib/i18n/react";
 
 export function UploadProgressBar({ progress }: { progress: UploadProgress }) {
+  const t = useT();
+  const nf = useFormatNumber();
+  const mb = (n: number) => t("import.progress.mb", { n: nf(n / 1024 ** 2, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
   if (progress.phase === "importing") {
     return (
       <div className="progress-line" role="status">
-        <Spinner label="Importing" /> Upload complete. Checking every line and screenshot, then importing…
+        <Spinner label={t("import.progress.importing")} /> {t("import.progress.checking")}
       </div>
     );
   }
   const pct = progress.total > 0 ? Math.round((progress.loaded / progress.total) * 100) : 0;
   return (
     <div className="progress-line" role="status">
-      <div className="bar" role="progressbar" aria-label="Upload progress" aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100}>
+      <div className="bar" role="progressbar" aria-label={t("import.progress.label")} aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100}>
         <div className="bar-fill" style={{ width: `${pct}%` }} />
       </div>
-      Uploading {mb(progress.loaded)} of {mb(progress.total)} ({pct}%)
+      {t("import.progress.uploading", { loaded: mb(progress.loaded), total: mb(progress.total), pct })}
     </div>
   );
 }

@@ -6,7 +6,9 @@ import { fitScale, type OverlayShape } from "@/lib/canvas/overlay";
 import type { ViewerStore } from "@/lib/canvas/viewer";
 import { screenshotUrl, type StepView } from "@/lib/queries/trajectories";
 import { describeToolCall } from "@/lib/domain/tool-call";
+import { fillNodes } from "@/components/ui/format";
 import { Loading } from "@/components/ui/states";
+import { useT } from "@/lib/i18n/react";
 
 // Konva touches `window` on import, so the canvas only ever renders in the browser.
 const StepCanvas = dynamic(() => import("./step-canvas").then((m) => m.StepCanvas), { ssr: false, loading: () => <Loading /> });
@@ -14,6 +16,7 @@ const StepCanvas = dynamic(() => import("./step-canvas").then((m) => m.StepCanva
 type Props = { store: ViewerStore; step: StepView; shapes: OverlayShape[]; stepCount: number };
 
 export function CanvasPane({ store, step, shapes, stepCount }: Props) {
+  const t = useT();
   const stage = useRef<HTMLDivElement>(null);
   const [space, setSpace] = useState({ width: 0, height: 0 });
   useEffect(() => {
@@ -29,22 +32,33 @@ export function CanvasPane({ store, step, shapes, stepCount }: Props) {
   useEffect(() => store.set({ scale }), [store, scale]);
 
   return (
-    <section className="canvas-pane" aria-label="Screenshot">
+    <section className="canvas-pane" aria-label={t("viewer.screenshot")}>
       <div className="canvas-bar">
-        <button className="btn" type="button" onClick={store.prev} disabled={step.index === 0} aria-label="Previous step" title="Previous step (← or k)">
+        <button className="btn" type="button" onClick={store.prev} disabled={step.index === 0} aria-label={t("viewer.prev")} title={t("viewer.prevHint")}>
           ←
         </button>
-        <span className="step-counter" role="status" aria-label="Step counter">
-          Step {step.index + 1} / {stepCount}
+        <span className="step-counter" role="status" aria-label={t("viewer.counter")}>
+          {t("viewer.stepOf", { n: step.index + 1, count: stepCount })}
         </span>
-        <button className="btn" type="button" onClick={store.next} disabled={step.index >= stepCount - 1} aria-label="Next step" title="Next step (→ or j)">
+        <button className="btn" type="button" onClick={store.next} disabled={step.index >= stepCount - 1} aria-label={t("viewer.next")} title={t("viewer.nextHint")}>
           →
         </button>
         <code className="action-summary">{describeToolCall(step.toolCall)}</code>
         <span className="keys-hint">
-          <span className="kbd">←</span>
-          <span className="kbd">→</span> step · <span className="kbd">Home</span>
-          <span className="kbd">End</span>
+          {fillNodes(t("viewer.keys"), {
+            prevNext: (
+              <>
+                <span className="kbd">←</span>
+                <span className="kbd">→</span>
+              </>
+            ),
+            homeEnd: (
+              <>
+                <span className="kbd">Home</span>
+                <span className="kbd">End</span>
+              </>
+            ),
+          })}
         </span>
       </div>
       <div className="canvas-stage" ref={stage}>

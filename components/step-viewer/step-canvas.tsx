@@ -4,6 +4,8 @@ import { useEffect } from "react";
 import { Arrow, Circle, Group, Image as KonvaImage, Label, Layer, Line, Rect, Stage, Tag, Text } from "react-konva";
 import type { Point } from "@/lib/domain/geometry";
 import type { OverlayShape } from "@/lib/canvas/overlay";
+import type { Translate } from "@/lib/i18n";
+import { useT } from "@/lib/i18n/react";
 import { useImage } from "./use-image";
 
 type Props = {
@@ -23,6 +25,8 @@ const CANDIDATE = "#f5a524";
 
 /** The screenshot with the step's action over it. A pure view: every shape comes from props, in original pixels. */
 export function StepCanvas({ imageUrl, width, height, scale, shapes, onImageLoaded }: Props) {
+  // Translated here: react-konva renders the shapes in its own reconciler, so they get `t` as a prop.
+  const t = useT();
   const { image, isError } = useImage(imageUrl);
   useEffect(() => onImageLoaded(Boolean(image)), [image, onImageLoaded]);
   const v = ([x, y]: Point): Point => [x * scale, y * scale];
@@ -35,20 +39,20 @@ export function StepCanvas({ imageUrl, width, height, scale, shapes, onImageLoad
         ) : (
           <>
             <Rect width={width} height={height} fill="#dfe3e8" />
-            <Text width={width} y={height / 2 - 8} align="center" text={isError ? "Screenshot unavailable" : "Loading screenshot…"} fill="#5f6b7a" />
+            <Text width={width} y={height / 2 - 8} align="center" text={isError ? t("viewer.canvas.unavailable") : t("viewer.canvas.loading")} fill="#5f6b7a" />
           </>
         )}
       </Layer>
       <Layer listening={false}>
         {shapes.map((s, i) => (
-          <ShapeView key={i} shape={s} v={v} width={width} />
+          <ShapeView key={i} shape={s} v={v} width={width} t={t} />
         ))}
       </Layer>
     </Stage>
   );
 }
 
-function ShapeView({ shape, v, width }: { shape: OverlayShape; v: (p: Point) => Point; width: number }) {
+function ShapeView({ shape, v, width, t }: { shape: OverlayShape; v: (p: Point) => Point; width: number; t: Translate }) {
   switch (shape.kind) {
     case "candidate_box":
     case "target_box": {
@@ -89,7 +93,7 @@ function ShapeView({ shape, v, width }: { shape: OverlayShape; v: (p: Point) => 
           <Circle radius={13} stroke={ACTION} strokeWidth={3} fill="rgba(255,59,107,0.18)" />
           <Circle radius={22} stroke={ACTION} strokeWidth={2} />
           <Circle radius={2} fill={ACTION} />
-          <Banner x={28} y={-11} text={`hold ${shape.seconds}s`} color={ACTION} />
+          <Banner x={28} y={-11} text={t("viewer.canvas.hold", { seconds: shape.seconds })} color={ACTION} />
         </Group>
       );
     }
@@ -105,7 +109,7 @@ function ShapeView({ shape, v, width }: { shape: OverlayShape; v: (p: Point) => 
       );
     }
     case "label": {
-      const text = `${shape.action}: ${shape.text || "(empty)"}`;
+      const text = `${shape.action}: ${shape.text || t("viewer.canvas.empty")}`;
       return <Banner x={12} y={12} text={text} color="#1b1f24" maxWidth={width - 24} />;
     }
     case "badge":

@@ -1,56 +1,60 @@
 import { Badge } from "@/components/ui/badge";
 import { formatMobileUseCall, type ToolCall } from "@/lib/domain/tool-call";
 import type { StepView } from "@/lib/queries/trajectories";
+import { useFormatNumber } from "@/components/ui/format";
+import { useT } from "@/lib/i18n/react";
 
 /** Indented JSON with number arrays (points, boxes) kept on one line. */
 const pretty = (call: ToolCall) =>
   JSON.stringify({ name: "mobile_use", arguments: call }, null, 2).replace(/\[\s+([-\d.,\s]+?)\s+\]/g, (_m, inner: string) => `[${inner.split(/,\s*/).join(", ")}]`);
 
 export function StepPanel({ step, stepCount }: { step: StepView; stepCount: number }) {
+  const t = useT();
+  const nf = useFormatNumber();
   const original = step.original;
   const isToolCallChanged = JSON.stringify(original.toolCall) !== JSON.stringify(step.toolCall);
   return (
-    <aside className="step-panel" aria-label="Step details">
+    <aside className="step-panel" aria-label={t("viewer.details")}>
       <div className="panel-section panel-title">
-        <h2>
-          Step {step.index + 1} of {stepCount}
-        </h2>
+        <h2>{t("viewer.stepOfLong", { n: step.index + 1, count: stepCount })}</h2>
         <span className="meta-item">
-          verdict <Badge value={step.verdict} />
+          {t("viewer.verdict")} <Badge value={step.verdict} />
         </span>
       </div>
 
-      <section className="panel-section" aria-label="Clear action">
-        <h3>Clear action</h3>
-        <p className="clear-action">{step.clearAction || <span className="muted">No clear action yet</span>}</p>
+      <section className="panel-section" aria-label={t("viewer.clearAction")}>
+        <h3>{t("viewer.clearAction")}</h3>
+        <p className="clear-action">{step.clearAction || <span className="muted">{t("viewer.noClearAction")}</span>}</p>
       </section>
 
-      <section className="panel-section" aria-label="Thought">
-        <h3>Thought</h3>
+      <section className="panel-section" aria-label={t("viewer.thought")}>
+        <h3>{t("viewer.thought")}</h3>
         <dl className="thought">
-          <dt>State</dt>
+          <dt>{t("viewer.thought.state")}</dt>
           <dd>{step.thought.state || <span className="muted">—</span>}</dd>
-          <dt>Next action</dt>
+          <dt>{t("viewer.thought.nextAction")}</dt>
           <dd>{step.thought.nextAction || <span className="muted">—</span>}</dd>
-          <dt>Purpose</dt>
+          <dt>{t("viewer.thought.purpose")}</dt>
           <dd>{step.thought.purpose || <span className="muted">—</span>}</dd>
         </dl>
         {step.thought.text && <p className="composed">{step.thought.text}</p>}
       </section>
 
-      <section className="panel-section" aria-label="Tool call">
-        <h3>Tool call {isToolCallChanged && <span className="badge badge-corrected">edited</span>}</h3>
+      <section className="panel-section" aria-label={t("viewer.toolCall")}>
+        <h3>
+          {t("viewer.toolCall")} {isToolCallChanged && <span className="badge badge-corrected">{t("viewer.edited")}</span>}
+        </h3>
         <pre className="code">{pretty(step.toolCall)}</pre>
         {(step.box || step.candidateBoxes.length > 0) && (
           <p className="muted small">
-            {step.box && <>target box [{step.box.map((n) => Math.round(n)).join(", ")}] · </>}
-            {step.candidateBoxes.length} candidate box{step.candidateBoxes.length === 1 ? "" : "es"} · original pixels
+            {step.box && <>{t("viewer.targetBox", { box: step.box.map((n) => Math.round(n)).join(", ") })} · </>}
+            {t(step.candidateBoxes.length === 1 ? "viewer.candidates.one" : "viewer.candidates.other", { n: nf(step.candidateBoxes.length) })} · {t("viewer.originalPixels")}
           </p>
         )}
       </section>
 
-      <section className="panel-section" aria-label="Model output">
-        <h3>Model output (as imported)</h3>
+      <section className="panel-section" aria-label={t("viewer.modelOutput")}>
+        <h3>{t("viewer.modelOutputTitle")}</h3>
         {original.response ? (
           <pre className="code wrap">{original.response}</pre>
         ) : (
@@ -62,7 +66,7 @@ export function StepPanel({ step, stepCount }: { step: StepView; stepCount: numb
         )}
         {original.rawAction !== undefined && (
           <details>
-            <summary className="muted small">Raw action from the file</summary>
+            <summary className="muted small">{t("viewer.rawAction")}</summary>
             <pre className="code wrap">{JSON.stringify(original.rawAction, null, 2)}</pre>
           </details>
         )}

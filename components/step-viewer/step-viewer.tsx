@@ -6,6 +6,7 @@ import { overlayFor } from "@/lib/canvas/overlay";
 import { createViewerStore, type ViewerStore } from "@/lib/canvas/viewer";
 import { screenshotUrl, trajectoryQuery, type TrajectoryView } from "@/lib/queries/trajectories";
 import { ErrorBox, Loading } from "@/components/ui/states";
+import { useT } from "@/lib/i18n/react";
 import { CanvasPane } from "./canvas-pane";
 import { StepPanel } from "./step-panel";
 import { ThumbStrip } from "./thumb-strip";
@@ -14,6 +15,7 @@ import { useViewer } from "./use-viewer";
 import { ViewerHeader } from "./viewer-header";
 
 export function StepViewer({ id, initialStepIndex }: { id: string; initialStepIndex: number }) {
+  const t = useT();
   const query = useQuery(trajectoryQuery(id));
   if (query.error) {
     return (
@@ -22,7 +24,7 @@ export function StepViewer({ id, initialStepIndex }: { id: string; initialStepIn
       </main>
     );
   }
-  if (!query.data) return <Loading>Loading trajectory…</Loading>;
+  if (!query.data) return <Loading>{t("viewer.loading")}</Loading>;
   return <LoadedViewer trajectory={query.data} initialStepIndex={initialStepIndex} />;
 }
 

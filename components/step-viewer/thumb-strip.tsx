@@ -2,21 +2,23 @@
 
 import { useEffect, useRef } from "react";
 import { screenshotUrl, type StepView } from "@/lib/queries/trajectories";
+import { useT } from "@/lib/i18n/react";
 
 export function ThumbStrip({ steps, current, onPick }: { steps: StepView[]; current: number; onPick: (index: number) => void }) {
+  const t = useT();
   const list = useRef<HTMLOListElement>(null);
   useEffect(() => {
     list.current?.children[current]?.scrollIntoView({ block: "nearest", inline: "nearest" });
   }, [current]);
   return (
-    <nav className="thumb-strip" aria-label="Steps">
+    <nav className="thumb-strip" aria-label={t("viewer.steps")}>
       <ol ref={list}>
         {steps.map((s) => (
           <li key={s.id}>
             <button
               type="button"
               className="thumb"
-              aria-label={`Step ${s.index + 1}: ${s.toolCall.action}`}
+              aria-label={t("viewer.thumb", { n: s.index + 1, action: s.toolCall.action })}
               aria-current={s.index === current ? "step" : undefined}
               onClick={() => onPick(s.index)}
             >

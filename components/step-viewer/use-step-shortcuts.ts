@@ -4,12 +4,13 @@ import { useEffect, useMemo } from "react";
 import { isTypingTarget, matchShortcut, type Shortcut } from "@/lib/canvas/shortcuts";
 import type { ViewerStore } from "@/lib/canvas/viewer";
 
+/** Labels are message-catalogue keys (shared with the editor's shortcuts). */
 export function viewerShortcuts(store: ViewerStore): Shortcut[] {
   return [
-    { id: "step.next", kbd: ["ArrowRight", "j"], label: "Next step", group: "steps", run: store.next },
-    { id: "step.prev", kbd: ["ArrowLeft", "k"], label: "Previous step", group: "steps", run: store.prev },
-    { id: "step.first", kbd: ["Home"], label: "First step", group: "steps", run: store.first },
-    { id: "step.last", kbd: ["End"], label: "Last step", group: "steps", run: store.last },
+    { id: "step.next", kbd: ["ArrowRight", "j"], label: "shortcut.stepNext", group: "steps", run: store.next },
+    { id: "step.prev", kbd: ["ArrowLeft", "k"], label: "shortcut.stepPrev", group: "steps", run: store.prev },
+    { id: "step.first", kbd: ["Home"], label: "shortcut.stepFirst", group: "steps", run: store.first },
+    { id: "step.last", kbd: ["End"], label: "shortcut.stepLast", group: "steps", run: store.last },
   ];
 }
 

@@ -1,31 +1,33 @@
 import Link from "next/link";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import type { TrajectoryView } from "@/lib/queries/trajectories";
+import { useT } from "@/lib/i18n/react";
 
-export function ViewerHeader({ trajectory: t }: { trajectory: TrajectoryView }) {
+export function ViewerHeader({ trajectory: tr }: { trajectory: TrajectoryView }) {
+  const t = useT();
   return (
     <header className="viewer-head">
       <Link href="/trajectories" className="back">
-        ← Trajectories
+        {t("viewer.back")}
       </Link>
       <div className="viewer-title">
         <div className="viewer-meta">
-          <span className="app-name">{t.app}</span>
-          <StatusBadge status={t.status} />
+          <span className="app-name">{tr.app}</span>
+          <StatusBadge status={tr.status} />
           <span className="meta-item">
-            outcome <Badge value={t.outcome} />
+            {t("viewer.outcome")} <Badge value={tr.outcome} />
           </span>
-          {t.originalOutcome && t.originalOutcome !== t.outcome && (
+          {tr.originalOutcome && tr.originalOutcome !== tr.outcome && (
             <span className="meta-item">
-              model said <Badge value={t.originalOutcome} />
+              {t("viewer.modelSaid")} <Badge value={tr.originalOutcome} />
             </span>
           )}
-          <span className="meta-item muted" title={t.sourceRef ?? undefined}>
-            {t.source}
-            {t.sourceRef ? ` · ${t.sourceRef}` : ""} · project {t.project}
+          <span className="meta-item muted" title={tr.sourceRef ?? undefined}>
+            {tr.source}
+            {tr.sourceRef ? ` · ${tr.sourceRef}` : ""} · {t("viewer.project", { project: tr.project })}
           </span>
         </div>
-        <h1 className="instruction-title">{t.instruction}</h1>
+        <h1 className="instruction-title">{tr.instruction}</h1>
       </div>
     </header>
   );

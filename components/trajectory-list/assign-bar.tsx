@@ -2,11 +2,15 @@
 
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useFormatNumber } from "@/components/ui/format";
 import { ErrorBox } from "@/components/ui/states";
+import { useT } from "@/lib/i18n/react";
 import { assignablePeopleQuery, assignTrajectories, trajectoryKeys } from "@/lib/queries/trajectories";
 
 /** For admins: give the selected trajectories to a person, or back to the pool. */
 export function AssignBar({ selected, onDone }: { selected: string[]; onDone: () => void }) {
+  const t = useT();
+  const nf = useFormatNumber();
   const client = useQueryClient();
   const people = useQuery(assignablePeopleQuery());
   const [to, setTo] = useState("");
@@ -18,12 +22,12 @@ export function AssignBar({ selected, onDone }: { selected: string[]; onDone: ()
     },
   });
   return (
-    <div className="assign-bar" role="region" aria-label="Assign selected trajectories">
-      <span>{selected.length} selected</span>
+    <div className="assign-bar" role="region" aria-label={t("list.assign.region")}>
+      <span>{t("list.assign.selected", { n: nf(selected.length) })}</span>
       <label className="field">
-        <span>Assign to</span>
-        <select className="select" value={to} onChange={(e) => setTo(e.target.value)} aria-label="Assign to">
-          <option value="">Choose a person…</option>
+        <span>{t("list.assign.to")}</span>
+        <select className="select" value={to} onChange={(e) => setTo(e.target.value)} aria-label={t("list.assign.to")}>
+          <option value="">{t("list.assign.choose")}</option>
           {people.data?.people.map((p) => (
             <option key={p.email} value={p.email}>
               {p.name} ({p.email})
@@ -32,12 +36,12 @@ export function AssignBar({ selected, onDone }: { selected: string[]; onDone: ()
         </select>
       </label>
       <button type="button" className="btn btn-primary" disabled={!to || selected.length === 0 || assign.isPending} onClick={() => assign.mutate(to)}>
-        Assign
+        {t("list.assign.submit")}
       </button>
       <button type="button" className="btn" disabled={selected.length === 0 || assign.isPending} onClick={() => assign.mutate(null)}>
-        Return to pool
+        {t("list.assign.pool")}
       </button>
-      {assign.isSuccess && <span role="status">{assign.data.assigned} assigned</span>}
+      {assign.isSuccess && <span role="status">{t("list.assign.done", { n: nf(assign.data.assigned) })}</span>}
       {assign.isError && <ErrorBox error={assign.error} />}
     </div>
   );

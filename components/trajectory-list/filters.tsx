@@ -1,9 +1,11 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import { STATUS_LABELS, TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
+import { TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
 import { useQuery } from "@tanstack/react-query";
 import { assignablePeopleQuery, type TrajectoryFilters } from "@/lib/queries/trajectories";
+import { useFormatNumber } from "@/components/ui/format";
+import { useT } from "@/lib/i18n/react";
 
 type Props = {
   filters: TrajectoryFilters;
@@ -14,6 +16,8 @@ type Props = {
 };
 
 export function Filters({ filters, apps, total, onChange, canFilterAssignee = false }: Props) {
+  const t = useT();
+  const nf = useFormatNumber();
   const people = useQuery({ ...assignablePeopleQuery(), enabled: canFilterAssignee });
   const [q, setQ] = useState(filters.q ?? "");
   const submit = (e: FormEvent) => {
@@ -25,9 +29,9 @@ export function Filters({ filters, apps, total, onChange, canFilterAssignee = fa
   return (
     <form className="toolbar" role="search" onSubmit={submit}>
       <label className="field">
-        <span>App</span>
+        <span>{t("list.filter.app")}</span>
         <select className="select" value={filters.app ?? ""} onChange={(e) => onChange({ app: e.target.value || undefined })}>
-          <option value="">All apps</option>
+          <option value="">{t("list.filter.allApps")}</option>
           {appOptions.map((a) => (
             <option key={a} value={a}>
               {a}
@@ -36,26 +40,26 @@ export function Filters({ filters, apps, total, onChange, canFilterAssignee = fa
         </select>
       </label>
       <label className="field">
-        <span>Status</span>
+        <span>{t("list.filter.status")}</span>
         <select
           className="select"
           value={filters.status ?? ""}
           onChange={(e) => onChange({ status: (e.target.value || undefined) as TaskStatus | undefined })}
         >
-          <option value="">All statuses</option>
+          <option value="">{t("list.filter.allStatuses")}</option>
           {TASK_STATUSES.map((s) => (
             <option key={s} value={s}>
-              {STATUS_LABELS[s]}
+              {t(`status.${s}`)}
             </option>
           ))}
         </select>
       </label>
       {canFilterAssignee && (
         <label className="field">
-          <span>Assignee</span>
+          <span>{t("list.filter.assignee")}</span>
           <select className="select" value={filters.assignee ?? ""} onChange={(e) => onChange({ assignee: e.target.value || undefined })}>
-            <option value="">Anyone</option>
-            <option value="none">Unassigned</option>
+            <option value="">{t("list.filter.anyone")}</option>
+            <option value="none">{t("list.filter.unassigned")}</option>
             {people.data?.people.map((p) => (
               <option key={p.email} value={p.email}>
                 {p.email}
@@ -65,14 +69,14 @@ export function Filters({ filters, apps, total, onChange, canFilterAssignee = fa
         </label>
       )}
       <label className="field">
-        <span>Instruction contains</span>
-        <input className="input grow" type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder="Search instructions…" />
+        <span>{t("list.filter.query")}</span>
+        <input className="input grow" type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder={t("list.filter.placeholder")} />
       </label>
       <button className="btn" type="submit">
-        Search
+        {t("list.filter.search")}
       </button>
-      <span className="count" role="status" aria-label="Matching trajectories">
-        {total === undefined ? "" : `${total.toLocaleString("en-US")} matching`}
+      <span className="count" role="status" aria-label={t("list.matchingLabel")}>
+        {total === undefined ? "" : t("list.matching", { n: nf(total) })}
       </span>
     </form>
   );

@@ -1,23 +1,27 @@
-import { STATUS_LABELS, TASK_STATUSES } from "@/lib/domain/status";
+import { TASK_STATUSES } from "@/lib/domain/status";
+import { useFormatNumber } from "@/components/ui/format";
+import { useT } from "@/lib/i18n/react";
 import type { z } from "zod";
 import type { statsSchema } from "@/lib/queries/trajectories";
 
 type Stats = z.infer<typeof statsSchema>;
-const fmt = (n: number | undefined) => (n === undefined ? "…" : n.toLocaleString("en-US"));
 
 export function StatTiles({ stats }: { stats: Stats | undefined }) {
+  const t = useT();
+  const nf = useFormatNumber();
+  const fmt = (n: number | undefined) => (n === undefined ? "…" : nf(n));
   const tiles = [
-    { label: "Trajectories", value: stats?.trajectories, primary: true },
-    { label: "Steps", value: stats?.steps },
-    { label: "Apps", value: stats?.apps },
-    ...TASK_STATUSES.map((s) => ({ label: STATUS_LABELS[s], value: stats?.byStatus[s] })),
+    { id: "trajectories", label: t("list.tile.trajectories"), value: stats?.trajectories, primary: true },
+    { id: "steps", label: t("list.tile.steps"), value: stats?.steps },
+    { id: "apps", label: t("list.tile.apps"), value: stats?.apps },
+    ...TASK_STATUSES.map((s) => ({ id: s, label: t(`status.${s}`), value: stats?.byStatus[s], primary: false })),
   ];
   return (
-    <ul className="tiles" aria-label="Counts" style={{ listStyle: "none", padding: 0, margin: "0 0 12px" }}>
-      {tiles.map((t) => (
-        <li key={t.label} className={`tile${t.primary ? " tile-primary" : ""}`} aria-label={`${t.label}: ${fmt(t.value)}`}>
-          <div className="tile-label">{t.label}</div>
-          <div className="tile-value">{fmt(t.value)}</div>
+    <ul className="tiles" aria-label={t("list.tiles")} style={{ listStyle: "none", padding: 0, margin: "0 0 12px" }}>
+      {tiles.map((tile) => (
+        <li key={tile.id} className={`tile${tile.primary ? " tile-primary" : ""}`} aria-label={`${tile.label}: ${fmt(tile.value)}`}>
+          <div className="tile-label">{tile.label}</div>
+          <div className="tile-value">{fmt(tile.value)}</div>
         </li>
       ))}
     </ul>

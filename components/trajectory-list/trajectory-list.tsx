@@ -5,7 +5,9 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { filtersToSearch, statsQuery, trajectoryListQuery, type TrajectoryFilters } from "@/lib/queries/trajectories";
+import { fillNodes } from "@/components/ui/format";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
+import { useT } from "@/lib/i18n/react";
 import { AssignBar } from "./assign-bar";
 import { Filters } from "./filters";
 import { Pager } from "./pager";
@@ -13,6 +15,7 @@ import { StatTiles } from "./stat-tiles";
 import { TrajectoryTable } from "./trajectory-table";
 
 export function TrajectoryList({ filters, canAssign = false }: { filters: TrajectoryFilters; canAssign?: boolean }) {
+  const t = useT();
   const router = useRouter();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const selection = {
@@ -40,13 +43,11 @@ export function TrajectoryList({ filters, canAssign = false }: { filters: Trajec
     return (
       <main className="page">
         <div className="page-head">
-          <h1>Trajectories</h1>
+          <h1>{t("list.title")}</h1>
         </div>
         <div className="panel">
-          <EmptyState title="No trajectories yet — import some">
-            <p>
-              Bring in Mobile-R1, UI-S1 or studio JSONL with its screenshots on the <Link href="/import">Import page</Link>.
-            </p>
+          <EmptyState title={t("list.empty.title")}>
+            <p>{fillNodes(t("list.empty.body"), { link: <Link href="/import">{t("list.empty.link")}</Link> })}</p>
           </EmptyState>
         </div>
       </main>
@@ -56,11 +57,19 @@ export function TrajectoryList({ filters, canAssign = false }: { filters: Trajec
   return (
     <main className="page">
       <div className="page-head">
-        <h1>Trajectories</h1>
-        <span className="sub">Open a task to walk its steps · <span className="kbd">←</span> <span className="kbd">→</span> in the viewer</span>
+        <h1>{t("list.title")}</h1>
+        <span className="sub">
+          {fillNodes(t("list.sub"), {
+            keys: (
+              <>
+                <span className="kbd">←</span> <span className="kbd">→</span>
+              </>
+            ),
+          })}
+        </span>
       </div>
       {stats.error ? <ErrorBox error={stats.error} /> : <StatTiles stats={stats.data} />}
-      <section className="panel" aria-label="Trajectory list">
+      <section className="panel" aria-label={t("list.region")}>
         <Filters key={filters.q ?? ""} filters={filters} apps={stats.data?.byApp.map((a) => a.app) ?? []} onChange={go} total={list.data?.total} canFilterAssignee={canAssign} />
         {canAssign && selected.size > 0 && <AssignBar selected={[...selected]} onDone={() => setSelected(new Set())} />}
         {list.error ? (
@@ -68,11 +77,11 @@ export function TrajectoryList({ filters, canAssign = false }: { filters: Trajec
             <ErrorBox error={list.error} />
           </div>
         ) : !list.data ? (
-          <Loading>Loading trajectories…</Loading>
+          <Loading>{t("list.loading")}</Loading>
         ) : list.data.rows.length === 0 ? (
-          <EmptyState title={isFiltered ? "No trajectories match these filters" : "No trajectories on this page"}>
+          <EmptyState title={isFiltered ? t("list.noMatch") : t("list.noPage")}>
             <p>
-              <Link href="/trajectories">Clear the filters</Link>
+              <Link href="/trajectories">{t("list.clearFilters")}</Link>
             </p>
           </EmptyState>
         ) : (

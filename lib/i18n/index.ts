@@ -1,7 +1,10 @@
 import { admin } from "./messages/admin";
 import { common } from "./messages/common";
 import { editor } from "./messages/editor";
+import { imports } from "./messages/import";
+import { list } from "./messages/list";
 import { review } from "./messages/review";
+import { viewer } from "./messages/viewer";
 
 /**
  * One message catalogue for every UI string, in English and Simplified Chinese. Each feature keeps
@@ -13,9 +16,9 @@ export const LOCALES = ["en", "zh"] as const;
 export type Locale = (typeof LOCALES)[number];
 export const LOCALE_NAMES: Record<Locale, string> = { en: "English", zh: "简体中文" };
 
-const CATALOGUE = {
-  en: { ...common.en, ...admin.en, ...review.en, ...editor.en },
-  zh: { ...common.zh, ...admin.zh, ...review.zh, ...editor.zh },
+export const CATALOGUE = {
+  en: { ...common.en, ...admin.en, ...review.en, ...editor.en, ...list.en, ...viewer.en, ...imports.en },
+  zh: { ...common.zh, ...admin.zh, ...review.zh, ...editor.zh, ...list.zh, ...viewer.zh, ...imports.zh },
 };
 
 export type MessageKey = keyof (typeof CATALOGUE)["en"];
