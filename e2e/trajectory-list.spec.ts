@@ -23,7 +23,10 @@ test("filtering by app keeps only that app's trajectories, in the URL too", asyn
   await list.filterByApp(target.app);
   await expect(list.matching).toHaveText(`${target.trajectories} matching`);
   await expect(list.rows).toHaveCount(Math.min(target.trajectories, 50));
-  const apps = await list.rows.evaluateAll((rows) => rows.map((r) => r.querySelector("td")?.textContent));
+  // By the column's header: admins have a selection column first.
+  const appColumn = (await list.table.getByRole("columnheader").allTextContents()).indexOf("App");
+  expect(appColumn).toBeGreaterThanOrEqual(0);
+  const apps = await list.rows.evaluateAll((rows, i) => rows.map((r) => (r as HTMLTableRowElement).cells[i]?.textContent), appColumn);
   expect(new Set(apps)).toEqual(new Set([target.app]));
 
   // The filter lives in the URL: a reload shows the same list.

@@ -23,7 +23,7 @@ export function TopNav({ links, person }: Props) {
         <span className="brand-mark" aria-hidden />
         Trajectory Studio
       </Link>
-      <nav aria-label={t("ui.nav.main")}>
+      <nav aria-label="Main">
         {links.map((l) => (
           <Link key={l.href} href={l.href} aria-current={pathname.startsWith(l.href) ? "page" : undefined}>
             {t(`nav.${l.key}`)}
