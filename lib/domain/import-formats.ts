@@ -254,6 +254,10 @@ export function buildTrajectory(
   frame: CoordinateFrame,
 ): { trajectory?: BuiltTrajectory; problems: Omit<ImportProblem, "file" | "line">[] } {
   const problems: Omit<ImportProblem, "file" | "line">[] = [];
+  // The studio's own format is in original pixels by definition, annotations included.
+  if (draft.steps.some((s) => s.annotated) && frame.kind !== "original") {
+    return { problems: [{ field: "frame", message: "the studio format is always in original pixels; import it with --frame original" }] };
+  }
   const steps: BuiltStep[] = [];
   draft.steps.forEach((s, index) => {
     const size = sizes[index];

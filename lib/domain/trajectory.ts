@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { boxSchema } from "./geometry";
 import { thoughtPartsSchema } from "./thought";
+import { taskStatusSchema } from "./status";
 import { toolCallSchema } from "./tool-call";
 
 export const TRAJECTORY_SOURCES = ["mobile-r1", "ui-s1", "studio", "demo"] as const;
@@ -67,7 +68,7 @@ export const canonicalTrajectorySchema = z.object({
   source: z.enum(TRAJECTORY_SOURCES),
   sourceRef: z.string().nullable().optional(),
   systemPrompt: z.string().nullable().optional(),
-  status: z.string().optional(),
+  status: taskStatusSchema.optional(),
   outcome: outcomeSchema.nullable(),
   originalOutcome: outcomeSchema.nullable().optional(),
   isDiscarded: z.boolean().default(false),

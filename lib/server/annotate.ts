@@ -7,12 +7,13 @@ import {
 } from "@/lib/domain/annotation";
 import { can, type Actor } from "@/lib/domain/permissions";
 import { nextStatus, type TaskStatus } from "@/lib/domain/status";
-import { stepViewSchema, trajectoryAnnotationViewSchema, type StepView, type TrajectoryAnnotationView, type TrajectoryView } from "@/lib/domain/views";
+import { trajectoryAnnotationViewSchema, type StepView, type TrajectoryAnnotationView, type TrajectoryView } from "@/lib/domain/views";
 import { changedFields, recordAudit } from "./audit";
 import { db as defaultDb, type Db, type Tx } from "./db";
 import { AppError } from "./errors";
 import { auditActor, authorize } from "./session";
-import { getTrajectory } from "./trajectories";
+import { getTrajectory, stepFromRow } from "./trajectories";
+import { fromStore } from "./stored";
 
 /** How long a lease lasts without a heartbeat. The editor renews it every minute. */
 export const LEASE_MS = 10 * 60_000;
@@ -23,21 +24,7 @@ function loadStep(tx: Tx | Db, id: string) {
   return tx.step.findUnique({ where: { id }, include: { screenshot: true, trajectory: { select: { id: true, assigneeId: true, status: true } } } });
 }
 
-function stepView(s: StepRow): StepView {
-  return stepViewSchema.parse({
-    id: s.id,
-    index: s.index,
-    screenshot: { sha256: s.screenshot.sha256, width: s.screenshot.width, height: s.screenshot.height },
-    original: JSON.parse(s.originalJson),
-    thought: { state: s.thoughtState, nextAction: s.thoughtNext, purpose: s.thoughtPurpose, text: s.thought },
-    clearAction: s.clearAction,
-    toolCall: JSON.parse(s.toolCallJson),
-    box: s.boxJson ? JSON.parse(s.boxJson) : null,
-    candidateBoxes: JSON.parse(s.candidateBoxJson),
-    verdict: s.verdict,
-    version: s.version,
-  });
-}
+const stepView = (s: StepRow): StepView => stepFromRow(s);
 
 /** The audited, comparable form of a step's annotation. */
 function auditedStep(a: StepAnnotation) {
@@ -119,7 +106,7 @@ export async function saveStepAnnotation(actor: Actor, stepId: string, input: Sa
 }
 
 function trajectoryAnnotationView(t: { outcome: string | null; isDiscarded: boolean; cutAfter: number | null; version: number; status: string }): TrajectoryAnnotationView {
-  return trajectoryAnnotationViewSchema.parse({ outcome: t.outcome, isDiscarded: t.isDiscarded, cutAfter: t.cutAfter, version: t.version, status: t.status });
+  return fromStore(trajectoryAnnotationViewSchema, { outcome: t.outcome, isDiscarded: t.isDiscarded, cutAfter: t.cutAfter, version: t.version, status: t.status }, "trajectory annotation");
 }
 
 /** Save the trajectory-level annotation (outcome, discard, cut point), versioned like a step. */

@@ -36,6 +36,9 @@ describe("sign-in", () => {
     expect(cookie).toMatch(/session_token=/);
     const actor = await getActor(new Headers({ cookie }));
     expect(actor).toMatchObject({ email: "ann@example.com", role: "annotator" });
+    // A request that claims a token is judged by the token alone, never by the cookie beside it.
+    expect(await getActor(new Headers({ cookie, authorization: "Bearer two words" }))).toBeNull();
+    expect(await getActor(new Headers({ cookie, authorization: "Bearer" }))).toBeNull();
     expect(await db.auditEvent.count({ where: { action: "auth.sign_in", actorLabel: "ann@example.com" } })).toBe(1);
   });
 

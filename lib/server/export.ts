@@ -6,10 +6,12 @@ import path from "node:path";
 import { mobileR1Response } from "@/lib/domain/prompt";
 import { formatMobileUseCall } from "@/lib/domain/tool-call";
 import { CANONICAL_FORMAT, isTrainingTarget, type CanonicalTrajectory } from "@/lib/domain/trajectory";
-import type { TaskStatus } from "@/lib/domain/status";
+import { taskStatusSchema, type TaskStatus } from "@/lib/domain/status";
 import { db as defaultDb, type Db } from "./db";
 import { CLI_ACTOR, recordAudit, type AuditActor } from "./audit";
 import { AppError } from "./errors";
+import { fromStore } from "./stored";
+import { stepFromRow } from "./trajectories";
 import { screenshotFile } from "./screenshot-store";
 import { splitOf, type SplitSpec } from "./split";
 
@@ -94,16 +96,19 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
     const summary: ExportSummary = { outDir, trajectories: 0, steps: 0, trainingSteps: 0, harmfulSteps: 0, screenshots: 0, bySplit: {} };
     const byApp: Record<string, number> = {};
     const copied = new Set<string>();
-    let cursor: string | undefined;
+    // Keyset paging on (fingerprint, id): the same data in two projects shares a fingerprint.
+    let cursor: { fingerprint: string; id: string } | undefined;
     for (;;) {
+      const after = cursor ? { OR: [{ fingerprint: { gt: cursor.fingerprint } }, { fingerprint: cursor.fingerprint, id: { gt: cursor.id } }] } : {};
       const page = await prisma.trajectory.findMany({
-        where: { ...where, ...(cursor ? { fingerprint: { gt: cursor } } : {}) },
-        orderBy: { fingerprint: "asc" },
+        where: { AND: [where, after] },
+        orderBy: [{ fingerprint: "asc" }, { id: "asc" }],
         take: PAGE,
         include: { project: { select: { name: true } }, steps: { orderBy: { index: "asc" }, include: { screenshot: true } } },
       });
       if (page.length === 0) break;
-      cursor = page[page.length - 1]!.fingerprint;
+      const last = page[page.length - 1]!;
+      cursor = { fingerprint: last.fingerprint, id: last.id };
       for (const t of page) {
         const split = opts.split ? splitOf(opts.split, t) : undefined;
         const record: CanonicalTrajectory = {
@@ -115,7 +120,7 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
           source: t.source as CanonicalTrajectory["source"],
           sourceRef: t.sourceRef,
           systemPrompt: t.systemPrompt,
-          status: t.status,
+          status: fromStore(taskStatusSchema, t.status, `status of trajectory ${t.id}`),
           outcome: t.outcome as CanonicalTrajectory["outcome"],
           originalOutcome: t.originalOutcome as CanonicalTrajectory["originalOutcome"],
           isDiscarded: t.isDiscarded,
@@ -134,17 +139,8 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
             files[rel] = s.screenshotSha;
             files[`mobile-r1/images/${s.screenshotSha}${ext}`] = s.screenshotSha;
           }
-          record.steps.push({
-            index: s.index,
-            screenshot: { sha256: s.screenshotSha, width: s.screenshot.width, height: s.screenshot.height, file: rel },
-            original: JSON.parse(s.originalJson),
-            thought: { state: s.thoughtState, nextAction: s.thoughtNext, purpose: s.thoughtPurpose, text: s.thought },
-            clearAction: s.clearAction,
-            toolCall: JSON.parse(s.toolCallJson),
-            box: s.boxJson ? JSON.parse(s.boxJson) : null,
-            candidateBoxes: JSON.parse(s.candidateBoxJson),
-            verdict: s.verdict as CanonicalTrajectory["steps"][number]["verdict"],
-          });
+          const { id: _id, version: _version, screenshot, ...view } = stepFromRow(s);
+          record.steps.push({ ...view, screenshot: { ...screenshot, file: rel } });
         }
         await canonical.line(record);
         const r1 = toMobileR1(record);

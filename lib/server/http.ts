@@ -1,7 +1,7 @@
 import { ZodError } from "zod";
 import type { Actor } from "@/lib/domain/permissions";
 import { AppError, HTTP_STATUS } from "./errors";
-import { requireActor } from "./session";
+import { BEARER, requireActor } from "./session";
 
 export type ApiErrorBody = { error: { code: string; message: string; issues?: unknown } };
 
@@ -17,6 +17,15 @@ export function errorResponse(e: unknown): Response {
   }
   console.error(e);
   return json({ error: { code: "internal", message: "Something went wrong on the server; it has been logged." } }, 500);
+}
+
+/** The request body as JSON; a body that is not JSON is the caller's mistake (400), not ours. */
+export async function readJson(req: Request): Promise<unknown> {
+  try {
+    return await req.json();
+  } catch {
+    throw new AppError("bad_request", "The request body is not valid JSON.");
+  }
 }
 
 export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
@@ -41,11 +50,11 @@ const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
  * Sec-Fetch-Site) must match. Token-authenticated calls carry no ambient credentials, so they pass.
  */
 export function assertSameOrigin(req: Request): void {
-  if (SAFE_METHODS.has(req.method) || /^Bearer\s/i.test(req.headers.get("authorization") ?? "")) return;
+  if (SAFE_METHODS.has(req.method) || BEARER.test(req.headers.get("authorization") ?? "")) return;
   const origin = req.headers.get("origin");
   const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
   if (origin) {
-    if (host && new URL(origin).host === host) return;
+    if (host && URL.canParse(origin) && new URL(origin).host === host) return;
     throw new AppError("forbidden", "Cross-site request refused (Origin does not match this studio).");
   }
   const site = req.headers.get("sec-fetch-site");

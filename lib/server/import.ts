@@ -129,7 +129,7 @@ function fingerprint(t: BuiltTrajectory, images: ImageInfo[]): string {
  */
 export async function importFile(opts: ImportOptions): Promise<ImportResult> {
   const prisma = opts.db ?? defaultDb();
-  if (!existsSync(opts.file)) throw new AppError("not_found", `file not found: ${opts.file}`);
+  if (!existsSync(opts.file)) throw new AppError("not_found", `file not found: ${opts.displayName ?? path.basename(opts.file)}`);
   const images = new Map<string, ImageInfo | string>();
   const problems: ImportProblem[] = [];
   let trajectories = 0;
@@ -189,7 +189,7 @@ export async function importFile(opts: ImportOptions): Promise<ImportResult> {
         pendingSteps = [];
       };
       for await (const r of readTrajectories(opts, images)) {
-        if (!r.checked) throw new AppError("conflict", `${opts.file} changed while it was being imported`);
+        if (!r.checked) throw new AppError("conflict", `${opts.displayName ?? path.basename(opts.file)} changed while it was being imported; nothing was imported`);
         seen += 1;
         const { trajectory: t, images: imgs, fingerprint: fp } = r.checked;
         if (known.has(fp)) {

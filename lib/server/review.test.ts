@@ -67,6 +67,15 @@ describe("review", () => {
     ]);
   });
 
+  it("never lets someone review their own work", async () => {
+    const { user } = await createUser(CLI_ACTOR, { email: "boss@example.com", role: "admin", password: "password-123" }, db);
+    const boss: Actor = { id: user.id, email: user.email, name: user.name, role: "admin" };
+    await db.trajectory.update({ where: { id: trajectoryId }, data: { status: "submitted", assigneeId: boss.id } });
+    const t = await db.trajectory.findUniqueOrThrow({ where: { id: trajectoryId } });
+    await expect(decideReview(boss, trajectoryId, { decision: "approve", version: t.version }, db)).rejects.toThrow(/someone else has to review/);
+    await db.trajectory.update({ where: { id: trajectoryId }, data: { assigneeId: annotator.id } });
+  });
+
   it("lets only the assignee (or reviewers) comment and read", async () => {
     await addComment(annotator, { trajectoryId, stepIndex: 0, body: "Fixed the box" }, db);
     await expect(addComment(other, { trajectoryId, body: "sneaky" }, db)).rejects.toMatchObject({ code: "forbidden" });

@@ -4,6 +4,7 @@ import type { Actor } from "@/lib/domain/permissions";
 import { recordAudit } from "./audit";
 import { db as defaultDb, type Db } from "./db";
 import { AppError } from "./errors";
+import { fromStore } from "./stored";
 import { auditActor, authorize } from "./session";
 
 /** Work waiting for review, oldest submission first. */
@@ -26,12 +27,13 @@ export async function decideReview(actor: Actor, trajectoryId: string, input: Re
   const data = reviewDecisionInput.parse(input);
   authorize(actor, "trajectory.review");
   return prisma.$transaction(async (tx) => {
-    const t = await tx.trajectory.findUnique({ where: { id: trajectoryId }, select: { id: true, status: true, version: true, reviewerId: true } });
+    const t = await tx.trajectory.findUnique({ where: { id: trajectoryId }, select: { id: true, status: true, version: true, reviewerId: true, assigneeId: true } });
     if (!t) throw new AppError("not_found", `trajectory ${trajectoryId} does not exist`);
+    if (t.assigneeId === actor.id) throw new AppError("forbidden", "You annotated this trajectory; someone else has to review it.");
     if (t.version !== data.version) {
       throw new AppError("conflict", `the trajectory changed since you opened it (version ${t.version}, you saw ${data.version}); reload before deciding`, { version: t.version });
     }
-    const from = taskStatusSchema.parse(t.status);
+    const from = fromStore(taskStatusSchema, t.status, `status of trajectory ${t.id}`);
     const to = nextStatus(from, data.decision);
     if (!to) throw new AppError("conflict", `a trajectory that is ${from.replace("_", " ")} cannot be ${data.decision === "approve" ? "approved" : "sent back"}`);
     const updated = await tx.trajectory.update({

@@ -29,8 +29,10 @@ async function assignDemoWork(prisma: Db): Promise<void> {
 /** How many demo trajectories the demo annotator starts with. */
 export const DEMO_ASSIGNED = 5;
 
-/** Create the demo accounts that do not exist yet. */
+/** Create the demo accounts when the studio has no people at all. */
 export async function seedDemoAccounts(prisma: Db = defaultDb()): Promise<void> {
+  // Only into a studio nobody uses yet: never add known passwords to a real team's database.
+  if ((await prisma.user.count()) > 0) return;
   for (const a of DEMO_ACCOUNTS) {
     if (await prisma.user.findUnique({ where: { email: a.email } })) continue;
     await createUser(SYSTEM_ACTOR, a, prisma);

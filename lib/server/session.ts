@@ -5,14 +5,23 @@ import { db } from "./db";
 import { AppError } from "./errors";
 import { userForToken } from "./tokens";
 
+/** An Authorization header that claims token authentication. */
+export const BEARER = /^Bearer\b/i;
+
 /**
  * Who is asking: the owner of an `Authorization: Bearer` API token, or the person whose session
  * cookie this is. Disabled people and malformed roles get null, at once.
  */
 export async function getActor(headers: Headers): Promise<Actor | null> {
-  const bearer = headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  const user = bearer
-    ? await userForToken(bearer)
+  // A request that says Bearer is judged by its token alone, even a malformed one: it never falls
+  // back to the cookie (assertSameOrigin skips its check for exactly these requests).
+  const authorization = headers.get("authorization");
+  const isTokenRequest = authorization !== null && BEARER.test(authorization);
+  const token = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  const user = isTokenRequest
+    ? token
+      ? await userForToken(token)
+      : null
     : await auth()
         .api.getSession({ headers })
         .then((s) => (s ? db().user.findUnique({ where: { id: s.user.id } }) : null));

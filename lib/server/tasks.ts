@@ -5,6 +5,7 @@ import { recordAudit } from "./audit";
 import { LEASE_MS } from "./annotate";
 import { db as defaultDb, type Db } from "./db";
 import { auditActor, authorize } from "./session";
+import { fromStore } from "./stored";
 
 /** Own work comes back in this order: what is under way, what was sent back, then what is new. */
 const OWN_ORDER: TaskStatus[] = ["in_progress", "rejected", "new"];
@@ -92,5 +93,5 @@ export async function listMyTasks(actor: Actor, prisma: Db = defaultDb()): Promi
   const tasks = rows
     .map((r) => ({ ...r, doneSteps: doneBy.get(r.id) ?? 0, leaseUntil: r.leaseUntil?.toISOString() ?? null, updatedAt: r.updatedAt.toISOString() }))
     .sort((a, b) => rank(a.status) - rank(b.status));
-  return taskListSchema.parse({ tasks, available });
+  return fromStore(taskListSchema, { tasks, available }, "task list");
 }

@@ -1,9 +1,11 @@
 import { z } from "zod";
-import { trajectoryViewSchema, type StudioStats, type TrajectoryView, type TrajectoryRow } from "@/lib/domain/views";
+import { stepViewSchema, trajectoryViewSchema, type StepView, type StudioStats, type TrajectoryView, type TrajectoryRow } from "@/lib/domain/views";
+import type { Step as StepRow } from "./generated/sqlite/client";
 import { taskStatusSchema, TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
 import { db as defaultDb, type Db } from "./db";
 import type { Actor } from "@/lib/domain/permissions";
 import { AppError } from "./errors";
+import { fromStore } from "./stored";
 import { authorize } from "./session";
 
 export const listTrajectoriesInput = z.object({
@@ -104,7 +106,7 @@ export async function getTrajectory(id: string, prisma: Db = defaultDb()): Promi
     },
   });
   if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
-  return trajectoryViewSchema.parse({
+  return fromStore(trajectoryViewSchema, {
     id: t.id,
     project: t.project.name,
     app: t.app,
@@ -120,7 +122,15 @@ export async function getTrajectory(id: string, prisma: Db = defaultDb()): Promi
     assignee: t.assignee?.email ?? null,
     leaseUntil: t.leaseUntil?.toISOString() ?? null,
     version: t.version,
-    steps: t.steps.map((s) => ({
+    steps: t.steps.map(stepFromRow),
+  }, `trajectory ${id}`);
+}
+
+/** A stored step row (with its screenshot) as the view every layer uses; stored JSON is parsed and checked. */
+export function stepFromRow(s: StepRow & { screenshot: { sha256: string; width: number; height: number } }): StepView {
+  return fromStore(
+    stepViewSchema,
+    {
       id: s.id,
       index: s.index,
       screenshot: { sha256: s.screenshot.sha256, width: s.screenshot.width, height: s.screenshot.height },
@@ -132,8 +142,9 @@ export async function getTrajectory(id: string, prisma: Db = defaultDb()): Promi
       candidateBoxes: JSON.parse(s.candidateBoxJson),
       verdict: s.verdict,
       version: s.version,
-    })),
-  });
+    },
+    `step ${s.id}`,
+  );
 }
 
 /** Distinct app names, for filters. */

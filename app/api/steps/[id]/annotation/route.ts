@@ -2,12 +2,12 @@
 import { z } from "zod";
 import { saveStepInput } from "@/lib/domain/annotation";
 import { saveStepAnnotation } from "@/lib/server/annotate";
-import { authed, json } from "@/lib/server/http";
+import { authed, json, readJson } from "@/lib/server/http";
 
 const paramsSchema = z.object({ id: z.string().min(1).max(100) });
 
 export const PUT = authed(async (req: Request, ctx: { params: Promise<{ id: string }> }, actor) => {
   const { id } = paramsSchema.parse(await ctx.params);
-  const input = saveStepInput.parse(await req.json());
+  const input = saveStepInput.parse(await readJson(req));
   return json(await saveStepAnnotation(actor, id, input));
 });
