@@ -40,6 +40,9 @@ export function AnnotationEditor({ id, initialStepIndex }: { id: string; initial
   return <LoadedEditor trajectory={query.data} initialStepIndex={initialStepIndex} />;
 }
 
+/** Drafts belong to one person's work on one trajectory (the editor is only ever the assignee's). */
+const draftScope = (t: TrajectoryView) => `${t.assigneeId ?? "none"}.${t.id}`;
+
 /** Build the engine from the server's view, with local drafts laid over it (loading is never an undo step). */
 function buildEditor(trajectory: TrajectoryView, stepIndex: number): Editor {
   const server: Record<string, Synced<DocValue>> = {
@@ -51,7 +54,7 @@ function buildEditor(trajectory: TrajectoryView, stepIndex: number): Editor {
     server[s.id] = { version: s.version, value: steps[s.id]! };
   }
   const isReadOnly = !isEditableStatus(trajectory.status);
-  const restored = isReadOnly ? { doc: { trajectory: trajectoryAnnotationOf(trajectory), steps }, server, conflicts: {} } : restoreDrafts({ trajectory: trajectoryAnnotationOf(trajectory), steps }, server, localDrafts());
+  const restored = isReadOnly ? { doc: { trajectory: trajectoryAnnotationOf(trajectory), steps }, server, conflicts: {} } : restoreDrafts({ trajectory: trajectoryAnnotationOf(trajectory), steps }, server, localDrafts(draftScope(trajectory)));
   return createEditor({
     trajectoryId: trajectory.id,
     steps: trajectory.steps.map((s) => ({ id: s.id, index: s.index, size: { width: s.screenshot.width, height: s.screenshot.height } })),
@@ -68,7 +71,7 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
   const [editor] = useState(() => buildEditor(trajectory, initialStepIndex));
   const [autosave] = useState<Autosave>(() =>
     createAutosave(editor, {
-      drafts: localDrafts(),
+      drafts: localDrafts(draftScope(trajectory)),
       isValid: (key, value) => (key === TRAJECTORY_KEY ? saveTrajectoryInput.omit({ version: true }) : stepAnnotationSchema).safeParse(value).success,
       api: {
         save: (key, value, version) =>

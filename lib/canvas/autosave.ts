@@ -1,6 +1,7 @@
 import { isSameValue } from "@/lib/domain/annotation";
 import { createStore } from "./store";
 import { dirtyKeys, TRAJECTORY_KEY, type Conflict, type Doc, type DocValue, type Editor, type Synced } from "./editor";
+import { stepAnnotationSchema, trajectoryAnnotationSchema } from "@/lib/domain/annotation";
 
 /**
  * Nothing typed is lost: every unsaved value is written to a local draft at once (it survives a
@@ -197,6 +198,12 @@ export function restoreDrafts(
   for (const [key, synced] of Object.entries(server)) {
     const d = drafts.get(key);
     if (!d) continue;
+    // A draft written by an older studio (or damaged) must not break the editor: drop what does not parse.
+    const schema = key === TRAJECTORY_KEY ? trajectoryAnnotationSchema : stepAnnotationSchema;
+    if (!schema.safeParse(d.value).success || !schema.safeParse(d.base).success) {
+      drafts.remove(key);
+      continue;
+    }
     if (isSameValue(d.value, synced.value)) {
       drafts.remove(key);
       continue;

@@ -404,6 +404,15 @@ describe("autosave", () => {
     expect(r.server.s1).toEqual({ version: 1, value: step() });
     expect(drafts.map.has("s2")).toBe(false);
   });
+
+  it("drops a draft that does not parse (an older studio's, or damaged) instead of loading it", () => {
+    const drafts = memoryDrafts();
+    drafts.set("s0", { baseVersion: 1, base: step(), value: { thought: "not the right shape" }, at: 0 });
+    const server = { s0: { version: 1, value: step() } };
+    const r = restoreDrafts({ trajectory: traj, steps: { s0: step() } }, server, drafts);
+    expect(r.doc.steps.s0).toEqual(step());
+    expect(drafts.map.has("s0")).toBe(false);
+  });
 });
 
 describe("reward preview", () => {
