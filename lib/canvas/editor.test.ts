@@ -407,7 +407,7 @@ describe("autosave", () => {
 
   it("drops a draft that does not parse (an older studio's, or damaged) instead of loading it", () => {
     const drafts = memoryDrafts();
-    drafts.set("s0", { baseVersion: 1, base: step(), value: { thought: "not the right shape" }, at: 0 });
+    drafts.set("s0", { baseVersion: 1, base: step(), value: { thought: "not the right shape" } as unknown as StepAnnotation, at: 0 });
     const server = { s0: { version: 1, value: step() } };
     const r = restoreDrafts({ trajectory: traj, steps: { s0: step() } }, server, drafts);
     expect(r.doc.steps.s0).toEqual(step());

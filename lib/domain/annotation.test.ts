@@ -50,7 +50,11 @@ describe("step checks", () => {
     expect(p).toEqual([{ code: "thought.actionMismatch", field: "thought.nextAction", isBlocking: false, detail: "swipe" }]);
   });
   it("points off the screenshot block the step", () => {
-    expect(codes({ ...complete, toolCall: { action: "click", coordinate: [2000, 10] }, box: [1990, 0, 2010, 20] })).toEqual(["toolCall.offScreen"]);
+    expect(codes({ ...complete, toolCall: { action: "click", coordinate: [2000, 10] }, box: [1990, 0, 2010, 20] })).toEqual(["toolCall.offScreen", "box.offScreen"]);
+  });
+  it("a box drawn wholly off the screenshot blocks the step; one reaching past the edge does not", () => {
+    expect(codes({ ...complete, box: [-1e9, -1e9, -1e8, -1e8] })).toContain("box.offScreen");
+    expect(codes({ ...complete, box: [-20, -20, 2000, 3000] })).not.toContain("box.offScreen");
   });
 });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { boxSchema, isPointInBox, type Box, type Size } from "./geometry";
+import { type Box, type Size, boxOverlapsScreen, boxSchema, isPointInBox } from "./geometry";
 import { splitSentences } from "./thought";
 import { isCoordinateAction, screenProblems, toolCallSchema, type ActionType, type ToolCall } from "./tool-call";
 import { isTrainingTarget, outcomeSchema, verdictSchema } from "./trajectory";
@@ -120,6 +120,7 @@ export type StepProblemCode =
   | "toolCall.offScreen"
   | "box.missing"
   | "box.missesPoint"
+  | "box.offScreen"
   | "verdict.unset";
 
 /** One problem of a step. `isBlocking` problems stop a submit; the others are warnings. */
@@ -195,6 +196,9 @@ export function stepProblems(a: StepAnnotation, size: Size): StepProblem[] {
       else if (a.box && !isPointInBox(parsed.data.coordinate, a.box)) push("box.missesPoint", "box", false);
     }
   }
+  // Import accepts element boxes that reach past the edge (accessibility trees do); one drawn here
+  // must at least touch the screenshot.
+  if (a.box && !boxOverlapsScreen(a.box, size)) push("box.offScreen", "box", true, `[${a.box.map((v) => Math.round(v)).join(", ")}] lies outside the ${size.width}x${size.height} screenshot`);
   if (!a.clearAction.trim()) push("clearAction.empty", "clearAction");
   else if (!isOneSentence(a.clearAction)) push("clearAction.notOneSentence", "clearAction");
   if (a.verdict === "unreviewed") push("verdict.unset", "verdict");

@@ -176,7 +176,8 @@ export async function renewLease(actor: Actor, id: string, prisma: Db = defaultD
     const t = await tx.trajectory.findUnique({ where: { id }, select: { id: true, assigneeId: true, status: true, leaseUntil: true } });
     if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
     authorize(actor, "trajectory.annotate", t);
-    if (t.assigneeId !== actor.id || !isEditableStatus(t.status)) return { leaseUntil: t.leaseUntil?.toISOString() ?? null };
+    // Only work taken from the pool has a lease; an admin's assignment (no lease) is not turned into one.
+    if (t.assigneeId !== actor.id || !isEditableStatus(t.status) || t.leaseUntil === null) return { leaseUntil: t.leaseUntil?.toISOString() ?? null };
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
     await tx.trajectory.update({ where: { id }, data: { leaseUntil } });
     // Taking up a lapsed (or absent) lease is a change worth a row; each minute's renewal is not.

@@ -13,6 +13,19 @@ const OWN_ORDER: TaskStatus[] = ["in_progress", "rejected", "new"];
 const TAKE_ATTEMPTS = 8;
 
 /**
+ * What anyone may take: new work nobody has, or work taken from the pool whose lease lapsed (its
+ * taker stopped working on it; what they saved stays). Admin assignments have no lease and stay.
+ */
+function takeable(now: Date) {
+  return {
+    OR: [
+      { assigneeId: null, status: "new" },
+      { assigneeId: { not: null }, leaseUntil: { lt: now }, status: { in: ["new", "in_progress"] } },
+    ],
+  };
+}
+
+/**
  * "Start next task": the person's own unfinished work first; otherwise take an unassigned new
  * trajectory. Taking is one conditional update (only while still unassigned), so two people
  * starting at once never get the same task: the loser moves on to the next candidate.
@@ -28,6 +41,8 @@ export async function startNextTask(actor: Actor, prisma: Db = defaultDb(), now 
   });
   own.sort((a, b) => OWN_ORDER.indexOf(a.status as TaskStatus) - OWN_ORDER.indexOf(b.status as TaskStatus));
   const mine = own[0];
+  // Work an admin assigned carries no lease (it stays theirs); work taken from the pool keeps a lease.
+  if (mine && mine.leaseUntil === null) return mine.id;
   if (mine) {
     await prisma.$transaction(async (tx) => {
       await tx.trajectory.update({ where: { id: mine.id }, data: { leaseUntil } });
@@ -45,21 +60,21 @@ export async function startNextTask(actor: Actor, prisma: Db = defaultDb(), now 
   const tried = new Set<string>();
   for (let attempt = 0; attempt < TAKE_ATTEMPTS; attempt++) {
     const candidate = await prisma.trajectory.findFirst({
-      where: { assigneeId: null, status: "new", isDiscarded: false, id: { notIn: [...tried] } },
+      where: { ...takeable(now), isDiscarded: false, id: { notIn: [...tried] } },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      select: { id: true },
+      select: { id: true, assigneeId: true, leaseUntil: true },
     });
     if (!candidate) return null;
     tried.add(candidate.id);
     const isTaken = await prisma.$transaction(async (tx) => {
-      const { count } = await tx.trajectory.updateMany({ where: { id: candidate.id, assigneeId: null, status: "new" }, data: { assigneeId: actor.id, leaseUntil } });
+      const { count } = await tx.trajectory.updateMany({ where: { id: candidate.id, ...takeable(now) }, data: { assigneeId: actor.id, leaseUntil } });
       if (count !== 1) return false;
       await recordAudit(tx, {
         actor: auditActor(actor),
         action: "trajectory.take",
         entityType: "trajectory",
         entityId: candidate.id,
-        before: { assigneeId: null, leaseUntil: null },
+        before: { assigneeId: candidate.assigneeId, leaseUntil: candidate.leaseUntil?.toISOString() ?? null },
         after: { assigneeId: actor.id, leaseUntil: leaseUntil.toISOString() },
       });
       return true;
@@ -78,7 +93,7 @@ export async function listMyTasks(actor: Actor, prisma: Db = defaultDb()): Promi
       orderBy: [{ updatedAt: "desc" }, { id: "asc" }],
       select: { id: true, app: true, instruction: true, status: true, outcome: true, stepCount: true, leaseUntil: true, updatedAt: true },
     }),
-    prisma.trajectory.count({ where: { assigneeId: null, status: "new", isDiscarded: false } }),
+    prisma.trajectory.count({ where: { ...takeable(new Date()), isDiscarded: false } }),
   ]);
   const done = await prisma.step.groupBy({
     by: ["trajectoryId"],
