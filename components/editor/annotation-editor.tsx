@@ -18,6 +18,7 @@ import { EditorHeader } from "./editor-header";
 import { HelpOverlay } from "./help-overlay";
 import { MergeDialog } from "./merge-dialog";
 import { StepForm } from "./step-form";
+import { ReviewNotes } from "./review-notes";
 import { StepStrip } from "./step-strip";
 import { useEditor } from "./use-editor";
 import "./editor.css";
@@ -123,6 +124,7 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
   return (
     <main className="editor">
       <EditorHeader trajectory={trajectory} editor={editor} autosave={autosave} problems={problems} canSubmit={canSubmit} isSubmitting={submit.isPending} submitError={submit.error} onSubmit={doSubmit} />
+      <ReviewNotes trajectoryId={trajectory.id} onPickStep={editor.goTo} />
       <div className="editor-main">
         <CanvasPane editor={editor} step={step} stepCount={trajectory.steps.length} shortcuts={shortcuts} />
         <StepForm editor={editor} step={step} thoughtRef={thoughtRef} />

@@ -70,6 +70,13 @@ function ReviewBody({ trajectory, t }: { trajectory: TrajectoryView; t: ReturnTy
             {trajectory.outcome && t("review.outcome", { outcome: trajectory.outcome })}
             {trajectory.isDiscarded && ` · ${t("review.discarded")}`}
           </div>
+          {(comments.data?.rows ?? [])
+            .filter((c) => c.stepIndex === null)
+            .map((c) => (
+              <p key={c.id} className="comment">
+                <b>{c.author}</b> {c.body}
+              </p>
+            ))}
         </div>
         <div className="review-decision">
           {!isSubmitted && <p className="sub">{t("review.notSubmitted", { status: trajectory.status })}</p>}
