@@ -14,8 +14,8 @@ async function signInThroughForm(page: Page, email: string, password: string) {
 }
 
 const EXPECTED_NAV: Record<DemoRole, string[]> = {
-  admin: ["My tasks", "Trajectories", "Review", "Import", "Export", "People", "Audit"],
-  reviewer: ["Trajectories", "Review"],
+  admin: ["My tasks", "Trajectories", "Review", "Progress", "Import", "Export", "People", "Audit"],
+  reviewer: ["Trajectories", "Review", "Progress"],
   annotator: ["My tasks", "Trajectories"],
 };
 

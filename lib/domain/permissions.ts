@@ -64,6 +64,7 @@ export const NAV_ITEMS = [
   { href: "/tasks", key: "tasks", action: "trajectory.take" },
   { href: "/trajectories", key: "trajectories", action: "trajectory.list" },
   { href: "/reviews", key: "reviews", action: "trajectory.review" },
+  { href: "/dashboard", key: "dashboard", action: "trajectory.review" },
   { href: "/import", key: "import", action: "import.run" },
   { href: "/export", key: "export", action: "export.run" },
   { href: "/admin/people", key: "people", action: "people.manage" },

@@ -1,5 +1,6 @@
 import { admin } from "./messages/admin";
 import { common } from "./messages/common";
+import { dashboard } from "./messages/dashboard";
 import { editor } from "./messages/editor";
 import { imports } from "./messages/import";
 import { list } from "./messages/list";
@@ -17,8 +18,8 @@ export type Locale = (typeof LOCALES)[number];
 export const LOCALE_NAMES: Record<Locale, string> = { en: "English", zh: "简体中文" };
 
 export const CATALOGUE = {
-  en: { ...common.en, ...admin.en, ...review.en, ...editor.en, ...list.en, ...viewer.en, ...imports.en },
-  zh: { ...common.zh, ...admin.zh, ...review.zh, ...editor.zh, ...list.zh, ...viewer.zh, ...imports.zh },
+  en: { ...common.en, ...dashboard.en, ...admin.en, ...review.en, ...editor.en, ...list.en, ...viewer.en, ...imports.en },
+  zh: { ...common.zh, ...dashboard.zh, ...admin.zh, ...review.zh, ...editor.zh, ...list.zh, ...viewer.zh, ...imports.zh },
 };
 
 export type MessageKey = keyof (typeof CATALOGUE)["en"];

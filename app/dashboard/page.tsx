@@ -1,0 +1,20 @@
+import type { Metadata } from "next";
+import { Dashboard } from "@/components/dashboard/dashboard";
+import { isLocale, translator } from "@/lib/i18n";
+import { pageActor } from "@/lib/server/page-auth";
+
+export const metadata: Metadata = { title: "Progress" };
+
+export default async function DashboardPage() {
+  const actor = await pageActor("/dashboard", "trajectory.review");
+  const t = translator(isLocale(actor.locale) ? actor.locale : "en");
+  return (
+    <main className="page">
+      <div className="page-head">
+        <h1>{t("dashboard.title")}</h1>
+        <span className="sub">{t("dashboard.sub")}</span>
+      </div>
+      <Dashboard />
+    </main>
+  );
+}

@@ -1,0 +1,53 @@
+import type { Catalogue } from "./types";
+
+const en = {
+  "nav.dashboard": "Progress",
+  "dashboard.title": "Progress and quality",
+  "dashboard.sub": "Where the work stands, how good it is, and who is doing it.",
+  "dashboard.byApp": "Trajectories by app and status",
+  "dashboard.verdicts": "Step verdicts",
+  "dashboard.verdicts.note": "Share of corrected and harmful steps: how often the model was wrong.",
+  "dashboard.daily": "Last 14 days",
+  "dashboard.daily.stepEdits": "step saves",
+  "dashboard.daily.submitted": "submitted",
+  "dashboard.daily.approved": "approved",
+  "dashboard.daily.sentBack": "sent back",
+  "dashboard.annotators": "Annotators",
+  "dashboard.annotator": "Annotator",
+  "dashboard.assigned": "Assigned",
+  "dashboard.inProgress": "To do",
+  "dashboard.submitted": "Submitted",
+  "dashboard.approved": "Approved",
+  "dashboard.sentBack": "Sent back",
+  "dashboard.review": "Review outcomes",
+  "dashboard.approvalRate": "{rate} of decisions approved ({approved} approved, {sentBack} sent back)",
+  "dashboard.noDecisions": "No review decisions yet.",
+  "dashboard.noAnnotators": "Nobody has work assigned yet.",
+} as const;
+
+const zh: Catalogue<typeof en> = {
+  "nav.dashboard": "进度",
+  "dashboard.title": "进度与质量",
+  "dashboard.sub": "任务进展、标注质量以及每位成员的工作情况。",
+  "dashboard.byApp": "各应用的轨迹状态",
+  "dashboard.verdicts": "步骤判定",
+  "dashboard.verdicts.note": "修正与有害步骤的占比：模型出错的频率。",
+  "dashboard.daily": "最近 14 天",
+  "dashboard.daily.stepEdits": "步骤保存",
+  "dashboard.daily.submitted": "提交",
+  "dashboard.daily.approved": "通过",
+  "dashboard.daily.sentBack": "退回",
+  "dashboard.annotators": "标注员",
+  "dashboard.annotator": "标注员",
+  "dashboard.assigned": "已分配",
+  "dashboard.inProgress": "待完成",
+  "dashboard.submitted": "已提交",
+  "dashboard.approved": "已通过",
+  "dashboard.sentBack": "已退回",
+  "dashboard.review": "审核结果",
+  "dashboard.approvalRate": "{rate} 的审核决定为通过（通过 {approved}，退回 {sentBack}）",
+  "dashboard.noDecisions": "暂无审核决定。",
+  "dashboard.noAnnotators": "还没有分配任何任务。",
+};
+
+export const dashboard = { en, zh };
