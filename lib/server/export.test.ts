@@ -62,7 +62,8 @@ describe("export", () => {
     const out = path.join(a.dir, "export");
     await exportDataset({ outDir: out, status: "all", db: a.db });
     const b = await freshStudio();
-    expect(await importFile({ file: path.join(out, "trajectories.jsonl"), format: "studio", screenshotsDir: path.join(out, "screenshots"), db: b.db })).toMatchObject({ ok: true, trajectories: 6 });
+    // No --screenshots: an export's screenshots/ folder is found beside trajectories.jsonl.
+    expect(await importFile({ file: path.join(out, "trajectories.jsonl"), format: "studio", db: b.db })).toMatchObject({ ok: true, trajectories: 6 });
     const [ca, cb] = [await contents(a.db), await contents(b.db)];
     expect(cb).toEqual(ca);
     expect(ca.flatMap((t) => t.steps).filter((s) => s.box !== null).length).toBeGreaterThan(0);

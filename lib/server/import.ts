@@ -103,9 +103,13 @@ async function* readTrajectories(
   }
 }
 
+/** images/ (Mobile-R1 release) or screenshots/ (a studio export) beside the file, else its own folder. */
 function defaultScreenshotsDir(file: string): string {
-  const images = path.join(path.dirname(file), "images");
-  return existsSync(images) ? images : path.dirname(file);
+  for (const name of ["images", "screenshots"]) {
+    const dir = path.join(path.dirname(file), name);
+    if (existsSync(dir)) return dir;
+  }
+  return path.dirname(file);
 }
 
 /**

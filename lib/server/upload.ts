@@ -52,7 +52,7 @@ export async function importUpload(req: Request, actor?: AuditActor): Promise<Im
     const fields = importUploadFields.parse(received.fields);
     const frame: CoordinateFrame = fields.frame === "original" ? { kind: "original" } : { kind: "resized", maxPixels: fields.maxPixels };
     const folder = path.join(work, "data");
-    const { file, displayName } = await arrangeFiles(received.files, folder);
+    const { file, displayName } = await arrangeFiles(received.files, folder, fields.format);
     const result = await importFile({ file, format: fields.format, project: fields.project, frame, displayName, actor });
     if (result.ok) return result;
     // Name files as the uploader knows them (images/a.png), never by the server's temporary folder.
@@ -68,19 +68,25 @@ function tooLarge(): AppError {
 }
 
 /** Put the uploaded files where importFile looks: the JSONL with an images/ folder beside it. */
-async function arrangeFiles(files: ReceivedFile[], dir: string): Promise<{ file: string; displayName: string }> {
+async function arrangeFiles(files: ReceivedFile[], dir: string, format: string): Promise<{ file: string; displayName: string }> {
   const zips = files.filter((f) => extOf(f.name) === ".zip");
   if (zips.length > 0) {
     if (files.length !== 1) throw new AppError("bad_request", "Upload one .zip on its own, or a .jsonl together with its images.");
     const zip = zips[0]!;
     await extractZip(zip.file, dir);
-    const jsonl = await findJsonl(dir);
+    const jsonl = await findJsonl(dir, format);
     return { file: jsonl, displayName: `${zip.name}/${path.relative(dir, jsonl).split(path.sep).join("/")}` };
   }
   const jsonls = files.filter((f) => extOf(f.name) === ".jsonl");
   if (jsonls.length !== 1) throw new AppError("bad_request", `Upload exactly one .jsonl file (got ${jsonls.length}), or one .zip.`);
   const other = files.find((f) => f !== jsonls[0] && !IMAGE_EXT.has(extOf(f.name)));
   if (other) throw new AppError("bad_request", `${other.name} is neither a .jsonl nor a PNG, JPEG or WebP image.`);
+  // Screenshots are found by file name: two different images with one name would be a silent mix-up.
+  const seen = new Set<string>();
+  for (const f of files) {
+    if (seen.has(f.name)) throw new AppError("bad_request", `Two uploaded files are named ${f.name}; screenshots are matched by file name, so names must be unique.`);
+    seen.add(f.name);
+  }
   const images = path.join(dir, "images");
   await mkdir(images, { recursive: true });
   for (const f of files) await rename(f.file, f === jsonls[0] ? path.join(dir, f.name) : path.join(images, f.name));
@@ -98,14 +104,18 @@ function safeName(raw: string): string {
   return name;
 }
 
-/** The JSONL to import from an extracted zip: data.jsonl (shallowest) or the only *.jsonl. */
-async function findJsonl(dir: string): Promise<string> {
+/**
+ * The JSONL to import from an extracted zip: for the studio format a studio export's
+ * trajectories.jsonl, otherwise data.jsonl (shallowest), or else the only *.jsonl.
+ */
+async function findJsonl(dir: string, format: string): Promise<string> {
   const all = (await readdir(dir, { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile() && e.name.toLowerCase().endsWith(".jsonl"))
     .map((e) => path.join(e.parentPath, e.name))
     .filter((p) => !p.includes(`${path.sep}__MACOSX${path.sep}`));
   const depth = (p: string) => path.relative(dir, p).split(path.sep).length;
-  const data = all.filter((p) => path.basename(p) === "data.jsonl").sort((a, b) => depth(a) - depth(b));
+  const preferred = format === "studio" ? "trajectories.jsonl" : "data.jsonl";
+  const data = all.filter((p) => path.basename(p) === preferred).sort((a, b) => depth(a) - depth(b));
   if (data[0]) return data[0];
   if (all.length === 1) return all[0]!;
   if (all.length === 0) throw new AppError("unprocessable", "The zip holds no .jsonl file; put data.jsonl and an images/ folder in it.");
