@@ -9,9 +9,8 @@ import { isTypingTarget, matchShortcut } from "@/lib/canvas/shortcuts";
 import { isEditableStatus, saveTrajectoryInput, stepAnnotationSchema, submitProblems } from "@/lib/domain/annotation";
 import { useT } from "@/lib/i18n/react";
 import { annotationOf, renewLeaseRequest, saveStepRequest, saveTrajectoryRequest, trajectoryAnnotationOf, useSubmitTrajectory } from "@/lib/queries/annotation";
-import { screenshotUrl, trajectoryQuery, type TrajectoryView } from "@/lib/queries/trajectories";
+import { trajectoryQuery, type TrajectoryView } from "@/lib/queries/trajectories";
 import { ErrorBox, Loading } from "@/components/ui/states";
-import { preloadImage } from "@/components/step-viewer/use-image";
 import { CanvasPane } from "./canvas-pane";
 import { localDrafts } from "./drafts";
 import { EditorHeader } from "./editor-header";
@@ -22,10 +21,10 @@ import { ReviewNotes } from "./review-notes";
 import { StepStrip } from "./step-strip";
 import { useEditor } from "./use-editor";
 import "./editor.css";
+import { usePrefetchScreenshots, useStepInUrl } from "@/components/step-viewer/step-hooks";
 
 /** Heartbeat interval: the lease lasts ten minutes, renewed every minute while the editor is open. */
 const HEARTBEAT_MS = 60_000;
-const PREFETCH_AHEAD = 3;
 
 export function AnnotationEditor({ id, initialStepIndex }: { id: string; initialStepIndex: number }) {
   const t = useT();
@@ -116,7 +115,7 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
   );
   useKeyboard(editor, shortcuts);
   useStepInUrl(stepIndex);
-  usePrefetch(trajectory, stepIndex);
+  usePrefetchScreenshots(trajectory, stepIndex);
   useHeartbeat(trajectory.id, !editor.get().isReadOnly);
   useOnlineRetry(autosave);
   useExposeForTests(editor, autosave);
@@ -159,24 +158,7 @@ function useKeyboard(editor: Editor, shortcuts: ReturnType<typeof editorShortcut
   }, [editor, shortcuts]);
 }
 
-/** Mirror the step into ?step=N (1-based) without a navigation, so a reload keeps the place. */
-function useStepInUrl(stepIndex: number) {
-  useEffect(() => {
-    const url = new URL(window.location.href);
-    const wanted = String(stepIndex + 1);
-    if (url.searchParams.get("step") === wanted) return;
-    url.searchParams.set("step", wanted);
-    window.history.replaceState(window.history.state, "", url);
-  }, [stepIndex]);
-}
 
-/** Decode the next steps' screenshots (and the previous one) ahead of time, so moving on paints at once. */
-function usePrefetch(trajectory: TrajectoryView, stepIndex: number) {
-  useEffect(() => {
-    const around = [...trajectory.steps.slice(stepIndex + 1, stepIndex + 1 + PREFETCH_AHEAD), trajectory.steps[stepIndex - 1]];
-    for (const s of around) if (s) void preloadImage(screenshotUrl(s.screenshot.sha256)).catch(() => undefined);
-  }, [trajectory, stepIndex]);
-}
 
 function useHeartbeat(id: string, isActive: boolean) {
   useEffect(() => {

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { overlayFor } from "@/lib/canvas/overlay";
 import { createViewerStore, type ViewerStore } from "@/lib/canvas/viewer";
-import { screenshotUrl, trajectoryQuery, type TrajectoryView } from "@/lib/queries/trajectories";
+import { trajectoryQuery, type TrajectoryView } from "@/lib/queries/trajectories";
 import { ErrorBox, Loading } from "@/components/ui/states";
 import { useT } from "@/lib/i18n/react";
 import { CanvasPane } from "./canvas-pane";
@@ -13,6 +13,7 @@ import { ThumbStrip } from "./thumb-strip";
 import { useStepShortcuts } from "./use-step-shortcuts";
 import { useViewer } from "./use-viewer";
 import { ViewerHeader } from "./viewer-header";
+import { usePrefetchScreenshots, useStepInUrl } from "./step-hooks";
 
 export function StepViewer({ id, initialStepIndex }: { id: string; initialStepIndex: number }) {
   const t = useT();
@@ -37,7 +38,7 @@ function LoadedViewer({ trajectory, initialStepIndex }: { trajectory: Trajectory
   useEffect(() => store.set({ overlay: shapes }), [store, shapes]);
   useStepShortcuts(store);
   useStepInUrl(stepIndex);
-  usePrefetchImages(trajectory, stepIndex);
+  usePrefetchScreenshots(trajectory, stepIndex);
   useExposeForTests(store, trajectory);
 
   if (!step) return null;
@@ -53,23 +54,7 @@ function LoadedViewer({ trajectory, initialStepIndex }: { trajectory: Trajectory
   );
 }
 
-/** Mirror the step into ?step=N (1-based) without a navigation, so a reload keeps the place. */
-function useStepInUrl(stepIndex: number) {
-  useEffect(() => {
-    const url = new URL(window.location.href);
-    const wanted = String(stepIndex + 1);
-    if (url.searchParams.get("step") === wanted) return;
-    url.searchParams.set("step", wanted);
-    window.history.replaceState(window.history.state, "", url);
-  }, [stepIndex]);
-}
 
-/** Warm the browser cache with the next two steps' screenshots. */
-function usePrefetchImages(trajectory: TrajectoryView, stepIndex: number) {
-  useEffect(() => {
-    for (const s of trajectory.steps.slice(stepIndex + 1, stepIndex + 3)) new window.Image().src = screenshotUrl(s.screenshot.sha256);
-  }, [trajectory, stepIndex]);
-}
 
 declare global {
   interface Window {
