@@ -7,12 +7,11 @@ import type { StepProblem } from "@/lib/domain/annotation";
 import type { Point, Size } from "@/lib/domain/geometry";
 import { ACTION_TYPES, mobileUseCallSchema, SYSTEM_BUTTONS, TERMINATE_STATUSES, type ActionType, type ToolCall } from "@/lib/domain/tool-call";
 import { useT } from "@/lib/i18n/react";
+import { formatMobileUseCallPretty } from "@/lib/domain/tool-call";
 
 type Props = { editor: Editor; call: ToolCall; size: Size; problems: StepProblem[] };
 
-/** Indented JSON with number arrays (points) kept on one line. */
-const pretty = (call: ToolCall) =>
-  JSON.stringify({ name: "mobile_use", arguments: call }, null, 2).replace(/\[\s+([-\d.,\s]+?)\s+\]/g, (_m, inner: string) => `[${inner.split(/,\s*/).join(", ")}]`);
+const pretty = formatMobileUseCallPretty;
 
 /** Action type plus exactly the fields that action needs, and the call as JSON (editable, validated by the domain schema). */
 export function ToolCallFields({ editor, call, size, problems }: Props) {

@@ -1,12 +1,10 @@
 import { Badge } from "@/components/ui/badge";
-import { formatMobileUseCall, type ToolCall } from "@/lib/domain/tool-call";
+import { formatMobileUseCall, formatMobileUseCallPretty } from "@/lib/domain/tool-call";
 import type { StepView } from "@/lib/queries/trajectories";
 import { useFormatNumber } from "@/components/ui/format";
 import { useT } from "@/lib/i18n/react";
 
-/** Indented JSON with number arrays (points, boxes) kept on one line. */
-const pretty = (call: ToolCall) =>
-  JSON.stringify({ name: "mobile_use", arguments: call }, null, 2).replace(/\[\s+([-\d.,\s]+?)\s+\]/g, (_m, inner: string) => `[${inner.split(/,\s*/).join(", ")}]`);
+const pretty = formatMobileUseCallPretty;
 
 export function StepPanel({ step, stepCount }: { step: StepView; stepCount: number }) {
   const t = useT();

@@ -112,6 +112,11 @@ export function pyJsonDumps(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${pyJsonDumps(v)}`).join(", ")}}`;
 }
 
+/** The call as indented JSON for people to read and edit, with number arrays (points) kept on one line. */
+export function formatMobileUseCallPretty(call: ToolCall): string {
+  return JSON.stringify({ name: "mobile_use", arguments: call }, null, 2).replace(/\[\s+([-\d.,\s]+?)\s+\]/g, (_m, inner: string) => `[${inner.split(/,\s*/).join(", ")}]`);
+}
+
 /** A short human summary: `click (540, 236)`, `type "hello"`. */
 export function describeToolCall(call: ToolCall): string {
   const pt = ([x, y]: Point) => `(${Math.round(x)}, ${Math.round(y)})`;
