@@ -123,7 +123,7 @@ describe.skipIf(!hasPg)("PostgreSQL", () => {
     const src = mkdtempSync(path.join(os.tmpdir(), "pg-src-"));
     writeFileSync(path.join(src, "a.png"), await blankPng(1080, 2400));
     writeFileSync(path.join(src, "data.jsonl"), `${JSON.stringify({ goal: "在淘宝搜索耳机", is_successful: false, steps: [{ action_content: { action: "click", coordinate: [540, 300], bbox: [400, 250, 700, 350] }, screenshot: "a.png" }] })}\n`);
-    process.env.STUDIO_DATA_DIR = src;
+    process.env.STUDIO_DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "pg-store-"));
     const r = await importFile({ file: path.join(src, "data.jsonl"), format: "ui-s1", db });
     expect(r).toMatchObject({ ok: true, trajectories: 1, steps: 1 });
     expect(await getStats(null, db)).toMatchObject({ trajectories: 1, steps: 1, apps: 1 });
