@@ -48,7 +48,8 @@ let failed = 0;
 try {
   const v = JSON.parse(readFileSync(path.join(TMP, "vitest.json"), "utf8"));
   passed += v.numPassedTests;
-  failed += v.numFailedTests + (v.numFailedTestSuites ?? 0);
+  // A file that fails to load fails no test of its own: count it then, and only then.
+  failed += v.numFailedTests > 0 ? v.numFailedTests : (v.numFailedTestSuites ?? 0);
 } catch {
   failed += 1;
 }
