@@ -1,53 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import { z } from "zod";
 import { getJson, sendJson } from "./fetcher";
-
-// Wire shapes of /api/exports: the route handlers parse the input and type their answers with these; the client parses the answers.
-
-/** Which trajectories an export takes (lib/server/export.ts EXPORT_STATUSES). */
-export const EXPORT_STATUS_OPTIONS = ["approved", "submitted", "all"] as const;
-
-export const startExportInput = z.object({
-  status: z.enum(EXPORT_STATUS_OPTIONS).default("approved"),
-  apps: z.array(z.string().trim().min(1).max(100)).max(200).default([]),
-  project: z.string().trim().max(100).optional().transform((s) => s || undefined),
-  /** random:<seed>:<ratios> or by-app:<apps>, as the CLI's --split */
-  split: z.string().trim().max(500).optional().transform((s) => s || undefined),
-});
-export type StartExportInput = z.input<typeof startExportInput>;
-export type StartExport = z.output<typeof startExportInput>;
-
-export const exportCountsSchema = z.object({
-  trajectories: z.number(),
-  steps: z.number(),
-  trainingSteps: z.number(),
-  harmfulSteps: z.number(),
-  screenshots: z.number(),
-  bySplit: z.record(z.string(), z.number()),
-});
-
-/** One export: a job of this server process, or a finished folder found in the exports directory. */
-export const exportSchema = z.object({
-  id: z.string(),
-  state: z.enum(["running", "succeeded", "failed"]),
-  outDir: z.string(),
-  startedAt: z.string(),
-  finishedAt: z.string().nullable(),
-  progress: z.object({ trajectories: z.number(), total: z.number() }),
-  filters: z.object({ status: z.string(), apps: z.array(z.string()), project: z.string().nullable(), split: z.string().nullable() }),
-  counts: exportCountsSchema.nullable(),
-  error: z.string().nullable(),
-});
-export type ExportItem = z.infer<typeof exportSchema>;
-
-export const exportsSchema = z.object({ exports: z.array(exportSchema) });
-export const exportAnswerSchema = z.object({ export: exportSchema });
-
-/** The trainer bridge command that turns an export folder into ms-swift SFT rows. */
-export function bridgeCommand(outDir: string): string {
-  const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
-  return `npm run studio -- bridge sft ${quote(outDir)} --out ${quote(`${outDir}-sft`)} --target ms-swift --max-pixels 1003520`;
-}
+import { type StartExportInput, exportsSchema, exportAnswerSchema } from "@/lib/domain/exports";
+export * from "@/lib/domain/exports";
 
 export const exportKeys = {
   all: ["exports"] as const,

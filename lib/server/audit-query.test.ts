@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor, Role } from "@/lib/domain/permissions";
-import { auditQueryInput, type AuditQuery } from "@/lib/queries/audit";
+import { auditQueryInput, type AuditQuery } from "@/lib/domain/audit-log";
 import { auditFacets, readAudit } from "./audit-query";
 import type { Db } from "./db";
 import { AppError } from "./errors";

@@ -1,5 +1,5 @@
 import type { Actor } from "@/lib/domain/permissions";
-import type { AuditFacets, AuditPage, AuditQuery, AuditRow } from "@/lib/queries/audit";
+import type { AuditFacets, AuditPage, AuditQuery, AuditRow } from "@/lib/domain/audit-log";
 import { db as defaultDb, type Db } from "./db";
 import { AppError } from "./errors";
 import { authorize } from "./session";

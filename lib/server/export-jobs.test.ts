@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { cp, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { startExportInput } from "@/lib/queries/exports";
+import { startExportInput } from "@/lib/domain/exports";
 import type { Db } from "./db";
 import { AppError } from "./errors";
 import { exportsDir, getExport, listExports, startExportJob, waitForExportJob } from "./export-jobs";

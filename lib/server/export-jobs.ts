@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import type { ExportItem, StartExport } from "@/lib/queries/exports";
+import type { ExportItem, StartExport } from "@/lib/domain/exports";
 import type { AuditActor } from "./audit";
 import { dataDir } from "./config";
 import type { Db } from "./db";

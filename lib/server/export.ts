@@ -8,6 +8,7 @@ import { formatMobileUseCall } from "@/lib/domain/tool-call";
 import { CANONICAL_FORMAT, isTrainingTarget, type CanonicalTrajectory } from "@/lib/domain/trajectory";
 import { taskStatusSchema, type TaskStatus } from "@/lib/domain/status";
 import { db as defaultDb, type Db } from "./db";
+import { EXPORT_STATUS_OPTIONS } from "@/lib/domain/exports";
 import { CLI_ACTOR, recordAudit, type AuditActor } from "./audit";
 import { AppError } from "./errors";
 import { fromStore } from "./stored";
@@ -16,7 +17,8 @@ import { screenshotFile } from "./screenshot-store";
 import { splitOf, type SplitSpec } from "./split";
 
 export const EXPORT_FORMAT = "trajectory-studio-export/v1";
-export const EXPORT_STATUSES = ["approved", "submitted", "all"] as const;
+/** Which work an export takes; the list lives once, in lib/domain/exports. */
+export const EXPORT_STATUSES = EXPORT_STATUS_OPTIONS;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 
 export type ExportOptions = {

@@ -2,7 +2,7 @@
 import { authed, json } from "@/lib/server/http";
 import { listExports, startExportJob } from "@/lib/server/export-jobs";
 import { auditActor, authorize } from "@/lib/server/session";
-import { startExportInput } from "@/lib/queries/exports";
+import { startExportInput } from "@/lib/domain/exports";
 
 export const GET = authed(async (_req: Request, _ctx: unknown, actor) => {
   authorize(actor, "export.run");

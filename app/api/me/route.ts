@@ -2,7 +2,7 @@
 import { authed, json } from "@/lib/server/http";
 import { updateUser, updateUserInput } from "@/lib/server/people";
 import { auditActor } from "@/lib/server/session";
-import { toPerson, type Me } from "@/lib/queries/people";
+import { toPerson, type Me } from "@/lib/domain/people";
 
 // Only these fields: a person may not change their own role or disabled flag.
 const meInput = updateUserInput.pick({ locale: true, name: true }).strict();

@@ -2,7 +2,7 @@
 import { authed, json } from "@/lib/server/http";
 import { auditActor, authorize } from "@/lib/server/session";
 import { createToken, listTokens } from "@/lib/server/tokens";
-import { createTokenInput, tokenScopeInput, toToken } from "@/lib/queries/tokens";
+import { createTokenInput, tokenScopeInput, toToken } from "@/lib/domain/tokens";
 
 export const GET = authed(async (req: Request, _ctx: unknown, actor) => {
   const { scope } = tokenScopeInput.parse({ scope: new URL(req.url).searchParams.get("scope") || undefined });

@@ -2,7 +2,7 @@
 import { authed, json } from "@/lib/server/http";
 import { createUser, createUserInput, listUsers } from "@/lib/server/people";
 import { auditActor, authorize } from "@/lib/server/session";
-import { toPerson, type Person } from "@/lib/queries/people";
+import { toPerson, type Person } from "@/lib/domain/people";
 
 export const GET = authed(async (_req: Request, _ctx: unknown, actor) => {
   authorize(actor, "people.manage");

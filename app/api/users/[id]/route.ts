@@ -3,7 +3,7 @@ import { z } from "zod";
 import { authed, json } from "@/lib/server/http";
 import { updateUser, updateUserInput } from "@/lib/server/people";
 import { auditActor, authorize } from "@/lib/server/session";
-import { toPerson } from "@/lib/queries/people";
+import { toPerson } from "@/lib/domain/people";
 
 const paramsSchema = z.object({ id: z.string().min(1).max(100) });
 

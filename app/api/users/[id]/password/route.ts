@@ -3,7 +3,7 @@ import { z } from "zod";
 import { authed, json } from "@/lib/server/http";
 import { resetPassword } from "@/lib/server/people";
 import { auditActor, authorize } from "@/lib/server/session";
-import { resetPasswordInput } from "@/lib/queries/people";
+import { resetPasswordInput } from "@/lib/domain/people";
 
 const paramsSchema = z.object({ id: z.string().min(1).max(100) });
 

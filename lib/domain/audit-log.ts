@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+// Wire shapes of the audit API: route handlers shape their answers with these, the client parses them.
+
+const text = (max: number) => z.string().trim().min(1).max(max).optional();
+
+/**
+ * Filters of GET /api/audit. `actor` matches part of the actor's label (an email, "cli", "system");
+ * `from` is inclusive and `to` exclusive (ISO dates or date-times).
+ */
+export const auditQueryInput = z.object({
+  action: text(100),
+  entityType: text(50),
+  entityId: text(200),
+  actor: text(200),
+  from: z.coerce.date().optional(),
+  to: z.coerce.date().optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type AuditQuery = z.infer<typeof auditQueryInput>;
+
+export const auditRowSchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  actorLabel: z.string(),
+  action: z.string(),
+  entityType: z.string(),
+  entityId: z.string().nullable(),
+  /** The recorded JSON, parsed; a value that is not valid JSON comes back as its raw text. */
+  before: z.unknown(),
+  after: z.unknown(),
+});
+export type AuditRow = z.infer<typeof auditRowSchema>;
+
+export const auditPageSchema = z.object({ rows: z.array(auditRowSchema), total: z.number(), page: z.number(), pageSize: z.number() });
+export type AuditPage = z.infer<typeof auditPageSchema>;
+
+export const auditFacetsSchema = z.object({ actions: z.array(z.string()), entityTypes: z.array(z.string()) });
+export type AuditFacets = z.infer<typeof auditFacetsSchema>;
+
+export const AUDIT_PAGE_SIZE = 50;
