@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
+import { EmptyState, ErrorBox, QueryBody } from "@/components/ui/states";
 import { useT } from "@/lib/i18n/react";
 import { tokensQuery, useCreateToken, useRevokeToken } from "@/lib/queries/tokens";
 import { SecretReveal } from "./copy";
@@ -41,19 +41,18 @@ export function OwnTokens() {
         )}
         {revoke.error && <ErrorBox error={revoke.error} />}
       </div>
-      {query.error ? (
-        <div className="panel-pad">
-          <ErrorBox error={query.error} />
-        </div>
-      ) : !query.data ? (
-        <Loading>{t("admin.loading")}</Loading>
-      ) : query.data.tokens.length === 0 ? (
-        <EmptyState title={t("tokens.none")}>
+      <QueryBody
+        query={query}
+        loading={t("admin.loading")}
+        isEmpty={(data) => data.tokens.length === 0}
+        empty={<EmptyState title={t("tokens.none")}>
           <p>{t("tokens.noneHint")}</p>
-        </EmptyState>
-      ) : (
-        <TokenTable tokens={query.data.tokens} label={t("tokens.title")} onRevoke={(id) => revoke.mutate(id)} revokingId={revoke.isPending ? revoke.variables : undefined} />
-      )}
+        </EmptyState>}
+      >
+        {(data) => (
+          <TokenTable tokens={data.tokens} label={t("tokens.title")} onRevoke={(id) => revoke.mutate(id)} revokingId={revoke.isPending ? revoke.variables : undefined} />
+        )}
+      </QueryBody>
     </section>
   );
 }

@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { TokenTable } from "@/components/account/token-table";
-import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
+import { EmptyState, ErrorBox, QueryBody } from "@/components/ui/states";
 import { useT } from "@/lib/i18n/react";
 import { tokensQuery, useRevokeToken } from "@/lib/queries/tokens";
 
@@ -18,17 +18,16 @@ export function AllTokens() {
         <p className="hint">{t("tokens.allHint")}</p>
         {revoke.error && <ErrorBox error={revoke.error} />}
       </div>
-      {query.error ? (
-        <div className="panel-pad">
-          <ErrorBox error={query.error} />
-        </div>
-      ) : !query.data ? (
-        <Loading>{t("admin.loading")}</Loading>
-      ) : query.data.tokens.length === 0 ? (
-        <EmptyState title={t("tokens.noneAll")} />
-      ) : (
-        <TokenTable tokens={query.data.tokens} showOwner label={t("tokens.allTitle")} onRevoke={(id) => revoke.mutate(id)} revokingId={revoke.isPending ? revoke.variables : undefined} />
-      )}
+      <QueryBody
+        query={query}
+        loading={t("admin.loading")}
+        isEmpty={(data) => data.tokens.length === 0}
+        empty={<EmptyState title={t("tokens.noneAll")} />}
+      >
+        {(data) => (
+          <TokenTable tokens={data.tokens} showOwner label={t("tokens.allTitle")} onRevoke={(id) => revoke.mutate(id)} revokingId={revoke.isPending ? revoke.variables : undefined} />
+        )}
+      </QueryBody>
     </section>
   );
 }

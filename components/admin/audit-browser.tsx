@@ -32,28 +32,8 @@ export function AuditBrowser({ filters }: { filters: AuditFilters }) {
   return (
     <section className="panel" aria-label={t("audit.title")}>
       <form className="toolbar" role="search" onSubmit={submit}>
-        <label className="field">
-          <span>{t("audit.action")}</span>
-          <select className="select" value={draft.action} onChange={set("action")}>
-            <option value="">{t("audit.anyAction")}</option>
-            {options(facets.data?.actions, draft.action).map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span>{t("audit.entityType")}</span>
-          <select className="select" value={draft.entityType} onChange={set("entityType")}>
-            <option value="">{t("audit.anyEntity")}</option>
-            {options(facets.data?.entityTypes, draft.entityType).map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FacetSelect label={t("audit.action")} any={t("audit.anyAction")} value={draft.action} values={options(facets.data?.actions, draft.action)} onChange={set("action")} />
+        <FacetSelect label={t("audit.entityType")} any={t("audit.anyEntity")} value={draft.entityType} values={options(facets.data?.entityTypes, draft.entityType)} onChange={set("entityType")} />
         <label className="field">
           <span>{t("audit.entityId")}</span>
           <input className="input" value={draft.entityId} onChange={set("entityId")} />
@@ -159,5 +139,22 @@ function AuditPager({ page, total, onPage }: { page: number; total: number; onPa
         </button>
       </span>
     </nav>
+  );
+}
+
+/** A filter over the values the audit trail holds, with "any" first. */
+function FacetSelect(props: { label: string; any: string; value: string; values: string[]; onChange: (e: { target: { value: string } }) => void }) {
+  return (
+    <label className="field">
+      <span>{props.label}</span>
+      <select className="select" value={props.value} onChange={props.onChange}>
+        <option value="">{props.any}</option>
+        {props.values.map((a) => (
+          <option key={a} value={a}>
+            {a}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConfirmButton, SecretReveal } from "@/components/account/copy";
 import { useFormatDate } from "@/components/account/use-format-date";
-import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
+import { EmptyState, ErrorBox, QueryBody } from "@/components/ui/states";
 import { ROLES, roleSchema } from "@/lib/domain/permissions";
 import { useT } from "@/lib/i18n/react";
 import { peopleQuery, useResetPassword, useUpdatePerson, type Person } from "@/lib/queries/people";
@@ -34,82 +34,81 @@ export function PeopleTable({ currentUserId }: { currentUserId: string }) {
           />
         )}
       </div>
-      {query.error ? (
-        <div className="panel-pad">
-          <ErrorBox error={query.error} />
-        </div>
-      ) : !query.data ? (
-        <Loading>{t("admin.loading")}</Loading>
-      ) : query.data.people.length === 0 ? (
-        <EmptyState title={t("people.none")} />
-      ) : (
-        <table className="table" aria-label={t("people.title")}>
-          <thead>
-            <tr>
-              <th>{t("people.email")}</th>
-              <th>{t("people.name")}</th>
-              <th>{t("people.role")}</th>
-              <th>{t("people.status")}</th>
-              <th>{t("people.created")}</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {query.data.people.map((p) => {
-              const isSelf = p.id === currentUserId;
-              return (
-                <tr key={p.id} className={p.isDisabled ? "row-disabled" : undefined}>
-                  <td className="nowrap">
-                    {p.email}
-                    {isSelf && <span className="muted"> {t("people.you")}</span>}
-                  </td>
-                  <td>{p.name}</td>
-                  <td className="nowrap">
-                    <select
-                      className="select select-compact"
-                      aria-label={t("people.roleOf", { email: p.email })}
-                      value={update.isPending && update.variables?.id === p.id ? (update.variables.role ?? p.role) : p.role}
-                      disabled={busyId === p.id}
-                      onChange={(e) => update.mutate({ id: p.id, role: roleSchema.parse(e.target.value) })}
-                    >
-                      {ROLES.map((r) => (
-                        <option key={r} value={r}>
-                          {t(`role.${r}`)}
-                        </option>
-                      ))}
-                    </select>
-                  </td>
-                  <td className="nowrap">
-                    {p.isDisabled ? <span className="badge badge-rejected">{t("people.disabled")}</span> : <span className="badge badge-approved">{t("people.active")}</span>}
-                  </td>
-                  <td className="nowrap muted">{formatDate(p.createdAt)}</td>
-                  <td className="nowrap actions">
-                    <button
-                      type="button"
-                      className="btn"
-                      disabled={busyId === p.id || isSelf}
-                      title={isSelf ? t("people.notYourself") : undefined}
-                      aria-label={t(p.isDisabled ? "people.enableWho" : "people.disableWho", { email: p.email })}
-                      onClick={() => update.mutate({ id: p.id, isDisabled: !p.isDisabled })}
-                    >
-                      {p.isDisabled ? t("people.enable") : t("people.disable")}
-                    </button>
-                    <ConfirmButton
-                      label={t("people.resetPassword")}
-                      confirmLabel={t("people.confirmReset", { email: p.email })}
-                      disabled={busyId === p.id}
-                      onConfirm={() => {
-                        setResetFor(p);
-                        reset.mutate(p.id);
-                      }}
-                    />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
+      <QueryBody
+        query={query}
+        loading={t("admin.loading")}
+        isEmpty={(data) => data.people.length === 0}
+        empty={<EmptyState title={t("people.none")} />}
+      >
+        {(data) => (
+          <table className="table" aria-label={t("people.title")}>
+            <thead>
+              <tr>
+                <th>{t("people.email")}</th>
+                <th>{t("people.name")}</th>
+                <th>{t("people.role")}</th>
+                <th>{t("people.status")}</th>
+                <th>{t("people.created")}</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {data.people.map((p) => {
+                const isSelf = p.id === currentUserId;
+                return (
+                  <tr key={p.id} className={p.isDisabled ? "row-disabled" : undefined}>
+                    <td className="nowrap">
+                      {p.email}
+                      {isSelf && <span className="muted"> {t("people.you")}</span>}
+                    </td>
+                    <td>{p.name}</td>
+                    <td className="nowrap">
+                      <select
+                        className="select select-compact"
+                        aria-label={t("people.roleOf", { email: p.email })}
+                        value={update.isPending && update.variables?.id === p.id ? (update.variables.role ?? p.role) : p.role}
+                        disabled={busyId === p.id}
+                        onChange={(e) => update.mutate({ id: p.id, role: roleSchema.parse(e.target.value) })}
+                      >
+                        {ROLES.map((r) => (
+                          <option key={r} value={r}>
+                            {t(`role.${r}`)}
+                          </option>
+                        ))}
+                      </select>
+                    </td>
+                    <td className="nowrap">
+                      {p.isDisabled ? <span className="badge badge-rejected">{t("people.disabled")}</span> : <span className="badge badge-approved">{t("people.active")}</span>}
+                    </td>
+                    <td className="nowrap muted">{formatDate(p.createdAt)}</td>
+                    <td className="nowrap actions">
+                      <button
+                        type="button"
+                        className="btn"
+                        disabled={busyId === p.id || isSelf}
+                        title={isSelf ? t("people.notYourself") : undefined}
+                        aria-label={t(p.isDisabled ? "people.enableWho" : "people.disableWho", { email: p.email })}
+                        onClick={() => update.mutate({ id: p.id, isDisabled: !p.isDisabled })}
+                      >
+                        {p.isDisabled ? t("people.enable") : t("people.disable")}
+                      </button>
+                      <ConfirmButton
+                        label={t("people.resetPassword")}
+                        confirmLabel={t("people.confirmReset", { email: p.email })}
+                        disabled={busyId === p.id}
+                        onConfirm={() => {
+                          setResetFor(p);
+                          reset.mutate(p.id);
+                        }}
+                      />
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        )}
+      </QueryBody>
     </section>
   );
 }

@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { importBatchesQuery } from "@/lib/queries/imports";
 import { intlLocale, useFormatNumber } from "@/components/ui/format";
-import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
+import { EmptyState, QueryBody } from "@/components/ui/states";
 import { useLocale, useT } from "@/lib/i18n/react";
 
 export function RecentBatches() {
@@ -18,42 +18,40 @@ export function RecentBatches() {
       <div className="panel-pad">
         <h2>{t("import.recent")}</h2>
       </div>
-      {query.error ? (
-        <div className="panel-pad">
-          <ErrorBox error={query.error} />
-        </div>
-      ) : !query.data ? (
-        <Loading />
-      ) : query.data.batches.length === 0 ? (
-        <EmptyState title={t("import.recent.empty")} />
-      ) : (
-        <table className="table">
-          <thead>
-            <tr>
-              <th>{t("import.recent.file")}</th>
-              <th>{t("import.recent.format")}</th>
-              <th>{t("import.recent.project")}</th>
-              <th className="num">{t("import.recent.trajectories")}</th>
-              <th className="num">{t("import.recent.steps")}</th>
-              <th className="num">{t("import.recent.skipped")}</th>
-              <th>{t("import.recent.when")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {query.data.batches.map((b) => (
-              <tr key={b.id}>
-                <td>{b.fileName}</td>
-                <td className="nowrap">{b.format}</td>
-                <td className="nowrap">{b.project}</td>
-                <td className="num">{nf(b.trajectories)}</td>
-                <td className="num">{nf(b.steps)}</td>
-                <td className="num">{nf(b.duplicates)}</td>
-                <td className="nowrap muted">{new Date(b.startedAt).toLocaleString(dateLocale, { dateStyle: "medium", timeStyle: "short" })}</td>
+      <QueryBody
+        query={query}
+        isEmpty={(data) => data.batches.length === 0}
+        empty={<EmptyState title={t("import.recent.empty")} />}
+      >
+        {(data) => (
+          <table className="table">
+            <thead>
+              <tr>
+                <th>{t("import.recent.file")}</th>
+                <th>{t("import.recent.format")}</th>
+                <th>{t("import.recent.project")}</th>
+                <th className="num">{t("import.recent.trajectories")}</th>
+                <th className="num">{t("import.recent.steps")}</th>
+                <th className="num">{t("import.recent.skipped")}</th>
+                <th>{t("import.recent.when")}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {data.batches.map((b) => (
+                <tr key={b.id}>
+                  <td>{b.fileName}</td>
+                  <td className="nowrap">{b.format}</td>
+                  <td className="nowrap">{b.project}</td>
+                  <td className="num">{nf(b.trajectories)}</td>
+                  <td className="num">{nf(b.steps)}</td>
+                  <td className="num">{nf(b.duplicates)}</td>
+                  <td className="nowrap muted">{new Date(b.startedAt).toLocaleString(dateLocale, { dateStyle: "medium", timeStyle: "short" })}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </QueryBody>
     </section>
   );
 }

@@ -35,3 +35,31 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
     </div>
   );
 }
+
+/**
+ * The four states of a query, the same way everywhere: its error, loading, an empty state, or the
+ * content for its data.
+ */
+export function QueryBody<T>({
+  query,
+  isEmpty,
+  empty,
+  loading,
+  children,
+}: {
+  query: { error: unknown; data: T | undefined };
+  isEmpty: (data: T) => boolean;
+  empty: ReactNode;
+  loading?: ReactNode;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.error) {
+    return (
+      <div className="panel-pad">
+        <ErrorBox error={query.error} />
+      </div>
+    );
+  }
+  if (query.data === undefined) return <Loading>{loading}</Loading>;
+  return isEmpty(query.data) ? empty : children(query.data);
+}
