@@ -3,16 +3,16 @@ import { createHash } from "node:crypto";
 import { mkdtemp, mkdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { COOKBOOK_DIR, COOKBOOK_EN_PNG, COOKBOOK_ZH_PNG } from "@/fixtures";
 import type { Box } from "@/lib/domain/geometry";
 import type { ToolCall } from "@/lib/domain/tool-call";
 import type { CanonicalStep, CanonicalTrajectory, Verdict } from "@/lib/domain/trajectory";
 import type { BridgeIo } from "./output";
 
-/** Shared reference material (read-only); override with SHARED_DIR. */
-export const SHARED_DIR = process.env.SHARED_DIR ?? "/work/shared";
-export const REFERENCE_DIR = path.join(SHARED_DIR, "reference");
-export const EN_SCREENSHOT = path.join(SHARED_DIR, "samples/qwen-cookbook/mobile_en_example.png"); // 1080x2400
-export const ZH_SCREENSHOT = path.join(SHARED_DIR, "samples/qwen-cookbook/mobile_zh_example.png"); // 720x1280
+/** Reference texts (cookbook prompts, chat template) in the repository's fixtures. */
+export const REFERENCE_DIR = COOKBOOK_DIR;
+export const EN_SCREENSHOT = COOKBOOK_EN_PNG; // 1080x2400
+export const ZH_SCREENSHOT = COOKBOOK_ZH_PNG; // 720x1280
 
 export type Shot = { sha256: string; width: number; height: number; file: string; bytes: Buffer };
 

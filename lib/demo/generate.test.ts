@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { COOKBOOK_DIR } from "@/fixtures";
 import { isPointInBox, isPointOnScreen, type Box } from "@/lib/domain/geometry";
 import { parseModelOutput } from "@/lib/domain/model-output";
 import { ACTION_TYPES, pointsOf, toolCallSchema, type ToolCall } from "@/lib/domain/tool-call";
@@ -143,8 +144,8 @@ describe("generateDemoDataset", () => {
 });
 
 describe("writeCookbookDataset", () => {
-  const samples = path.resolve(import.meta.dirname, "../../../shared/samples/qwen-cookbook");
-  it.skipIf(!existsSync(samples))("writes the two real cookbook screenshots with clicks in original pixels", async () => {
+  const samples = COOKBOOK_DIR;
+  it("writes the two real cookbook screenshots with clicks in original pixels", async () => {
     const dir = path.join(tmp, "cookbook");
     await writeCookbookDataset(dir, samples);
     const lines = await readLines(dir);

@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
+import { COOKBOOK_DIR } from "@/fixtures";
 import { describe, expect, it } from "vitest";
 import { smartResize } from "./geometry";
 import { mobileR1Response, mobileUseSystemPrompt, mobileUseUserText } from "./prompt";
 
-const REFERENCE = "/work/shared/reference";
+const REFERENCE = COOKBOOK_DIR;
 
 /** The text between `<|im_start|>system\n` and the first `<|im_end|>` of a cookbook reference. */
 function referenceSystem(file: string): string {

@@ -9,10 +9,11 @@ import { AppError } from "./errors";
 import { importFile } from "./import";
 import { listMyTasks, startNextTask } from "./tasks";
 import { getTrajectory } from "./trajectories";
-import { freshStudio, SHARED_DIR, uiS1ScreenshotDir } from "./testing/fixtures";
+import { UI_S1_TRAIN_JSONL } from "@/fixtures";
+import { freshStudio, uiS1ScreenshotDir } from "./testing/fixtures";
 
 // 32 real UI-S1 trajectories with blank screenshots of the right sizes.
-const TRAIN = path.join(SHARED_DIR, "samples/ui-s1-android-control/android_control_train_example.jsonl");
+const TRAIN = UI_S1_TRAIN_JSONL;
 
 async function person(db: Db, role: Role, name: string): Promise<Actor> {
   const u = await db.user.create({ data: { id: `u-${name}`, email: `${name}@test.local`, name, role } });

@@ -8,10 +8,11 @@ import { AppError } from "./errors";
 import { exportsDir, getExport, listExports, startExportJob, waitForExportJob } from "./export-jobs";
 import { importFile } from "./import";
 import { screenshotFile } from "./screenshot-store";
-import { freshStudio, SHARED_DIR, uiS1ScreenshotDir } from "./testing/fixtures";
+import { UI_S1_TRAIN_JSONL } from "@/fixtures";
+import { freshStudio, uiS1ScreenshotDir } from "./testing/fixtures";
 
 // 32 trajectories of UI-S1 data.
-const TRAIN = path.join(SHARED_DIR, "samples/ui-s1-android-control/android_control_train_example.jsonl");
+const TRAIN = UI_S1_TRAIN_JSONL;
 const ACTOR = { id: null, label: "tester@test.local" };
 
 let db: Db;

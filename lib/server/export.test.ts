@@ -10,11 +10,12 @@ import { importFile } from "./import";
 import { parseSplit } from "./split";
 import { getTrajectory, listTrajectories } from "./trajectories";
 import type { TrajectoryView } from "@/lib/domain/views";
-import { freshStudio, uiS1ScreenshotDir, SHARED_DIR } from "./testing/fixtures";
+import { UI_S1_TRAIN_JSONL } from "@/fixtures";
+import { freshStudio, uiS1ScreenshotDir } from "./testing/fixtures";
 import type { Db } from "./db";
 
 // 32 trajectories (the file has no newline after its last line).
-const TRAIN = path.join(SHARED_DIR, "samples/ui-s1-android-control/android_control_train_example.jsonl");
+const TRAIN = UI_S1_TRAIN_JSONL;
 
 /** Everything a trajectory holds apart from database ids and times. */
 async function contents(db: Db) {

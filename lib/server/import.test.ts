@@ -3,6 +3,7 @@ import { mkdtemp, writeFile, copyFile, mkdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { COOKBOOK_EN_PNG } from "@/fixtures";
 import { exportDataset } from "./export";
 import { importFile } from "./import";
 import { getStats, getTrajectory, listTrajectories } from "./trajectories";
@@ -138,7 +139,7 @@ describe("Mobile-R1 release format", () => {
     const { db } = await freshStudio();
     const dir = await mkdtemp(path.join(os.tmpdir(), "mr1-"));
     await mkdir(path.join(dir, "images"));
-    await copyFile(path.resolve("../shared/samples/qwen-cookbook/mobile_en_example.png"), path.join(dir, "images", "en.png"));
+    await copyFile(COOKBOOK_EN_PNG, path.join(dir, "images", "en.png"));
     const row = {
       app_name: "File Manager",
       instruction: "Open the file manager app and view the au_uu_SzH3yR2.mp3 file in MUSIC Folder",

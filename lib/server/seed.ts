@@ -1,6 +1,6 @@
-import { existsSync } from "node:fs";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
+import { COOKBOOK_DIR } from "@/fixtures";
 import { generateDemoDataset } from "@/lib/demo/generate";
 import { writeCookbookDataset } from "@/lib/demo/cookbook";
 import { dataDir } from "./config";
@@ -38,7 +38,7 @@ export async function seedDemoAccounts(prisma: Db = defaultDb()): Promise<void> 
     await createUser(SYSTEM_ACTOR, a, prisma);
   }
 }
-const COOKBOOK_SAMPLES = path.resolve(process.cwd(), "../shared/samples/qwen-cookbook");
+const COOKBOOK_SAMPLES = COOKBOOK_DIR;
 
 /**
  * Load the demo data through the real import path: synthetic Mobile-R1-format trajectories, and
@@ -69,11 +69,9 @@ export async function seedDemo(opts: { trajectories?: number; seed?: number; log
   log(`imported ${made.trajectories} synthetic trajectories (${made.steps} steps)`);
   await assignDemoWork(prisma);
 
-  if (existsSync(COOKBOOK_SAMPLES)) {
-    const cookbook = path.join(work, "cookbook");
-    await writeCookbookDataset(cookbook, COOKBOOK_SAMPLES);
-    const r2 = await importFile({ file: path.join(cookbook, "data.jsonl"), format: "mobile-r1", project: DEMO_PROJECT, db: prisma });
-    if (!r2.ok) throw new Error(`cookbook import failed: ${r2.problems.map((p) => p.message).join("; ")}`);
-    log("imported the Qwen cookbook's two real screenshots");
-  }
+  const cookbook = path.join(work, "cookbook");
+  await writeCookbookDataset(cookbook, COOKBOOK_SAMPLES);
+  const r2 = await importFile({ file: path.join(cookbook, "data.jsonl"), format: "mobile-r1", project: DEMO_PROJECT, db: prisma });
+  if (!r2.ok) throw new Error(`cookbook import failed: ${r2.problems.map((p) => p.message).join("; ")}`);
+  log("imported the Qwen cookbook's two real screenshots");
 }

@@ -6,11 +6,12 @@ import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import sharp from "sharp";
+import { UI_S1_EVAL_JSONL } from "@/fixtures";
 import { migrate } from "../migrate";
 import { createDb, type Db } from "../db";
 
-export const SHARED_DIR = path.resolve(process.cwd(), "../shared");
-export const UI_S1_EVAL = path.join(SHARED_DIR, "samples/ui-s1-android-control/android_control_evaluation_std.jsonl");
+export { UI_S1_TRAIN_JSONL } from "@/fixtures";
+export const UI_S1_EVAL = UI_S1_EVAL_JSONL;
 
 /** A fresh SQLite database and data dir in a temp folder, migrated; sets the env the server reads. */
 export async function freshStudio(): Promise<{ dir: string; url: string; db: Db }> {
