@@ -1,7 +1,8 @@
+import type { APIRequestContext } from "@playwright/test";
 import { makeBrokenJsonl, makeUiS1Zip } from "./datasets";
 import { expect, test } from "./fixtures";
 
-const trajectoryCount = async (request: import("@playwright/test").APIRequestContext) =>
+const trajectoryCount = async (request: APIRequestContext) =>
   ((await (await request.get("/api/stats")).json()) as { trajectories: number }).trajectories;
 
 test("uploading a .zip imports its trajectory", async ({ page, importPage, list, request }, testInfo) => {

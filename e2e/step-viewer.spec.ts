@@ -1,3 +1,4 @@
+import type { APIRequestContext } from "@playwright/test";
 import type { OverlayShape } from "@/lib/canvas/overlay";
 import type { ToolCall } from "@/lib/domain/tool-call";
 import { expect, test } from "./fixtures";
@@ -5,7 +6,7 @@ import { expect, test } from "./fixtures";
 type Row = { id: string; instruction: string; stepCount: number };
 type Step = { toolCall: ToolCall; box: [number, number, number, number] | null };
 
-async function longestTrajectory(request: import("@playwright/test").APIRequestContext): Promise<Row> {
+async function longestTrajectory(request: APIRequestContext): Promise<Row> {
   const page = (await (await request.get("/api/trajectories?pageSize=200")).json()) as { rows: Row[] };
   return [...page.rows].sort((a, b) => b.stepCount - a.stepCount)[0]!;
 }

@@ -43,7 +43,6 @@ export function StepStrip({ editor, steps }: { editor: Editor; steps: StepView[]
                 aria-current={s.index === current ? "step" : undefined}
                 onClick={() => editor.goTo(s.index)}
               >
-                {/* eslint-disable-next-line @next/next/no-img-element -- immutable API images, no optimiser needed */}
                 <img src={screenshotUrl(s.screenshot.sha256)} alt="" loading="lazy" width={40} height={Math.round((40 * s.screenshot.height) / s.screenshot.width)} />
                 <span className="thumb-label">
                   <span className={`mark ${isComplete ? "mark-ok" : "mark-todo"}`} aria-hidden>

@@ -68,7 +68,7 @@ const STATUS_ALIASES: Record<string, "success" | "failure"> = {
 const DEFAULT_WAIT_SECONDS = 2;
 const DEFAULT_LONG_PRESS_SECONDS = 2;
 
-const key = (s: string) => s.toLowerCase().replace(/[\s_\-]/g, "");
+const key = (s: string) => s.toLowerCase().replace(/[\s_-]/g, "");
 
 /**
  * Turn one action in any dialect real data uses (Qwen `mobile_use`, older Mobile-R1 `Tap`/`Type`,

@@ -1,6 +1,6 @@
 import { queryOptions } from "@tanstack/react-query";
 import { z } from "zod";
-import { taskStatusSchema, TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
+import { TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
 import { statsSchema, trajectoryPageSchema, trajectoryViewSchema } from "@/lib/domain/views";
 import { getJson, searchString, sendJson } from "./fetcher";
 

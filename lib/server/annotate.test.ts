@@ -1,4 +1,3 @@
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { SaveStepInput } from "@/lib/domain/annotation";
 import type { Actor, Role } from "@/lib/domain/permissions";

@@ -81,7 +81,7 @@ describe("export", () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "export-repro-"));
 
     const one = await exportDataset({ outDir: path.join(dir, "one"), db, split: parseSplit("random:7:0.5,0.5") });
-    const two = await exportDataset({ outDir: path.join(dir, "two"), db, split: parseSplit("random:7:0.5,0.5") });
+    await exportDataset({ outDir: path.join(dir, "two"), db, split: parseSplit("random:7:0.5,0.5") });
     expect(one.trajectories).toBe(1); // only the approved one by default
     const read = (d: string, f: string) => readFileSync(path.join(dir, d, f), "utf8");
     expect(read("one", "trajectories.jsonl")).toBe(read("two", "trajectories.jsonl"));

@@ -111,7 +111,7 @@ async function migratePostgres(url: string, migrations: Migration[]): Promise<Mi
         await client.query("COMMIT");
       } catch (e) {
         await client.query("ROLLBACK");
-        throw new Error(`migration ${m.name} failed: ${(e as Error).message}`);
+        throw new Error(`migration ${m.name} failed: ${(e as Error).message}`, { cause: e });
       }
     }
     return { applied: pending.map((m) => m.name), alreadyApplied: rows.length };
