@@ -45,11 +45,19 @@ const e2eOk = step("browser tests (Playwright, Chromium)", process.execPath, [bi
 
 let passed = 0;
 let failed = 0;
+const skipped = [];
 try {
   const v = JSON.parse(readFileSync(path.join(TMP, "vitest.json"), "utf8"));
   passed += v.numPassedTests;
   // A file that fails to load fails no test of its own: count it then, and only then.
   failed += v.numFailedTests > 0 ? v.numFailedTests : (v.numFailedTestSuites ?? 0);
+  for (const file of v.testResults ?? []) {
+    for (const t of file.assertionResults ?? []) {
+      if (t.status === "skipped" || t.status === "pending" || t.status === "todo") {
+        skipped.push(`${path.relative(ROOT, file.name)}: ${t.fullName ?? t.title}`);
+      }
+    }
+  }
 } catch {
   failed += 1;
 }
@@ -57,9 +65,22 @@ try {
   const p = JSON.parse(readFileSync(path.join(TMP, "playwright.json"), "utf8"));
   passed += p.stats.expected;
   failed += p.stats.unexpected + (p.errors?.length ?? 0);
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status === "skipped") skipped.push(`${suite.file ?? ""}: ${[...titles, spec.title].filter(Boolean).join(" > ")}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk({ ...child, file: child.file ?? suite.file }, [...titles, child.title]);
+  };
+  for (const s of p.suites ?? []) walk(s, []);
 } catch {
   failed += 1;
 }
 if (!unitOk || !e2eOk) failed = Math.max(failed, 1);
-console.log(`\n${passed} passed, ${failed} failed`);
+if (skipped.length > 0) {
+  console.log(`\nSkipped (${skipped.length}):`);
+  for (const name of skipped) console.log(`  - ${name}`);
+}
+console.log(`\n${passed} passed, ${failed} failed, ${skipped.length} skipped`);
 process.exit(failed > 0 ? 1 : 0);
