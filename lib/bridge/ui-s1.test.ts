@@ -1,58 +1,16 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { groundTruthSchema, uiS1Reward } from "./rewards";
+import { uiS1Reward } from "./rewards";
 import { pyJsonLoads, pyStrip, PyBigInt, pyContains, pyDivide } from "./python-compat";
 import { toPy, uiS1EvalCheckOptions, uiS1EvalResize, uiS1SopEpisode, uiS1SopRates, uiS1TrainCheckOptions, uiS1TrajStep } from "./ui-s1";
-import { toolCallSchema } from "@/lib/domain/tool-call";
-import { boxSchema } from "@/lib/domain/geometry";
+import { loadUiS1RewardVectors, loadUiS1SopVectors, UI_S1_REWARD_VECTORS as REWARD_VECTORS } from "./vectors/vectors";
 
-const REWARD_VECTORS = fileURLToPath(new URL("./vectors/ui-s1-reward-vectors.json", import.meta.url));
-const SOP_VECTORS = fileURLToPath(new URL("./vectors/ui-s1-sop-vectors.json", import.meta.url));
 const PLUGIN_PATH = fileURLToPath(new URL("./reward_plugin.py", import.meta.url));
-
-const upstreamSchema = z.object({ repository: z.string(), path: z.string(), commit: z.string().regex(/^[0-9a-f]{40}$/), licence: z.literal("MIT") });
-const rewardVectors = z
-  .object({
-    upstream: upstreamSchema,
-    vectors: z.array(
-      z.object({
-        name: z.string(),
-        note: z.string(),
-        response: z.string(),
-        gt: groundTruthSchema,
-        check_options: z.record(z.string(), z.unknown()),
-        upstream_error: z.string().nullable(),
-        expect: z.object({ score: z.number(), format_score: z.number(), type_match: z.boolean(), extract_match: z.boolean() }),
-      }),
-    ),
-  })
-  .parse(JSON.parse(readFileSync(REWARD_VECTORS, "utf8")));
+const rewardVectors = loadUiS1RewardVectors();
 const { vectors } = rewardVectors;
-
-const sopStepSchema = z.object({
-  call: toolCallSchema,
-  width: z.number().int(),
-  height: z.number().int(),
-  box: boxSchema.nullable(),
-  candidates: z.array(boxSchema),
-  annotation: z.enum(["GOOD", "HARMFUL", "NEUTRAL"]),
-});
-export const sopVectorsSchema = z.object({
-  upstream: upstreamSchema,
-  trajectories: z.array(
-    z.object({
-      name: z.string(),
-      steps: z.array(sopStepSchema),
-      responses: z.array(z.string()),
-      expect: z.object({ num_steps: z.number(), final_step_id: z.number(), task_success: z.boolean(), responses_used: z.number() }),
-    }),
-  ),
-  totals: z.object({ trajectories: z.number(), success_rate: z.number(), progress: z.number() }),
-});
-const sop = sopVectorsSchema.parse(JSON.parse(readFileSync(SOP_VECTORS, "utf8")));
+const sop = loadUiS1SopVectors();
 
 /** The categories the issue names, each by the vector-name prefix that covers it. */
 const CATEGORIES: Record<string, string[]> = {
