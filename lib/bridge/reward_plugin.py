@@ -427,14 +427,99 @@ def normalize_ground_truth(gt):
     return gt
 
 
+_TOOL_ARGS = {
+    "click": {"coordinate": "point"},
+    "long_press": {"coordinate": "point", "time": "seconds"},
+    "swipe": {"coordinate": "point", "coordinate2": "point"},
+    "type": {"text": "str"},
+    "key": {"text": "nonempty"},
+    "system_button": {"button": ("Back", "Home", "Menu", "Enter")},
+    "open": {"text": "nonempty"},
+    "wait": {"time": "seconds"},
+    "terminate": {"status": ("success", "failure")},
+    "answer": {"text": "str"},
+}
+
+
+def _finite_number(v):
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    try:
+        x = float(v)
+    except OverflowError:
+        return None
+    return x if math.isfinite(x) else None
+
+
+def _tool_call(obj):
+    """The mobile_use call exactly as the tool declares it (port of mobileUseCallSchema), or None."""
+    if not isinstance(obj, dict) or obj.get("name") != "mobile_use" or not isinstance(obj.get("arguments"), dict):
+        return None
+    args = obj["arguments"]
+    spec = _TOOL_ARGS.get(args.get("action")) if isinstance(args.get("action"), str) else None
+    if spec is None or set(args) != set(spec) | {"action"}:
+        return None
+    call = {"action": args["action"]}
+    for k, kind in spec.items():
+        v = args[k]
+        if kind == "point":
+            if not isinstance(v, list) or len(v) != 2:
+                return None
+            pt = [_finite_number(v[0]), _finite_number(v[1])]
+            if None in pt:
+                return None
+            call[k] = pt
+        elif kind == "seconds":
+            n = _finite_number(v)
+            if n is None or n < 0:
+                return None
+            call[k] = n
+        elif kind in ("str", "nonempty"):
+            if not isinstance(v, str) or (kind == "nonempty" and v == ""):
+                return None
+            call[k] = v
+        else:
+            if v not in kind:
+                return None
+            call[k] = v
+    return call
+
+
+def _closed_tag(text, name):
+    start = text.find("<%s>" % name)
+    if start < 0:
+        return None
+    close = text.find("</%s>" % name, start + len(name) + 2)
+    if close < 0:
+        return None
+    return {"body": _js_trim(text[start + len(name) + 2:close]), "start": start}
+
+
+def read_mobile_r1_response(response):
+    """Port of readMobileR1Response: the first closed <think>, <action>, <tool_call>; the tool call is the
+    <tool_call> body as JSON {"name": "mobile_use", "arguments": {...}} following the tool's schema exactly."""
+    think, action, tool = (_closed_tag(response, n) for n in ("think", "action", "tool_call"))
+    call = None
+    if tool is not None:
+        try:
+            call = _tool_call(json.loads(tool["body"], parse_constant=_reject_constant))
+        except ValueError:
+            call = None
+    ok = (
+        think is not None and action is not None and tool is not None
+        and think["body"] != "" and action["body"] != "" and tool["body"] != ""
+        and think["start"] < action["start"] < tool["start"] and call is not None
+    )
+    return call, ok
+
+
 def mobile_r1_reward(response, gt):
-    """Mobile-R1 Stage-2 reward: format (0/1) + action (0/1; HARMFUL inverts, NEUTRAL 0.5)."""
+    """Mobile-R1 Stage-2 reward as the paper states it: format (0/1) + action (0/1); where the paper is
+    silent: no-box clicks by 0.04 distance, swipes by direction (+ start in the box), HARMFUL inverts, NEUTRAL 0.5."""
     gt = normalize_ground_truth(gt)
-    out = parse_model_output(response)
+    pred, ok = read_mobile_r1_response(response)
     f = _frames(gt)
-    pred = out["tool_call"]
-    tags = out["tags"]
-    fmt = 1 if (tags["think"] and tags["action"] and tags["tool_call"] and tags["in_order"] and pred is not None) else 0
+    fmt = 1 if ok else 0
     g = gt["gt_action"]
     type_match = pred is not None and pred["action"] == g["action"]
     match = False

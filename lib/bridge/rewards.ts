@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { boxSchema, isPointInBox, scaleBox, swipeDirection, type Box, type Point } from "@/lib/domain/geometry";
 import { parseModelOutput } from "@/lib/domain/model-output";
-import { pointsOf, toolCallSchema, type ToolCall } from "@/lib/domain/tool-call";
+import { mobileUseCallSchema, pointsOf, toolCallSchema, type ToolCall } from "@/lib/domain/tool-call";
 import { uiS1ComputeScore, uiS1TrainCheckOptions } from "./ui-s1";
 
 /**
@@ -140,18 +140,55 @@ function hitFor(pred: ToolCall | undefined, gt: GroundTruth, f: Frames, hit: typ
   return p !== undefined && hit(p, gt, f);
 }
 
+/** The first `<name>…</name>` of a response, trimmed, with where it starts; undefined when absent or unclosed. */
+function closedTag(text: string, name: string): { body: string; start: number } | undefined {
+  const start = text.indexOf(`<${name}>`);
+  if (start < 0) return undefined;
+  const close = text.indexOf(`</${name}>`, start + name.length + 2);
+  if (close < 0) return undefined;
+  return { body: text.slice(start + name.length + 2, close).trim(), start };
+}
+
 /**
- * Mobile-R1 action-level reward (Stage 2): format reward (closed, non-empty `<think>`, `<action>`,
- * `<tool_call>` in that order, and a readable call) plus action reward (click/long_press: predicted
- * point inside the target box, border inclusive; swipe: same direction, starting inside the box when
- * there is one; every other action: same type and exactly equal arguments). The prediction is in
- * resized pixels, the ground truth in original pixels. HARMFUL inverts the action reward, NEUTRAL is 0.5.
+ * How the mobile-r1 rule reads a response, as literally as the paper's format implies: the first closed
+ * `<think>`, `<action>` and `<tool_call>`; the tool call is the `<tool_call>` body as JSON,
+ * `{"name": "mobile_use", "arguments": {…}}`, whose arguments follow the mobile_use tool's schema exactly
+ * (action names as declared, coordinates as two numbers, required arguments present, no others).
+ * No aliases, no fences, no `<thinking>`, no unclosed tags.
+ */
+export function readMobileR1Response(response: string): { call: ToolCall | undefined; formatOk: boolean } {
+  const think = closedTag(response, "think");
+  const action = closedTag(response, "action");
+  const tool = closedTag(response, "tool_call");
+  let call: ToolCall | undefined;
+  if (tool) {
+    try {
+      const parsed = mobileUseCallSchema.safeParse(JSON.parse(tool.body));
+      if (parsed.success) call = parsed.data.arguments;
+    } catch {
+      call = undefined;
+    }
+  }
+  const formatOk =
+    !!think && !!action && !!tool && think.body !== "" && action.body !== "" && tool.body !== "" && think.start < action.start && action.start < tool.start && call !== undefined;
+  return { call, formatOk };
+}
+
+/**
+ * Mobile-R1 action-level reward (Stage 2), as the paper states it: R = R_Fmt + R_Act.
+ * R_Fmt = 1 when the response has closed, non-empty `<think>`, `<action>`, `<tool_call>` in that order and the
+ * tool call reads (readMobileR1Response). R_Act = 1 when: click / long_press: the predicted point lies inside
+ * the ground-truth element box, border inclusive, no enlargement; every other action except swipe: the same
+ * action with exactly equal arguments. Where the paper says nothing, this rule chooses (lib/bridge/README.md):
+ * a click with no drawn box falls back to 0.04 normalised distance from the reference point; a swipe must go
+ * the same way (largest axis, finger path) and, when there is a box, start inside it; long_press's time is not
+ * compared; HARMFUL inverts R_Act and NEUTRAL makes it 0.5 (as UI-S1 does). The prediction is in resized
+ * pixels, the ground truth in original pixels.
  */
 export function mobileR1Reward(response: string, gt: GroundTruth): RewardResult {
-  const out = parseModelOutput(response);
+  const { call: pred, formatOk } = readMobileR1Response(response);
   const f = framesOf(gt);
-  const pred = out.toolCall;
-  const format = out.tags.think && out.tags.action && out.tags.toolCall && out.tags.inOrder && pred !== undefined ? 1 : 0;
+  const format = formatOk ? 1 : 0;
   const g = gt.gt_action;
   const typeMatch = pred !== undefined && pred.action === g.action;
   let match = false;
