@@ -12,6 +12,8 @@ import { exportSft, SFT_TARGETS, type SftTarget } from "./sft";
 import { exportStats, formatStats } from "./stats";
 import { exportTraj, TRAJ_TARGETS, type TrajTarget } from "./traj";
 
+const RULE_LIST = REWARD_RULES.join("|");
+
 export const BRIDGE_HELP = `Trajectory Studio trainer bridge
 
   bridge sft <export-dir> --out <dir> --target ms-swift|llamafactory [--max-pixels <n>]
@@ -19,13 +21,15 @@ export const BRIDGE_HELP = `Trajectory Studio trainer bridge
       mobile_use system prompt at the resized resolution, user turn with history, screenshot,
       <think>/<action>/<tool_call> target with coordinates in the resized frame.
       LLaMA-Factory also gets dataset_info.json (set image_max_pixels to the same --max-pixels).
-  bridge grpo <export-dir> --out <dir> --target ms-swift|verl [--max-pixels <n>] [--rule mobile-r1|ui-s1]
+  bridge grpo <export-dir> --out <dir> --target ms-swift|verl [--max-pixels <n>] [--rule ${RULE_LIST}]
       prompt rows plus ground truth (original pixels); harmful steps included as negatives
       (annotation HARMFUL), steps after a cut never. verl: parquet; --rule sets data_source.
   bridge traj <export-dir> --out <dir> --target ui-s1
       UI-S1 trajectory JSONL (original pixels, absolute screenshot paths, cut respected)
-  bridge score <export-dir> --predictions <file> --rule mobile-r1|ui-s1 [--max-pixels <n>] [--out <dir>] [--json]
-      rewards by both rules, type/step/grounding accuracy, SOP success rate and progress.
+  bridge score <export-dir> --predictions <file> --rule ${RULE_LIST} [--max-pixels <n>] [--out <dir>] [--json]
+      rewards by every rule, type/step/grounding accuracy, SOP success rate and progress.
+      ui-s1 is UI-S1's own reward and, for SOP, its eval_qwenvl.py (UI-S1 layout responses,
+      quirks included); studio-lenient is the studio's forgiving reading; mobile-r1 the paper's rule.
       <file> is JSON Lines, one line per step:
         {"trajectory": "<id>" or <0-based line position>, "step": <index>, "response": "<raw model text>"}
       responses in the resized frame of --max-pixels. --out writes per-step scores.jsonl.

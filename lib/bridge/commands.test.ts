@@ -81,16 +81,17 @@ describe("bridge score", () => {
     expect(summary.scoredSteps).toBe(6);
     expect(summary.accuracy).toMatchObject({ steps: 5, typeAccuracy: 1, stepAccuracy: 1, groundingSteps: 2, groundingAccuracy: 1 });
     expect(summary.harmful).toEqual({ steps: 1, repeated: 0 });
-    expect(summary.sop).toEqual({ trajectories: 2, successRate: 100, progress: 1 });
+    expect(summary.sop).toEqual({ definition: "studio", trajectories: 2, successRate: 100, progress: 1, incomplete: 0 });
     // Mobile-R1: 5 steps at format 1 + action 1, the neutral Back at 1 + 0.5; harmful avoided counts 1 + 1.
     expect(summary.rewards["mobile-r1"].score).toBeCloseTo((5 * 2 + 1.5) / 6, 9);
   });
 
   it("stops SOP progress at the first wrong step", async () => {
     const wrong = perfectEn.map((p) => (p.step === 1 ? { ...p, response: answer({ action: "click", coordinate: [10, 10] }) } : p));
-    const { summary } = await score(wrong, ["--rule", "ui-s1"]);
+    const { summary } = await score(wrong, ["--rule", "studio-lenient"]);
     // Training-target steps of traj-en: 0, 1, 3, 4. Step 1 is wrong, so 1 of 4 matched in a row.
-    expect(summary.sop).toEqual({ trajectories: 1, successRate: 0, progress: 0.25 });
+    // traj-zh has no prediction for its first step, so it is left out (and counted).
+    expect(summary.sop).toEqual({ definition: "studio", trajectories: 1, successRate: 0, progress: 0.25, incomplete: 1 });
     expect(summary.accuracy.groundingAccuracy).toBe(0);
     expect(summary.perAction.click).toMatchObject({ steps: 1, typeAccuracy: 1, stepAccuracy: 0 });
   });
@@ -111,7 +112,7 @@ describe("bridge score", () => {
     await writeFile(file, perfectEn.map((p) => JSON.stringify(p)).join("\n"));
     const io = captureIo();
     expect(await runBridge(["score", dir, "--predictions", file, "--rule", "ui-s1"], io)).toBe(0);
-    expect(io.out()).toContain("SOP over 1 fully predicted trajectories: success rate 100.0%");
+    expect(io.out()).toContain("SOP (UI-S1 eval_qwenvl.py) over 1 trajectories: success rate 0.0%");
   });
 });
 

@@ -15,6 +15,7 @@ export const GRPO_DATASET = "mobile_use_grpo";
 export const DATA_SOURCES: Record<RewardRule, string> = {
   "mobile-r1": "trajectory_studio_mobile_r1",
   "ui-s1": "trajectory_studio_ui_s1",
+  "studio-lenient": "trajectory_studio_lenient",
 };
 
 /**

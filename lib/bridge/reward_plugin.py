@@ -1,8 +1,15 @@
 """Trajectory Studio reward functions for GUI-agent GRPO (standard library only).
 
-Written by `npm run studio -- bridge reward-plugin --out <dir>`. It is a line-for-line port of
-lib/bridge/rewards.ts plus the response parser it uses (lib/domain/model-output.ts, normalize.ts);
-lib/bridge/reward-vectors.json is run against both so they cannot drift.
+Written by `npm run studio -- bridge reward-plugin --out <dir>`. Three rules:
+    ui_s1           UI-S1's training reward exactly (gui_action_match_compute_score on the check_options
+                    TrajDataset.fix_line builds; github.com/X-PLUG/MobileAgent UI-S1 at commit
+                    11cea575561fb7800b5fb6b6cafa56f7a91de11f, MIT), quirks included; an independent
+                    implementation checked against vectors computed by running UI-S1's own code
+                    (lib/bridge/vectors/ui-s1-reward-vectors.json).
+    studio_lenient  the studio's forgiving variant (tolerant parser, every candidate box, finger-path swipes).
+    mobile_r1       Mobile-R1's Stage-2 action-level reward as its paper states it.
+studio_lenient and mobile_r1 are line-for-line ports of lib/bridge/rewards.ts plus the response parser it
+uses (lib/domain/model-output.ts, normalize.ts); lib/bridge/reward-vectors.json is run against both.
 
 Frames: the model's response is in the RESIZED frame (`resized_wh`, what smart_resize gave at the
 export's max_pixels); the ground truth is in ORIGINAL screenshot pixels (`orig_wh`).
@@ -17,10 +24,12 @@ Ground truth (ms-swift GRPO columns, or the JSON in verl's reward_model.ground_t
 
 Entry points:
     ms-swift: --external_plugins trajectory_studio_rewards.py
-              --reward_funcs mobile_r1_action mobile_r1_format   (or ui_s1_step)
+              --reward_funcs mobile_r1_action mobile_r1_format   (or ui_s1_step, or studio_lenient_step)
     verl:     custom_reward_function.path=trajectory_studio_rewards.py custom_reward_function.name=compute_score
-              (data_source "trajectory_studio_ui_s1" selects the UI-S1 rule; anything else Mobile-R1)
+              (data_source "trajectory_studio_ui_s1" selects UI-S1, "trajectory_studio_lenient" studio-lenient,
+              anything else Mobile-R1)
     check:    python3 trajectory_studio_rewards.py --vectors reward-vectors.json
+              python3 trajectory_studio_rewards.py --ui-s1-vectors ui-s1-reward-vectors.json
 """
 
 import json
@@ -375,7 +384,7 @@ def _mobile_r1_hit(pred, gt, f):
     return target is not None and _distance(p, _gt_norm(target, f)) <= UI_S1_DISTANCE
 
 
-def _ui_s1_hit(pred, gt, f):
+def _lenient_hit(pred, gt, f):
     p = _pred_norm(pred, f)
     boxes = ([gt["gt_bbox"]] if gt.get("gt_bbox") else []) + list(gt.get("candidate_bbox") or [])
     if any(_in_box(p, _box_norm(_scale_box(b, UI_S1_BOX_SCALE), f)) for b in boxes):
@@ -418,14 +427,99 @@ def normalize_ground_truth(gt):
     return gt
 
 
+_TOOL_ARGS = {
+    "click": {"coordinate": "point"},
+    "long_press": {"coordinate": "point", "time": "seconds"},
+    "swipe": {"coordinate": "point", "coordinate2": "point"},
+    "type": {"text": "str"},
+    "key": {"text": "nonempty"},
+    "system_button": {"button": ("Back", "Home", "Menu", "Enter")},
+    "open": {"text": "nonempty"},
+    "wait": {"time": "seconds"},
+    "terminate": {"status": ("success", "failure")},
+    "answer": {"text": "str"},
+}
+
+
+def _finite_number(v):
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    try:
+        x = float(v)
+    except OverflowError:
+        return None
+    return x if math.isfinite(x) else None
+
+
+def _tool_call(obj):
+    """The mobile_use call exactly as the tool declares it (port of mobileUseCallSchema), or None."""
+    if not isinstance(obj, dict) or obj.get("name") != "mobile_use" or not isinstance(obj.get("arguments"), dict):
+        return None
+    args = obj["arguments"]
+    spec = _TOOL_ARGS.get(args.get("action")) if isinstance(args.get("action"), str) else None
+    if spec is None or set(args) != set(spec) | {"action"}:
+        return None
+    call = {"action": args["action"]}
+    for k, kind in spec.items():
+        v = args[k]
+        if kind == "point":
+            if not isinstance(v, list) or len(v) != 2:
+                return None
+            pt = [_finite_number(v[0]), _finite_number(v[1])]
+            if None in pt:
+                return None
+            call[k] = pt
+        elif kind == "seconds":
+            n = _finite_number(v)
+            if n is None or n < 0:
+                return None
+            call[k] = n
+        elif kind in ("str", "nonempty"):
+            if not isinstance(v, str) or (kind == "nonempty" and v == ""):
+                return None
+            call[k] = v
+        else:
+            if v not in kind:
+                return None
+            call[k] = v
+    return call
+
+
+def _closed_tag(text, name):
+    start = text.find("<%s>" % name)
+    if start < 0:
+        return None
+    close = text.find("</%s>" % name, start + len(name) + 2)
+    if close < 0:
+        return None
+    return {"body": _js_trim(text[start + len(name) + 2:close]), "start": start}
+
+
+def read_mobile_r1_response(response):
+    """Port of readMobileR1Response: the first closed <think>, <action>, <tool_call>; the tool call is the
+    <tool_call> body as JSON {"name": "mobile_use", "arguments": {...}} following the tool's schema exactly."""
+    think, action, tool = (_closed_tag(response, n) for n in ("think", "action", "tool_call"))
+    call = None
+    if tool is not None:
+        try:
+            call = _tool_call(json.loads(tool["body"], parse_constant=_reject_constant))
+        except ValueError:
+            call = None
+    ok = (
+        think is not None and action is not None and tool is not None
+        and think["body"] != "" and action["body"] != "" and tool["body"] != ""
+        and think["start"] < action["start"] < tool["start"] and call is not None
+    )
+    return call, ok
+
+
 def mobile_r1_reward(response, gt):
-    """Mobile-R1 Stage-2 reward: format (0/1) + action (0/1; HARMFUL inverts, NEUTRAL 0.5)."""
+    """Mobile-R1 Stage-2 reward as the paper states it: format (0/1) + action (0/1); where the paper is
+    silent: no-box clicks by 0.04 distance, swipes by direction (+ start in the box), HARMFUL inverts, NEUTRAL 0.5."""
     gt = normalize_ground_truth(gt)
-    out = parse_model_output(response)
+    pred, ok = read_mobile_r1_response(response)
     f = _frames(gt)
-    pred = out["tool_call"]
-    tags = out["tags"]
-    fmt = 1 if (tags["think"] and tags["action"] and tags["tool_call"] and tags["in_order"] and pred is not None) else 0
+    fmt = 1 if ok else 0
     g = gt["gt_action"]
     type_match = pred is not None and pred["action"] == g["action"]
     match = False
@@ -445,8 +539,9 @@ def mobile_r1_reward(response, gt):
     }
 
 
-def ui_s1_reward(response, gt):
-    """UI-S1 step reward: 0.1 * format + 0.9 * action (1 / 0.5 type only / 0.1 wrong type / 0 unparsed)."""
+def studio_lenient_reward(response, gt):
+    """studio-lenient: the studio's forgiving variant of UI-S1's step reward (NOT UI-S1's numbers):
+    0.1 * format + 0.9 * action (1 / 0.5 type only / 0.1 wrong type / 0 unparsed)."""
     gt = normalize_ground_truth(gt)
     out = parse_model_output(response)
     f = _frames(gt)
@@ -458,7 +553,7 @@ def ui_s1_reward(response, gt):
     if type_match:
         a = g["action"]
         if a in ("click", "long_press"):
-            match = _ui_s1_hit(pred["coordinate"], gt, f)
+            match = _lenient_hit(pred["coordinate"], gt, f)
         elif a == "swipe":
             match = _same_swipe_direction(pred, g, f)
         elif a in ("type", "key", "open", "answer"):
@@ -480,7 +575,127 @@ def ui_s1_reward(response, gt):
     action = _apply_annotation(raw, gt["annotation"])
     return {
         "format": fmt, "action": action, "score": 0.1 * fmt + 0.9 * action, "parsed": pred is not None,
-        "type_match": type_match, "extract_match": match, "hit": _hit_for(pred, gt, f, _ui_s1_hit),
+        "type_match": type_match, "extract_match": match, "hit": _hit_for(pred, gt, f, _lenient_hit),
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# ui-s1: UI-S1's training reward, exactly (port of lib/bridge/ui-s1.ts)
+# ---------------------------------------------------------------------------------------------
+
+UI_S1_COMMIT = "11cea575561fb7800b5fb6b6cafa56f7a91de11f"
+
+
+def _ui_s1_tag(text, tag):
+    """The first <tag>...</tag> (non-greedy, across lines), str.strip()ped; None when absent or unclosed."""
+    start = text.find("<%s>" % tag)
+    if start < 0:
+        return None
+    start += len(tag) + 2
+    end = text.find("</%s>" % tag, start)
+    if end < 0:
+        return None
+    return text[start:end].strip()
+
+
+def _ui_s1_norm(action, width, height, gt_side):
+    """Normalise coordinate / coordinate2 (and a 4-entry candidate_bbox, read as one box) by the frame.
+    Raises exactly where UI-S1 does: a non-dict action, coordinates that are not numbers, ..."""
+    action = dict(action) if isinstance(action, dict) else action
+    boxes = []
+    if "candidate_bbox" in action and len(action["candidate_bbox"]) == 4:
+        x1, y1, x2, y2 = action["candidate_bbox"]
+        boxes = [[x1 / width, y1 / height, x2 / width, y2 / height]]
+    for k in ("coordinate", "coordinate2"):
+        if k in action:
+            v = action[k]
+            action[k] = [v[0] / width, v[1] / height]
+    return action, boxes
+
+
+def _ui_s1_click(click, boxes, point):
+    for x1, y1, x2, y2 in boxes:
+        xc, yc = (x1 + x2) / 2, (y1 + y2) / 2
+        w, h = (x2 - x1) * UI_S1_BOX_SCALE, (y2 - y1) * UI_S1_BOX_SCALE
+        if xc - w / 2 <= click[0] <= xc + w / 2 and yc - h / 2 <= click[1] <= yc + h / 2:
+            return True
+    if point is None:
+        return False
+    dx, dy = point[0] - click[0], point[1] - click[1]
+    return math.sqrt(dx * dx + dy * dy) <= UI_S1_DISTANCE
+
+
+def _ui_s1_text(pred, gt):
+    a = pred.lower().strip()
+    b = gt.lower().strip()
+    return a in b or b in a
+
+
+def _ui_s1_match(pred, check, width, height, resized_width, resized_height):
+    """(type_match, extract_match) as UI-S1's check_response_match gives them."""
+    pred, _ = _ui_s1_norm(pred, resized_width, resized_height, False)
+    check, boxes = _ui_s1_norm(check, width, height, True)
+    g = check["action"]
+    if g in ("wait", "terminate"):
+        return (True, True) if pred["action"] == g else (False, False)
+    if g == "system_button":
+        if pred["action"] != "system_button":
+            return False, False
+        return True, check["button"].lower().strip() == pred["button"].lower().strip()
+    if g in ("type", "answer", "key"):
+        return (True, _ui_s1_text(pred["text"], check["text"])) if pred["action"] == "type" else (False, False)
+    if g == "open":
+        return (True, _ui_s1_text(pred["text"], check["text"])) if pred["action"] == "open" else (False, False)
+    if g == "swipe":
+        if pred["action"] != "swipe":
+            return False, False
+        want = check["direction"] if "direction" in check else _direction(check["coordinate"], check["coordinate2"])
+        want = {"up": "down", "down": "up"}.get(want, want)
+        return True, _direction(pred["coordinate"], pred["coordinate2"]) == want
+    if g in ("click", "long_press"):
+        if pred["action"] != g:
+            return False, False
+        return True, _ui_s1_click(pred["coordinate"], boxes if "candidate_bbox" in check else [], check["coordinate"])
+    return False, False
+
+
+def ui_s1_check_options(gt):
+    """TrajDataset.fix_line on the step `bridge traj` writes: the call, the target box as candidate_bbox
+    (other candidate boxes are not part of it), and the annotation."""
+    check = dict(gt["gt_action"])
+    if gt.get("gt_bbox"):
+        check["bbox"] = list(gt["gt_bbox"])
+    check["annotation"] = gt.get("annotation") or "GOOD"
+    check["candidate_bbox"] = list(gt["gt_bbox"]) if gt.get("gt_bbox") else []
+    return check
+
+
+def ui_s1_reward(response, gt):
+    """UI-S1's training reward exactly: 0.1 * format + 0.9 * action, on UI-S1's response layout
+    <think>...</think><action>{"action": ...}</action>; anything UI-S1's code raises on scores as it does there."""
+    gt = normalize_ground_truth(gt)
+    check = ui_s1_check_options(gt)
+    (w, h), (rw, rh) = gt["orig_wh"], gt["resized_wh"]
+    fmt, action, type_match, extract_match, parsed = 0.0, 0.0, False, False, False
+    try:
+        think = _ui_s1_tag(response, "think")
+        action_text = _ui_s1_tag(response, "action")
+        pred = json.loads(action_text)
+        parsed = True
+        fmt = 1.0 if think is not None and think.strip() else 0.0
+        type_match, extract_match = _ui_s1_match(pred, check, w, h, rw, rh)
+        action = (1.0 if extract_match else 0.5) if type_match else 0.1
+        if check["annotation"] == "HARMFUL":
+            action = 1 - action
+        elif check["annotation"] == "NEUTRAL":
+            action = 0.5
+    except Exception:  # UI-S1 catches everything here too
+        pass
+    coordinate_gt = gt["gt_action"]["action"] in ("click", "long_press")
+    return {
+        "format": fmt, "action": action, "score": fmt * 0.1 + action * 0.9, "parsed": parsed,
+        "type_match": type_match, "extract_match": extract_match,
+        "hit": (type_match and extract_match) if coordinate_gt else None,
     }
 
 
@@ -489,12 +704,18 @@ def ui_s1_reward(response, gt):
 # ---------------------------------------------------------------------------------------------
 
 UI_S1_DATA_SOURCE = "trajectory_studio_ui_s1"
+LENIENT_DATA_SOURCE = "trajectory_studio_lenient"
 
 
 def compute_score(data_source, solution_str, ground_truth, extra_info=None):
     """verl custom reward: ground_truth is the JSON string (or dict) the bridge wrote."""
     gt = json.loads(ground_truth) if isinstance(ground_truth, str) else ground_truth
-    result = ui_s1_reward(solution_str, gt) if data_source == UI_S1_DATA_SOURCE else mobile_r1_reward(solution_str, gt)
+    if data_source == UI_S1_DATA_SOURCE:
+        result = ui_s1_reward(solution_str, gt)
+    elif data_source == LENIENT_DATA_SOURCE:
+        result = studio_lenient_reward(solution_str, gt)
+    else:
+        result = mobile_r1_reward(solution_str, gt)
     return {
         "score": float(result["score"]),
         "format": float(result["format"]),
@@ -532,14 +753,21 @@ try:  # pragma: no cover - exercised only inside ms-swift
             return [float(mobile_r1_reward(t, gt)["format"]) for t, gt in _rows(completions, kwargs)]
 
     class UIS1StepReward(ORM):
-        """UI-S1 step reward: 0.1 * format + 0.9 * action."""
+        """UI-S1's training reward exactly: 0.1 * format + 0.9 * action."""
 
         def __call__(self, completions, **kwargs):
             return [float(ui_s1_reward(t, gt)["score"]) for t, gt in _rows(completions, kwargs)]
 
+    class StudioLenientStepReward(ORM):
+        """studio-lenient: the studio's forgiving variant of UI-S1's step reward."""
+
+        def __call__(self, completions, **kwargs):
+            return [float(studio_lenient_reward(t, gt)["score"]) for t, gt in _rows(completions, kwargs)]
+
     orms["mobile_r1_action"] = MobileR1ActionReward
     orms["mobile_r1_format"] = MobileR1FormatReward
     orms["ui_s1_step"] = UIS1StepReward
+    orms["studio_lenient_step"] = StudioLenientStepReward
 except ImportError:
     pass
 
@@ -552,14 +780,23 @@ def _run_vectors(path):
         results.append({
             "name": v["name"],
             "mobile_r1": mobile_r1_reward(v["response"], v["gt"]),
-            "ui_s1": ui_s1_reward(v["response"], v["gt"]),
+            "studio_lenient": studio_lenient_reward(v["response"], v["gt"]),
         })
+    json.dump(results, sys.stdout, ensure_ascii=False)
+
+
+def _run_ui_s1_vectors(path):
+    with open(path, encoding="utf-8") as fh:
+        vectors = json.load(fh)["vectors"]
+    results = [dict(ui_s1_reward(v["response"], v["gt"]), name=v["name"]) for v in vectors]
     json.dump(results, sys.stdout, ensure_ascii=False)
 
 
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--vectors":
         _run_vectors(sys.argv[2])
+    elif len(sys.argv) == 3 and sys.argv[1] == "--ui-s1-vectors":
+        _run_ui_s1_vectors(sys.argv[2])
     else:
-        sys.stderr.write("usage: python3 %s --vectors reward-vectors.json\n" % sys.argv[0])
+        sys.stderr.write("usage: python3 %s --vectors reward-vectors.json | --ui-s1-vectors ui-s1-reward-vectors.json\n" % sys.argv[0])
         sys.exit(2)

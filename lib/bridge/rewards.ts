@@ -1,11 +1,14 @@
 import { z } from "zod";
 import { boxSchema, isPointInBox, scaleBox, swipeDirection, type Box, type Point } from "@/lib/domain/geometry";
 import { parseModelOutput } from "@/lib/domain/model-output";
-import { pointsOf, toolCallSchema, type ToolCall } from "@/lib/domain/tool-call";
+import { mobileUseCallSchema, pointsOf, toolCallSchema, type ToolCall } from "@/lib/domain/tool-call";
+import { uiS1ComputeScore, uiS1TrainCheckOptions } from "./ui-s1";
 
 /**
  * Reward rules shared by the GRPO exports, the `score` command and the Python plugin
- * (lib/bridge/reward_plugin.py). lib/bridge/reward-vectors.json holds the cases both must agree on.
+ * (lib/bridge/reward_plugin.py). lib/bridge/vectors/ holds the cases both must agree on:
+ * `ui-s1` against values computed by UI-S1's own Python, `mobile-r1` and `studio-lenient` against
+ * hand-worked expectations.
  *
  * Frames: the PREDICTION is in the model's resized frame (`resized_wh`); the GROUND TRUTH is in original
  * screenshot pixels (`orig_wh`). Points are compared after normalising each by its own frame to [0, 1]
@@ -40,7 +43,7 @@ export type RewardResult = {
   format: number;
   /** Action reward after the annotation is applied (HARMFUL inverts, NEUTRAL is 0.5). */
   action: number;
-  /** Mobile-R1: format + action (0..2). UI-S1: 0.1 * format + 0.9 * action (0..1). */
+  /** Mobile-R1: format + action (0..2). UI-S1 and studio-lenient: 0.1 * format + 0.9 * action (0..1). */
   score: number;
   /** A tool call could be read from the response. */
   parsed: boolean;
@@ -52,8 +55,15 @@ export type RewardResult = {
   hit: boolean | null;
 };
 
-export type RewardRule = "mobile-r1" | "ui-s1";
-export const REWARD_RULES: readonly RewardRule[] = ["mobile-r1", "ui-s1"];
+/**
+ * - `ui-s1`: UI-S1's training reward exactly (lib/bridge/ui-s1.ts), quirks included.
+ * - `studio-lenient`: the studio's own, more forgiving reading of UI-S1's reward (tolerant parser, every
+ *   candidate box, finger-path swipes, terminate status, empty text does not match); never UI-S1's numbers.
+ * - `mobile-r1`: Mobile-R1's Stage-2 action-level reward as the paper states it, with the choices the paper
+ *   leaves open made explicit (lib/bridge/README.md).
+ */
+export type RewardRule = "mobile-r1" | "ui-s1" | "studio-lenient";
+export const REWARD_RULES: readonly RewardRule[] = ["mobile-r1", "ui-s1", "studio-lenient"];
 
 /** UI-S1 accepts a click within this normalised Euclidean distance of the reference point. */
 export const UI_S1_DISTANCE = 0.04;
@@ -100,8 +110,8 @@ function mobileR1Hit(pred: Point, gt: GroundTruth, f: Frames): boolean {
   return target !== undefined && normDistance(p, gtNorm(target, f)) <= UI_S1_DISTANCE;
 }
 
-/** UI-S1 hit: inside any candidate box enlarged 1.2x about its centre, or within 0.04 of the reference point. */
-function uiS1Hit(pred: Point, gt: GroundTruth, f: Frames): boolean {
+/** studio-lenient hit: inside any candidate box enlarged 1.2x about its centre, or within 0.04 of the reference point. */
+function lenientHit(pred: Point, gt: GroundTruth, f: Frames): boolean {
   const p = predNorm(pred, f);
   const boxes = gt.gt_bbox ? [gt.gt_bbox, ...gt.candidate_bbox] : gt.candidate_bbox;
   if (boxes.some((b) => isPointInBox(p, boxNorm(scaleBox(b, UI_S1_BOX_SCALE), f)))) return true;
@@ -124,24 +134,61 @@ function textMatches(pred: string, gt: string): boolean {
   return b.includes(a) || a.includes(b);
 }
 
-function hitFor(pred: ToolCall | undefined, gt: GroundTruth, f: Frames, hit: typeof uiS1Hit): boolean | null {
+function hitFor(pred: ToolCall | undefined, gt: GroundTruth, f: Frames, hit: typeof lenientHit): boolean | null {
   if (gt.gt_action.action !== "click" && gt.gt_action.action !== "long_press") return null;
   const p = pred && (pred.action === "click" || pred.action === "long_press") ? pred.coordinate : undefined;
   return p !== undefined && hit(p, gt, f);
 }
 
+/** The first `<name>…</name>` of a response, trimmed, with where it starts; undefined when absent or unclosed. */
+function closedTag(text: string, name: string): { body: string; start: number } | undefined {
+  const start = text.indexOf(`<${name}>`);
+  if (start < 0) return undefined;
+  const close = text.indexOf(`</${name}>`, start + name.length + 2);
+  if (close < 0) return undefined;
+  return { body: text.slice(start + name.length + 2, close).trim(), start };
+}
+
 /**
- * Mobile-R1 action-level reward (Stage 2): format reward (closed, non-empty `<think>`, `<action>`,
- * `<tool_call>` in that order, and a readable call) plus action reward (click/long_press: predicted
- * point inside the target box, border inclusive; swipe: same direction, starting inside the box when
- * there is one; every other action: same type and exactly equal arguments). The prediction is in
- * resized pixels, the ground truth in original pixels. HARMFUL inverts the action reward, NEUTRAL is 0.5.
+ * How the mobile-r1 rule reads a response, as literally as the paper's format implies: the first closed
+ * `<think>`, `<action>` and `<tool_call>`; the tool call is the `<tool_call>` body as JSON,
+ * `{"name": "mobile_use", "arguments": {…}}`, whose arguments follow the mobile_use tool's schema exactly
+ * (action names as declared, coordinates as two numbers, required arguments present, no others).
+ * No aliases, no fences, no `<thinking>`, no unclosed tags.
+ */
+export function readMobileR1Response(response: string): { call: ToolCall | undefined; formatOk: boolean } {
+  const think = closedTag(response, "think");
+  const action = closedTag(response, "action");
+  const tool = closedTag(response, "tool_call");
+  let call: ToolCall | undefined;
+  if (tool) {
+    try {
+      const parsed = mobileUseCallSchema.safeParse(JSON.parse(tool.body));
+      if (parsed.success) call = parsed.data.arguments;
+    } catch {
+      call = undefined;
+    }
+  }
+  const formatOk =
+    !!think && !!action && !!tool && think.body !== "" && action.body !== "" && tool.body !== "" && think.start < action.start && action.start < tool.start && call !== undefined;
+  return { call, formatOk };
+}
+
+/**
+ * Mobile-R1 action-level reward (Stage 2), as the paper states it: R = R_Fmt + R_Act.
+ * R_Fmt = 1 when the response has closed, non-empty `<think>`, `<action>`, `<tool_call>` in that order and the
+ * tool call reads (readMobileR1Response). R_Act = 1 when: click / long_press: the predicted point lies inside
+ * the ground-truth element box, border inclusive, no enlargement; every other action except swipe: the same
+ * action with exactly equal arguments. Where the paper says nothing, this rule chooses (lib/bridge/README.md):
+ * a click with no drawn box falls back to 0.04 normalised distance from the reference point; a swipe must go
+ * the same way (largest axis, finger path) and, when there is a box, start inside it; long_press's time is not
+ * compared; HARMFUL inverts R_Act and NEUTRAL makes it 0.5 (as UI-S1 does). The prediction is in resized
+ * pixels, the ground truth in original pixels.
  */
 export function mobileR1Reward(response: string, gt: GroundTruth): RewardResult {
-  const out = parseModelOutput(response);
+  const { call: pred, formatOk } = readMobileR1Response(response);
   const f = framesOf(gt);
-  const pred = out.toolCall;
-  const format = out.tags.think && out.tags.action && out.tags.toolCall && out.tags.inOrder && pred !== undefined ? 1 : 0;
+  const format = formatOk ? 1 : 0;
   const g = gt.gt_action;
   const typeMatch = pred !== undefined && pred.action === g.action;
   let match = false;
@@ -171,14 +218,18 @@ function canonicalArgs(call: ToolCall): [string, unknown][] {
 }
 
 /**
- * UI-S1 step reward (`gui_traj.py` + `check_response_match`, FORMATS.md §2.5): 0.1 x format + 0.9 x action.
+ * studio-lenient: the studio's forgiving variant of UI-S1's step reward, 0.1 x format + 0.9 x action.
+ * It reads responses with the studio's tolerant parser (Mobile-R1 or UI-S1 layout, `<thinking>`, fenced or
+ * unclosed tags, action aliases, coordinates as strings), so it is NOT UI-S1's reward; use `ui-s1` for that.
  * format = 1 when `<think>` is closed and non-empty. action = 1 on a full match, 0.5 when only the type
  * matches, 0.1 when a call parsed but the type differs, 0 when nothing parsed; then HARMFUL inverts and
- * NEUTRAL gives 0.5. Full match: click/long_press hit (see uiS1Hit); type/key/open/answer text contained
- * either way, case-insensitive; swipe same finger direction (largest axis); system_button equal ignoring
- * case; terminate same status; wait type only. Prediction in resized pixels, ground truth in original pixels.
+ * NEUTRAL gives 0.5. Full match: click/long_press inside any candidate box (target or alternative) enlarged
+ * 1.2x, or within 0.04 of the reference point; type/key/open/answer text contained either way,
+ * case-insensitive, an empty prediction only matching an empty reference; swipe same finger direction
+ * (largest axis, original pixels, no up/down swap); system_button equal ignoring case; terminate same
+ * status; wait type only. Prediction in resized pixels, ground truth in original pixels.
  */
-export function uiS1Reward(response: string, gt: GroundTruth): RewardResult {
+export function studioLenientReward(response: string, gt: GroundTruth): RewardResult {
   const out = parseModelOutput(response);
   const f = framesOf(gt);
   const pred = out.toolCall;
@@ -190,7 +241,7 @@ export function uiS1Reward(response: string, gt: GroundTruth): RewardResult {
     switch (g.action) {
       case "click":
       case "long_press":
-        match = (pred.action === "click" || pred.action === "long_press") && uiS1Hit(pred.coordinate, gt, f);
+        match = (pred.action === "click" || pred.action === "long_press") && lenientHit(pred.coordinate, gt, f);
         break;
       case "swipe":
         match = sameSwipeDirection(pred, g, f);
@@ -221,11 +272,45 @@ export function uiS1Reward(response: string, gt: GroundTruth): RewardResult {
     parsed: pred !== undefined,
     typeMatch,
     extractMatch: match,
-    hit: hitFor(pred, gt, f, uiS1Hit),
+    hit: hitFor(pred, gt, f, lenientHit),
+  };
+}
+
+/**
+ * UI-S1's training reward, exactly: `gui_action_match_compute_score` (UI-S1 commit 11cea575) on the
+ * check_options `TrajDataset.fix_line` builds from the step `bridge traj` writes (action_content = the call
+ * plus the target box as `bbox`; candidate boxes other than the target never reach it), with extra_info
+ * width/height = `orig_wh` and resized_width/height = `resized_wh`. The response must be UI-S1's layout,
+ * `<think>…</think><action>{"action": …}</action>`; see lib/bridge/ui-s1.ts for every rule it applies.
+ */
+export function uiS1Reward(response: string, gt: GroundTruth): RewardResult {
+  const actionContent = gt.gt_bbox ? { ...gt.gt_action, bbox: gt.gt_bbox } : gt.gt_action;
+  const r = uiS1ComputeScore(response, uiS1TrainCheckOptions(actionContent, gt.annotation), {
+    width: gt.orig_wh[0],
+    height: gt.orig_wh[1],
+    resizedWidth: gt.resized_wh[0],
+    resizedHeight: gt.resized_wh[1],
+  });
+  const coordinateGt = gt.gt_action.action === "click" || gt.gt_action.action === "long_press";
+  return {
+    format: r.formatScore,
+    action: r.actionScore,
+    score: r.score,
+    parsed: r.parsed,
+    typeMatch: r.typeMatch,
+    extractMatch: r.extractMatch,
+    hit: coordinateGt ? r.typeMatch && r.extractMatch : null,
   };
 }
 
 /** Reward of one response under the named rule. */
 export function rewardFor(rule: RewardRule, response: string, gt: GroundTruth): RewardResult {
-  return rule === "mobile-r1" ? mobileR1Reward(response, gt) : uiS1Reward(response, gt);
+  switch (rule) {
+    case "mobile-r1":
+      return mobileR1Reward(response, gt);
+    case "ui-s1":
+      return uiS1Reward(response, gt);
+    case "studio-lenient":
+      return studioLenientReward(response, gt);
+  }
 }

@@ -5,13 +5,17 @@ import { createInterface } from "node:readline";
 import { z } from "zod";
 import { openExport, ExportError, type TrajectoryRecord } from "./export-reader";
 import { exitCodeFor, JsonlOutput, RunLog, type BridgeIo } from "./output";
-import { mobileR1Reward, uiS1Reward, type RewardResult, type RewardRule } from "./rewards";
+import { REWARD_RULES, rewardFor, type RewardResult, type RewardRule } from "./rewards";
 import { walkSamples, type FrameOptions } from "./samples";
+import { uiS1EvalCheckOptions, uiS1SopEpisode, uiS1SopRates, uiS1TrajStep, type SopStep } from "./ui-s1";
 
 /**
  * Predictions file: JSON Lines, one model response per step:
  *   {"trajectory": "<trajectory id>" | <0-based position in trajectories.jsonl>, "step": <step index>, "response": "<raw model text>"}
  * Responses are in the resized frame of the export's --max-pixels (what the model saw). Other keys are ignored.
+ * The `ui-s1` SOP reads them as eval_qwenvl.py does: in its own smart_resize frame (max_pixels 12800*28*28,
+ * min_pixels 56*56, long side at most 8192), the same frame as the export's whenever a screenshot has at most
+ * 10,035,200 pixels and --max-pixels is at least that (the default is).
  */
 export const predictionSchema = z.object({
   trajectory: z.union([z.string().min(1), z.number().int().nonnegative()]),
@@ -74,10 +78,16 @@ export type ScoreSummary = {
   /** Harmful steps where the model repeated the harmful action (full match under `rule`). */
   harmful: { steps: number; repeated: number };
   /**
-   * UI-S1 SOP over trajectories whose every training-target step has a prediction: steps are taken in
-   * order and a trajectory stops at its first unmatched step. successRate in %, progress in [0, 1].
+   * SOP (semi-online): steps in order, a trajectory stops at its first unmatched step. successRate in %,
+   * progress in [0, 1]. With `--rule ui-s1` this is UI-S1's evaluation/eval_qwenvl.py exactly
+   * (definition "eval_qwenvl": every kept step, harmful ones included, matched by its own
+   * evaluate_android_control_action in its own smart_resize frame; an unreadable response or a ground
+   * truth it does not implement (terminate, answer, key) fails the whole trajectory with progress 0).
+   * With the other rules (definition "studio"): the training-target steps, matched by the rule's
+   * extract_match. Only trajectories with a response for every step the evaluation reaches count;
+   * `incomplete` counts the others.
    */
-  sop: { trajectories: number; successRate: number | null; progress: number | null };
+  sop: { definition: "eval_qwenvl" | "studio"; trajectories: number; successRate: number | null; progress: number | null; incomplete: number };
   problems: number;
 };
 
@@ -121,7 +131,7 @@ async function loadPredictions(file: string, log: RunLog): Promise<Map<string, {
 }
 
 /**
- * Score model predictions against an export's annotated steps by both reward rules, with
+ * Score model predictions against an export's annotated steps by every reward rule, with
  * accuracies, per-action breakdown and SOP (first-error-stops) success and progress under `rule`.
  * Predictions are in the resized frame at `opts.maxPixels`; ground truth in original pixels.
  */
@@ -135,17 +145,20 @@ export async function scorePredictions(
   const predictions = await loadPredictions(opts.predictions, log);
   const perStep = opts.outDir ? await JsonlOutput.create(path.join(opts.outDir, "scores.jsonl")) : undefined;
 
-  const tallies: Record<RewardRule, Tally> = { "mobile-r1": emptyTally(), "ui-s1": emptyTally() };
+  const tallies = Object.fromEntries(REWARD_RULES.map((r) => [r, emptyTally()])) as Record<RewardRule, Tally>;
   const accuracy = emptyAccuracy();
   const perAction = new Map<string, Accuracy>();
   const harmful = { steps: 0, repeated: 0 };
-  const sop = { trajectories: 0, success: 0, progress: 0 };
+  const sop = { trajectories: 0, success: 0, progress: 0, incomplete: 0 };
+  const evalEpisodes: { numSteps: number; finalStepId: number; taskSuccess: boolean }[] = [];
   let scored = 0;
   let unpredicted = 0;
 
-  // SOP state of the trajectory being read: its target steps in order, null = no prediction or no sample.
+  // SOP state of the trajectory being read. studio: its target steps in order, null = no prediction;
+  // eval_qwenvl: every kept step as UI-S1's evaluation sees it.
   let ordinal = -1;
   let sopSteps: (boolean | null)[] = [];
+  let evalSteps: SopStep[] = [];
   let sopComplete = true;
 
   const counts = await walkSamples(exp, opts, {
@@ -156,12 +169,21 @@ export async function scorePredictions(
     onTrajectory: (record: Extract<TrajectoryRecord, { ok: true }>) => {
       ordinal = record.ordinal;
       sopSteps = [];
+      evalSteps = [];
       sopComplete = true;
     },
     onSample: async (sample) => {
       const key = predictionKey(sample.where.trajectory, sample.step.index);
       const byPosition = predictionKey(`#${ordinal}`, sample.step.index);
       const prediction = predictions.get(key) ?? predictions.get(byPosition);
+      if (opts.rule === "ui-s1") {
+        evalSteps.push({
+          checkOptions: uiS1EvalCheckOptions(uiS1TrajStep(sample.step, sample.annotation)),
+          width: sample.step.screenshot.width,
+          height: sample.step.screenshot.height,
+          response: prediction ? prediction.response : null,
+        });
+      }
       if (!prediction) {
         unpredicted += 1;
         if (sample.isTarget) sopSteps.push(null);
@@ -169,12 +191,11 @@ export async function scorePredictions(
       }
       prediction.used = true;
       scored += 1;
-      const results: Record<RewardRule, RewardResult> = {
-        "mobile-r1": mobileR1Reward(prediction.response, sample.groundTruth),
-        "ui-s1": uiS1Reward(prediction.response, sample.groundTruth),
-      };
-      add(tallies["mobile-r1"], results["mobile-r1"]);
-      add(tallies["ui-s1"], results["ui-s1"]);
+      const results = Object.fromEntries(REWARD_RULES.map((rule) => [rule, rewardFor(rule, prediction.response, sample.groundTruth)])) as Record<
+        RewardRule,
+        RewardResult
+      >;
+      for (const rule of REWARD_RULES) add(tallies[rule], results[rule]);
       const r = results[opts.rule];
       if (sample.annotation === "HARMFUL") {
         harmful.steps += 1;
@@ -192,13 +213,27 @@ export async function scorePredictions(
         annotation: sample.annotation,
         gt_action: sample.groundTruth.gt_action,
         response: prediction.response,
-        "mobile-r1": results["mobile-r1"],
-        "ui-s1": results["ui-s1"],
+        ...results,
       });
     },
     onTrajectoryEnd: (record) => {
-      if (record.trajectory.isDiscarded || !sopComplete || sopSteps.length === 0 || sopSteps.some((s) => s === null)) return;
+      if (record.trajectory.isDiscarded || !sopComplete) return;
+      if (opts.rule === "ui-s1") {
+        // A trajectory with no kept step would make eval_qwenvl.py divide by zero; it is left out.
+        if (evalSteps.length === 0) return;
+        const episode = uiS1SopEpisode(evalSteps);
+        if (!episode.complete) sop.incomplete += 1;
+        else evalEpisodes.push(episode);
+        return;
+      }
+      if (sopSteps.length === 0) return;
+      // Responses are needed up to the first miss (or the end); a gap before that leaves the trajectory out.
       const firstMiss = sopSteps.indexOf(false);
+      const reached = firstMiss < 0 ? sopSteps : sopSteps.slice(0, firstMiss + 1);
+      if (reached.some((s) => s === null)) {
+        sop.incomplete += 1;
+        return;
+      }
       const matched = firstMiss < 0 ? sopSteps.length : firstMiss;
       sop.trajectories += 1;
       sop.success += matched === sopSteps.length ? 1 : 0;
@@ -229,19 +264,26 @@ export async function scorePredictions(
     predictions: predictions.size,
     scoredSteps: scored,
     unpredictedSteps: unpredicted,
-    rewards: { "mobile-r1": means(tallies["mobile-r1"]), "ui-s1": means(tallies["ui-s1"]) },
+    rewards: Object.fromEntries(REWARD_RULES.map((r) => [r, means(tallies[r])])) as Record<RewardRule, ReturnType<typeof means>>,
     accuracy: rates(accuracy),
     perAction: Object.fromEntries([...perAction.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, rates(v)])),
     harmful,
-    sop: {
+    sop: opts.rule === "ui-s1" ? evalSop(evalEpisodes, sop.incomplete) : {
+      definition: "studio",
       trajectories: sop.trajectories,
       successRate: sop.trajectories === 0 ? null : (sop.success / sop.trajectories) * 100,
       progress: mean(sop.progress, sop.trajectories),
+      incomplete: sop.incomplete,
     },
     problems: log.problems,
   };
   log.progress(`${counts.trajectories} trajectories, ${scored} steps scored, ${log.problems} problems`, true);
   return { summary, exitCode };
+}
+
+function evalSop(episodes: { numSteps: number; finalStepId: number; taskSuccess: boolean }[], incomplete: number): ScoreSummary["sop"] {
+  const rates = uiS1SopRates(episodes);
+  return { definition: "eval_qwenvl", trajectories: episodes.length, successRate: rates?.successRate ?? null, progress: rates?.progress ?? null, incomplete };
 }
 
 const pct = (x: number | null) => (x === null ? "n/a" : `${(x * 100).toFixed(1)}%`);
@@ -252,14 +294,14 @@ export function formatScoreSummary(s: ScoreSummary): string {
   const lines = [
     `scored ${s.scoredSteps} steps (${s.unpredictedSteps} kept steps without a prediction), frame max_pixels=${s.maxPixels}`,
     `rewards (mean over scored steps):`,
-    ...(["mobile-r1", "ui-s1"] as const).map(
-      (r) => `  ${r.padEnd(9)} format ${num(s.rewards[r].format)}  action ${num(s.rewards[r].action)}  score ${num(s.rewards[r].score)}`,
+    ...REWARD_RULES.map(
+      (r) => `  ${r.padEnd(14)} format ${num(s.rewards[r].format)}  action ${num(s.rewards[r].action)}  score ${num(s.rewards[r].score)}`,
     ),
     `accuracy under ${s.rule} (${s.accuracy.steps} non-harmful steps): type ${pct(s.accuracy.typeAccuracy)}  step ${pct(s.accuracy.stepAccuracy)}  grounding ${pct(s.accuracy.groundingAccuracy)} of ${s.accuracy.groundingSteps}`,
     `per action (ground truth):`,
     ...Object.entries(s.perAction).map(([a, r]) => `  ${a.padEnd(14)} n=${String(r.steps).padEnd(6)} type ${pct(r.typeAccuracy)}  step ${pct(r.stepAccuracy)}`),
     `harmful steps: ${s.harmful.steps}, repeated by the model: ${s.harmful.repeated}`,
-    `SOP over ${s.sop.trajectories} fully predicted trajectories: success rate ${s.sop.successRate === null ? "n/a" : `${s.sop.successRate.toFixed(1)}%`}  progress ${num(s.sop.progress)}`,
+    `SOP (${s.sop.definition === "eval_qwenvl" ? "UI-S1 eval_qwenvl.py" : "studio, training-target steps"}) over ${s.sop.trajectories} trajectories: success rate ${s.sop.successRate === null ? "n/a" : `${s.sop.successRate.toFixed(1)}%`}  progress ${num(s.sop.progress)}${s.sop.incomplete > 0 ? `  (${s.sop.incomplete} left out: a response the evaluation needs is missing)` : ""}`,
   ];
   if (s.problems > 0) lines.push(`problems: ${s.problems} (see stderr)`);
   return `${lines.join("\n")}\n`;

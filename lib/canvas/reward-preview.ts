@@ -2,13 +2,16 @@ import { mobileR1Reward, uiS1Reward, type GroundTruth } from "@/lib/bridge/rewar
 import type { StepAnnotation } from "@/lib/domain/annotation";
 import { framePair, toResizedPoint, type Box, type Size } from "@/lib/domain/geometry";
 import { mobileR1Response } from "@/lib/domain/prompt";
-import { mapPoints, toolCallSchema, type ToolCall } from "@/lib/domain/tool-call";
+import { mapPoints, pyJsonDumps, toolCallSchema, type ToolCall } from "@/lib/domain/tool-call";
 import type { OriginalOutput } from "@/lib/domain/trajectory";
 
 export type RewardPreview = {
   /** Mobile-R1 action reward of the model's original call against the corrected step: 0 or 1. */
   mobileR1: number;
-  /** UI-S1 step score (0.1 x format + 0.9 x action), and its action part. */
+  /**
+   * UI-S1's exact training reward (`--rule ui-s1`, 0.1 x format + 0.9 x action) of the same call written in
+   * UI-S1's layout (`<think>…</think><action>{json}</action>`), and its action part.
+   */
   uiS1: number;
   uiS1Action: number;
   /** Did the model's point land in the corrected box (tap ground truths only)? */
@@ -35,7 +38,9 @@ export function rewardPreview(original: OriginalOutput, corrected: StepAnnotatio
     resized_wh: [frames.resized.width, frames.resized.height],
     annotation: "GOOD",
   };
+  // UI-S1's reward reads only its own layout; a Mobile-R1 response would score 0 there whatever the action.
+  const uiS1Response = `<think>\n${original.thought || "…"}\n</think>\n<action>\n${pyJsonDumps(predicted)}\n</action>`;
   const r1 = mobileR1Reward(response, gt);
-  const s1 = uiS1Reward(response, gt);
+  const s1 = uiS1Reward(uiS1Response, gt);
   return { mobileR1: r1.action, uiS1: s1.score, uiS1Action: s1.action, hit: r1.hit };
 }
