@@ -9,6 +9,8 @@ import { pathToFileURL } from "node:url";
 import { asyncBufferFromFile, parquetReadObjects } from "hyparquet";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { emptyHints, measureTrajectory, type TrainerHints } from "@/lib/domain/trainer-hints";
+import { canonicalTrajectorySchema } from "@/lib/domain/trajectory";
 import { runBridge } from "./cli";
 import { captureIo, readJsonl, standardExport, tempDir } from "./test-fixtures";
 import { fetchImage, llamaFactoryImage, LoaderError, msSwiftImage, pngSize, uiS1Image, verlImage, type OpenedImage } from "./trainer-loaders";
@@ -205,7 +207,7 @@ describe("trainer hints", () => {
     const out = path.join(await tempDir(), "输出 1");
     const io = captureIo();
     expect(await runBridge(["sft", dir, "--out", out, "--target", "ms-swift", "--max-pixels", "1003520"], io)).toBe(0);
-    const summary = JSON.parse(io.out()) as { hints: { maxImageTokens: number; maxPromptTokens: number; maxSequenceTokens: number } };
+    const summary = JSON.parse(io.out()) as { hints: TrainerHints };
     // 1080x2400 at 1003520 -> 672x1484 = 1272 image tokens, the largest of the rows.
     expect(summary.hints.maxImageTokens).toBe(1272);
     expect(summary.hints.maxPromptTokens).toBeGreaterThan(1272 + 500); // the system prompt alone is ~2,000 characters
@@ -220,6 +222,10 @@ describe("trainer hints", () => {
     expect(lf.err()).toContain(`media_dir: ${out}`);
     expect(lf.err()).toContain("image_max_pixels: 1003520");
     expect(lf.err()).toMatch(/cutoff_len: \d+/);
+    // The exporter measures the same rows the same way (it writes manifest.trainer for the export page).
+    let measured = emptyHints(1003520, 3136);
+    for (const t of await readJsonl(path.join(dir, "trajectories.jsonl"))) measured = measureTrajectory(measured, canonicalTrajectorySchema.parse(t));
+    expect(measured).toEqual(summary.hints);
     const verl = captureIo();
     expect(await runBridge(["grpo", dir, "--out", out, "--target", "verl", "--embed-images"], verl)).toBe(0);
     expect(verl.err()).toMatch(/data\.max_prompt_length=\d+/);

@@ -1,5 +1,8 @@
 import { z } from "zod";
-import type { Size } from "./geometry";
+import { framePair, toResizedPoint, type Size } from "./geometry";
+import { mobileR1Response, mobileUseSystemPrompt, mobileUseUserText } from "./prompt";
+import { mapPoints } from "./tool-call";
+import { isTrainingTarget, type CanonicalTrajectory } from "./trajectory";
 
 /**
  * What a trainer must be told so that it reads exported rows the way they were written: the pixel
@@ -110,6 +113,68 @@ export function trainerSettings(trainer: TrainerName, h: TrainerHints, dataDir: 
     case "verl":
       return [`data.max_prompt_length=${lengthSetting(h.maxPromptTokens)}`, `data.image_key=images`, `data.filter_overlong_prompts=True`];
     case "ui-s1":
+      // Only meaningful for hints measured at UI-S1's own limits (bridge traj measures them so).
       return [`data.max_prompt_length=${lengthSetting(h.maxPromptTokens)}`, `(run from ${q}, or export with --image-root)`];
   }
+}
+
+/** One trainer's line on the export page: the bridge command to run and the trainer settings it needs. */
+export type TrainerCommand = { trainer: TrainerName; bridge: string; settings: string[] };
+
+/**
+ * The bridge command per trainer for an export folder, at `hints.maxPixels` (SUGGESTED_MAX_PIXELS
+ * when the export measured nothing), with the settings the rows need. Output folders sit next to the
+ * export; the settings name them as they are here (the bridge prints them again, and --image-root
+ * renames them for another machine). Without hints the lengths are left for the bridge to print.
+ */
+export function trainerCommands(outDir: string, hints: TrainerHints | null | undefined): TrainerCommand[] {
+  const maxPixels = hints?.maxPixels ?? SUGGESTED_MAX_PIXELS;
+  const run = (args: string, out: string) => `npm run studio -- bridge ${args.replace("<export>", shellQuote(outDir))} --out ${shellQuote(out)} --max-pixels ${maxPixels}`;
+  const dirs = { swift: `${outDir}-sft-ms-swift`, lf: `${outDir}-sft-llamafactory`, verl: `${outDir}-grpo-verl`, uis1: `${outDir}-traj-ui-s1` };
+  const settings = (t: TrainerName, dir: string) => (hints ? trainerSettings(t, hints, dir) : []);
+  return [
+    { trainer: "ms-swift", bridge: run("sft <export> --target ms-swift", dirs.swift), settings: settings("ms-swift", dirs.swift) },
+    { trainer: "llamafactory", bridge: run("sft <export> --target llamafactory", dirs.lf), settings: settings("llamafactory", dirs.lf) },
+    { trainer: "verl", bridge: run("grpo <export> --target verl --embed-images", dirs.verl), settings: settings("verl", dirs.verl) },
+    // UI-S1 resizes by its own limits, so its command takes no --max-pixels.
+    {
+      trainer: "ui-s1",
+      bridge: `npm run studio -- bridge traj ${shellQuote(outDir)} --out ${shellQuote(dirs.uis1)} --target ui-s1`,
+      settings: hints ? [`(run from ${shellQuote(dirs.uis1)}, or export with --image-root)`] : [],
+    },
+  ];
+}
+
+/**
+ * Fold one trajectory's SFT samples (training targets inside the cut) into `h`, measured as the
+ * bridge measures its rows at `h.maxPixels`: system prompt at the resized size (with `answer` when the
+ * trajectory answers), user turn with the history in resized pixels, the screenshot, and the target.
+ * Steps whose screenshot size cannot be resized are left to the bridge to report.
+ */
+export function measureTrajectory(h: TrainerHints, t: CanonicalTrajectory): TrainerHints {
+  if (t.isDiscarded) return h;
+  const kept = t.cutAfter === null ? t.steps : t.steps.slice(0, t.cutAfter + 1);
+  const space = kept.some((s) => s.toolCall.action === "answer") ? "ui-s1" : "mobile-use";
+  let out = h;
+  const history = [];
+  for (const step of kept) {
+    let frames;
+    try {
+      frames = framePair(step.screenshot, h.maxPixels, h.minPixels);
+    } catch {
+      return out;
+    }
+    const call = mapPoints(step.toolCall, (p) => toResizedPoint(p, frames));
+    if (isTrainingTarget(t, step)) {
+      const messages = [{ content: mobileUseSystemPrompt(frames.resized, space) }, { content: mobileUseUserText(t.instruction, history) }];
+      const target = mobileR1Response(step.thought.text.trim(), step.clearAction.trim(), call);
+      out = addRow(out, {
+        imageTokens: imageTokens(frames.resized),
+        promptTokens: promptTokens(messages, [frames.resized]),
+        responseTokens: estimateTextTokens(target) + TEMPLATE_TOKENS.perMessage,
+      });
+    }
+    history.push(call);
+  }
+  return out;
 }
