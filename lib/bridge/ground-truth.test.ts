@@ -153,7 +153,7 @@ describe("unreviewed model output is refused for training rows unless allowed", 
     const out = await tempDir();
     const io = captureIo();
     expect(await runBridge([command, dir, "--out", out, "--target", target], io)).toBe(1);
-    expect(io.err()).toContain(`refused: ${unreviewed} rows are unreviewed model output (the export was made with --status all)`);
+    expect(io.err()).toContain(`refused: ${unreviewed} ${command === "traj" ? "steps" : "rows"} are unreviewed model output (the export was made with --status all)`);
     const summary = JSON.parse(io.out()) as Record<string, unknown>;
     expect(summary).toMatchObject({ exportStatus: "all", problems: 0 });
     expect(summary.unreviewedRows ?? summary.unreviewedSteps).toBe(unreviewed);

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { ActionSpace } from "@/lib/domain/prompt";
-import { addRow, emptyHints, estimateTextTokens, imageTokens, promptTokens, TEMPLATE_TOKENS, trainerSettings, type TrainerHints } from "@/lib/domain/trainer-hints";
+import { addRow, emptyHints, estimateTextTokens, imageTokens, promptTokens, shellQuote, TEMPLATE_TOKENS, trainerSettings, type TrainerHints } from "@/lib/domain/trainer-hints";
 import { openExport } from "./export-reader";
 import { ImageFolder } from "./images";
 import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
@@ -138,7 +138,7 @@ function trainerHint(opts: FrameOptions & TrainingRowOptions & { target: SftTarg
     return [
       `ms-swift: ${where}. Set:`,
       ...trainerSettings("ms-swift", hints, dataDir).map((l) => `  ${l}`),
-      `  --dataset ${path.join(dataDir, `${SFT_DATASET}.jsonl`)}`,
+      `  --dataset ${shellQuote(path.join(dataDir, `${SFT_DATASET}.jsonl`))}`,
       `  (MAX_PIXELS/MIN_PIXELS keep the frame the coordinates are in; max_length fits the longest row, ${hints.maxSequenceTokens} estimated tokens of which ${hints.maxImageTokens} image tokens)`,
     ].join("\n");
   }

@@ -152,7 +152,7 @@ export async function exportTraj(
     log.progress(`${s.trajectories} trajectories, ${out.rows} written, ${log.problems} problems`);
   }
   const exportStatus = exp.manifest.filters?.status ?? null;
-  const refused = unreviewedRefusal(s.unreviewed, exportStatus ?? undefined, opts.allowUnreviewed);
+  const refused = unreviewedRefusal(s.unreviewed, exportStatus ?? undefined, opts.allowUnreviewed, "steps");
   if (refused) log.info(`bridge traj: ${refused}`);
   const exitCode = trainingExitCode(log.problems, opts.allowProblems, refused);
   const file = await out.close(exitCode === 0);
