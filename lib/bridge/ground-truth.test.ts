@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { actionsOfferedBy } from "@/lib/domain/prompt";
 import { parseModelOutput } from "@/lib/domain/model-output";
-import type { CanonicalTrajectory } from "@/lib/domain/trajectory";
+import { emptyHints, measureTrajectory, usesAnswer, type TrainerHints } from "@/lib/domain/trainer-hints";
+import { canonicalTrajectorySchema, type CanonicalTrajectory } from "@/lib/domain/trajectory";
 import { runBridge } from "./cli";
 import { captureIo, EN_SCREENSHOT, loadShot, makeStep, makeTrajectory, readJsonl, tempDir, writeExport, ZH_SCREENSHOT } from "./test-fixtures";
 
@@ -68,7 +69,12 @@ describe("the system prompt offers every action the rows use", () => {
     const answerRow = sft.find((r) => r.messages[2]!.content.includes('"action": "answer"'))!;
     const parsed = parseModelOutput(answerRow.messages[2]!.content);
     expect(parsed.toolCall).toEqual({ action: "answer", text: "The song is 3 minutes long." });
-    expect(JSON.parse(readFileSync(path.join(out, "mobile_use_sft.summary.json"), "utf8"))).toMatchObject({ actionSpace: "ui-s1" });
+    const summary = JSON.parse(readFileSync(path.join(out, "mobile_use_sft.summary.json"), "utf8")) as { actionSpace: string; hints: TrainerHints };
+    expect(summary.actionSpace).toBe("ui-s1");
+    // The exporter's measure (manifest.trainer) agrees when it measures with the space the bridge declares.
+    const lines = (await readJsonl(path.join(dir, "trajectories.jsonl"))).map((t) => canonicalTrajectorySchema.parse(t));
+    expect(lines.some(usesAnswer)).toBe(true);
+    expect(lines.reduce((h, t) => measureTrajectory(h, t, "ui-s1"), emptyHints(summary.hints.maxPixels, summary.hints.minPixels))).toEqual(summary.hints);
   });
 
   it("keeps the cookbook's nine actions when nothing answers", async () => {

@@ -224,7 +224,7 @@ describe("trainer hints", () => {
     expect(lf.err()).toMatch(/cutoff_len: \d+/);
     // The exporter measures the same rows the same way (it writes manifest.trainer for the export page).
     let measured = emptyHints(1003520, 3136);
-    for (const t of await readJsonl(path.join(dir, "trajectories.jsonl"))) measured = measureTrajectory(measured, canonicalTrajectorySchema.parse(t));
+    for (const t of await readJsonl(path.join(dir, "trajectories.jsonl"))) measured = measureTrajectory(measured, canonicalTrajectorySchema.parse(t), "mobile-use");
     expect(measured).toEqual(summary.hints);
     const verl = captureIo();
     expect(await runBridge(["grpo", dir, "--out", out, "--target", "verl", "--embed-images"], verl)).toBe(0);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { framePair, toResizedPoint, type Size } from "./geometry";
-import { mobileR1Response, mobileUseSystemPrompt, mobileUseUserText } from "./prompt";
+import { mobileR1Response, mobileUseSystemPrompt, mobileUseUserText, type ActionSpace } from "./prompt";
 import { mapPoints } from "./tool-call";
 import { isTrainingTarget, type CanonicalTrajectory } from "./trajectory";
 
@@ -147,14 +147,15 @@ export function trainerCommands(outDir: string, hints: TrainerHints | null | und
 
 /**
  * Fold one trajectory's SFT samples (training targets inside the cut) into `h`, measured as the
- * bridge measures its rows at `h.maxPixels`: system prompt at the resized size (with `answer` when the
- * trajectory answers), user turn with the history in resized pixels, the screenshot, and the target.
- * Steps whose screenshot size cannot be resized are left to the bridge to report.
+ * bridge measures its rows at `h.maxPixels`: system prompt at the resized size declaring `space`, user
+ * turn with the history in resized pixels, the screenshot, and the target. The bridge declares one
+ * space per export (UI-S1's when any kept step answers, see usesAnswer), so a caller streaming an
+ * export measures both and keeps the one that applies. Steps whose screenshot size cannot be resized
+ * are left to the bridge to report.
  */
-export function measureTrajectory(h: TrainerHints, t: CanonicalTrajectory): TrainerHints {
+export function measureTrajectory(h: TrainerHints, t: CanonicalTrajectory, space: ActionSpace): TrainerHints {
   if (t.isDiscarded) return h;
   const kept = t.cutAfter === null ? t.steps : t.steps.slice(0, t.cutAfter + 1);
-  const space = kept.some((s) => s.toolCall.action === "answer") ? "ui-s1" : "mobile-use";
   let out = h;
   const history = [];
   for (const step of kept) {
@@ -177,4 +178,11 @@ export function measureTrajectory(h: TrainerHints, t: CanonicalTrajectory): Trai
     history.push(call);
   }
   return out;
+}
+
+/** Does a kept step of the trajectory use UI-S1's `answer` (so the bridge's prompts declare it)? */
+export function usesAnswer(t: CanonicalTrajectory): boolean {
+  if (t.isDiscarded) return false;
+  const kept = t.cutAfter === null ? t.steps : t.steps.slice(0, t.cutAfter + 1);
+  return kept.some((s) => s.toolCall.action === "answer");
 }

@@ -5,7 +5,7 @@ import { once } from "node:events";
 import path from "node:path";
 import { QWEN_MIN_PIXELS } from "@/lib/domain/geometry";
 import { mobileR1Response } from "@/lib/domain/prompt";
-import { emptyHints, measureTrajectory, SUGGESTED_MAX_PIXELS, type TrainerHints } from "@/lib/domain/trainer-hints";
+import { emptyHints, measureTrajectory, SUGGESTED_MAX_PIXELS, usesAnswer, type TrainerHints } from "@/lib/domain/trainer-hints";
 import { formatMobileUseCall } from "@/lib/domain/tool-call";
 import { CANONICAL_FORMAT, isTrainingTarget, type CanonicalTrajectory } from "@/lib/domain/trajectory";
 import { taskStatusSchema, type TaskStatus } from "@/lib/domain/status";
@@ -111,6 +111,9 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
     };
     const byApp: Record<string, number> = {};
     const copied = new Set<string>();
+    // Measured both ways: the bridge's prompts declare `answer` for the whole export if any trajectory answers.
+    let withAnswer = emptyHints(SUGGESTED_MAX_PIXELS, QWEN_MIN_PIXELS);
+    let anyAnswer = false;
     // Keyset paging on (fingerprint, id): the same data in two projects shares a fingerprint.
     let cursor: { fingerprint: string; id: string } | undefined;
     for (;;) {
@@ -164,12 +167,15 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
         summary.steps += record.steps.length;
         summary.trainingSteps += record.steps.filter((s) => isTrainingTarget(record, s)).length;
         summary.harmfulSteps += record.steps.filter((s) => s.verdict === "harmful").length;
-        summary.trainer = measureTrajectory(summary.trainer, record);
+        summary.trainer = measureTrajectory(summary.trainer, record, "mobile-use");
+        withAnswer = measureTrajectory(withAnswer, record, "ui-s1");
+        anyAnswer ||= usesAnswer(record);
         byApp[t.app] = (byApp[t.app] ?? 0) + 1;
         if (split) summary.bySplit[split] = (summary.bySplit[split] ?? 0) + 1;
         opts.onProgress?.({ trajectories: summary.trajectories, total });
       }
     }
+    if (anyAnswer) summary.trainer = withAnswer;
     files["trajectories.jsonl"] = await canonical.close();
     files["mobile-r1/data.jsonl"] = await mobileR1.close();
     summary.screenshots = copied.size;
