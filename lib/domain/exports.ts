@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./limits";
 
 // Wire shapes of the exports API: route handlers shape their answers with these, the client parses them.
 
@@ -7,10 +8,10 @@ export const EXPORT_STATUS_OPTIONS = ["approved", "submitted", "all"] as const;
 
 export const startExportInput = z.object({
   status: z.enum(EXPORT_STATUS_OPTIONS).default("approved"),
-  apps: z.array(z.string().trim().min(1).max(100)).max(200).default([]),
-  project: z.string().trim().max(100).optional().transform((s) => s || undefined),
+  apps: z.array(text("appName").trim().min(1)).max(200).default([]),
+  project: text("projectName").trim().optional().transform((s) => s || undefined),
   /** random:<seed>:<ratios> or by-app:<apps>, as the CLI's --split */
-  split: z.string().trim().max(500).optional().transform((s) => s || undefined),
+  split: text("split").trim().optional().transform((s) => s || undefined),
 });
 export type StartExportInput = z.input<typeof startExportInput>;
 export type StartExport = z.output<typeof startExportInput>;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "@/lib/domain/limits";
 import { stepViewSchema, trajectoryViewSchema, type StepView, type StudioStats, type TrajectoryView, type TrajectoryRow } from "@/lib/domain/views";
 import type { Step as StepRow } from "./generated/sqlite/client";
 import { taskStatusSchema, TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
@@ -9,11 +10,11 @@ import { fromStore } from "./stored";
 import { authorize } from "./session";
 
 export const listTrajectoriesInput = z.object({
-  app: z.string().optional(),
+  app: text("appName").optional(),
   status: taskStatusSchema.optional(),
-  q: z.string().max(200).optional(),
+  q: text("query").optional(),
   /** An assignee's email, or "none" for work nobody has. */
-  assignee: z.string().max(200).optional(),
+  assignee: text("email").optional(),
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(50),
 });
