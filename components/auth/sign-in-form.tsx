@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
+import { sameOriginTarget } from "@/lib/domain/safe-path";
 import { useT } from "@/lib/i18n/react";
 
 /** Email and password sign-in against better-auth; shows the server's reason when it refuses. */
@@ -21,7 +22,8 @@ export function SignInForm({ next }: { next: string }) {
         body: JSON.stringify({ email: String(form.get("email") ?? "").trim(), password: String(form.get("password") ?? "") }),
       });
       if (res.ok) {
-        window.location.assign(next);
+        // The server already checked `next`; the browser checks again against its own origin.
+        window.location.assign(sameOriginTarget(next, window.location.origin));
         return;
       }
       const body = (await res.json().catch(() => null)) as { message?: string } | null;
