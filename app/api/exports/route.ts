@@ -12,5 +12,5 @@ export const GET = authed(async (_req: Request, _ctx: unknown, actor) => {
 export const POST = authed(async (req: Request, _ctx: unknown, actor) => {
   authorize(actor, "export.run");
   const input = startExportInput.parse(await readJson(req, { optional: true }));
-  return json({ export: startExportJob(input, auditActor(actor)) }, 202);
+  return json({ export: await startExportJob(input, auditActor(actor)) }, 202);
 });
