@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
+import { LIMITS } from "@/lib/domain/limits";
 import { sameOriginTarget } from "@/lib/domain/safe-path";
 import { useT } from "@/lib/i18n/react";
 
@@ -46,11 +47,11 @@ export function SignInForm({ next }: { next: string }) {
       <h1 id="sign-in-title">{t("signIn.title")}</h1>
       <label>
         {t("signIn.email")}
-        <input name="email" type="email" autoComplete="username" required autoFocus />
+        <input name="email" type="email" autoComplete="username" required autoFocus maxLength={LIMITS.email} />
       </label>
       <label>
         {t("signIn.password")}
-        <input name="password" type="password" autoComplete="current-password" required />
+        <input name="password" type="password" autoComplete="current-password" required maxLength={LIMITS.passwordMax} />
       </label>
       {error && (
         <p role="alert" className="auth-error">
