@@ -122,8 +122,8 @@ export async function recoverExportJobs(opts: { db?: Db; dirs?: string[]; force?
   }
   const swept: string[] = [];
   for (const dir of opts.dirs ?? [exportsDir()]) {
-    // Sweeping reads a folder: at most every few seconds per folder unless forced.
-    if (!opts.force && now - (runner.lastSweep.get(dir) ?? 0) < HEARTBEAT_MS) continue;
+    // Sweeping reads a folder: at most every few seconds per folder, unless forced or a job was just failed.
+    if (!opts.force && failed.length === 0 && now - (runner.lastSweep.get(dir) ?? 0) < HEARTBEAT_MS) continue;
     runner.lastSweep.set(dir, now);
     swept.push(...(await sweepPartials(prisma, dir)));
   }
