@@ -25,7 +25,7 @@ export const exportCountsSchema = z.object({
   bySplit: z.record(z.string(), z.number()),
 });
 
-/** One export: a job of this server process, or a finished folder found in the exports directory. */
+/** One export: a job recorded in the database (web or CLI, any studio process), or a finished folder found in the exports directory. */
 export const exportSchema = z.object({
   id: z.string(),
   state: z.enum(["running", "succeeded", "failed"]),
