@@ -1,6 +1,8 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
+import { LIMITS } from "@/lib/domain/limits";
+import { sameOriginTarget } from "@/lib/domain/safe-path";
 import { useT } from "@/lib/i18n/react";
 
 /** Email and password sign-in against better-auth; shows the server's reason when it refuses. */
@@ -21,7 +23,8 @@ export function SignInForm({ next }: { next: string }) {
         body: JSON.stringify({ email: String(form.get("email") ?? "").trim(), password: String(form.get("password") ?? "") }),
       });
       if (res.ok) {
-        window.location.assign(next);
+        // The server already checked `next`; the browser checks again against its own origin.
+        window.location.assign(sameOriginTarget(next, window.location.origin));
         return;
       }
       const body = (await res.json().catch(() => null)) as { message?: string } | null;
@@ -44,11 +47,11 @@ export function SignInForm({ next }: { next: string }) {
       <h1 id="sign-in-title">{t("signIn.title")}</h1>
       <label>
         {t("signIn.email")}
-        <input name="email" type="email" autoComplete="username" required autoFocus />
+        <input name="email" type="email" autoComplete="username" required autoFocus maxLength={LIMITS.email} />
       </label>
       <label>
         {t("signIn.password")}
-        <input name="password" type="password" autoComplete="current-password" required />
+        <input name="password" type="password" autoComplete="current-password" required maxLength={LIMITS.passwordMax} />
       </label>
       {error && (
         <p role="alert" className="auth-error">

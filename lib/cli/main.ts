@@ -8,7 +8,8 @@ import { IMPORT_FORMATS, parseFrameOption, type ImportFormat } from "@/lib/domai
 import { migrate } from "@/lib/server/migrate";
 import { importFile, type ImportProgress } from "@/lib/server/import";
 import { getStats } from "@/lib/server/trajectories";
-import { EXPORT_STATUSES, exportDataset, type ExportStatus } from "@/lib/server/export";
+import { EXPORT_STATUSES, type ExportStatus } from "@/lib/server/export";
+import { runCliExport } from "@/lib/server/export-jobs";
 import { parseSplit } from "@/lib/server/split";
 import { CLI_ACTOR } from "@/lib/server/audit";
 import { createUser, listUsers, resetPassword, updateUser } from "@/lib/server/people";
@@ -176,7 +177,8 @@ async function runExport(args: string[]): Promise<number> {
   const split = parseSplit(values.split);
   await migrate();
   const started = Date.now();
-  const r = await exportDataset({
+  // Recorded as a job (the export page shows it; a killed run is marked failed) after sweeping leftover partial folders.
+  const r = await runCliExport({
     outDir: values.out,
     status,
     apps: values.app,

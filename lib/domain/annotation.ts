@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./limits";
 import { type Box, type Size, boxOverlapsScreen, boxSchema, isPointInBox } from "./geometry";
 import { splitSentences } from "./thought";
 import { isCoordinateAction, screenProblems, toolCallSchema, type ActionType, type ToolCall } from "./tool-call";
@@ -9,8 +10,8 @@ import { isTrainingTarget, outcomeSchema, verdictSchema } from "./trajectory";
  * this one shape; coordinates and the box are in ORIGINAL screenshot pixels.
  */
 export const stepAnnotationSchema = z.object({
-  thought: z.object({ state: z.string(), nextAction: z.string(), purpose: z.string(), text: z.string() }),
-  clearAction: z.string(),
+  thought: z.object({ state: text("thoughtPart"), nextAction: text("thoughtPart"), purpose: text("thoughtPart"), text: text("thought") }),
+  clearAction: text("clearAction"),
   toolCall: toolCallSchema,
   box: boxSchema.nullable(),
   verdict: verdictSchema,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { trainerCommands, trainerHintsSchema } from "./trainer-hints";
+import { text } from "./limits";
 
 // Wire shapes of the exports API: route handlers shape their answers with these, the client parses them.
 
@@ -8,10 +9,10 @@ export const EXPORT_STATUS_OPTIONS = ["approved", "submitted", "all"] as const;
 
 export const startExportInput = z.object({
   status: z.enum(EXPORT_STATUS_OPTIONS).default("approved"),
-  apps: z.array(z.string().trim().min(1).max(100)).max(200).default([]),
-  project: z.string().trim().max(100).optional().transform((s) => s || undefined),
+  apps: z.array(text("appName").trim().min(1)).max(200).default([]),
+  project: text("projectName").trim().optional().transform((s) => s || undefined),
   /** random:<seed>:<ratios> or by-app:<apps>, as the CLI's --split */
-  split: z.string().trim().max(500).optional().transform((s) => s || undefined),
+  split: text("split").trim().optional().transform((s) => s || undefined),
 });
 export type StartExportInput = z.input<typeof startExportInput>;
 export type StartExport = z.output<typeof startExportInput>;
@@ -25,7 +26,7 @@ export const exportCountsSchema = z.object({
   bySplit: z.record(z.string(), z.number()),
 });
 
-/** One export: a job of this server process, or a finished folder found in the exports directory. */
+/** One export: a job recorded in the database (web or CLI, any studio process), or a finished folder found in the exports directory. */
 export const exportSchema = z.object({
   id: z.string(),
   state: z.enum(["running", "succeeded", "failed"]),

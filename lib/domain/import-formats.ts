@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { boxOverlapsScreen, boxSchema, framePair, toOriginalPoint, type Box, type Size } from "./geometry";
+import { text } from "./limits";
 import { parseModelOutput } from "./model-output";
 import { normalizeAction } from "./normalize";
 import type { ImportProblem } from "./problems";
@@ -85,9 +86,9 @@ export type BuiltTrajectory = Omit<DraftTrajectory, "steps"> & { steps: BuiltSte
 type MapResult = { draft?: DraftTrajectory; problems: Omit<ImportProblem, "file" | "line">[] };
 
 const mobileR1Schema = z.object({
-  app_name: z.string().min(1),
-  instruction: z.string().min(1),
-  system: z.string().optional(),
+  app_name: text("appName").min(1),
+  instruction: text("instruction").min(1),
+  system: text("systemPrompt").optional(),
   image_width: z.number().int().positive().optional(),
   image_height: z.number().int().positive().optional(),
   trajectory: z
@@ -95,8 +96,8 @@ const mobileR1Schema = z.object({
       z
         .object({
           image: z.string().min(1),
-          thought: z.string().optional(),
-          subtask: z.string().optional(),
+          thought: text("thought").optional(),
+          subtask: text("clearAction").optional(),
           action: z.unknown().optional(),
           response: z.string().optional(),
           bbox: z.unknown().optional(),
@@ -107,19 +108,19 @@ const mobileR1Schema = z.object({
 }).passthrough();
 
 const uiS1Schema = z.object({
-  goal: z.string().min(1),
+  goal: text("instruction").min(1),
   is_successful: z.boolean().optional(),
   episode_id: z.union([z.number(), z.string()]).optional(),
-  app: z.string().optional(),
+  app: text("appName").optional(),
   steps: z
     .array(
       z
         .object({
           action_content: z.record(z.string(), z.unknown()),
           screenshot: z.string().min(1),
-          thought: z.string().optional(),
-          action_description: z.string().optional(),
-          step_instruction: z.string().optional(),
+          thought: text("thought").optional(),
+          action_description: text("clearAction").optional(),
+          step_instruction: text("clearAction").optional(),
           check_options: z.record(z.string(), z.unknown()).optional(),
           annotation: z.enum(["GOOD", "HARMFUL", "NEUTRAL"]).optional(),
         })

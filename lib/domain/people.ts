@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LIMITS, text } from "./limits";
 import { roleSchema } from "./permissions";
 
 // Wire shapes of the people API: route handlers shape their answers with these, the client parses them.
@@ -23,7 +24,7 @@ export const peopleSchema = z.object({ people: z.array(personSchema) });
 export const createdPersonSchema = z.object({ person: personSchema, password: z.string() });
 export const personAnswerSchema = z.object({ person: personSchema });
 export const newPasswordSchema = z.object({ password: z.string() });
-export const resetPasswordInput = z.object({ password: z.string().min(8, "must be at least 8 characters").max(256).optional() });
+export const resetPasswordInput = z.object({ password: text("passwordMax").min(LIMITS.passwordMin, `must be at least ${LIMITS.passwordMin} characters`).optional() });
 
 /** A person as the API shows them (dates as ISO strings). */
 export function toPerson(p: { id: string; email: string; name: string; role: Person["role"]; isDisabled: boolean; locale: string; createdAt: Date }): Person {

@@ -1,20 +1,21 @@
 import { z } from "zod";
+import { text } from "./limits";
 import { pyJsonDumps, type ToolCall } from "./tool-call";
 import type { StepView } from "./views";
 
 export const reviewDecisionInput = z.object({
   decision: z.enum(["approve", "reject"]),
   /** Required when sending work back: the annotator needs to know why. */
-  comment: z.string().trim().max(4000).optional(),
+  comment: text("comment").trim().optional(),
   /** The trajectory version the reviewer looked at; a newer one answers 409. */
   version: z.number().int().positive(),
 }).refine((v) => v.decision === "approve" || (v.comment ?? "").length > 0, { message: "say why when sending work back", path: ["comment"] });
 export type ReviewDecisionInput = z.infer<typeof reviewDecisionInput>;
 
 export const commentInput = z.object({
-  trajectoryId: z.string().min(1).max(100),
+  trajectoryId: text("id").min(1),
   stepIndex: z.number().int().nonnegative().nullable().default(null),
-  body: z.string().trim().min(1, "a comment needs text").max(4000),
+  body: text("comment").trim().min(1, "a comment needs text"),
 });
 export type CommentInput = z.input<typeof commentInput>;
 

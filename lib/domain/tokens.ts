@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./limits";
 
 // Wire shapes of the tokens API: route handlers shape their answers with these, the client parses them.
 
@@ -14,7 +15,7 @@ export const tokenSchema = z.object({
 export type Token = z.infer<typeof tokenSchema>;
 
 export const tokensSchema = z.object({ tokens: z.array(tokenSchema) });
-export const createTokenInput = z.object({ name: z.string().trim().min(1, "give the token a name").max(60) });
+export const createTokenInput = z.object({ name: text("tokenName").trim().min(1, "give the token a name") });
 /** A new token: the plain value is in this answer only, never again. */
 export const createdTokenSchema = z.object({ token: z.string(), id: z.string(), prefix: z.string(), name: z.string(), userEmail: z.string() });
 export const tokenScopeInput = z.object({ scope: z.enum(["own", "all"]).default("own") });

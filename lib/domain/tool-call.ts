@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "./limits";
 import { isPointOnScreen, pointSchema, type Point, type Size } from "./geometry";
 
 /** Every action of the Qwen2.5-VL `mobile_use` tool, plus UI-S1's `answer`. */
@@ -20,7 +21,7 @@ export const SYSTEM_BUTTONS = ["Back", "Home", "Menu", "Enter"] as const;
 export type SystemButton = (typeof SYSTEM_BUTTONS)[number];
 export const TERMINATE_STATUSES = ["success", "failure"] as const;
 
-const nonEmptyText = z.string().min(1, "text must not be empty");
+const nonEmptyText = text("toolCallText").min(1, "text must not be empty");
 const seconds = z.number().finite().nonnegative();
 
 /**
@@ -32,13 +33,13 @@ export const toolCallSchema = z.discriminatedUnion("action", [
   z.object({ action: z.literal("click"), coordinate: pointSchema }).strict(),
   z.object({ action: z.literal("long_press"), coordinate: pointSchema, time: seconds }).strict(),
   z.object({ action: z.literal("swipe"), coordinate: pointSchema, coordinate2: pointSchema }).strict(),
-  z.object({ action: z.literal("type"), text: z.string() }).strict(),
+  z.object({ action: z.literal("type"), text: text("toolCallText") }).strict(),
   z.object({ action: z.literal("key"), text: nonEmptyText }).strict(),
   z.object({ action: z.literal("system_button"), button: z.enum(SYSTEM_BUTTONS) }).strict(),
   z.object({ action: z.literal("open"), text: nonEmptyText }).strict(),
   z.object({ action: z.literal("wait"), time: seconds }).strict(),
   z.object({ action: z.literal("terminate"), status: z.enum(TERMINATE_STATUSES) }).strict(),
-  z.object({ action: z.literal("answer"), text: z.string() }).strict(),
+  z.object({ action: z.literal("answer"), text: text("toolCallText") }).strict(),
 ]);
 export type ToolCall = z.infer<typeof toolCallSchema>;
 export type ToolCallOf<A extends ActionType> = Extract<ToolCall, { action: A }>;

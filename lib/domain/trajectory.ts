@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { boxSchema } from "./geometry";
+import { text } from "./limits";
 import { thoughtPartsSchema } from "./thought";
 import { taskStatusSchema } from "./status";
 import { toolCallSchema } from "./tool-call";
@@ -62,12 +63,12 @@ export const CANONICAL_FORMAT = "trajectory-studio/v1";
 export const canonicalTrajectorySchema = z.object({
   format: z.literal(CANONICAL_FORMAT),
   id: z.string().optional(),
-  project: z.string().optional(),
-  app: z.string(),
-  instruction: z.string().min(1),
+  project: text("projectName").optional(),
+  app: text("appName"),
+  instruction: text("instruction").min(1),
   source: z.enum(TRAJECTORY_SOURCES),
   sourceRef: z.string().nullable().optional(),
-  systemPrompt: z.string().nullable().optional(),
+  systemPrompt: text("systemPrompt").nullable().optional(),
   status: taskStatusSchema.optional(),
   outcome: outcomeSchema.nullable(),
   originalOutcome: outcomeSchema.nullable().optional(),

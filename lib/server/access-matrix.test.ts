@@ -94,6 +94,8 @@ const CASES: Case[] = [
     params: (c) => ({ id: c.users["other-annotator"] }),
     body: () => ({}),
     allowed: ["admin"],
+    // A reset revokes the person's API tokens; give the matrix its token back for the next cases.
+    reset: async (c) => void (await c.db.apiToken.updateMany({ where: { userId: c.users["other-annotator"] }, data: { revokedAt: null } })),
   },
   { name: "change your own language", route: "me", method: "PATCH", body: () => ({ locale: "zh" }), allowed: WHO },
   { name: "create your own API token", route: "tokens", method: "POST", body: () => ({ name: "mine" }), allowed: WHO },

@@ -6,11 +6,11 @@ import { prismaAdapter } from "better-auth/adapters/prisma";
 import { APIError, createAuthMiddleware } from "better-auth/api";
 import { dataDir, databaseUrl, dialectOf } from "./config";
 import { db } from "./db";
+import { LIMITS, truncate } from "@/lib/domain/limits";
 import { recordAudit } from "./audit";
+import { ACCOUNT_FAILURE_LIMIT, ACCOUNT_FAILURE_WINDOW_MS, releaseSignInAttempt, reserveSignInAttempt, signInKey, sweepSignInLimits } from "./sign-in-limit";
 
-/** Failed sign-ins allowed per account within the window before the account is locked for the rest of it. */
-export const ACCOUNT_FAILURE_LIMIT = 5;
-export const ACCOUNT_FAILURE_WINDOW_MS = 15 * 60 * 1000;
+export { ACCOUNT_FAILURE_LIMIT, ACCOUNT_FAILURE_WINDOW_MS };
 /** Sign-in attempts allowed per address per minute (STUDIO_SIGN_IN_PER_MINUTE overrides, e.g. for a shared office address). */
 export const ADDRESS_SIGN_IN_LIMIT = Number(process.env.STUDIO_SIGN_IN_PER_MINUTE ?? 10);
 export const SESSION_DAYS = 7;
@@ -64,14 +64,16 @@ function createAuth() {
     hooks: {
       before: createAuthMiddleware(async (ctx) => {
         if (ctx.path !== "/sign-in/email") return;
-        const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? "").toLowerCase();
-        const since = new Date(Date.now() - ACCOUNT_FAILURE_WINDOW_MS);
-        const failures = await db().auditEvent.count({ where: { action: "auth.sign_in_failed", entityId: email, at: { gte: since } } });
-        if (failures >= ACCOUNT_FAILURE_LIMIT) {
-          throw new APIError("TOO_MANY_REQUESTS", { message: "Too many failed sign-ins for this account; try again in 15 minutes." });
-        }
+        const raw = (ctx.body as { email?: unknown } | undefined)?.email;
+        if (typeof raw !== "string") throw new APIError("BAD_REQUEST", { message: "email: must be a string" });
+        if (raw.length > LIMITS.email) throw new APIError("BAD_REQUEST", { message: `email: must be at most ${LIMITS.email} characters` });
+        const email = raw.trim().toLowerCase();
         const user = await db().user.findUnique({ where: { email }, select: { isDisabled: true } });
         if (user?.isDisabled) throw new APIError("FORBIDDEN", { message: "This account is disabled. Ask an admin." });
+        // Counted before the password is looked at: simultaneous guesses cannot all be evaluated.
+        if (!(await reserveSignInAttempt(db(), email))) {
+          throw new APIError("TOO_MANY_REQUESTS", { message: `Too many failed sign-ins for this account; try again in ${ACCOUNT_FAILURE_WINDOW_MS / 60_000} minutes.` });
+        }
       }),
       after: createAuthMiddleware(async (ctx) => {
         if (ctx.path === "/change-password") {
@@ -88,16 +90,21 @@ function createAuth() {
         }
         if (ctx.path !== "/sign-in/email") return;
         const returned = ctx.context.returned;
-        const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? "").toLowerCase();
-        const ip = ctx.request?.headers.get("x-forwarded-for") ?? null;
-        if (returned instanceof APIError) {
-          if (returned.status === "UNAUTHORIZED") {
-            await recordAudit(db(), { actor: { id: null, label: email }, action: "auth.sign_in_failed", entityType: "user", entityId: email, ip });
-          }
+        const raw = (ctx.body as { email?: unknown } | undefined)?.email;
+        // Only text of bounded size reaches the audit trail, whatever the caller sent.
+        const email = signInKey(typeof raw === "string" ? raw : "");
+        const ip = truncate(ctx.request?.headers.get("x-forwarded-for") ?? "", 100) || null;
+        if (returned instanceof APIError && returned.status === "UNAUTHORIZED") {
+          // The slot stays taken: it is now one of the account's failures.
+          await recordAudit(db(), { actor: { id: null, label: email }, action: "auth.sign_in_failed", entityType: "user", entityId: email, ip });
           return;
         }
+        // After hooks run only when the before hook let the attempt through, i.e. reserved a slot.
+        await releaseSignInAttempt(db(), email);
+        if (returned instanceof APIError) return;
         const user = await db().user.findUnique({ where: { email }, select: { id: true } });
         await recordAudit(db(), { actor: { id: user?.id ?? null, label: email }, action: "auth.sign_in", entityType: "user", entityId: user?.id, ip });
+        await sweepSignInLimits(db());
       }),
     },
   });

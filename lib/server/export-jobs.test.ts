@@ -1,30 +1,68 @@
+// Export jobs are rows in the database. Issue 11, finding 7: a restart lost a running job without a
+// trace (404, a stuck progress bar) and left a hidden .partial folder each time; an interrupted CLI
+// export left one forever. Here real studio processes are killed mid-export (SIGKILL) and the
+// next process to look reports the job failed and sweeps what it left.
+import { spawn } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { cp, mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rename, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
+import { createInterface } from "node:readline";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startExportInput } from "@/lib/domain/exports";
 import type { Db } from "./db";
 import { AppError } from "./errors";
-import { exportsDir, getExport, listExports, startExportJob, waitForExportJob } from "./export-jobs";
+import { exportsDir, getExport, listExports, recoverExportJobs, runCliExport, runnerId, startExportJob, waitForExportJob } from "./export-jobs";
 import { importFile } from "./import";
 import { screenshotFile } from "./screenshot-store";
-import { UI_S1_TRAIN_JSONL } from "@/fixtures";
-import { freshStudio, uiS1ScreenshotDir } from "./testing/fixtures";
+import { blankPng, freshStudio, withTextChunk } from "./testing/fixtures";
 
-// 32 trajectories of UI-S1 data.
-const TRAIN = UI_S1_TRAIN_JSONL;
 const ACTOR = { id: null, label: "tester@test.local" };
+const N = 12;
 
 let db: Db;
 let dir: string;
 
 beforeAll(async () => {
   ({ db, dir } = await freshStudio());
-  const images = await uiS1ScreenshotDir(TRAIN);
-  expect(await importFile({ file: TRAIN, format: "ui-s1", screenshotsDir: images, db })).toMatchObject({ ok: true, trajectories: 32 });
+  const src = await mkdtemp(path.join(os.tmpdir(), "export-jobs-src-"));
+  const png = await blankPng(1080, 2400);
+  let lines = "";
+  for (let i = 0; i < N; i++) {
+    await writeFile(path.join(src, `a${i}.png`), withTextChunk(png, "n", `a${i}`));
+    await writeFile(path.join(src, `b${i}.png`), withTextChunk(png, "n", `b${i}`));
+    const app = ["Gmail", "Maps", "Clock"][i % 3]!;
+    lines += `${JSON.stringify({ goal: `Task ${i}: open ${app}`, app, steps: [{ action_content: { action: "open", text: app }, screenshot: `a${i}.png` }, { action_content: { action: "terminate", status: "success" }, screenshot: `b${i}.png` }] })}\n`;
+  }
+  await writeFile(path.join(src, "d.jsonl"), lines);
+  expect(await importFile({ file: path.join(src, "d.jsonl"), format: "ui-s1", db })).toMatchObject({ ok: true, trajectories: N });
   const first = await db.trajectory.findMany({ orderBy: { fingerprint: "asc" }, take: 3 });
   await db.trajectory.updateMany({ where: { id: { in: first.map((t) => t.id) } }, data: { status: "approved" } });
 });
+
+/** A studio process (tsx) running an export of `kind`; resolves once it is mid-export, with a kill switch. */
+async function childMidExport(kind: "web" | "cli", outDir = "") {
+  // One node process (tsx as a loader, not its CLI, which would run the script in a grandchild).
+  const child = spawn(process.execPath, ["--import", "tsx", path.resolve("lib/server/testing/export-child.ts"), kind, outDir], {
+    env: { ...process.env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  await new Promise<void>((resolve, reject) => {
+    lines.on("line", (l) => l === "exporting" && resolve());
+    child.on("exit", (code) => reject(new Error(`export child exited (${code}) before exporting`)));
+  });
+  return {
+    pid: child.pid!,
+    kill: () =>
+      new Promise<void>((resolve) => {
+        child.on("exit", () => resolve());
+        child.kill("SIGKILL");
+      }),
+  };
+}
+
+const partials = (d: string) => (existsSync(d) ? readdirSync(d).filter((n) => n.includes(".partial-")) : []);
 
 describe("export jobs", () => {
   it("says there is nothing yet before the first export", async () => {
@@ -32,73 +70,60 @@ describe("export jobs", () => {
     await expect(getExport("20260101T000000Z-all")).rejects.toMatchObject({ code: "not_found" });
   });
 
-  it("runs in the background into the data dir's exports folder, records progress and lists the counts", async () => {
+  it("runs in the background into the data dir's exports folder, records progress in the database and lists the counts", async () => {
     const seen: number[] = [];
-    const job = startExportJob(startExportInput.parse({ status: "all", split: "random:7:0.5,0.5" }), ACTOR, { db });
+    const job = await startExportJob(startExportInput.parse({ status: "all", split: "random:7:0.5,0.5" }), ACTOR, { db });
     expect(job).toMatchObject({ state: "running", counts: null, filters: { status: "all", split: "random:7:0.5,0.5", apps: [], project: null } });
     expect(job.id).toMatch(/^\d{8}T\d{6}Z-all$/);
     expect(job.outDir).toBe(path.join(dir, "exports", job.id));
+    expect(await db.exportJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ state: "running", runnerId: runnerId(), createdByLabel: "tester@test.local" });
     // A second export while one runs is refused rather than doubling the load.
-    expect(() => startExportJob(startExportInput.parse({}), ACTOR, { db })).toThrow(/still running/);
+    await expect(startExportJob(startExportInput.parse({}), ACTOR, { db })).rejects.toThrow(/still running/);
 
     const poll = setInterval(() => void getExport(job.id).then((j) => seen.push(j.progress.trajectories)), 1);
     await waitForExportJob(job.id);
     clearInterval(poll);
 
     const done = await getExport(job.id);
-    expect(done).toMatchObject({ state: "succeeded", progress: { trajectories: 32, total: 32 }, error: null });
-    expect(done.counts).toMatchObject({ trajectories: 32 });
-    expect(done.counts!.steps).toBeGreaterThan(32);
-    expect(Object.values(done.counts!.bySplit).reduce((a, b) => a + b, 0)).toBe(32);
+    expect(done).toMatchObject({ state: "succeeded", progress: { trajectories: N, total: N }, error: null });
+    expect(done.counts).toMatchObject({ trajectories: N, steps: 2 * N });
+    expect(Object.values(done.counts!.bySplit).reduce((a, b) => a + b, 0)).toBe(N);
     expect(seen.every((n, i) => i === 0 || n >= seen[i - 1]!)).toBe(true); // progress never goes back
     const manifest = JSON.parse(readFileSync(path.join(done.outDir, "manifest.json"), "utf8"));
     expect(manifest.counts.steps).toBe(done.counts!.steps);
     expect(readdirSync(exportsDir())).toEqual([job.id]); // no partial folder left behind
-
     const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "export.run" } });
     expect(audit).toMatchObject({ actorLabel: "tester@test.local", entityId: job.id });
   });
 
-  it("applies the filters and lists finished exports newest first", async () => {
-    const job = startExportJob(startExportInput.parse({ status: "approved", project: "  " }), ACTOR, { db });
+  it("applies the filters and lists exports newest first", async () => {
+    const job = await startExportJob(startExportInput.parse({ status: "approved", project: "  " }), ACTOR, { db });
     await waitForExportJob(job.id);
     const list = await listExports();
     expect(list.map((e) => e.id)).toEqual([job.id, expect.stringMatching(/-all$/)]);
     expect(list[0]).toMatchObject({ state: "succeeded", counts: { trajectories: 3 }, filters: { status: "approved", project: null } });
   });
 
-  it("reads exports from their manifests after a restart (no job in memory) and skips folders that are not exports", async () => {
+  it("still lists an export folder that has a manifest but no job row (made before jobs were recorded)", async () => {
     const [latest] = await listExports();
-    // Simulate a restart: the same folders, seen from a data dir this process has no jobs for.
-    const copy = path.join(dir, "restarted");
-    await mkdir(path.join(copy, "exports"), { recursive: true });
-    await cp(latest!.outDir, path.join(copy, "exports", latest!.id), { recursive: true });
-    await mkdir(path.join(copy, "exports", "not-an-export"));
-    await mkdir(path.join(copy, "exports", ".20260101T000000Z-all.partial-ab12"));
-    await writeFile(path.join(copy, "exports", "stray.txt"), "x");
-    const before = process.env.STUDIO_DATA_DIR;
-    process.env.STUDIO_DATA_DIR = copy;
-    try {
-      const list = await listExports();
-      expect(list).toEqual([{ ...latest!, outDir: path.join(copy, "exports", latest!.id), startedAt: expect.any(String), finishedAt: expect.any(String) }]);
-      expect((await getExport(latest!.id)).counts).toEqual(latest!.counts);
-      await expect(getExport("../exports")).rejects.toMatchObject({ code: "not_found" });
-    } finally {
-      process.env.STUDIO_DATA_DIR = before;
-      await rm(copy, { recursive: true, force: true });
-    }
+    await db.exportJob.delete({ where: { id: latest!.id } });
+    const again = (await listExports()).find((e) => e.id === latest!.id);
+    expect(again).toMatchObject({ state: "succeeded", counts: latest!.counts, filters: latest!.filters });
+    await mkdir(path.join(exportsDir(), "not-an-export"));
+    expect((await listExports()).map((e) => e.id)).not.toContain("not-an-export");
+    await expect(getExport("../exports")).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("refuses a bad split before starting, and reports a failed export without leaking internals", async () => {
-    expect(() => startExportJob(startExportInput.parse({ split: "halves" }), ACTOR, { db })).toThrow(AppError);
-    expect(() => startExportJob(startExportInput.parse({ split: "random:1:0.5,0.4" }), ACTOR, { db })).toThrow(/add up to 1/);
+    await expect(startExportJob(startExportInput.parse({ split: "halves" }), ACTOR, { db })).rejects.toThrow(AppError);
+    await expect(startExportJob(startExportInput.parse({ split: "random:1:0.5,0.4" }), ACTOR, { db })).rejects.toThrow(/add up to 1/);
     expect(() => startExportInput.parse({ status: "rejected" })).toThrow();
 
     // A screenshot missing from the store makes the background export fail part-way.
     const step = await db.step.findFirstOrThrow({ include: { screenshot: true } });
     const file = screenshotFile(step.screenshotSha, step.screenshot.mime);
     await rename(file, `${file}.away`);
-    const job = startExportJob(startExportInput.parse({ status: "all" }), ACTOR, { db });
+    const job = await startExportJob(startExportInput.parse({ status: "all" }), ACTOR, { db });
     try {
       await waitForExportJob(job.id);
     } finally {
@@ -110,5 +135,63 @@ describe("export jobs", () => {
     expect(failed.error).not.toContain(dir); // no server paths
     expect(existsSync(failed.outDir)).toBe(false);
     expect((await listExports()).find((e) => e.id === job.id)?.state).toBe("failed");
+  });
+
+  it("shows a job as failed once the server running it is killed mid-export, and sweeps its partial folder", async () => {
+    const child = await childMidExport("web");
+    const row = await db.exportJob.findFirstOrThrow({ where: { state: "running" } });
+    expect(row.runnerId).toContain(`:${child.pid}:`);
+    expect(partials(exportsDir())).toHaveLength(1);
+    // While it runs, another process reports it as running and refuses a second export.
+    expect((await getExport(row.id)).state).toBe("running");
+    await expect(startExportJob(startExportInput.parse({}), ACTOR, { db })).rejects.toThrow(/still running/);
+
+    await child.kill();
+    // The next process to look (here: this one, as a restarted server would at start-up) reports what happened.
+    const { failed, swept } = await recoverExportJobs({ db, force: true });
+    expect(failed).toEqual([row.id]);
+    expect(swept).toHaveLength(1);
+    expect(partials(exportsDir())).toEqual([]);
+    const after = await getExport(row.id);
+    expect(after).toMatchObject({ state: "failed", counts: null });
+    expect(after.error).toMatch(/stopped.*Start the export again/);
+    expect(existsSync(after.outDir)).toBe(false);
+    expect(await db.auditEvent.count({ where: { action: "export.fail", entityId: row.id } })).toBe(1);
+    // And a new export can start.
+    const next = await startExportJob(startExportInput.parse({ status: "approved" }), ACTOR, { db });
+    await waitForExportJob(next.id);
+    expect((await getExport(next.id)).state).toBe("succeeded");
+  });
+
+  it("sweeps what a killed CLI export left when the CLI exports again, and reports the killed run", async () => {
+    const target = await mkdtemp(path.join(os.tmpdir(), "cli-export-"));
+    const child = await childMidExport("cli", path.join(target, "first"));
+    expect(partials(target)).toHaveLength(1);
+    await child.kill();
+    const summary = await runCliExport({ outDir: path.join(target, "second"), status: "approved", split: { kind: "none" }, db });
+    expect(summary.trajectories).toBe(3);
+    expect(readdirSync(target).sort()).toEqual(["second"]);
+    const cliJobs = await db.exportJob.findMany({ where: { createdByLabel: "cli" }, orderBy: { startedAt: "asc" } });
+    expect(cliJobs.map((j) => [j.outDir, j.state])).toEqual([
+      [path.join(target, "first"), "failed"],
+      [path.join(target, "second"), "succeeded"],
+    ]);
+    const listed = await listExports();
+    expect(listed.find((e) => e.outDir === path.join(target, "first"))?.state).toBe("failed");
+  });
+
+  it("leaves another machine's running job alone until its heartbeat goes stale", async () => {
+    const fresh = { runnerId: "other-host:4242:abcd1234", heartbeatAt: new Date() };
+    const outDir = path.join(exportsDir(), "20300101T000000Z-all");
+    await db.exportJob.create({ data: { id: "20300101T000000Z-all", state: "running", outDir, filtersJson: JSON.stringify({ status: "all", apps: [], project: null, split: null }), createdByLabel: "x@test.local", ...fresh } });
+    await mkdir(path.join(exportsDir(), ".20300101T000000Z-all.partial-0a1b2c3d"));
+    await mkdir(path.join(exportsDir(), ".20290101T000000Z-all.partial-deadbeef"));
+    const first = await recoverExportJobs({ db, force: true });
+    expect(first.failed).toEqual([]);
+    expect(partials(exportsDir())).toEqual([".20300101T000000Z-all.partial-0a1b2c3d"]); // the orphan went, the live one stays
+    await db.exportJob.update({ where: { id: "20300101T000000Z-all" }, data: { heartbeatAt: new Date(Date.now() - 10 * 60_000) } });
+    const second = await recoverExportJobs({ db, force: true });
+    expect(second.failed).toEqual(["20300101T000000Z-all"]);
+    expect(partials(exportsDir())).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { ZodError } from "zod";
 import type { Actor } from "@/lib/domain/permissions";
+import { readBoundedText } from "./body";
 import { AppError, HTTP_STATUS } from "./errors";
 import { BEARER, requireActor } from "./session";
 
@@ -19,10 +20,15 @@ export function errorResponse(e: unknown): Response {
   return json({ error: { code: "internal", message: "Something went wrong on the server; it has been logged." } }, 500);
 }
 
-/** The request body as JSON; a body that is not JSON is the caller's mistake (400), not ours. */
-export async function readJson(req: Request): Promise<unknown> {
+/**
+ * The request body as JSON, read no further than LIMITS.jsonBodyBytes (413 past it); a body that is
+ * not JSON is the caller's mistake (400), not ours. `optional`: an empty body reads as null.
+ */
+export async function readJson(req: Request, opts: { optional?: boolean } = {}): Promise<unknown> {
+  const text = await readBoundedText(req);
+  if (opts.optional && text.trim() === "") return null;
   try {
-    return await req.json();
+    return JSON.parse(text) as unknown;
   } catch {
     throw new AppError("bad_request", "The request body is not valid JSON.");
   }

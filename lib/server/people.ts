@@ -1,23 +1,24 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { z } from "zod";
 import { roleSchema, type Role } from "@/lib/domain/permissions";
+import { LIMITS, text } from "@/lib/domain/limits";
 import { recordAudit, changedFields, type AuditActor } from "./audit";
 import { hashPassword } from "./auth";
 import { db as defaultDb, type Db } from "./db";
 import { AppError } from "./errors";
 
 export const createUserInput = z.object({
-  email: z.string().trim().toLowerCase().email("must be an email address"),
-  name: z.string().trim().max(100).optional(),
+  email: text("email").trim().toLowerCase().email("must be an email address"),
+  name: text("personName").trim().optional(),
   role: roleSchema,
-  password: z.string().min(8, "must be at least 8 characters").max(256).optional(),
+  password: text("passwordMax").min(LIMITS.passwordMin, `must be at least ${LIMITS.passwordMin} characters`).optional(),
 });
 export type CreateUserInput = z.input<typeof createUserInput>;
 
 export const updateUserInput = z.object({
   role: roleSchema.optional(),
   isDisabled: z.boolean().optional(),
-  name: z.string().trim().min(1).max(100).optional(),
+  name: text("personName").trim().min(1).optional(),
   locale: z.enum(["en", "zh"]).optional(),
 });
 
@@ -84,17 +85,23 @@ export async function updateUser(actor: AuditActor, idOrEmail: string, input: z.
   });
 }
 
-/** Set a new password (generated when not given) and sign the person out everywhere. */
+/**
+ * Set a new password (generated when not given), sign the person out everywhere and revoke their
+ * API tokens: whoever knew the old password may have made one. The audit row counts both.
+ */
 export async function resetPassword(actor: AuditActor, idOrEmail: string, password?: string, prisma: Db = defaultDb()): Promise<string> {
   const user = await findUser(idOrEmail, prisma);
   const next = password ?? generatePassword();
-  if (next.length < 8) throw new AppError("unprocessable", "password must be at least 8 characters");
+  if (next.length < LIMITS.passwordMin || next.length > LIMITS.passwordMax) {
+    throw new AppError("unprocessable", `password must be ${LIMITS.passwordMin} to ${LIMITS.passwordMax} characters`);
+  }
   const hash = await hashPassword(next);
   await prisma.$transaction(async (tx) => {
     const updated = await tx.account.updateMany({ where: { userId: user.id, providerId: "credential" }, data: { password: hash } });
     if (updated.count === 0) await tx.account.create({ data: { id: randomUUID(), accountId: user.id, providerId: "credential", userId: user.id, password: hash } });
-    await tx.session.deleteMany({ where: { userId: user.id } });
-    await recordAudit(tx, { actor, action: "user.password_reset", entityType: "user", entityId: user.id });
+    const sessions = await tx.session.deleteMany({ where: { userId: user.id } });
+    const tokens = await tx.apiToken.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: new Date() } });
+    await recordAudit(tx, { actor, action: "user.password_reset", entityType: "user", entityId: user.id, after: { sessionsEnded: sessions.count, tokensRevoked: tokens.count } });
   });
   return next;
 }

@@ -5,6 +5,7 @@ import { recordAudit } from "./audit";
 import { db as defaultDb, type Db } from "./db";
 import { AppError } from "./errors";
 import { fromStore } from "./stored";
+import { assertNotOwnWork } from "./review-guard";
 import { auditActor, authorize } from "./session";
 
 /** Work waiting for review, oldest submission first. */
@@ -29,7 +30,7 @@ export async function decideReview(actor: Actor, trajectoryId: string, input: Re
   return prisma.$transaction(async (tx) => {
     const t = await tx.trajectory.findUnique({ where: { id: trajectoryId }, select: { id: true, status: true, version: true, reviewerId: true, assigneeId: true } });
     if (!t) throw new AppError("not_found", `trajectory ${trajectoryId} does not exist`);
-    if (t.assigneeId === actor.id) throw new AppError("forbidden", "You annotated this trajectory; someone else has to review it.");
+    await assertNotOwnWork(tx, actor, t);
     if (t.version !== data.version) {
       throw new AppError("conflict", `the trajectory changed since you opened it (version ${t.version}, you saw ${data.version}); reload before deciding`, { version: t.version });
     }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { text } from "@/lib/domain/limits";
 import { stepViewSchema, trajectoryViewSchema, type StepView, type StudioStats, type TrajectoryView, type TrajectoryRow } from "@/lib/domain/views";
 import type { Step as StepRow } from "./generated/sqlite/client";
 import { taskStatusSchema, TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
@@ -9,11 +10,11 @@ import { fromStore } from "./stored";
 import { authorize } from "./session";
 
 export const listTrajectoriesInput = z.object({
-  app: z.string().optional(),
+  app: text("appName").optional(),
   status: taskStatusSchema.optional(),
-  q: z.string().max(200).optional(),
+  q: text("query").optional(),
   /** An assignee's email, or "none" for work nobody has. */
-  assignee: z.string().max(200).optional(),
+  assignee: text("email").optional(),
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(50),
 });
@@ -49,15 +50,24 @@ export async function getStats(actor: Actor | null = null, prisma: Db = defaultD
   };
 }
 
-/** One page of the trajectories `actor` may see, filtered by app, status and instruction text. */
+/**
+ * One page of the trajectories `actor` may see, filtered by app, status, instruction text and
+ * assignee. Filters narrow what is visible and never widen it: visibility and filters are joined
+ * with AND, so no filter value can stand in for the visibility rule. An annotator asking for the
+ * pool (`assignee=none`) or someone else's work is refused (403) rather than shown an empty page.
+ */
 export async function listTrajectories(input: ListTrajectoriesInput, actor: Actor | null = null, prisma: Db = defaultDb()) {
-  const where = {
-    ...visibleTo(actor),
+  const assignee = input.assignee?.trim().toLowerCase();
+  if (actor?.role === "annotator" && assignee && assignee !== actor.email.toLowerCase()) {
+    throw new AppError("forbidden", `Annotators see only their own work; the assignee filter (${assignee === "none" ? "unassigned" : "someone else"}) is for reviewers and admins.`);
+  }
+  const filters = {
     ...(input.app ? { app: input.app } : {}),
     ...(input.status ? { status: input.status } : {}),
     ...(input.q ? { instruction: { contains: input.q } } : {}),
-    ...(input.assignee === "none" ? { assigneeId: null } : input.assignee ? { assignee: { email: input.assignee.toLowerCase() } } : {}),
+    ...(assignee === "none" ? { assigneeId: null } : assignee ? { assignee: { email: assignee } } : {}),
   };
+  const where = { AND: [visibleTo(actor), filters] };
   const [total, rows] = await Promise.all([
     prisma.trajectory.count({ where }),
     prisma.trajectory.findMany({

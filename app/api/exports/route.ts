@@ -1,5 +1,5 @@
 // GET /api/exports: running and finished exports. POST /api/exports: start an export in the background (poll GET /api/exports/:id)
-import { authed, json } from "@/lib/server/http";
+import { authed, json, readJson } from "@/lib/server/http";
 import { listExports, startExportJob } from "@/lib/server/export-jobs";
 import { auditActor, authorize } from "@/lib/server/session";
 import { startExportInput } from "@/lib/domain/exports";
@@ -11,6 +11,6 @@ export const GET = authed(async (_req: Request, _ctx: unknown, actor) => {
 
 export const POST = authed(async (req: Request, _ctx: unknown, actor) => {
   authorize(actor, "export.run");
-  const input = startExportInput.parse(await req.json().catch(() => null));
-  return json({ export: startExportJob(input, auditActor(actor)) }, 202);
+  const input = startExportInput.parse(await readJson(req, { optional: true }));
+  return json({ export: await startExportJob(input, auditActor(actor)) }, 202);
 });

@@ -1,5 +1,5 @@
 // GET /api/me: who is asking. PATCH /api/me: change your own language or display name
-import { authed, json } from "@/lib/server/http";
+import { authed, json, readJson } from "@/lib/server/http";
 import { updateUser, updateUserInput } from "@/lib/server/people";
 import { auditActor } from "@/lib/server/session";
 import { toPerson, type Me } from "@/lib/domain/people";
@@ -13,6 +13,6 @@ export const GET = authed(async (_req: Request, _ctx: unknown, actor) => {
 });
 
 export const PATCH = authed(async (req: Request, _ctx: unknown, actor) => {
-  const patch = meInput.parse(await req.json().catch(() => null));
+  const patch = meInput.parse(await readJson(req, { optional: true }));
   return json({ person: toPerson(await updateUser(auditActor(actor), actor.id, patch)) });
 });

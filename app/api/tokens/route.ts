@@ -1,5 +1,5 @@
 // GET /api/tokens?scope=own|all: your API tokens, or everyone's (admins). POST /api/tokens: create one for yourself (shown once)
-import { authed, json } from "@/lib/server/http";
+import { authed, json, readJson } from "@/lib/server/http";
 import { auditActor, authorize } from "@/lib/server/session";
 import { createToken, listTokens } from "@/lib/server/tokens";
 import { createTokenInput, tokenScopeInput, toToken } from "@/lib/domain/tokens";
@@ -13,7 +13,7 @@ export const GET = authed(async (req: Request, _ctx: unknown, actor) => {
 
 export const POST = authed(async (req: Request, _ctx: unknown, actor) => {
   authorize(actor, "tokens.manage-own");
-  const { name } = createTokenInput.parse(await req.json().catch(() => null));
+  const { name } = createTokenInput.parse(await readJson(req, { optional: true }));
   const { token, id, prefix, userEmail } = await createToken(auditActor(actor), actor.id, name);
   return json({ token, id, prefix, name, userEmail }, 201);
 });

@@ -1,7 +1,6 @@
-// /api/auth/*: sign-in, sign-out, session and password change, handled by better-auth
-import { toNextJsHandler } from "better-auth/next-js";
-import { auth } from "@/lib/server/auth";
+// /api/auth/*: sign-in, sign-out and password change, handled by better-auth behind the studio's allow-list
+import { authHandler } from "@/lib/server/auth-handler";
 
-// Created on first request, not at import, so a build never touches the database or the secret.
-export const GET = (req: Request) => toNextJsHandler(auth()).GET(req);
-export const POST = (req: Request) => toNextJsHandler(auth()).POST(req);
+// better-auth is created on first request, not at import, so a build never touches the database or the secret.
+export const GET = (req: Request) => authHandler(req);
+export const POST = (req: Request) => authHandler(req);

@@ -1,0 +1,59 @@
+import { z } from "zod";
+
+/**
+ * Every size limit of the studio, in one place. Lengths are in characters (UTF-16 code units, as
+ * JavaScript counts them), bodies in bytes. Schemas build their strings with `text(...)` so a value
+ * over a limit is refused with a message naming the limit, and the HTTP layer bounds every request
+ * body before parsing it.
+ *
+ * The figures are generous for real work (a model's thought is a few hundred characters, a typed
+ * text a line) and small enough that one request can never grow a page or a history by megabytes.
+ */
+export const LIMITS = {
+  /** RFC 5321: an address is at most 254 characters. */
+  email: 254,
+  personName: 100,
+  passwordMin: 8,
+  passwordMax: 256,
+  tokenName: 60,
+  projectName: 100,
+  appName: 100,
+  /** A task instruction (the goal an agent was given). */
+  instruction: 4_000,
+  systemPrompt: 100_000,
+  /** Each of a thought's parts (state, next action, purpose): as long as a whole thought, since an imported thought may be one part. */
+  thoughtPart: 10_000,
+  /** The whole thought text. */
+  thought: 10_000,
+  clearAction: 1_000,
+  /** Text inside a tool call (typed text, an answer, a key, an app name). */
+  toolCallText: 4_000,
+  comment: 4_000,
+  /** An id in a path or a body (cuid, uuid, export folder name). */
+  id: 200,
+  /** A search or filter text. */
+  query: 200,
+  /** A split spec such as random:<seed>:<ratios>. */
+  split: 500,
+  /** JSON bodies of the studio's API routes. */
+  jsonBodyBytes: 1_000_000,
+  /** Bodies of the sign-in, sign-out and password-change endpoints. */
+  authBodyBytes: 16_000,
+  /** Free text copied into an audit row (labels, ids a caller sent). */
+  auditText: 300,
+} as const;
+
+export type LimitName = keyof typeof LIMITS;
+
+/** A string schema capped at LIMITS[name], with a message that names the limit. */
+export function text(name: LimitName) {
+  const max = LIMITS[name];
+  return z.string().max(max, `must be at most ${max.toLocaleString("en-US")} characters`);
+}
+
+/** Cut `value` to at most `max` characters, saying how much was left out. */
+export function truncate(value: string, max: number = LIMITS.auditText): string {
+  if (value.length <= max) return value;
+  const note = `… (${value.length - max} more characters)`;
+  return value.slice(0, Math.max(0, max - note.length)) + note;
+}
