@@ -5,7 +5,8 @@ import { pathToFileURL } from "node:url";
 import { openExport } from "./export-reader";
 import { exitCodeFor, JsonlOutput, RunLog, writeJson, type BridgeIo } from "./output";
 import type { RewardRule } from "./rewards";
-import { imagePairingProblem, promptMessages, walkSamples, type ChatMessage, type FrameOptions, type StepSample } from "./samples";
+import { imagePairingProblem, walkSamples, type ChatMessage, type FrameOptions, type StepSample } from "./samples";
+import { mobileUseGrpoPrompt, uiS1GrpoPrompt, type GrpoPrompt } from "./ui-s1-prompt";
 
 export const GRPO_TARGETS = ["ms-swift", "verl"] as const;
 export type GrpoTarget = (typeof GRPO_TARGETS)[number];
@@ -55,11 +56,11 @@ export type GrpoSummary = {
   file: string;
 };
 
-export function swiftGrpoRow(sample: StepSample): SwiftGrpoRow {
+export function swiftGrpoRow(sample: StepSample, prompt: GrpoPrompt): SwiftGrpoRow {
   const gt = sample.groundTruth;
   return {
-    messages: promptMessages(sample),
-    images: [sample.imagePath],
+    messages: prompt.messages,
+    images: prompt.imagePaths,
     gt_action: JSON.stringify(gt.gt_action),
     gt_bbox: gt.gt_bbox,
     candidate_bbox: gt.candidate_bbox,
@@ -91,13 +92,13 @@ export type VerlRow = {
   };
 };
 
-export function verlRow(sample: StepSample, index: number, rule: RewardRule, opts: FrameOptions): VerlRow {
+export function verlRow(sample: StepSample, index: number, rule: RewardRule, opts: FrameOptions, prompt: GrpoPrompt): VerlRow {
   const gt = sample.groundTruth;
   return {
     data_source: DATA_SOURCES[rule],
-    prompt: promptMessages(sample),
+    prompt: prompt.messages,
     // qwen_vl_utils.fetch_image reads file:// paths and these per-image limits, so verl resizes exactly as exported.
-    images: [{ image: pathToFileURL(sample.imagePath).href, max_pixels: BigInt(opts.maxPixels), min_pixels: BigInt(opts.minPixels) }],
+    images: prompt.imagePaths.map((p) => ({ image: pathToFileURL(p).href, max_pixels: BigInt(opts.maxPixels), min_pixels: BigInt(opts.minPixels) })),
     ability: "gui",
     reward_model: { style: "rule", ground_truth: JSON.stringify(gt) },
     extra_info: {
@@ -214,14 +215,16 @@ export async function exportGrpo(
     onProblem: (p) => log.problem(p),
     onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${out.rows} rows, ${log.problems} problems`),
     onSample: async (sample) => {
-      const messages = promptMessages(sample);
-      const pairing = imagePairingProblem(messages, [sample.imagePath]);
+      // Prompt layout per rule (README "Prompts per rule"): UI-S1's own for ui-s1, the cookbook's otherwise.
+      const prompt = opts.rule === "ui-s1" ? await uiS1GrpoPrompt(exp, sample, opts) : mobileUseGrpoPrompt(sample);
+      if (!prompt.ok) return log.problem({ ...sample.where, message: prompt.message });
+      const pairing = imagePairingProblem(prompt.messages, prompt.imagePaths);
       if (pairing) return log.problem({ ...sample.where, message: pairing });
       if (sample.annotation === "HARMFUL") harmfulRows += 1;
       const action = sample.groundTruth.gt_action.action;
       if ((action === "click" || action === "long_press") && sample.groundTruth.gt_bbox === null) coordinateRowsWithoutBox += 1;
-      if (out instanceof VerlParquetOutput) await out.write(verlRow(sample, out.rows, opts.rule, opts));
-      else await out.write(swiftGrpoRow(sample));
+      if (out instanceof VerlParquetOutput) await out.write(verlRow(sample, out.rows, opts.rule, opts, prompt));
+      else await out.write(swiftGrpoRow(sample, prompt));
     },
   });
   const exitCode = exitCodeFor(log.problems, opts.allowProblems);
