@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { Template } from "@huggingface/jinja";
 import { asyncBufferFromFile, parquetReadObjects } from "hyparquet";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -10,7 +11,7 @@ import type { Verdict } from "@/lib/domain/trajectory";
 import { runBridge } from "./cli";
 import { REWARD_PLUGIN_NAME } from "./reward-plugin";
 import { groundTruthSchema, uiS1Reward, type GroundTruth } from "./rewards";
-import { captureIo, EN_SCREENSHOT, loadShot, makeStep, makeTrajectory, readJsonl, tempDir, writeExport, ZH_SCREENSHOT, type Shot } from "./test-fixtures";
+import { captureIo, EN_SCREENSHOT, loadShot, makeStep, makeTrajectory, readJsonl, REFERENCE_DIR, tempDir, writeExport, ZH_SCREENSHOT, type Shot } from "./test-fixtures";
 import {
   slimMessages,
   UI_S1_MAX_PIXELS,
@@ -117,6 +118,22 @@ describe("UI-S1 model input per step (gen_next_round + slim_messages(num_image_l
     const longPress = vectors.trajectories[0]!.rounds[2]!.answers.format_response.response;
     expect(longPress).toContain('"coordinate": [546, 753]');
     expect(toResizedPoint([540, 750], uiS1Frames(1080, 2400))).toEqual([546, 752]);
+  });
+
+  it("renders through the Qwen2-VL chat template exactly as upstream's list content does, once flattened to <image> rows", () => {
+    const template = new Template(readFileSync(path.join(REFERENCE_DIR, "qwen2-vl-chat-template.jinja"), "utf8"));
+    // How verl's RLHFDataset and ms-swift turn a string with <image> back into content parts.
+    const split = (m: { role: string; content: string }) => ({
+      role: m.role,
+      content: m.content.split("<image>").flatMap((text, i) => [...(i > 0 ? [{ type: "image" }] : []), ...(text ? [{ type: "text", text }] : [])]),
+    });
+    for (const [, , r] of rounds) {
+      // UI-S1's trainer: processor.apply_chat_template(messages, add_generation_prompt=True) on the slimmed messages.
+      const upstream = template.render({ messages: r.messages, add_generation_prompt: true });
+      const ours = template.render({ messages: uiS1ChatMessages(r.messages as UiS1Message[]).messages.map(split), add_generation_prompt: true });
+      expect(ours).toBe(upstream);
+      expect(upstream.split("<|image_pad|>").length - 1).toBe(Math.min(2, r.step + 1));
+    }
   });
 
   it("slim_messages keeps the last images and every text", () => {
@@ -298,7 +315,8 @@ describe("bridge grpo --rule ui-s1 writes UI-S1's prompt", () => {
       // 1.0 unless UI-S1's reward itself cannot give it to the right answer (README "Prompts per rule").
       const a = step.call.action;
       const verticalSwipe = a === "swipe" && Math.abs(step.call.coordinate2[1] - step.call.coordinate[1]) >= Math.abs(step.call.coordinate2[0] - step.call.coordinate[0]);
-      const quirk = step.annotation !== "GOOD" || a === "answer" || a === "key" || verticalSwipe || step.thought.trim() === "";
+      const tagsInTexts = step.thought.includes("<action>") || JSON.stringify(step.call).includes("</action>");
+      const quirk = step.annotation !== "GOOD" || a === "answer" || a === "key" || verticalSwipe || step.thought.trim() === "" || tagsInTexts;
       if (!quirk) expect(expectRight, `${row.trajectory_id} ${row.step}`).toBe(1);
       expect(uiS1Reward(right, gt).score).toBe(expectRight);
       expect(uiS1Reward(wrong, gt).score).toBe(0);

@@ -74,6 +74,11 @@ def cases():
             S({"action": "long_press", "coordinate": [10, 20], "time": 0.5}, width=1080, height=1920, thought=""),
             S({"action": "terminate", "status": "failure"}, width=1080, height=1920, thought="无法完成。"),
         ]),
+        ("tags_in_texts", "Find the <action> tag", [
+            S({"action": "click", "coordinate": [300, 500]}, thought="Tap the <action> button."),
+            S({"action": "type", "text": "a </think> b"}, thought="Type it."),
+            S({"action": "answer", "text": "x </action> y"}, thought="Answer."),
+        ]),
         ("one_step", "Tap OK", [
             S({"action": "click", "coordinate": [400, 400]}, width=720, height=1280, thought="Tap OK."),
         ]),
