@@ -343,3 +343,21 @@ describe("bridge grpo: other rules keep the cookbook prompt", () => {
     }
   });
 });
+
+describe("bridge grpo --rule ui-s1: the previous screenshot is part of the row", () => {
+  it("reports a row whose previous step's screenshot is missing, with trajectory and step, and exits 1", async () => {
+    const en = await loadShot(EN_SCREENSHOT, 1080, 2400);
+    const zh = await loadShot(ZH_SCREENSHOT, 720, 1280);
+    const t = makeTrajectory([makeStep(0, zh, { action: "system_button", button: "Home" }), makeStep(1, en, { action: "wait", time: 1 })], { id: "gap" });
+    const dir = await writeExport([t], [en, zh], { omitShots: [zh.sha256] });
+    const out = await tempDir();
+    const io = captureIo();
+    expect(await runBridge(["grpo", dir, "--out", out, "--target", "ms-swift", "--rule", "ui-s1"], io)).toBe(1);
+    expect(io.err()).toMatch(/gap.*step 1.*previous step's screenshot .*missing/s);
+    expect(existsSync(path.join(out, "mobile_use_grpo.jsonl"))).toBe(false);
+    // The cookbook prompt needs only the step's own screenshot: step 1 is written there.
+    const out2 = await tempDir();
+    expect(await runBridge(["grpo", dir, "--out", out2, "--target", "ms-swift", "--rule", "mobile-r1", "--allow-problems"], captureIo())).toBe(0);
+    expect(await readJsonl(path.join(out2, "mobile_use_grpo.jsonl"))).toHaveLength(1);
+  });
+});
