@@ -140,7 +140,10 @@ test("an export runs in the background to completion and lists its counts and th
   expect(await exporter.count(latest.id, "Trajectories")).toBe(stats.trajectories);
   expect(await exporter.count(latest.id, "Steps")).toBe(stats.steps);
   expect((await exporter.count(latest.id, "train")) + (await exporter.count(latest.id, "test"))).toBe(stats.trajectories);
-  await expect(exporter.entry(latest.id)).toContainText(`npm run studio -- bridge sft ${latest.outDir} --out ${latest.outDir}-sft --target ms-swift --max-pixels 1003520`);
+  await expect(exporter.entry(latest.id)).toContainText(`npm run studio -- bridge sft ${latest.outDir} --target ms-swift --out ${latest.outDir}-sft-ms-swift --max-pixels 1003520`);
+  await expect(exporter.entry(latest.id)).toContainText(`npm run studio -- bridge grpo ${latest.outDir} --target verl --embed-images --out ${latest.outDir}-grpo-verl --max-pixels 1003520`);
+  // A --status all export holds unreviewed model output: the page says the bridge will refuse it.
+  await expect(exporter.entry(latest.id)).toContainText("--allow-unreviewed");
   // The form is free again for the next export.
   await expect(page.getByRole("button", { name: "Start export" })).toBeEnabled();
 });

@@ -5,7 +5,8 @@ import { CopyButton } from "@/components/account/copy";
 import { useFormatDate } from "@/components/account/use-format-date";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
 import { useT } from "@/lib/i18n/react";
-import { bridgeCommand, exportsQuery, type ExportItem } from "@/lib/queries/exports";
+import { trainerCommands } from "@/lib/domain/trainer-hints";
+import { exportsQuery, type ExportItem } from "@/lib/queries/exports";
 
 /** Finished (and failed) exports: filters, counts from the manifest, the folder, and the trainer bridge command. */
 export function ExportList() {
@@ -76,15 +77,43 @@ function ExportEntry({ item }: { item: ExportItem }) {
               <code className="cmd">{item.outDir}</code>
               <CopyButton text={item.outDir} label={t("export.copyFolder")} />
             </div>
-            <div className="cmd-row">
-              <span className="cmd-label">{t("export.bridge")}</span>
-              <code className="cmd">{bridgeCommand(item.outDir)}</code>
-              <CopyButton text={bridgeCommand(item.outDir)} label={t("export.copyCommand")} />
-            </div>
+            <TrainerCommands item={item} />
           </>
         )
       )}
     </li>
+  );
+}
+
+/** Per trainer: the bridge command, and the settings the rows need (measured at export time). */
+function TrainerCommands({ item }: { item: ExportItem }) {
+  const t = useT();
+  const h = item.trainer;
+  return (
+    <section className="trainer-commands" aria-label={t("export.bridge")}>
+      {item.filters.status === "all" && <p className="hint hint-warn">{t("export.unreviewedWarning")}</p>}
+      <p className="hint">
+        {h && h.rows > 0
+          ? t("export.trainerMeasured", { rows: h.rows, maxPixels: h.maxPixels, prompt: h.maxPromptTokens, image: h.maxImageTokens, sequence: h.maxSequenceTokens })
+          : t("export.trainerNotMeasured")}
+      </p>
+      {trainerCommands(item.outDir, h).map((c) => (
+        <div key={c.trainer} className="trainer-command" aria-label={t(`export.trainer.${c.trainer}`)}>
+          <div className="cmd-row">
+            <span className="cmd-label">{t(`export.trainer.${c.trainer}`)}</span>
+            <code className="cmd">{c.bridge}</code>
+            <CopyButton text={c.bridge} label={t("export.copyCommand")} />
+          </div>
+          {c.settings.length > 0 && (
+            <div className="cmd-row">
+              <span className="cmd-label">{t("export.trainerSettings")}</span>
+              <code className="cmd">{c.settings.join("\n")}</code>
+              <CopyButton text={c.settings.join("\n")} label={t("export.copySettings")} />
+            </div>
+          )}
+        </div>
+      ))}
+    </section>
   );
 }
 

@@ -16,16 +16,17 @@ const RULE_LIST = REWARD_RULES.join("|");
 
 export const BRIDGE_HELP = `Trajectory Studio trainer bridge
 
-  bridge sft <export-dir> --out <dir> --target ms-swift|llamafactory [--max-pixels <n>]
+  bridge sft <export-dir> --out <dir> --target ms-swift|llamafactory [--max-pixels <n>] [--image-root <dir>]
       one SFT row per training-target step (not harmful, inside the cut, trajectory kept):
       mobile_use system prompt at the resized resolution, user turn with history, screenshot,
       <think>/<action>/<tool_call> target with coordinates in the resized frame.
       LLaMA-Factory also gets dataset_info.json (set image_max_pixels to the same --max-pixels).
   bridge grpo <export-dir> --out <dir> --target ms-swift|verl [--max-pixels <n>] [--rule ${RULE_LIST}]
+                [--image-root <dir>] [--embed-images]
       prompt rows plus ground truth (original pixels); harmful steps included as negatives
       (annotation HARMFUL), steps after a cut never. verl: parquet; --rule sets data_source.
-  bridge traj <export-dir> --out <dir> --target ui-s1
-      UI-S1 trajectory JSONL (original pixels, absolute screenshot paths, cut respected)
+  bridge traj <export-dir> --out <dir> --target ui-s1 [--image-root <dir>]
+      UI-S1 trajectory JSONL (original pixels, cut respected)
   bridge score <export-dir> --predictions <file> --rule ${RULE_LIST} [--max-pixels <n>] [--out <dir>] [--json]
       rewards by every rule, type/step/grounding accuracy, SOP success rate and progress.
       ui-s1 is UI-S1's own reward and, for SOP, its eval_qwenvl.py (UI-S1 layout responses,
@@ -43,7 +44,22 @@ Common options:
   --max-pixels <n>    trainer's max_pixels (default ${QWEN_MAX_PIXELS}); coordinates follow smart_resize at it
   --min-pixels <n>    trainer's min_pixels (default ${QWEN_MIN_PIXELS})
   --allow-problems    exit 0 even when some rows could not be made (they are still reported)
-Exit status: 0 done, 1 problems (each listed on stderr with trajectory and step), 2 bad arguments or input.
+
+Training rows (sft, grpo, traj):
+  The output folder carries its screenshots in images/ (hard links where possible) and rows name them
+  images/<sha256>.png, relative to the output folder: copy the whole folder, then tell the trainer
+  where it is (printed at the end: ms-swift ROOT_IMAGE_DIR, LLaMA-Factory media_dir, verl/UI-S1 the
+  working directory).
+  --image-root <dir>  the absolute folder where the output folder will be on the training machine;
+                      rows then name <dir>/images/<sha256>.png (plain paths, spaces and CJK as they are)
+  --embed-images      grpo --target verl: put each screenshot's bytes in the parquet ({"bytes": ...},
+                      as verl's own examples do); the file then opens wherever it is copied
+  --allow-unreviewed  write rows from model output nobody reviewed (an export made with --status all);
+                      without it such rows make the command refuse (exit 1) and count them
+  Ground truth that contradicts itself (a click, long press or swipe start outside the step's own box,
+  a box off the screenshot, a type with no text) is a problem, never a row.
+Exit status: 0 done, 1 problems or refused (each problem on stderr with trajectory and step, numbered
+from 1 as in the editor), 2 bad arguments or input.
 `;
 
 const OPTIONS = {
@@ -55,6 +71,9 @@ const OPTIONS = {
   "min-pixels": { type: "string" },
   "max-tokens": { type: "string" },
   "allow-problems": { type: "boolean", default: false },
+  "allow-unreviewed": { type: "boolean", default: false },
+  "image-root": { type: "string" },
+  "embed-images": { type: "boolean", default: false },
   json: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const;
@@ -139,24 +158,32 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
     if (!values.out) throw new UsageError(`${command}: --out <dir> is required`);
     return path.resolve(values.out);
   };
+  const imageRoot = values["image-root"];
+  if (imageRoot !== undefined && !path.posix.isAbsolute(imageRoot)) {
+    throw new UsageError(`--image-root must be an absolute path on the training machine (it starts with /), got "${imageRoot}"`);
+  }
+  if (values["embed-images"] && !(command === "grpo" && values.target === "verl")) {
+    throw new UsageError("--embed-images is for grpo --target verl (ms-swift, LLaMA-Factory and UI-S1 read images by path)");
+  }
+  const rowOptions = () => ({ outDir: requireOut(), allowProblems, allowUnreviewed: values["allow-unreviewed"], imageRoot });
 
   switch (command) {
     case "sft": {
       const target = oneOf<SftTarget>("target", values.target, SFT_TARGETS);
-      const { summary, exitCode } = await exportSft(exportDir, { ...frame, target, outDir: requireOut(), allowProblems }, io);
+      const { summary, exitCode } = await exportSft(exportDir, { ...frame, ...rowOptions(), target }, io);
       io.stdout.write(`${JSON.stringify(summary)}\n`);
       return exitCode;
     }
     case "grpo": {
       const target = oneOf<GrpoTarget>("target", values.target, GRPO_TARGETS);
       const rule = oneOf<RewardRule>("rule", values.rule, REWARD_RULES, "mobile-r1");
-      const { summary, exitCode } = await exportGrpo(exportDir, { ...frame, target, rule, outDir: requireOut(), allowProblems }, io);
+      const { summary, exitCode } = await exportGrpo(exportDir, { ...frame, ...rowOptions(), target, rule, embedImages: values["embed-images"] }, io);
       io.stdout.write(`${JSON.stringify(summary)}\n`);
       return exitCode;
     }
     case "traj": {
       const target = oneOf<TrajTarget>("target", values.target, TRAJ_TARGETS);
-      const { summary, exitCode } = await exportTraj(exportDir, { target, outDir: requireOut(), allowProblems }, io);
+      const { summary, exitCode } = await exportTraj(exportDir, { ...rowOptions(), target }, io);
       io.stdout.write(`${JSON.stringify(summary)}\n`);
       return exitCode;
     }

@@ -50,7 +50,8 @@ describe("bridge traj --target ui-s1", () => {
       ],
     });
     expect(en.steps[1]!.action_description).toBe("Do step 1");
-    expect(path.isAbsolute(en.steps[0]!.screenshot) && existsSync(en.steps[0]!.screenshot)).toBe(true);
+    expect(en.steps[0]!.screenshot).toMatch(/^images\/[0-9a-f]{64}\.png$/);
+    expect(existsSync(path.join(out, en.steps[0]!.screenshot))).toBe(true);
   });
 });
 
@@ -140,13 +141,13 @@ describe("problems are reported, never dropped silently", () => {
     const code = await runBridge(["sft", dir, "--out", out, "--target", "ms-swift"], io);
     expect(code).toBe(1);
     const err = io.err();
-    expect(err).toContain("trajectory t-missing-shot step 1: screenshots/ffff");
+    expect(err).toContain("trajectory t-missing-shot step 2: screenshots/ffff");
     expect(err).toContain("is missing from the export folder");
-    expect(err).toContain("trajectory t-off-screen step 0: toolCall [5056, 10] outside the 1092x2408 resized frame");
-    expect(err).toContain("trajectory t-off-screen step 1: history step 0 cannot be converted");
-    expect(err).toContain("trajectory t-no-thought step 0: thought.text is empty");
+    expect(err).toContain("trajectory t-off-screen step 1: toolCall [5056, 10] outside the 1092x2408 resized frame");
+    expect(err).toContain("trajectory t-off-screen step 2: history step 1 cannot be converted");
+    expect(err).toContain("trajectory t-no-thought step 1: thought.text is empty");
     expect(err).toContain("trajectories.jsonl:4 trajectory t-invalid");
-    expect(err).toContain("trajectory t-image-tag step 0: 3 <image> tags for 1 images");
+    expect(err).toContain("trajectory t-image-tag step 1: 3 <image> tags for 1 images");
     const summary = JSON.parse(readFileSync(path.join(out, "mobile_use_sft.summary.json"), "utf8")) as { problems: number; rows: number };
     expect(summary).toMatchObject({ problems: 6, rows: 1 });
     expect(existsSync(path.join(out, "mobile_use_sft.jsonl"))).toBe(false);

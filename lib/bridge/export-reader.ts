@@ -12,6 +12,8 @@ export const manifestSchema = z
   .object({
     format: z.literal(EXPORT_FORMAT),
     counts: z.record(z.string(), z.unknown()).optional(),
+    /** Which work the studio exported (approved, submitted or all); absent in hand-made folders. */
+    filters: z.object({ status: z.string() }).passthrough().optional(),
     /** Relative path -> sha256 of every file in the export. */
     files: z.record(z.string(), z.string()),
   })
@@ -63,8 +65,13 @@ export type Where = { line: number; trajectory: string; step?: number };
  */
 export type BridgeProblem = Where & { message: string; file?: string };
 
+/**
+ * `trajectories.jsonl:12 trajectory t-1 step 3: …`. Steps of trajectories.jsonl are numbered from 1,
+ * as the editor shows them (`step` holds the 0-based index); a line of another file (predictions)
+ * keeps that file's own step value.
+ */
 export function formatBridgeProblem(p: BridgeProblem): string {
-  const step = p.step !== undefined ? ` step ${p.step}` : "";
+  const step = p.step === undefined ? "" : p.file === undefined ? ` step ${p.step + 1}` : ` step ${p.step}`;
   return `${p.file ?? "trajectories.jsonl"}:${p.line} trajectory ${p.trajectory}${step}: ${p.message}`;
 }
 

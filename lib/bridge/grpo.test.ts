@@ -1,7 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { asyncBufferFromFile, parquetReadObjects } from "hyparquet";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -77,7 +76,7 @@ describe("bridge grpo (verl parquet)", () => {
     data_source: z.literal("trajectory_studio_ui_s1"),
     // --rule ui-s1: UI-S1's own layout (ui-s1-prompt.ts): history turns, the last two screenshots.
     prompt: z.array(z.object({ role: z.string(), content: z.string() })).min(2),
-    images: z.array(z.object({ image: z.string().startsWith("file:///"), max_pixels: z.bigint(), min_pixels: z.bigint() })).min(1).max(2),
+    images: z.array(z.object({ image: z.string().regex(/^images\/[0-9a-f]{64}\.png$/), max_pixels: z.bigint(), min_pixels: z.bigint() })).min(1).max(2),
     ability: z.literal("gui"),
     reward_model: z.object({ style: z.literal("rule"), ground_truth: z.string() }),
     extra_info: z.object({
@@ -100,7 +99,7 @@ describe("bridge grpo (verl parquet)", () => {
       expect(row.extra_info.index).toBe(BigInt(i));
       expect(row.prompt.reduce((n, m) => n + m.content.split("<image>").length - 1, 0)).toBe(row.images.length);
       expect(row.images[0]!.max_pixels).toBe(1003520n);
-      expect(existsSync(fileURLToPath(row.images[0]!.image))).toBe(true);
+      expect(existsSync(path.join(out, row.images[0]!.image))).toBe(true);
       groundTruthSchema.parse(JSON.parse(row.reward_model.ground_truth));
     }
     const en = verlRowSchema.parse(rows[1]);

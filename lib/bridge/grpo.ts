@@ -1,11 +1,13 @@
 import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileWriter, ParquetWriter, type ColumnSource, type SchemaElement } from "hyparquet-writer";
-import { pathToFileURL } from "node:url";
+import type { ActionSpace } from "@/lib/domain/prompt";
+import { addRow, emptyHints, imageTokens, lengthSetting, promptTokens, shellQuote, trainerSettings, type TrainerHints } from "@/lib/domain/trainer-hints";
 import { openExport } from "./export-reader";
-import { exitCodeFor, JsonlOutput, RunLog, writeJson, type BridgeIo } from "./output";
+import { ImageFolder, imageBytes } from "./images";
+import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
 import type { RewardRule } from "./rewards";
-import { imagePairingProblem, walkSamples, type ChatMessage, type FrameOptions, type StepSample } from "./samples";
+import { exportActionSpace, imagePairingProblem, walkSamples, type ChatMessage, type FrameOptions, type StepSample } from "./samples";
 import { mobileUseGrpoPrompt, uiS1GrpoPrompt, type GrpoPrompt } from "./ui-s1-prompt";
 
 export const GRPO_TARGETS = ["ms-swift", "verl"] as const;
@@ -17,6 +19,13 @@ export const DATA_SOURCES: Record<RewardRule, string> = {
   "mobile-r1": "trajectory_studio_mobile_r1",
   "ui-s1": "trajectory_studio_ui_s1",
   "studio-lenient": "trajectory_studio_lenient",
+};
+
+/** ms-swift ORM names per rule (reward_plugin.py registers them). */
+const SWIFT_REWARD_FUNCS: Record<RewardRule, string> = {
+  "mobile-r1": "mobile_r1_action mobile_r1_format",
+  "ui-s1": "ui_s1_step",
+  "studio-lenient": "studio_lenient_step",
 };
 
 /**
@@ -52,15 +61,26 @@ export type GrpoSummary = {
   cutSteps: number;
   /** click/long_press rows without a target box (Mobile-R1 falls back to a 0.04 distance). */
   coordinateRowsWithoutBox: number;
+  /** Rows from model output nobody reviewed; any makes the run refuse without --allow-unreviewed. */
+  unreviewedRows: number;
+  exportStatus: string | null;
+  refused: string | null;
+  actionSpace: ActionSpace;
+  /** verl: image bytes inside the parquet. */
+  embeddedImages: boolean;
+  imageRoot: string | null;
+  images: number;
+  hints: TrainerHints;
   problems: number;
   file: string;
 };
 
-export function swiftGrpoRow(sample: StepSample, prompt: GrpoPrompt): SwiftGrpoRow {
+/** `images`: how the row names each of `prompt.imagePaths` (see ImageFolder). */
+export function swiftGrpoRow(sample: StepSample, prompt: GrpoPrompt, images: string[]): SwiftGrpoRow {
   const gt = sample.groundTruth;
   return {
     messages: prompt.messages,
-    images: prompt.imagePaths,
+    images,
     gt_action: JSON.stringify(gt.gt_action),
     gt_bbox: gt.gt_bbox,
     candidate_bbox: gt.candidate_bbox,
@@ -72,11 +92,18 @@ export function swiftGrpoRow(sample: StepSample, prompt: GrpoPrompt): SwiftGrpoR
   };
 }
 
+/**
+ * One verl image entry. verl's RLHFDataset turns a dict with `bytes` into a PIL image and hands the
+ * rest (max_pixels, min_pixels) to qwen-vl-utils fetch_image; a dict with `image` goes to fetch_image
+ * as is, which opens a plain path with open() (relative paths against the working directory).
+ */
+export type VerlImage = { image: string; max_pixels: bigint; min_pixels: bigint } | { bytes: Uint8Array; max_pixels: bigint; min_pixels: bigint };
+
 /** verl RL row (FORMATS.md §4.3). `reward_model.ground_truth` is the GroundTruth as a JSON string. */
 export type VerlRow = {
   data_source: string;
   prompt: ChatMessage[];
-  images: { image: string; max_pixels: bigint; min_pixels: bigint }[];
+  images: VerlImage[];
   ability: string;
   reward_model: { style: string; ground_truth: string };
   extra_info: {
@@ -92,13 +119,15 @@ export type VerlRow = {
   };
 };
 
-export function verlRow(sample: StepSample, index: number, rule: RewardRule, opts: FrameOptions, prompt: GrpoPrompt): VerlRow {
+/** `images`: each of `prompt.imagePaths` as a path (see ImageFolder) or its bytes (--embed-images). */
+export function verlRow(sample: StepSample, index: number, rule: RewardRule, opts: FrameOptions, prompt: GrpoPrompt, images: (string | Uint8Array)[]): VerlRow {
   const gt = sample.groundTruth;
+  const limits = { max_pixels: BigInt(opts.maxPixels), min_pixels: BigInt(opts.minPixels) };
   return {
     data_source: DATA_SOURCES[rule],
     prompt: prompt.messages,
-    // qwen_vl_utils.fetch_image reads file:// paths and these per-image limits, so verl resizes exactly as exported.
-    images: prompt.imagePaths.map((p) => ({ image: pathToFileURL(p).href, max_pixels: BigInt(opts.maxPixels), min_pixels: BigInt(opts.minPixels) })),
+    // fetch_image resizes with these per-image limits, so verl sees exactly the frame the prompt announces.
+    images: images.map((image) => (typeof image === "string" ? { image, ...limits } : { bytes: image, ...limits })),
     ability: "gui",
     reward_model: { style: "rule", ground_truth: JSON.stringify(gt) },
     extra_info: {
@@ -119,7 +148,13 @@ const str = (name: string): SchemaElement => ({ name, type: "BYTE_ARRAY", conver
 const int32 = (name: string): SchemaElement => ({ name, type: "INT32", repetition_type: "REQUIRED" });
 const int64 = (name: string): SchemaElement => ({ name, type: "INT64", repetition_type: "REQUIRED" });
 
-/** Parquet schema of VerlRow: lists use the standard 3-level LIST layout pyarrow reads. */
+const bytes = (name: string): SchemaElement => ({ name, type: "BYTE_ARRAY", repetition_type: "REQUIRED" });
+
+/** Parquet schema of VerlRow: lists use the standard 3-level LIST layout pyarrow reads. `embed`: image bytes instead of paths. */
+export function verlSchema(embed: boolean): SchemaElement[] {
+  return VERL_SCHEMA.map((e) => (e.name === "image" && embed ? bytes("bytes") : e));
+}
+
 export const VERL_SCHEMA: SchemaElement[] = [
   { name: "root", num_children: 6 },
   str("data_source"),
@@ -160,14 +195,16 @@ class VerlParquetOutput {
     readonly finalPath: string,
     private readonly tmpPath: string,
     private readonly groupSize: number,
+    embed: boolean,
   ) {
-    this.writer = new ParquetWriter({ writer: fileWriter(tmpPath), schema: VERL_SCHEMA, createdBy: "trajectory-studio bridge" });
+    this.writer = new ParquetWriter({ writer: fileWriter(tmpPath), schema: verlSchema(embed), createdBy: "trajectory-studio bridge" });
   }
 
-  static async create(finalPath: string, groupSize = 512): Promise<VerlParquetOutput> {
+  /** Embedded screenshots make rows large, so row groups are smaller then. */
+  static async create(finalPath: string, embed: boolean): Promise<VerlParquetOutput> {
     await mkdir(path.dirname(finalPath), { recursive: true });
     await rm(finalPath, { force: true });
-    return new VerlParquetOutput(finalPath, `${finalPath}.incomplete`, groupSize);
+    return new VerlParquetOutput(finalPath, `${finalPath}.incomplete`, embed ? 64 : 512, embed);
   }
 
   async write(row: VerlRow): Promise<void> {
@@ -196,22 +233,28 @@ class VerlParquetOutput {
 /**
  * Write GRPO prompt rows for every kept step (inside the cut, trajectory not discarded), harmful
  * steps included as negatives (annotation HARMFUL). ms-swift: JSONL with ground-truth columns;
- * verl: parquet with reward_model.ground_truth. Coordinates in ground truth are original pixels.
+ * verl: parquet with reward_model.ground_truth, images by path or (embedImages) their bytes.
+ * Coordinates in ground truth are original pixels.
  */
 export async function exportGrpo(
   exportDir: string,
-  opts: FrameOptions & { target: GrpoTarget; rule: RewardRule; outDir: string; allowProblems: boolean },
+  opts: FrameOptions & TrainingRowOptions & { target: GrpoTarget; rule: RewardRule; embedImages?: boolean },
   io: BridgeIo,
 ): Promise<{ summary: GrpoSummary; exitCode: number }> {
   const exp = await openExport(exportDir);
   const log = new RunLog(io, `bridge grpo (${opts.target})`);
+  const embed = opts.target === "verl" && opts.embedImages === true;
+  const actionSpace = await exportActionSpace(exp);
   const out =
     opts.target === "verl"
-      ? await VerlParquetOutput.create(path.join(opts.outDir, `${GRPO_DATASET}.parquet`))
+      ? await VerlParquetOutput.create(path.join(opts.outDir, `${GRPO_DATASET}.parquet`), embed)
       : await JsonlOutput.create(path.join(opts.outDir, `${GRPO_DATASET}.jsonl`));
+  const images = new ImageFolder({ outDir: opts.outDir, imageRoot: opts.imageRoot });
   let harmfulRows = 0;
   let coordinateRowsWithoutBox = 0;
-  const counts = await walkSamples(exp, opts, {
+  let unreviewedRows = 0;
+  let hints = emptyHints(opts.maxPixels, opts.minPixels);
+  const counts = await walkSamples(exp, { ...opts, actionSpace }, {
     onProblem: (p) => log.problem(p),
     onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${out.rows} rows, ${log.problems} problems`),
     onSample: async (sample) => {
@@ -221,13 +264,21 @@ export async function exportGrpo(
       const pairing = imagePairingProblem(prompt.messages, prompt.imagePaths);
       if (pairing) return log.problem({ ...sample.where, message: pairing });
       if (sample.annotation === "HARMFUL") harmfulRows += 1;
+      if (sample.isUnreviewed) unreviewedRows += 1;
       const action = sample.groundTruth.gt_action.action;
       if ((action === "click" || action === "long_press") && sample.groundTruth.gt_bbox === null) coordinateRowsWithoutBox += 1;
-      if (out instanceof VerlParquetOutput) await out.write(verlRow(sample, out.rows, opts.rule, opts, prompt));
-      else await out.write(swiftGrpoRow(sample, prompt));
+      const refs: (string | Uint8Array)[] = [];
+      for (const p of prompt.imagePaths) refs.push(embed ? await imageBytes(p) : await images.ref(p));
+      if (out instanceof VerlParquetOutput) await out.write(verlRow(sample, out.rows, opts.rule, opts, prompt, refs));
+      else await out.write(swiftGrpoRow(sample, prompt, refs as string[]));
+      const rowImageTokens = prompt.imageSizes.reduce((n, size) => n + imageTokens(size), 0);
+      hints = addRow(hints, { imageTokens: rowImageTokens, promptTokens: promptTokens(prompt.messages, prompt.imageSizes), responseTokens: 0 });
     },
   });
-  const exitCode = exitCodeFor(log.problems, opts.allowProblems);
+  const exportStatus = exp.manifest.filters?.status ?? null;
+  const refused = unreviewedRefusal(unreviewedRows, exportStatus ?? undefined, opts.allowUnreviewed);
+  if (refused) log.info(`bridge grpo: ${refused}`);
+  const exitCode = trainingExitCode(log.problems, opts.allowProblems, refused);
   const file = await out.close(exitCode === 0);
   const summary: GrpoSummary = {
     command: "grpo",
@@ -241,15 +292,45 @@ export async function exportGrpo(
     harmfulRows,
     cutSteps: counts.cutSteps,
     coordinateRowsWithoutBox,
+    unreviewedRows,
+    exportStatus,
+    refused: refused ?? null,
+    // ui-s1 rows declare UI-S1's RAW_SPACE (ui-s1-prompt.ts): the same actions as the "ui-s1" space.
+    actionSpace: opts.rule === "ui-s1" ? "ui-s1" : actionSpace,
+    embeddedImages: embed,
+    imageRoot: opts.imageRoot ?? null,
+    images: images.files,
+    hints,
     problems: log.problems,
     file,
   };
   await writeJson(path.join(opts.outDir, `${GRPO_DATASET}.summary.json`), { ...summary, firstProblems: log.sample });
-  log.progress(`${counts.trajectories} trajectories, ${out.rows} rows (${harmfulRows} harmful), ${log.problems} problems`, true);
-  log.info(
-    opts.target === "verl"
-      ? `verl: data.train_files=${file} custom_reward_function.path=<dir>/trajectory_studio_rewards.py custom_reward_function.name=compute_score (write it with: bridge reward-plugin --out <dir>)`
-      : `ms-swift: MAX_PIXELS=${opts.maxPixels} --external_plugins <dir>/trajectory_studio_rewards.py --reward_funcs mobile_r1_action mobile_r1_format (or ui_s1_step)`,
-  );
+  log.progress(`${counts.trajectories} trajectories, ${out.rows} rows (${harmfulRows} harmful, ${unreviewedRows} unreviewed), ${log.problems} problems`, true);
+  if (exitCode === 0) log.info(grpoHint(opts, embed, hints, file));
   return { summary, exitCode };
+}
+
+function grpoHint(opts: TrainingRowOptions & { target: GrpoTarget; rule: RewardRule }, embed: boolean, hints: TrainerHints, file: string): string {
+  const dataDir = opts.imageRoot ?? opts.outDir;
+  const plugin = "<dir>/trajectory_studio_rewards.py (write it with: bridge reward-plugin --out <dir>)";
+  if (opts.target === "verl") {
+    const images = embed
+      ? "screenshots are embedded in the parquet: it opens wherever it is copied"
+      : opts.imageRoot
+        ? `images are absolute paths under ${opts.imageRoot}/images/`
+        : `images are relative to the output folder: start verl with ${dataDir} as its working directory, or re-run with --embed-images (or --image-root)`;
+    return [
+      `verl: ${images}. Set:`,
+      `  data.train_files=${file}`,
+      ...trainerSettings("verl", hints, dataDir).map((l) => `  ${l}`),
+      `  custom_reward_function.path=${plugin} custom_reward_function.name=compute_score`,
+      `  (max_prompt_length fits the longest prompt, ${hints.maxPromptTokens} estimated tokens of which ${hints.maxImageTokens} image tokens; max_pixels ${hints.maxPixels} is in every image entry)`,
+    ].join("\n");
+  }
+  return [
+    `ms-swift GRPO: ${opts.imageRoot ? `images are absolute paths under ${opts.imageRoot}/images/` : "images are relative to the output folder"}. Set:`,
+    `  MAX_PIXELS=${hints.maxPixels} MIN_PIXELS=${hints.minPixels} ROOT_IMAGE_DIR=${shellQuote(dataDir)}`,
+    `  --dataset ${shellQuote(file)} --max_length ${lengthSetting(hints.maxPromptTokens)} (prompts up to ${hints.maxPromptTokens} estimated tokens)`,
+    `  --external_plugins ${plugin} --reward_funcs ${SWIFT_REWARD_FUNCS[opts.rule]}`,
+  ].join("\n");
 }

@@ -94,3 +94,29 @@ export async function writeJson(file: string, value: unknown): Promise<void> {
 export function exitCodeFor(problems: number, allowProblems: boolean): number {
   return problems > 0 && !allowProblems ? 1 : 0;
 }
+
+/** Options every command that writes training rows (sft, grpo, traj) shares. */
+export type TrainingRowOptions = {
+  outDir: string;
+  allowProblems: boolean;
+  /** Write rows from unreviewed model output (an export made with --status all) anyway. */
+  allowUnreviewed: boolean;
+  /** Where the output folder will be on the training machine: rows then hold absolute paths under it. */
+  imageRoot?: string;
+};
+
+/**
+ * Why rows may not be written: some come from model output nobody reviewed (trajectories neither
+ * submitted nor approved, or steps without a verdict). Training on them teaches the model its own
+ * mistakes, so it takes --allow-unreviewed. Undefined when there is nothing to refuse.
+ */
+export function unreviewedRefusal(unreviewedRows: number, exportStatus: string | undefined, allowUnreviewed: boolean, noun = "rows"): string | undefined {
+  if (unreviewedRows === 0 || allowUnreviewed) return undefined;
+  const made = exportStatus ? ` (the export was made with --status ${exportStatus})` : "";
+  return `refused: ${unreviewedRows} ${noun} are unreviewed model output${made}; export approved work (--status approved), or pass --allow-unreviewed to train on them anyway`;
+}
+
+/** Exit code of a training-row command: problems (unless allowed) or a refusal make it 1. */
+export function trainingExitCode(problems: number, allowProblems: boolean, refusal: string | undefined): number {
+  return refusal !== undefined ? 1 : exitCodeFor(problems, allowProblems);
+}

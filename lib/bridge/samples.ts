@@ -1,5 +1,6 @@
+import { groundTruthContradictions } from "@/lib/domain/annotation";
 import { framePair, isPointOnScreen, QWEN_MAX_PIXELS, QWEN_MIN_PIXELS, toResizedPoint, type FramePair } from "@/lib/domain/geometry";
-import { mobileR1Response, mobileUseSystemPrompt, mobileUseUserText } from "@/lib/domain/prompt";
+import { mobileR1Response, mobileUseSystemPrompt, mobileUseUserText, type ActionSpace } from "@/lib/domain/prompt";
 import { mapPoints, pointsOf, type ToolCall } from "@/lib/domain/tool-call";
 import { isTrainingTarget, type CanonicalStep, type CanonicalTrajectory, type Verdict } from "@/lib/domain/trajectory";
 import { readTrajectories, resolveScreenshot, type BridgeProblem, type ExportDir, type TrajectoryRecord, type Where } from "./export-reader";
@@ -8,9 +9,24 @@ import type { Annotation, GroundTruth } from "./rewards";
 /** The image placeholder ms-swift, LLaMA-Factory and verl all expand into one image. */
 export const IMAGE_TAG = "<image>";
 
-/** Resizing parameters of the trainer the export is for (pixels; Qwen2.5-VL defaults). */
-export type FrameOptions = { maxPixels: number; minPixels: number };
+/**
+ * Resizing parameters of the trainer the export is for (pixels; Qwen2.5-VL defaults), and the action
+ * space the system prompt declares (exportActionSpace decides it; the cookbook's when unset).
+ */
+export type FrameOptions = { maxPixels: number; minPixels: number; actionSpace?: ActionSpace };
 export const DEFAULT_FRAME_OPTIONS: FrameOptions = { maxPixels: QWEN_MAX_PIXELS, minPixels: QWEN_MIN_PIXELS };
+
+/** Trajectory statuses a reviewer's eye has passed (or an annotator handed in); anything else is raw model output. */
+const REVIEWED_STATUSES = new Set(["submitted", "approved"]);
+
+/**
+ * Is this step unreviewed model output: its trajectory neither submitted nor approved (an export made
+ * with --status all), or the step itself never given a verdict? A canonical line without a status
+ * (hand-made exports) counts by its verdict alone.
+ */
+export function isUnreviewed(t: Pick<CanonicalTrajectory, "status">, step: Pick<CanonicalStep, "verdict">): boolean {
+  return (t.status !== undefined && !REVIEWED_STATUSES.has(t.status)) || step.verdict === "unreviewed";
+}
 
 /** One step made ready for any trainer format. Geometry noted per field. */
 export type StepSample = {
@@ -19,8 +35,10 @@ export type StepSample = {
   step: CanonicalStep;
   /** Original screenshot size and the smart-resized size at the export's max_pixels. */
   frames: FramePair;
-  /** Absolute path of the screenshot. */
+  /** Absolute path of the screenshot inside the export folder (rows refer to it through ImageFolder). */
   imagePath: string;
+  /** Model output nobody reviewed (see isUnreviewed). */
+  isUnreviewed: boolean;
   /** Not harmful, not after the cut, trajectory not discarded: may be an SFT target. */
   isTarget: boolean;
   annotation: Annotation;
@@ -43,11 +61,11 @@ export function annotationOf(verdict: Verdict): Annotation {
 }
 
 const systemPromptCache = new Map<string, string>();
-function systemPromptFor(frames: FramePair): string {
-  const k = `${frames.resized.width}x${frames.resized.height}`;
+function systemPromptFor(frames: FramePair, space: ActionSpace): string {
+  const k = `${frames.resized.width}x${frames.resized.height}:${space}`;
   let s = systemPromptCache.get(k);
   if (s === undefined) {
-    s = mobileUseSystemPrompt(frames.resized);
+    s = mobileUseSystemPrompt(frames.resized, space);
     systemPromptCache.set(k, s);
   }
   return s;
@@ -94,7 +112,13 @@ export async function* stepSamples(exp: ExportDir, record: Extract<TrajectoryRec
       continue;
     }
     if (firstBadHistory !== undefined) {
-      yield fail(`history step ${firstBadHistory} cannot be converted, so this step's prompt cannot be written`);
+      yield fail(`history step ${firstBadHistory + 1} cannot be converted, so this step's prompt cannot be written`);
+      continue;
+    }
+    // Ground truth that contradicts itself is a problem, never a row (the step stays valid history).
+    const contradictions = groundTruthContradictions(step.toolCall, step.box, prep.frames.original);
+    if (contradictions.length > 0) {
+      yield fail(`ground truth contradicts itself: ${contradictions.map((c) => c.message).join("; ")}`);
       continue;
     }
     const image = await resolveScreenshot(exp, step);
@@ -114,9 +138,10 @@ export async function* stepSamples(exp: ExportDir, record: Extract<TrajectoryRec
         step,
         frames,
         imagePath: image.path,
+        isUnreviewed: isUnreviewed(t, step),
         isTarget: isTrainingTarget(t, step),
         annotation,
-        system: systemPromptFor(frames),
+        system: systemPromptFor(frames, opts.actionSpace ?? "mobile-use"),
         userText: mobileUseUserText(t.instruction, history),
         resizedCall,
         groundTruth: {
@@ -203,4 +228,20 @@ export async function walkSamples(
     handlers.onProgress?.(counts);
   }
   return counts;
+}
+
+/**
+ * The action space an export's prompts declare: UI-S1's (with `answer`) when any kept step of any
+ * kept trajectory answers, so the prompt offers every action a target, ground truth or history
+ * entry uses; otherwise the Qwen cookbook's exact tool (what Mobile-R1 trains with). One pass over
+ * trajectories.jsonl; unreadable lines are left to the main pass to report.
+ */
+export async function exportActionSpace(exp: ExportDir): Promise<ActionSpace> {
+  for await (const record of readTrajectories(exp)) {
+    if (!record.ok || record.trajectory.isDiscarded) continue;
+    const t = record.trajectory;
+    const kept = t.cutAfter === null ? t.steps : t.steps.slice(0, t.cutAfter + 1);
+    if (kept.some((s) => s.toolCall.action === "answer")) return "ui-s1";
+  }
+  return "mobile-use";
 }

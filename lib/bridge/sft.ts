@@ -1,7 +1,10 @@
 import path from "node:path";
+import type { ActionSpace } from "@/lib/domain/prompt";
+import { addRow, emptyHints, estimateTextTokens, imageTokens, promptTokens, shellQuote, TEMPLATE_TOKENS, trainerSettings, type TrainerHints } from "@/lib/domain/trainer-hints";
 import { openExport } from "./export-reader";
-import { exitCodeFor, JsonlOutput, RunLog, writeJson, type BridgeIo } from "./output";
-import { assistantTarget, imagePairingProblem, promptMessages, walkSamples, type ChatMessage, type FrameOptions } from "./samples";
+import { ImageFolder } from "./images";
+import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
+import { assistantTarget, exportActionSpace, imagePairingProblem, promptMessages, walkSamples, type ChatMessage, type FrameOptions } from "./samples";
 
 export const SFT_TARGETS = ["ms-swift", "llamafactory"] as const;
 export type SftTarget = (typeof SFT_TARGETS)[number];
@@ -22,8 +25,19 @@ export type SftSummary = {
   rows: number;
   /** Kept steps that are not training targets (harmful). */
   skippedHarmful: number;
-  /** Rows from steps nobody reviewed (the model's own output, as imported): worth knowing before training. */
+  /** Rows from model output nobody reviewed (see isUnreviewed); any makes the run refuse without --allow-unreviewed. */
   unreviewedRows: number;
+  /** The export's status filter, from its manifest (null for hand-made folders). */
+  exportStatus: string | null;
+  /** Set when unreviewed rows stopped the run. */
+  refused: string | null;
+  /** Actions the system prompt declares ("ui-s1" adds answer). */
+  actionSpace: ActionSpace;
+  /** How rows name images: relative to the output folder, or absolute under --image-root. */
+  imageRoot: string | null;
+  images: number;
+  /** Longest rows, for the trainer's length settings. */
+  hints: TrainerHints;
   problems: number;
   file: string;
 };
@@ -44,19 +58,23 @@ export function llamaFactoryDatasetInfo(fileName: string) {
  * Write one SFT row per training-target step (not harmful, inside the cut, trajectory kept):
  * system prompt at the resized resolution, user turn with history and the screenshot, and the
  * Mobile-R1 target `<think>…</think><action>…</action><tool_call>…</tool_call>` with coordinates in
- * the resized frame of `opts.maxPixels`. Images are absolute paths. Streams; memory stays bounded.
+ * the resized frame of `opts.maxPixels`. Images go to `<out>/images/` and rows name them relative to
+ * the output folder (or under `opts.imageRoot`). Streams; memory stays bounded.
  */
 export async function exportSft(
   exportDir: string,
-  opts: FrameOptions & { target: SftTarget; outDir: string; allowProblems: boolean },
+  opts: FrameOptions & TrainingRowOptions & { target: SftTarget },
   io: BridgeIo,
 ): Promise<{ summary: SftSummary; exitCode: number }> {
   const exp = await openExport(exportDir);
   const log = new RunLog(io, `bridge sft (${opts.target})`);
+  const actionSpace = await exportActionSpace(exp);
   const out = await JsonlOutput.create(path.join(opts.outDir, `${SFT_DATASET}.jsonl`));
+  const images = new ImageFolder({ outDir: opts.outDir, imageRoot: opts.imageRoot });
   let skippedHarmful = 0;
   let unreviewedRows = 0;
-  const counts = await walkSamples(exp, opts, {
+  let hints = emptyHints(opts.maxPixels, opts.minPixels);
+  const counts = await walkSamples(exp, { ...opts, actionSpace }, {
     onProblem: (p) => log.problem(p),
     onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${out.rows} rows, ${log.problems} problems`),
     onSample: async (sample) => {
@@ -66,17 +84,24 @@ export async function exportSft(
       }
       const target = assistantTarget(sample);
       if (!target.ok) return log.problem({ ...sample.where, message: target.message });
-      const row: SftRow = {
-        messages: [...promptMessages(sample), { role: "assistant", content: target.text }],
-        images: [sample.imagePath],
-      };
+      const prompt = promptMessages(sample);
+      const row: SftRow = { messages: [...prompt, { role: "assistant", content: target.text }], images: [sample.imagePath] };
       const pairing = imagePairingProblem(row.messages, row.images);
       if (pairing) return log.problem({ ...sample.where, message: pairing });
+      row.images = [await images.ref(sample.imagePath)];
       await out.write(row);
-      if (sample.step.verdict === "unreviewed") unreviewedRows += 1;
+      if (sample.isUnreviewed) unreviewedRows += 1;
+      hints = addRow(hints, {
+        imageTokens: imageTokens(sample.frames.resized),
+        promptTokens: promptTokens(prompt, [sample.frames.resized]),
+        responseTokens: estimateTextTokens(target.text) + TEMPLATE_TOKENS.perMessage,
+      });
     },
   });
-  const exitCode = exitCodeFor(log.problems, opts.allowProblems);
+  const exportStatus = exp.manifest.filters?.status ?? null;
+  const refused = unreviewedRefusal(unreviewedRows, exportStatus ?? undefined, opts.allowUnreviewed);
+  if (refused) log.info(`bridge sft: ${refused}`);
+  const exitCode = trainingExitCode(log.problems, opts.allowProblems, refused);
   const file = await out.close(exitCode === 0);
   const summary: SftSummary = {
     command: "sft",
@@ -88,6 +113,12 @@ export async function exportSft(
     rows: out.rows,
     skippedHarmful,
     unreviewedRows,
+    exportStatus,
+    refused: refused ?? null,
+    actionSpace,
+    imageRoot: opts.imageRoot ?? null,
+    images: images.files,
+    hints,
     problems: log.problems,
     file,
   };
@@ -95,18 +126,27 @@ export async function exportSft(
     await writeJson(path.join(opts.outDir, "dataset_info.json"), llamaFactoryDatasetInfo(path.basename(file)));
   }
   await writeJson(path.join(opts.outDir, `${SFT_DATASET}.summary.json`), { ...summary, firstProblems: log.sample });
-  log.progress(`${counts.trajectories} trajectories, ${out.rows} rows, ${log.problems} problems`, true);
-  log.info(trainerHint(opts));
+  log.progress(`${counts.trajectories} trajectories, ${out.rows} rows (${unreviewedRows} unreviewed), ${log.problems} problems`, true);
+  if (exitCode === 0) log.info(trainerHint(opts, hints));
   return { summary, exitCode };
 }
 
-function trainerHint(opts: FrameOptions & { target: SftTarget; outDir: string }): string {
+function trainerHint(opts: FrameOptions & TrainingRowOptions & { target: SftTarget }, hints: TrainerHints): string {
+  const dataDir = opts.imageRoot ?? opts.outDir;
+  const where = opts.imageRoot ? `images are named under ${opts.imageRoot}/images/` : `images are named relative to the output folder (images/<sha256>.png); copy the whole folder`;
   if (opts.target === "ms-swift") {
-    return `ms-swift: set MAX_PIXELS=${opts.maxPixels} MIN_PIXELS=${opts.minPixels} so the model sees the frame the coordinates are in; --dataset ${path.join(opts.outDir, `${SFT_DATASET}.jsonl`)}`;
+    return [
+      `ms-swift: ${where}. Set:`,
+      ...trainerSettings("ms-swift", hints, dataDir).map((l) => `  ${l}`),
+      `  --dataset ${shellQuote(path.join(dataDir, `${SFT_DATASET}.jsonl`))}`,
+      `  (MAX_PIXELS/MIN_PIXELS keep the frame the coordinates are in; max_length fits the longest row, ${hints.maxSequenceTokens} estimated tokens of which ${hints.maxImageTokens} image tokens)`,
+    ].join("\n");
   }
   return [
-    `LLaMA-Factory: dataset_dir: ${opts.outDir}  dataset: ${SFT_DATASET}`,
-    `  set image_max_pixels: ${opts.maxPixels} and image_min_pixels: ${opts.minPixels} (its default 768*768 would shrink the screenshots and move every coordinate);`,
-    `  LLaMA-Factory shrinks an image larger than image_max_pixels before Qwen's own resize, so export at a max_pixels at least as large as your screenshots when training with it.`,
+    `LLaMA-Factory: ${where}. In the training config:`,
+    ...trainerSettings("llamafactory", hints, dataDir).map((l) => `  ${l}`),
+    `  dataset: ${SFT_DATASET}`,
+    `  (its default image_max_pixels 768*768 would shrink the screenshots and move every coordinate; LLaMA-Factory shrinks an image larger than`,
+    `   image_max_pixels before Qwen's own resize, so export at a max_pixels at least as large as your screenshots when training with it)`,
   ].join("\n");
 }

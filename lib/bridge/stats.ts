@@ -1,20 +1,9 @@
 import { openExport } from "./export-reader";
 import { RunLog, type BridgeIo } from "./output";
-import { assistantTarget, walkSamples, type FrameOptions } from "./samples";
+import { estimateTextTokens, imageTokens as imageTokensOf, promptTokens, TEMPLATE_TOKENS } from "@/lib/domain/trainer-hints";
+import { assistantTarget, exportActionSpace, promptMessages, walkSamples, type FrameOptions } from "./samples";
 
-/** Qwen2.5-VL: one visual token per 28x28 pixels of the resized image (14 px patches merged 2x2). */
-export const PIXELS_PER_IMAGE_TOKEN = 28 * 28;
-
-const CJK = /[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/g;
-
-/**
- * Rough text token count for the Qwen tokenizer without loading it: one token per CJK character,
- * one per 3.5 other characters. Good enough to find over-long samples, not for exact budgets.
- */
-export function estimateTextTokens(text: string): number {
-  const cjk = text.match(CJK)?.length ?? 0;
-  return Math.ceil(cjk + (text.length - cjk) / 3.5);
-}
+export { estimateTextTokens, PIXELS_PER_IMAGE_TOKEN } from "@/lib/domain/trainer-hints";
 
 type Dist = { values: number[] };
 function describe(d: Dist) {
@@ -60,15 +49,17 @@ export async function exportStats(exportDir: string, opts: FrameOptions & { maxT
     if (!m.has(k)) m.set(k, { values: [] });
     m.get(k)!.values.push(v);
   };
-  const counts = await walkSamples(exp, opts, {
+  const actionSpace = await exportActionSpace(exp);
+  const counts = await walkSamples(exp, { ...opts, actionSpace }, {
     onProblem: (p) => log.problem(p),
     onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${all.values.length} samples`),
     onSample: (sample) => {
       if (!sample.isTarget) return;
       const target = assistantTarget(sample);
       const text = sample.system + sample.userText + (target.ok ? target.text : "");
-      const imageTokens = (sample.frames.resized.width * sample.frames.resized.height) / PIXELS_PER_IMAGE_TOKEN;
-      const tokens = imageTokens + estimateTextTokens(text);
+      const imageTokens = imageTokensOf(sample.frames.resized);
+      // The whole sample as the chat template expands it: prompt (image included) plus the target turn.
+      const tokens = promptTokens(promptMessages(sample), [sample.frames.resized]) + (target.ok ? estimateTextTokens(target.text) + TEMPLATE_TOKENS.perMessage : 0);
       all.values.push(tokens);
       image.values.push(imageTokens);
       chars.values.push(text.length);
@@ -104,7 +95,7 @@ export function formatStats(s: StatsSummary): string {
     `  ${name.padEnd(16)} ${String(d.samples).padStart(7)} ${String(d.mean).padStart(7)} ${String(d.p50).padStart(7)} ${String(d.p95).padStart(7)} ${String(d.max).padStart(7)}`;
   const head = `  ${"".padEnd(16)} ${"samples".padStart(7)} ${"mean".padStart(7)} ${"p50".padStart(7)} ${"p95".padStart(7)} ${"max".padStart(7)}`;
   const lines = [
-    `${s.samples} SFT samples from ${s.trajectories} trajectories at max_pixels=${s.maxPixels} (tokens = image pixels/784 + estimated text)`,
+    `${s.samples} SFT samples from ${s.trajectories} trajectories at max_pixels=${s.maxPixels} (tokens = image pixels/784 + estimated text and chat-template tokens)`,
     head,
     row("total tokens", s.tokens),
     row("image tokens", s.imageTokens),

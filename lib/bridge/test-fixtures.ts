@@ -66,7 +66,7 @@ export function makeTrajectory(
 export async function writeExport(
   trajectories: (CanonicalTrajectory | string)[],
   shots: Shot[],
-  opts: { omitShots?: string[]; dir?: string } = {},
+  opts: { omitShots?: string[]; dir?: string; filters?: { status: string } } = {},
 ): Promise<string> {
   const dir = opts.dir ?? (await mkdtemp(path.join(os.tmpdir(), "bridge-export-")));
   await mkdir(path.join(dir, "screenshots"), { recursive: true });
@@ -78,7 +78,7 @@ export async function writeExport(
   const lines = trajectories.map((t) => (typeof t === "string" ? t : JSON.stringify(t))).join("\n");
   await writeFile(path.join(dir, "trajectories.jsonl"), `${lines}\n`);
   files["trajectories.jsonl"] = createHash("sha256").update(lines).digest("hex");
-  const manifest = { format: "trajectory-studio-export/v1", counts: { trajectories: trajectories.length }, files };
+  const manifest = { format: "trajectory-studio-export/v1", ...(opts.filters ? { filters: opts.filters } : {}), counts: { trajectories: trajectories.length }, files };
   await writeFile(path.join(dir, "manifest.json"), JSON.stringify(manifest, null, 2));
   return dir;
 }

@@ -1,10 +1,20 @@
 import path from "node:path";
-import type { Box } from "@/lib/domain/geometry";
+import { groundTruthContradictions } from "@/lib/domain/annotation";
+import { smartResize, type Box } from "@/lib/domain/geometry";
+import { mobileUseSystemPrompt, mobileUseUserText } from "@/lib/domain/prompt";
 import type { ToolCall } from "@/lib/domain/tool-call";
+import { addRow, emptyHints, estimateTextTokens, imageTokens, TEMPLATE_TOKENS, trainerSettings, type TrainerHints } from "@/lib/domain/trainer-hints";
 import { openExport, readTrajectories, resolveScreenshot, type BridgeProblem } from "./export-reader";
-import { exitCodeFor, JsonlOutput, RunLog, writeJson, type BridgeIo } from "./output";
+import { ImageFolder } from "./images";
+import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
 import type { Annotation } from "./rewards";
-import { annotationOf } from "./samples";
+import { annotationOf, isUnreviewed } from "./samples";
+
+/** UI-S1's TrajDataset resizes every screenshot at these limits (rl_dataset.py: 12800*28*28 and 4*28*28). */
+export const UI_S1_MAX_PIXELS = 12800 * 28 * 28;
+export const UI_S1_MIN_PIXELS = 4 * 28 * 28;
+/** UI-S1 keeps the last 2 screenshots in a prompt (num_image_limit / rollout.limit_images). */
+export const UI_S1_IMAGE_LIMIT = 2;
 
 export const TRAJ_TARGETS = ["ui-s1"] as const;
 export type TrajTarget = (typeof TRAJ_TARGETS)[number];
@@ -13,7 +23,7 @@ export const UI_S1_DATASET = "ui_s1_trajectories";
 /** One step of a UI-S1 trajectory (FORMATS.md §2.1). All coordinates in ORIGINAL screenshot pixels. */
 export type UiS1Step = {
   action_content: ToolCall & { bbox?: Box };
-  /** Absolute path. */
+  /** `images/<sha256>.png` relative to the output folder (UI-S1 opens it against its working directory), or absolute under --image-root. */
   screenshot: string;
   thought: string;
   action_description: string;
@@ -39,6 +49,14 @@ export type TrajSummary = {
   cutSteps: number;
   /** Written trajectories whose outcome was never set (exported as is_successful: false). */
   withoutOutcome: number;
+  /** Steps from model output nobody reviewed; any makes the run refuse without --allow-unreviewed. */
+  unreviewedSteps: number;
+  exportStatus: string | null;
+  refused: string | null;
+  imageRoot: string | null;
+  images: number;
+  /** At UI-S1's own pixel limits, two screenshots per prompt (an estimate: UI-S1 builds its own prompt text). */
+  hints: TrainerHints;
   problems: number;
   file: string;
 };
@@ -55,19 +73,22 @@ function uniqueBoxes(boxes: Box[]): Box[] {
 
 /**
  * Write the UI-S1 trajectory JSONL: one line per kept trajectory with its steps up to the cut,
- * coordinates and boxes in original pixels, screenshots as absolute paths, per-step annotation
- * (GOOD/HARMFUL/NEUTRAL) and check_options with candidate_bbox (target box first). A trajectory
- * with any unusable step is reported step by step and not written, since UI-S1 replays whole trajectories.
+ * coordinates and boxes in original pixels, screenshots in `<out>/images/` (named relative to the
+ * output folder, or under --image-root), per-step annotation (GOOD/HARMFUL/NEUTRAL) and check_options
+ * with candidate_bbox (target box first). A trajectory with any unusable or self-contradicting step
+ * is reported step by step and not written, since UI-S1 replays whole trajectories.
  */
 export async function exportTraj(
   exportDir: string,
-  opts: { target: TrajTarget; outDir: string; allowProblems: boolean },
+  opts: TrainingRowOptions & { target: TrajTarget },
   io: BridgeIo,
 ): Promise<{ summary: TrajSummary; exitCode: number }> {
   const exp = await openExport(exportDir);
   const log = new RunLog(io, `bridge traj (${opts.target})`);
   const out = await JsonlOutput.create(path.join(opts.outDir, `${UI_S1_DATASET}.jsonl`));
-  const s = { trajectories: 0, discarded: 0, steps: 0, cutSteps: 0, withoutOutcome: 0 };
+  const images = new ImageFolder({ outDir: opts.outDir, imageRoot: opts.imageRoot });
+  const s = { trajectories: 0, discarded: 0, steps: 0, cutSteps: 0, withoutOutcome: 0, unreviewed: 0 };
+  let hints = emptyHints(UI_S1_MAX_PIXELS, UI_S1_MIN_PIXELS);
   for await (const record of readTrajectories(exp)) {
     if (!record.ok) {
       log.problem(record.problem);
@@ -83,10 +104,17 @@ export async function exportTraj(
     s.cutSteps += t.steps.length - kept.length;
     const steps: UiS1Step[] = [];
     const problems: BridgeProblem[] = [];
+    const where = (step: { index: number }) => ({ line: record.line, trajectory: record.key, step: step.index });
+    const tokens: number[] = [];
     for (const step of kept) {
       const image = await resolveScreenshot(exp, step);
       if (!image.ok) {
-        problems.push({ line: record.line, trajectory: record.key, step: step.index, message: image.message });
+        problems.push({ ...where(step), message: image.message });
+        continue;
+      }
+      const contradictions = groundTruthContradictions(step.toolCall, step.box, step.screenshot);
+      if (contradictions.length > 0) {
+        problems.push({ ...where(step), message: `ground truth contradicts itself: ${contradictions.map((c) => c.message).join("; ")}` });
         continue;
       }
       const candidates = uniqueBoxes(step.box ? [step.box, ...step.candidateBoxes] : step.candidateBoxes);
@@ -98,18 +126,35 @@ export async function exportTraj(
         annotation: annotationOf(step.verdict),
         check_options: { ...step.toolCall, candidate_bbox: candidates },
       });
+      tokens.push(imageTokens(smartResize(step.screenshot, { maxPixels: UI_S1_MAX_PIXELS, minPixels: UI_S1_MIN_PIXELS })));
     }
+    s.unreviewed += kept.filter((step) => isUnreviewed(t, step)).length;
     if (problems.length > 0) {
       problems.forEach((p) => log.problem(p));
       continue;
     }
+    for (const st of steps) st.screenshot = await images.ref(st.screenshot);
+    // Each step's prompt: the last UI_S1_IMAGE_LIMIT screenshots plus the goal and the history so far.
+    kept.forEach((step, i) => {
+      const shown = tokens.slice(Math.max(0, i + 1 - UI_S1_IMAGE_LIMIT), i + 1);
+      const text = mobileUseSystemPrompt(step.screenshot) + mobileUseUserText(t.instruction, kept.slice(0, i).map((k) => k.toolCall));
+      const imageTotal = shown.reduce((a, b) => a + b + TEMPLATE_TOKENS.perImage, 0);
+      hints = addRow(hints, {
+        imageTokens: Math.max(...shown),
+        promptTokens: imageTotal + estimateTextTokens(text) + 2 * TEMPLATE_TOKENS.perMessage + TEMPLATE_TOKENS.generationPrompt,
+        responseTokens: 0,
+      });
+    });
     if (t.outcome === null) s.withoutOutcome += 1;
     const row: UiS1Trajectory = { goal: t.instruction, is_successful: t.outcome === "success", episode_id: record.key, app: t.app, steps };
     await out.write(row);
     s.steps += steps.length;
     log.progress(`${s.trajectories} trajectories, ${out.rows} written, ${log.problems} problems`);
   }
-  const exitCode = exitCodeFor(log.problems, opts.allowProblems);
+  const exportStatus = exp.manifest.filters?.status ?? null;
+  const refused = unreviewedRefusal(s.unreviewed, exportStatus ?? undefined, opts.allowUnreviewed, "steps");
+  if (refused) log.info(`bridge traj: ${refused}`);
+  const exitCode = trainingExitCode(log.problems, opts.allowProblems, refused);
   const file = await out.close(exitCode === 0);
   const summary: TrajSummary = {
     command: "traj",
@@ -120,10 +165,27 @@ export async function exportTraj(
     steps: s.steps,
     cutSteps: s.cutSteps,
     withoutOutcome: s.withoutOutcome,
+    unreviewedSteps: s.unreviewed,
+    exportStatus,
+    refused: refused ?? null,
+    imageRoot: opts.imageRoot ?? null,
+    images: images.files,
+    hints,
     problems: log.problems,
     file,
   };
   await writeJson(path.join(opts.outDir, `${UI_S1_DATASET}.summary.json`), { ...summary, firstProblems: log.sample });
-  log.progress(`${s.trajectories} trajectories, ${out.rows} written, ${log.problems} problems`, true);
+  log.progress(`${s.trajectories} trajectories, ${out.rows} written (${s.unreviewed} unreviewed steps), ${log.problems} problems`, true);
+  if (exitCode === 0) {
+    const dataDir = opts.imageRoot ?? opts.outDir;
+    log.info(
+      [
+        `UI-S1: ${opts.imageRoot ? `screenshots are absolute paths under ${opts.imageRoot}/images/` : `screenshots are relative to the output folder: run UI-S1 with ${dataDir} as its working directory, or re-run with --image-root`}. Set:`,
+        `  data.train_files=${file}`,
+        ...trainerSettings("ui-s1", hints, dataDir).slice(0, 1).map((l) => `  ${l}`),
+        `  (UI-S1 resizes at max_pixels ${UI_S1_MAX_PIXELS} and shows the last ${UI_S1_IMAGE_LIMIT} screenshots: up to ${hints.maxPromptTokens} estimated prompt tokens)`,
+      ].join("\n"),
+    );
+  }
   return { summary, exitCode };
 }

@@ -1,7 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Template } from "@huggingface/jinja";
 import { asyncBufferFromFile, parquetReadObjects } from "hyparquet";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -149,6 +148,10 @@ describe("UI-S1 model input per step (gen_next_round + slim_messages(num_image_l
         { role: "user", content: "<image>" },
       ],
       images: ["2", "3"],
+      sizes: [
+        { width: 28, height: 28 },
+        { width: 28, height: 28 },
+      ],
     });
     expect(uiS1ChatMessages(slimMessages(m, 0)).images).toEqual(["1", "2", "3"]);
   });
@@ -257,11 +260,13 @@ describe("bridge grpo --rule ui-s1 writes UI-S1's prompt", () => {
   let exp: Awaited<ReturnType<typeof vectorExport>>;
   let swift: z.infer<typeof swiftRowSchema>[];
   let verl: z.infer<typeof verlRowSchema>[];
+  let swiftOut: string;
+  let verlOut: string;
   let pluginDir: string;
   beforeAll(async () => {
     exp = await vectorExport();
-    const swiftOut = await tempDir();
-    const verlOut = await tempDir();
+    swiftOut = await tempDir();
+    verlOut = await tempDir();
     expect(await runBridge(["grpo", exp.dir, "--out", swiftOut, "--target", "ms-swift", "--rule", "ui-s1"], captureIo())).toBe(0);
     expect(await runBridge(["grpo", exp.dir, "--out", verlOut, "--target", "verl", "--rule", "ui-s1"], captureIo())).toBe(0);
     swift = (await readJsonl(path.join(swiftOut, "mobile_use_grpo.jsonl"))).map((r) => swiftRowSchema.parse(r));
@@ -271,18 +276,20 @@ describe("bridge grpo --rule ui-s1 writes UI-S1's prompt", () => {
     expect(await runBridge(["reward-plugin", "--out", pluginDir], captureIo())).toBe(0);
   });
 
-  it("writes one row per vector round, each prompt equal to upstream's messages with the export's screenshot paths", () => {
+  it("writes one row per vector round, each prompt equal to upstream's messages, its images the steps' screenshots", () => {
     const expected = exp.used.flatMap((t) => t.rounds.map((r) => ({ t, r })));
     expect(swift.map((r) => `${r.trajectory_id}:${r.step}`)).toEqual(expected.map(({ t, r }) => `${t.name}:${r.step}`));
     expect(verl).toHaveLength(swift.length);
     for (const [i, { t, r }] of expected.entries()) {
-      const shotPath = (image: string) => path.join(exp.dir, exp.shots.get(image)!.file);
+      // Rows name screenshots images/<sha256>.png, relative to the output folder (images.ts).
+      const shotPath = (image: string) => `images/${path.basename(exp.shots.get(image)!.file)}`;
       const upstream = uiS1ChatMessages(r.messages as UiS1Message[]);
       expect(swift[i]!.messages, `${t.name} ${r.step}`).toEqual(upstream.messages);
       expect(swift[i]!.images).toEqual(upstream.images.map(shotPath));
       expect(verl[i]!.prompt).toEqual(upstream.messages);
-      expect(verl[i]!.images.map((im) => fileURLToPath(im.image))).toEqual(upstream.images.map(shotPath));
-      for (const p of swift[i]!.images) expect(existsSync(p)).toBe(true);
+      expect(verl[i]!.images.map((im) => im.image)).toEqual(upstream.images.map(shotPath));
+      for (const p of swift[i]!.images) expect(existsSync(path.join(swiftOut, p))).toBe(true);
+      for (const im of verl[i]!.images) expect(existsSync(path.join(verlOut, im.image))).toBe(true);
       // The row's frame is UI-S1's (default --max-pixels): ground truth normalises the answer by it.
       expect(swift[i]!.resized_wh).toEqual([r.extra_info.resized_width, r.extra_info.resized_height]);
     }

@@ -263,34 +263,36 @@ export function slimMessages(messages: readonly UiS1Message[], limit: number): U
  * concatenated with `<image>` where an image element stood (Qwen2.5-VL's chat template renders list
  * content by concatenating the items, so the rendered prompt is the same), and the images in order.
  */
-export function uiS1ChatMessages(messages: readonly UiS1Message[]): { messages: ChatMessage[]; images: string[] } {
+export function uiS1ChatMessages(messages: readonly UiS1Message[]): { messages: ChatMessage[]; images: string[]; sizes: Size[] } {
   const images: string[] = [];
+  const sizes: Size[] = [];
   const out = messages.map((m) => ({
     role: m.role,
     content: m.content
       .map((c) => {
         if ("image" in c) {
           images.push(c.image);
+          sizes.push({ width: c.resized_width, height: c.resized_height });
           return IMAGE_TAG;
         }
         return c.text;
       })
       .join(""),
   }));
-  return { messages: out, images };
+  return { messages: out, images, sizes };
 }
 
 // ---------------------------------------------------------------------------------------------
 // GRPO rows
 // ---------------------------------------------------------------------------------------------
 
-/** A GRPO row's prompt: messages with `<image>` tags and the absolute screenshot paths they stand for. */
-export type GrpoPrompt = { messages: ChatMessage[]; imagePaths: string[] };
+/** A GRPO row's prompt: messages with `<image>` tags, the absolute screenshot paths they stand for and their resized sizes. */
+export type GrpoPrompt = { messages: ChatMessage[]; imagePaths: string[]; imageSizes: Size[] };
 export type GrpoPromptResult = ({ ok: true } & GrpoPrompt) | { ok: false; message: string };
 
 /** The Qwen2.5-VL cookbook `mobile_use` prompt (mobile-r1, studio-lenient): system + user text + one screenshot. */
 export function mobileUseGrpoPrompt(sample: StepSample): GrpoPromptResult {
-  return { ok: true, messages: promptMessages(sample), imagePaths: [sample.imagePath] };
+  return { ok: true, messages: promptMessages(sample), imagePaths: [sample.imagePath], imageSizes: [sample.frames.resized] };
 }
 
 function promptStep(step: CanonicalStep, image: string, opts: FrameOptions): UiS1PromptStep {
@@ -322,5 +324,5 @@ export async function uiS1GrpoPrompt(exp: ExportDir, sample: StepSample, opts: F
   }
   const chat = uiS1ChatMessages(uiS1StepMessages(sample.trajectory.instruction, steps, si));
   if (chat.images.some((p) => p === "")) throw new Error("slim_messages kept a screenshot older than the previous step");
-  return { ok: true, messages: chat.messages, imagePaths: chat.images };
+  return { ok: true, messages: chat.messages, imagePaths: chat.images, imageSizes: chat.sizes };
 }

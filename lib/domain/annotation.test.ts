@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   actionsNamedIn,
   differingFields,
+  groundTruthContradictions,
   isOneSentence,
   mergeAnnotations,
   stepProblems,
@@ -28,10 +29,34 @@ describe("step checks", () => {
     const a = { ...complete, thought: { state: "", nextAction: " ", purpose: "", text: "" }, box: null, verdict: "unreviewed" as const };
     expect(codes(a)).toEqual(["thought.state.empty", "thought.nextAction.empty", "thought.purpose.empty", "thought.text.empty", "box.missing", "verdict.unset"]);
   });
-  it("a swipe needs no box; a point outside the box is only a warning", () => {
+  it("a swipe needs no box", () => {
     expect(codes({ ...complete, box: null, toolCall: { action: "swipe", coordinate: [5, 5], coordinate2: [5, 900] }, thought: { ...complete.thought, nextAction: "Swipe up." } })).toEqual([]);
-    const p = stepProblems({ ...complete, box: [0, 0, 10, 10] }, SIZE);
-    expect(p).toEqual([{ code: "box.missesPoint", field: "box", isBlocking: false }]);
+  });
+  it("ground truth that contradicts itself blocks the step, with a reason naming the numbers", () => {
+    expect(stepProblems({ ...complete, box: [0, 0, 10, 10] }, SIZE)).toEqual([
+      { code: "box.missesPoint", field: "box", isBlocking: true, detail: "click (540, 1200), box [0, 0, 10, 10]" },
+    ]);
+    const longPress = { ...complete, toolCall: { action: "long_press" as const, coordinate: [540, 1300] as [number, number], time: 2 } };
+    expect(stepProblems(longPress, SIZE)).toContainEqual({ code: "box.missesPoint", field: "box", isBlocking: true, detail: "long press (540, 1300), box [500, 1150, 600, 1250]" });
+    const swipe = { ...complete, thought: { ...complete.thought, nextAction: "Swipe up." }, toolCall: { action: "swipe" as const, coordinate: [540, 2000] as [number, number], coordinate2: [540, 1200] as [number, number] } };
+    expect(codes(swipe)).toEqual(["box.missesPoint"]);
+    // The swipe's end may leave the box; only its start is the target.
+    expect(codes({ ...swipe, toolCall: { ...swipe.toolCall, coordinate: [540, 1200], coordinate2: [540, 200] } })).toEqual([]);
+    // A point on the box's border is inside.
+    expect(codes({ ...complete, box: [540, 1200, 600, 1250] })).toEqual([]);
+    const typing = { ...complete, box: null, thought: { ...complete.thought, nextAction: "Type the name." }, toolCall: { action: "type" as const, text: "  " } };
+    expect(stepProblems(typing, SIZE)).toEqual([{ code: "toolCall.emptyText", field: "toolCall.text", isBlocking: true }]);
+    expect(submitProblems({ outcome: "success", isDiscarded: false, cutAfter: null }, [{ index: 3, annotation: typing, size: SIZE }])).toEqual([
+      { code: "step.incomplete", stepIndex: 3, problems: ["toolCall.emptyText"] },
+    ]);
+  });
+  it("groundTruthContradictions gives an English reason for command-line reports", () => {
+    expect(groundTruthContradictions({ action: "click", coordinate: [10, 10] }, [-300, -300, -200, -200], SIZE).map((c) => c.message)).toEqual([
+      "the click at (10, 10) lies outside the step's own target box [-300, -300, -200, -200]",
+      "the target box [-300, -300, -200, -200] lies outside the 1080x2400 screenshot",
+    ]);
+    expect(groundTruthContradictions({ action: "type", text: "牛奶" }, null, SIZE)).toEqual([]);
+    expect(groundTruthContradictions({ action: "click", coordinate: [10, 10] }, null, SIZE)).toEqual([]);
   });
   it("clear action must be one sentence", () => {
     expect(isOneSentence("Tap the Settings icon.")).toBe(true);

@@ -118,6 +118,7 @@ export type StepProblemCode =
   | "clearAction.notOneSentence"
   | "toolCall.invalid"
   | "toolCall.offScreen"
+  | "toolCall.emptyText"
   | "box.missing"
   | "box.missesPoint"
   | "box.offScreen"
@@ -184,24 +185,59 @@ export function stepProblems(a: StepAnnotation, size: Size): StepProblem[] {
   if (!a.thought.purpose.trim()) push("thought.purpose.empty", "thought.purpose");
   if (!a.thought.text.trim()) push("thought.text.empty", "thought.text");
   const parsed = toolCallSchema.safeParse(a.toolCall);
-  if (!parsed.success) push("toolCall.invalid", "toolCall", true, parsed.error.issues[0]?.message);
-  else {
+  if (!parsed.success) {
+    push("toolCall.invalid", "toolCall", true, parsed.error.issues[0]?.message);
+    for (const c of groundTruthContradictions(null, a.box, size)) push(c.code, c.field, true, c.detail);
+  } else {
     const other = thoughtNamesOtherAction(a.thought.nextAction || a.thought.text, parsed.data);
     if (other) push("thought.actionMismatch", "thought.nextAction", false, other.join(", "));
     const off = screenProblems(parsed.data, size)[0];
     if (off) push("toolCall.offScreen", `toolCall.${off.field}`, true, off.message);
     // The Mobile-R1 reward needs the target's box for taps; a swipe is judged by direction, so its box is optional.
-    if (isCoordinateAction(parsed.data)) {
-      if (!a.box && parsed.data.action !== "swipe") push("box.missing", "box");
-      else if (a.box && !isPointInBox(parsed.data.coordinate, a.box)) push("box.missesPoint", "box", false);
-    }
+    if (isCoordinateAction(parsed.data) && !a.box && parsed.data.action !== "swipe") push("box.missing", "box");
+    for (const c of groundTruthContradictions(parsed.data, a.box, size)) push(c.code, c.field, true, c.detail);
   }
-  // Import accepts element boxes that reach past the edge (accessibility trees do); one drawn here
-  // must at least touch the screenshot.
-  if (a.box && !boxOverlapsScreen(a.box, size)) push("box.offScreen", "box", true, `[${a.box.map((v) => Math.round(v)).join(", ")}] lies outside the ${size.width}x${size.height} screenshot`);
   if (!a.clearAction.trim()) push("clearAction.empty", "clearAction");
   else if (!isOneSentence(a.clearAction)) push("clearAction.notOneSentence", "clearAction");
   if (a.verdict === "unreviewed") push("verdict.unset", "verdict");
+  return out;
+}
+
+/** Ground truth that contradicts itself: a reward or an SFT target built from it would teach the wrong thing. */
+export type GroundTruthContradiction = {
+  code: Extract<StepProblemCode, "box.missesPoint" | "box.offScreen" | "toolCall.emptyText">;
+  field: string;
+  /** Numbers only (language-neutral): shown inside the translated message. */
+  detail: string;
+  /** The whole reason in English, for command-line reports. */
+  message: string;
+};
+
+const num = (v: number) => String(Math.round(v * 100) / 100);
+const fmtPoint = ([x, y]: readonly [number, number]) => `(${num(x)}, ${num(y)})`;
+const fmtBox = (b: Box) => `[${b.map(num).join(", ")}]`;
+
+/**
+ * The checks that make a step's ground truth self-contradicting, in original pixels: a click, long
+ * press or swipe whose (start) point lies outside the step's own target box; a box wholly off the
+ * screenshot (import accepts boxes that reach past the edge, as accessibility trees give, so the box
+ * need only overlap it); a `type` with no text. The editor blocks submit on each and the trainer
+ * bridge reports each as a problem. `call` is null when the tool call does not parse.
+ */
+export function groundTruthContradictions(call: ToolCall | null, box: Box | null, size: Size): GroundTruthContradiction[] {
+  const out: GroundTruthContradiction[] = [];
+  if (call && isCoordinateAction(call) && box && !isPointInBox(call.coordinate, box)) {
+    const what = call.action === "swipe" ? "swipe start" : call.action === "long_press" ? "long press" : "click";
+    const detail = `${what} ${fmtPoint(call.coordinate)}, box ${fmtBox(box)}`;
+    out.push({ code: "box.missesPoint", field: "box", detail, message: `the ${what} at ${fmtPoint(call.coordinate)} lies outside the step's own target box ${fmtBox(box)}` });
+  }
+  if (box && !boxOverlapsScreen(box, size)) {
+    const detail = `${fmtBox(box)}, ${size.width}x${size.height}`;
+    out.push({ code: "box.offScreen", field: "box", detail, message: `the target box ${fmtBox(box)} lies outside the ${size.width}x${size.height} screenshot` });
+  }
+  if (call?.action === "type" && call.text.trim() === "") {
+    out.push({ code: "toolCall.emptyText", field: "toolCall.text", detail: "", message: "the type action has no text to type" });
+  }
   return out;
 }
 

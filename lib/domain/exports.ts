@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { trainerCommands, trainerHintsSchema } from "./trainer-hints";
 
 // Wire shapes of the exports API: route handlers shape their answers with these, the client parses them.
 
@@ -34,6 +35,8 @@ export const exportSchema = z.object({
   progress: z.object({ trajectories: z.number(), total: z.number() }),
   filters: z.object({ status: z.string(), apps: z.array(z.string()), project: z.string().nullable(), split: z.string().nullable() }),
   counts: exportCountsSchema.nullable(),
+  /** Longest rows measured at export time (manifest.trainer), for the trainer settings; absent for older exports. */
+  trainer: trainerHintsSchema.nullable().optional(),
   error: z.string().nullable(),
 });
 export type ExportItem = z.infer<typeof exportSchema>;
@@ -41,8 +44,7 @@ export type ExportItem = z.infer<typeof exportSchema>;
 export const exportsSchema = z.object({ exports: z.array(exportSchema) });
 export const exportAnswerSchema = z.object({ export: exportSchema });
 
-/** The trainer bridge command that turns an export folder into ms-swift SFT rows. */
+/** The trainer bridge command that turns an export folder into ms-swift SFT rows (the first of trainerCommands). */
 export function bridgeCommand(outDir: string): string {
-  const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`);
-  return `npm run studio -- bridge sft ${quote(outDir)} --out ${quote(`${outDir}-sft`)} --target ms-swift --max-pixels 1003520`;
+  return trainerCommands(outDir, null)[0]!.bridge;
 }

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { COOKBOOK_DIR } from "@/fixtures";
 import { describe, expect, it } from "vitest";
 import { smartResize } from "./geometry";
-import { mobileR1Response, mobileUseSystemPrompt, mobileUseUserText } from "./prompt";
+import { actionsOfferedBy, declaredActions, mobileR1Response, mobileUseSystemPrompt, mobileUseUserText } from "./prompt";
 
 const REFERENCE = COOKBOOK_DIR;
 
@@ -56,5 +56,28 @@ describe("mobileR1Response", () => {
     expect(mobileR1Response("t", "a", { action: "wait", time: 2 })).toBe(
       '<think>\nt\n</think>\n<action>\na\n</action>\n<tool_call>\n{"name": "mobile_use", "arguments": {"action": "wait", "time": 2}}\n</tool_call>',
     );
+  });
+});
+
+describe("action space", () => {
+  it("the cookbook prompt offers the nine mobile_use actions and not answer", () => {
+    expect(actionsOfferedBy(mobileUseSystemPrompt({ width: 1092, height: 2408 }))).toEqual(["key", "click", "long_press", "swipe", "type", "system_button", "open", "wait", "terminate"]);
+  });
+  it("the ui-s1 space adds answer(text) after type, as UI-S1's RAW_SPACE does, and changes nothing else but the text argument's note", () => {
+    const base = mobileUseSystemPrompt({ width: 1092, height: 2408 });
+    const withAnswer = mobileUseSystemPrompt({ width: 1092, height: 2408 }, "ui-s1");
+    expect(actionsOfferedBy(withAnswer)).toEqual([...declaredActions("ui-s1")]);
+    expect(declaredActions("ui-s1")).toEqual(["key", "click", "long_press", "swipe", "type", "answer", "system_button", "open", "wait", "terminate"]);
+    expect(withAnswer).toContain("\\n* `answer`: Output the specified answer.\\n* `system_button`");
+    expect(withAnswer).toContain("Required only by `action=key`, `action=type`, `action=answer`, and `action=open`.");
+    const strip = (s: string) =>
+      s
+        .replace("\\n* `answer`: Output the specified answer.", "")
+        .replace(', "answer"', "")
+        .replace(" `action=answer`,", "");
+    expect(strip(withAnswer)).toBe(base);
+  });
+  it("reads nothing from a text without a tool", () => {
+    expect(actionsOfferedBy("You are a helpful assistant.")).toEqual([]);
   });
 });

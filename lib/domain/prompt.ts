@@ -1,11 +1,28 @@
 import type { Size } from "./geometry";
-import { formatMobileUseCall, pyJsonDumps, type ToolCall } from "./tool-call";
+import { formatMobileUseCall, pyJsonDumps, type ActionType, type ToolCall } from "./tool-call";
+
+/** The actions the Qwen2.5-VL cookbook's `mobile_use` tool offers (Mobile-R1 uses the same tool). */
+export const MOBILE_USE_ACTIONS = ["key", "click", "long_press", "swipe", "type", "system_button", "open", "wait", "terminate"] as const;
+
+/**
+ * Which actions a system prompt declares. `mobile-use`: the cookbook's tool byte for byte (what
+ * Mobile-R1 trains with). `ui-s1`: the same tool plus UI-S1's `answer(text)` ("Output the specified
+ * answer.", x/data/agent/space/std_space.py RAW_SPACE at MobileAgent 11cea57, placed after `type`
+ * as there), for data whose targets answer questions.
+ */
+export type ActionSpace = "mobile-use" | "ui-s1";
+
+/** The actions a prompt built for `space` offers, in the enum's order. */
+export function declaredActions(space: ActionSpace): readonly ActionType[] {
+  return space === "ui-s1" ? ["key", "click", "long_press", "swipe", "type", "answer", "system_button", "open", "wait", "terminate"] : MOBILE_USE_ACTIONS;
+}
 
 /**
  * The `mobile_use` tool as the Qwen2.5-VL cookbook declares it (cookbooks/utils/agent_function_call.py,
  * class MobileUse), in qwen-agent's key order. Only the resolution line depends on the image.
  */
-function mobileUseTool(resized: Size) {
+function mobileUseTool(resized: Size, space: ActionSpace) {
+  const answer = space === "ui-s1";
   return {
     type: "function",
     function: {
@@ -30,12 +47,13 @@ function mobileUseTool(resized: Size) {
               "* `long_press`: Press the point on the screen with coordinate (x, y) for specified seconds.",
               "* `swipe`: Swipe from the starting point with coordinate (x, y) to the end point with coordinates2 (x2, y2).",
               "* `type`: Input the specified text into the activated input box.",
+              ...(answer ? ["* `answer`: Output the specified answer."] : []),
               "* `system_button`: Press the system button.",
               "* `open`: Open an app on the device.",
               "* `wait`: Wait specified seconds for the change to happen.",
               "* `terminate`: Terminate the current task and report its completion status.",
             ].join("\n"),
-            enum: ["key", "click", "long_press", "swipe", "type", "system_button", "open", "wait", "terminate"],
+            enum: [...declaredActions(space)],
             type: "string",
           },
           coordinate: {
@@ -48,7 +66,10 @@ function mobileUseTool(resized: Size) {
               "(x, y): The x (pixels from the left edge) and y (pixels from the top edge) coordinates to move the mouse to. Required only by `action=swipe`.",
             type: "array",
           },
-          text: { description: "Required only by `action=key`, `action=type`, and `action=open`.", type: "string" },
+          text: {
+            description: answer ? "Required only by `action=key`, `action=type`, `action=answer`, and `action=open`." : "Required only by `action=key`, `action=type`, and `action=open`.",
+            type: "string",
+          },
           time: { description: "The seconds to wait. Required only by `action=long_press` and `action=wait`.", type: "number" },
           button: {
             description:
@@ -74,8 +95,9 @@ function mobileUseTool(resized: Size) {
  * The Qwen2.5-VL `mobile_use` system prompt (qwen-agent NousFnCallPrompt), byte for byte what the
  * cookbook renders between `<|im_start|>system\n` and `<|im_end|>`. `resized` is the smart-resized
  * image size in pixels (the frame the model's coordinates live in), e.g. 1092x2408 for 1080x2400.
+ * `space` "ui-s1" adds UI-S1's `answer` action (see ActionSpace); the default is the cookbook's text.
  */
-export function mobileUseSystemPrompt(resized: Size): string {
+export function mobileUseSystemPrompt(resized: Size, space: ActionSpace = "mobile-use"): string {
   return [
     "You are a helpful assistant.",
     "",
@@ -86,7 +108,7 @@ export function mobileUseSystemPrompt(resized: Size): string {
     "You are provided with function signatures within <tools></tools> XML tags:",
     "<tools>",
     // The cookbook prints the tool with json.dumps(ensure_ascii=False): ", " and ": " separators.
-    pyJsonDumps(mobileUseTool(resized)),
+    pyJsonDumps(mobileUseTool(resized, space)),
     "</tools>",
     "",
     "For each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:",
@@ -114,4 +136,20 @@ export function mobileUseUserText(instruction: string, history: readonly ToolCal
  */
 export function mobileR1Response(thought: string, clearAction: string, call: ToolCall): string {
   return `<think>\n${thought}\n</think>\n<action>\n${clearAction}\n</action>\n<tool_call>\n${formatMobileUseCall(call)}\n</tool_call>`;
+}
+
+/**
+ * The actions a `mobile_use` system prompt offers, read back from its `<tools>` JSON (the action
+ * enum); empty when the text holds no such tool. For checks that every target is declared.
+ */
+export function actionsOfferedBy(systemPrompt: string): string[] {
+  const m = /<tools>\n([\s\S]*?)\n<\/tools>/.exec(systemPrompt);
+  if (!m) return [];
+  try {
+    const tool = JSON.parse(m[1]!) as { function?: { parameters?: { properties?: { action?: { enum?: unknown } } } } };
+    const e = tool.function?.parameters?.properties?.action?.enum;
+    return Array.isArray(e) ? e.filter((a): a is string => typeof a === "string") : [];
+  } catch {
+    return [];
+  }
 }

@@ -153,6 +153,25 @@ describe("annotation use cases against a real database", () => {
     await expectAppError(submitTrajectory(ann, tid, db), "conflict");
   });
 
+  it("ground truth that contradicts itself blocks submit, naming the step and the reason", async () => {
+    const id = (await startNextTask(other, db))!;
+    let t = await getTrajectory(id, db);
+    for (const s of t.steps) await saveStepAnnotation(other, s.id, completeInput(s), db);
+    t = await getTrajectory(id, db);
+    // Step 2's click now lies outside its own box (the box was drawn on another element).
+    const s2 = t.steps[1]!;
+    const [x, y] = (completeInput(s2).toolCall as { coordinate: [number, number] }).coordinate;
+    await saveStepAnnotation(other, s2.id, { ...completeInput(s2), box: [x + 100, y + 100, x + 200, y + 150] }, db);
+    t = await getTrajectory(id, db);
+    await saveTrajectoryAnnotation(other, id, { outcome: "success", isDiscarded: false, cutAfter: null, version: t.version }, db);
+    const e = await expectAppError(submitTrajectory(other, id, db), "unprocessable");
+    expect(e.message).toContain("step 2 is incomplete (box.missesPoint)");
+    expect(e.details).toEqual([{ code: "step.incomplete", stepIndex: 1, problems: ["box.missesPoint"] }]);
+    // Redrawing the box around the click lets it through.
+    await saveStepAnnotation(other, s2.id, { ...completeInput(s2), version: (await getTrajectory(id, db)).steps[1]!.version }, db);
+    expect((await submitTrajectory(other, id, db)).status).toBe("submitted");
+  });
+
   it("a discarded trajectory can be submitted without step work; admins may edit any", async () => {
     const id = (await startNextTask(ann, db))!;
     expect(id).not.toBe(tid);

@@ -48,6 +48,10 @@ describe("export", () => {
     const manifest = JSON.parse(readFileSync(path.join(out, "manifest.json"), "utf8"));
     expect(manifest.counts).toMatchObject({ trajectories: 32, steps: summary.steps });
     expect(Object.keys(manifest.files)).toEqual(expect.arrayContaining(["trajectories.jsonl", "mobile-r1/data.jsonl"]));
+    // Trainer settings for the export page: every SFT sample measured at the max_pixels the page proposes.
+    expect(manifest.trainer).toMatchObject({ maxPixels: 1003520, minPixels: 3136, rows: manifest.counts.trainingSteps });
+    expect(manifest.trainer.maxPromptTokens).toBeGreaterThan(manifest.trainer.maxImageTokens);
+    expect(manifest.trainer.maxSequenceTokens).toBeGreaterThan(manifest.trainer.maxPromptTokens);
 
     const b = await freshStudio();
     const back = await importFile({ file: path.join(out, "trajectories.jsonl"), format: "studio", screenshotsDir: path.join(out, "screenshots"), db: b.db });

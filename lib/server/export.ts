@@ -3,7 +3,9 @@ import { createWriteStream, existsSync, type WriteStream } from "node:fs";
 import { copyFile, link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { once } from "node:events";
 import path from "node:path";
+import { QWEN_MIN_PIXELS } from "@/lib/domain/geometry";
 import { mobileR1Response } from "@/lib/domain/prompt";
+import { emptyHints, measureTrajectory, SUGGESTED_MAX_PIXELS, usesAnswer, type TrainerHints } from "@/lib/domain/trainer-hints";
 import { formatMobileUseCall } from "@/lib/domain/tool-call";
 import { CANONICAL_FORMAT, isTrainingTarget, type CanonicalTrajectory } from "@/lib/domain/trajectory";
 import { taskStatusSchema, type TaskStatus } from "@/lib/domain/status";
@@ -40,6 +42,8 @@ export type ExportSummary = {
   harmfulSteps: number;
   screenshots: number;
   bySplit: Record<string, number>;
+  /** Longest SFT sample at SUGGESTED_MAX_PIXELS, for the trainer settings the export page prints. */
+  trainer: TrainerHints;
 };
 
 const PAGE = 100;
@@ -95,9 +99,21 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
     const canonical = new HashedWriter(path.join(work, "trajectories.jsonl"));
     const mobileR1 = new HashedWriter(path.join(work, "mobile-r1", "data.jsonl"));
     const files: Record<string, string> = {};
-    const summary: ExportSummary = { outDir, trajectories: 0, steps: 0, trainingSteps: 0, harmfulSteps: 0, screenshots: 0, bySplit: {} };
+    const summary: ExportSummary = {
+      outDir,
+      trajectories: 0,
+      steps: 0,
+      trainingSteps: 0,
+      harmfulSteps: 0,
+      screenshots: 0,
+      bySplit: {},
+      trainer: emptyHints(SUGGESTED_MAX_PIXELS, QWEN_MIN_PIXELS),
+    };
     const byApp: Record<string, number> = {};
     const copied = new Set<string>();
+    // Measured both ways: the bridge's prompts declare `answer` for the whole export if any trajectory answers.
+    let withAnswer = emptyHints(SUGGESTED_MAX_PIXELS, QWEN_MIN_PIXELS);
+    let anyAnswer = false;
     // Keyset paging on (fingerprint, id): the same data in two projects shares a fingerprint.
     let cursor: { fingerprint: string; id: string } | undefined;
     for (;;) {
@@ -151,11 +167,15 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
         summary.steps += record.steps.length;
         summary.trainingSteps += record.steps.filter((s) => isTrainingTarget(record, s)).length;
         summary.harmfulSteps += record.steps.filter((s) => s.verdict === "harmful").length;
+        summary.trainer = measureTrajectory(summary.trainer, record, "mobile-use");
+        withAnswer = measureTrajectory(withAnswer, record, "ui-s1");
+        anyAnswer ||= usesAnswer(record);
         byApp[t.app] = (byApp[t.app] ?? 0) + 1;
         if (split) summary.bySplit[split] = (summary.bySplit[split] ?? 0) + 1;
         opts.onProgress?.({ trajectories: summary.trajectories, total });
       }
     }
+    if (anyAnswer) summary.trainer = withAnswer;
     files["trajectories.jsonl"] = await canonical.close();
     files["mobile-r1/data.jsonl"] = await mobileR1.close();
     summary.screenshots = copied.size;
@@ -176,6 +196,8 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
         byApp: Object.fromEntries(Object.entries(byApp).sort(([a], [b]) => a.localeCompare(b))),
         bySplit: summary.bySplit,
       },
+      /** Measured at the max_pixels the export page proposes; the bridge measures again at its own. */
+      trainer: summary.trainer,
       files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b))),
     };
     await writeFile(path.join(work, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);

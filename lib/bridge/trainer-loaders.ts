@@ -1,0 +1,119 @@
+// Test support: how each trainer's own loader turns an image reference from a data row into file
+// bytes, written from the loaders' code (read, not copied) so tests can open every image the way the
+// trainer will. Python's open() / os.path resolve a relative path against the working directory,
+// which is passed in explicitly here.
+//
+// - qwen-vl-utils fetch_image (QwenLM/Qwen3-VL qwen-vl-utils/src/qwen_vl_utils/vision_process.py,
+//   qwen-vl-utils 0.0.14, commit 96588727; Apache-2.0): ele["image"] (else ele["image_url"]); a PIL
+//   image is used as is; "http://"/"https://" fetched; "file://" → Image.open(image[7:]) with no
+//   URL decoding; "data:image" → base64 after "base64,"; anything else → Image.open(image).
+// - verl RLHFDataset._build_messages (volcengine/verl verl/utils/dataset/rl_dataset.py, commit
+//   b178a3cd; Apache-2.0): each entry of the row's image_key list that is a dict with "bytes" gets
+//   image["image"] = Image.open(BytesIO(image["bytes"])); the dict becomes {"type": "image", **image}
+//   and goes to fetch_image.
+// - ms-swift load_file (modelscope/ms-swift swift/llm/template/vision_utils.py; Apache-2.0): the
+//   string is stripped; "http…" fetched; if os.path.exists(path) or (not "data:" and len <= 200):
+//   when the path does not exist and ROOT_IMAGE_DIR is set, path = join(ROOT_IMAGE_DIR, path); then
+//   abspath(expanduser(path)) is opened; otherwise the string is decoded as base64.
+// - LLaMA-Factory DatasetConverter._find_medias (hiyouga/LLaMA-Factory src/llamafactory/data/
+//   converter.py; Apache-2.0): for data loaded from files, join(media_dir, media) replaces the path
+//   when it is a file (media_dir defaults to dataset_dir); otherwise the original string is kept and
+//   later opened as is.
+// - UI-S1 ImageIO2 (X-PLUG/MobileAgent UI-S1/x/io/image_io.py, commit 11cea575; MIT): http(s)
+//   fetched; os.path.isfile(path) → Image.open(path); otherwise base64-decoded.
+import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
+
+/** Python's os.path.join for POSIX: an absolute second part replaces the first. */
+export function pyJoin(a: string, b: string): string {
+  return b.startsWith("/") ? b : a.endsWith("/") ? a + b : `${a}/${b}`;
+}
+
+/** What Python's open() opens for `p` with working directory `cwd`. */
+function pyResolve(p: string, cwd: string): string {
+  return path.isAbsolute(p) ? p : path.join(cwd, p);
+}
+
+function isFile(p: string, cwd: string): boolean {
+  try {
+    return statSync(pyResolve(p, cwd)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function exists(p: string, cwd: string): boolean {
+  try {
+    statSync(pyResolve(p, cwd));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export class LoaderError extends Error {}
+
+function openFile(p: string, cwd: string): Buffer {
+  try {
+    return readFileSync(pyResolve(p, cwd));
+  } catch (e) {
+    throw new LoaderError(`cannot open ${JSON.stringify(p)}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
+
+/** A decoded image stand-in: the bytes Image.open would read. */
+export type OpenedImage = { bytes: Buffer };
+
+/** qwen-vl-utils fetch_image's choice of source (resizing left out). */
+export function fetchImage(ele: Record<string, unknown>, cwd: string): OpenedImage {
+  const image = "image" in ele ? ele.image : ele.image_url;
+  if (image && typeof image === "object" && "bytes" in image) return image as OpenedImage; // a PIL image
+  if (typeof image !== "string") throw new LoaderError(`Unrecognized image input: ${String(image)}`);
+  if (image.startsWith("http://") || image.startsWith("https://")) throw new LoaderError("network images are not used here");
+  if (image.startsWith("file://")) return { bytes: openFile(image.slice(7), cwd) };
+  if (image.startsWith("data:image")) {
+    if (!image.includes("base64,")) throw new LoaderError(`Unrecognized image input: ${image.slice(0, 40)}`);
+    return { bytes: Buffer.from(image.split("base64,", 2)[1]!, "base64") };
+  }
+  return { bytes: openFile(image, cwd) };
+}
+
+/** verl RLHFDataset: one entry of the row's `images` list, through _build_messages and fetch_image. */
+export function verlImage(entry: unknown, cwd: string): OpenedImage {
+  if (!entry || typeof entry !== "object") throw new LoaderError(`image must be dict or PIL.Image, unsupported image type: ${typeof entry}`);
+  const image: Record<string, unknown> = { ...(entry as Record<string, unknown>) };
+  if ("bytes" in image) image.image = { bytes: Buffer.from(image.bytes as Uint8Array) };
+  return fetchImage({ type: "image", ...image }, cwd);
+}
+
+/** ms-swift load_file for a string image, with the ROOT_IMAGE_DIR environment variable. */
+export function msSwiftImage(ref: string, cwd: string, env: { ROOT_IMAGE_DIR?: string } = {}): OpenedImage {
+  let p = ref.trim();
+  if (p.startsWith("http")) throw new LoaderError("network images are not used here");
+  if (exists(p, cwd) || (!p.startsWith("data:") && p.length <= 200)) {
+    if (!exists(p, cwd) && env.ROOT_IMAGE_DIR !== undefined) p = pyJoin(env.ROOT_IMAGE_DIR, p);
+    return { bytes: openFile(p, cwd) };
+  }
+  const m = /^data:(.+?);base64,(.+)$/s.exec(p);
+  return { bytes: Buffer.from(m ? m[2]! : p, "base64") };
+}
+
+/** LLaMA-Factory _find_medias (+ the later open), media_dir defaulting to dataset_dir. */
+export function llamaFactoryImage(ref: string, cwd: string, args: { datasetDir: string; mediaDir?: string }): OpenedImage {
+  const mediaPath = pyJoin(args.mediaDir ?? args.datasetDir, ref);
+  return { bytes: openFile(isFile(mediaPath, cwd) ? mediaPath : ref, cwd) };
+}
+
+/** UI-S1 ImageIO2 for a step's `screenshot`. */
+export function uiS1Image(ref: string, cwd: string): OpenedImage {
+  if (ref.startsWith("http://") || ref.startsWith("https://")) throw new LoaderError("network images are not used here");
+  if (isFile(ref, cwd)) return { bytes: openFile(ref, cwd) };
+  throw new LoaderError(`not a file and not base64: ${JSON.stringify(ref)}`);
+}
+
+/** Width and height of PNG bytes (IHDR), or null when they are not a PNG. */
+export function pngSize(bytes: Uint8Array): { width: number; height: number } | null {
+  const b = Buffer.from(bytes);
+  if (b.length < 24 || b.readUInt32BE(0) !== 0x89504e47 || b.toString("ascii", 12, 16) !== "IHDR") return null;
+  return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+}

@@ -1,0 +1,188 @@
+import { z } from "zod";
+import { framePair, toResizedPoint, type Size } from "./geometry";
+import { mobileR1Response, mobileUseSystemPrompt, mobileUseUserText, type ActionSpace } from "./prompt";
+import { mapPoints } from "./tool-call";
+import { isTrainingTarget, type CanonicalTrajectory } from "./trajectory";
+
+/**
+ * What a trainer must be told so that it reads exported rows the way they were written: the pixel
+ * limits the coordinates were converted at, and sequence lengths that fit the longest row. Shared by
+ * the trainer bridge (which measures its rows), the exporter (which writes them into manifest.json)
+ * and the export page (which prints the commands).
+ */
+
+/** Qwen2.5-VL: one visual token per 28x28 pixels of the resized image (14 px patches merged 2x2). */
+export const PIXELS_PER_IMAGE_TOKEN = 28 * 28;
+
+/** The max_pixels the export page proposes (1280 visual tokens: ms-swift's common MAX_PIXELS=1003520). */
+export const SUGGESTED_MAX_PIXELS = 1280 * PIXELS_PER_IMAGE_TOKEN;
+
+export function imageTokens(resized: Size): number {
+  return Math.ceil((resized.width * resized.height) / PIXELS_PER_IMAGE_TOKEN);
+}
+
+const CJK = /[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/g;
+
+/**
+ * Text tokens for the Qwen tokenizer without loading it, rounded UP: one token per CJK character,
+ * one per 3 other characters (Qwen's BPE averages nearer 4 on English and JSON). An upper estimate,
+ * so lengths derived from it do not cut rows short.
+ */
+export function estimateTextTokens(text: string): number {
+  const cjk = text.match(CJK)?.length ?? 0;
+  return Math.ceil(cjk + (text.length - cjk) / 3);
+}
+
+/**
+ * Special tokens the Qwen2-VL chat template adds: `<|im_start|>role\n … <|im_end|>\n` per message,
+ * `<|vision_start|>…<|vision_end|>` per image, and `<|im_start|>assistant\n` as the generation prompt.
+ */
+export const TEMPLATE_TOKENS = { perMessage: 5, perImage: 2, generationPrompt: 3 } as const;
+
+/** Estimated tokens of a prompt (system + user with its images) as the trainer's processor expands it. */
+export function promptTokens(messages: readonly { content: string }[], images: readonly Size[], imageTag = "<image>"): number {
+  const text = messages.reduce((n, m) => n + estimateTextTokens(m.content.split(imageTag).join("")) + TEMPLATE_TOKENS.perMessage, 0);
+  const vision = images.reduce((n, s) => n + imageTokens(s) + TEMPLATE_TOKENS.perImage, 0);
+  return text + vision + TEMPLATE_TOKENS.generationPrompt;
+}
+
+/** Measured over the rows of one export at one max_pixels; all token counts are maxima over the rows. */
+export const trainerHintsSchema = z.object({
+  maxPixels: z.number().int().positive(),
+  minPixels: z.number().int().positive(),
+  /** Rows measured (SFT targets for sft, kept steps for grpo). */
+  rows: z.number().int().nonnegative(),
+  maxImageTokens: z.number().int().nonnegative(),
+  /** Longest prompt: image tokens plus estimated text and template tokens. */
+  maxPromptTokens: z.number().int().nonnegative(),
+  /** Longest whole SFT sample (prompt plus target). */
+  maxSequenceTokens: z.number().int().nonnegative(),
+  /** Longest target (assistant answer). */
+  maxResponseTokens: z.number().int().nonnegative(),
+});
+export type TrainerHints = z.infer<typeof trainerHintsSchema>;
+
+export function emptyHints(maxPixels: number, minPixels: number): TrainerHints {
+  return { maxPixels, minPixels, rows: 0, maxImageTokens: 0, maxPromptTokens: 0, maxSequenceTokens: 0, maxResponseTokens: 0 };
+}
+
+/** Fold one row into running maxima. */
+export function addRow(h: TrainerHints, row: { imageTokens: number; promptTokens: number; responseTokens: number }): TrainerHints {
+  return {
+    ...h,
+    rows: h.rows + 1,
+    maxImageTokens: Math.max(h.maxImageTokens, row.imageTokens),
+    maxPromptTokens: Math.max(h.maxPromptTokens, row.promptTokens),
+    maxResponseTokens: Math.max(h.maxResponseTokens, row.responseTokens),
+    maxSequenceTokens: Math.max(h.maxSequenceTokens, row.promptTokens + row.responseTokens),
+  };
+}
+
+/** A length setting that holds `tokens` with room for the estimate's error: +10 %, up to a multiple of 256. */
+export function lengthSetting(tokens: number): number {
+  return Math.max(256, Math.ceil((tokens * 1.1) / 256) * 256);
+}
+
+/** Quote a path for a POSIX shell when it needs it (spaces, CJK, quotes). */
+export function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
+}
+
+export type TrainerName = "ms-swift" | "llamafactory" | "verl" | "ui-s1";
+
+/**
+ * The settings each trainer needs, as the lines to put in its command or config. `dataDir` is where
+ * the bridge output folder (data file plus images/) will be on the training machine.
+ */
+export function trainerSettings(trainer: TrainerName, h: TrainerHints, dataDir: string): string[] {
+  const q = shellQuote(dataDir);
+  switch (trainer) {
+    case "ms-swift":
+      return [
+        `MAX_PIXELS=${h.maxPixels} MIN_PIXELS=${h.minPixels} ROOT_IMAGE_DIR=${q}`,
+        `--max_length ${lengthSetting(h.maxSequenceTokens)}`,
+      ];
+    case "llamafactory":
+      return [
+        `dataset_dir: ${dataDir}`,
+        `media_dir: ${dataDir}`,
+        `image_max_pixels: ${h.maxPixels}`,
+        `image_min_pixels: ${h.minPixels}`,
+        `cutoff_len: ${lengthSetting(h.maxSequenceTokens)}`,
+      ];
+    case "verl":
+      return [`data.max_prompt_length=${lengthSetting(h.maxPromptTokens)}`, `data.image_key=images`, `data.filter_overlong_prompts=True`];
+    case "ui-s1":
+      // Only meaningful for hints measured at UI-S1's own limits (bridge traj measures them so).
+      return [`data.max_prompt_length=${lengthSetting(h.maxPromptTokens)}`, `(run from ${q}, or export with --image-root)`];
+  }
+}
+
+/** One trainer's line on the export page: the bridge command to run and the trainer settings it needs. */
+export type TrainerCommand = { trainer: TrainerName; bridge: string; settings: string[] };
+
+/**
+ * The bridge command per trainer for an export folder, at `hints.maxPixels` (SUGGESTED_MAX_PIXELS
+ * when the export measured nothing), with the settings the rows need. Output folders sit next to the
+ * export; the settings name them as they are here (the bridge prints them again, and --image-root
+ * renames them for another machine). Without hints the lengths are left for the bridge to print.
+ */
+export function trainerCommands(outDir: string, hints: TrainerHints | null | undefined): TrainerCommand[] {
+  const maxPixels = hints?.maxPixels ?? SUGGESTED_MAX_PIXELS;
+  const run = (args: string, out: string) => `npm run studio -- bridge ${args.replace("<export>", shellQuote(outDir))} --out ${shellQuote(out)} --max-pixels ${maxPixels}`;
+  const dirs = { swift: `${outDir}-sft-ms-swift`, lf: `${outDir}-sft-llamafactory`, verl: `${outDir}-grpo-verl`, uis1: `${outDir}-traj-ui-s1` };
+  const settings = (t: TrainerName, dir: string) => (hints ? trainerSettings(t, hints, dir) : []);
+  return [
+    { trainer: "ms-swift", bridge: run("sft <export> --target ms-swift", dirs.swift), settings: settings("ms-swift", dirs.swift) },
+    { trainer: "llamafactory", bridge: run("sft <export> --target llamafactory", dirs.lf), settings: settings("llamafactory", dirs.lf) },
+    { trainer: "verl", bridge: run("grpo <export> --target verl --embed-images", dirs.verl), settings: settings("verl", dirs.verl) },
+    // UI-S1 resizes by its own limits, so its command takes no --max-pixels.
+    {
+      trainer: "ui-s1",
+      bridge: `npm run studio -- bridge traj ${shellQuote(outDir)} --out ${shellQuote(dirs.uis1)} --target ui-s1`,
+      settings: hints ? [`(run from ${shellQuote(dirs.uis1)}, or export with --image-root)`] : [],
+    },
+  ];
+}
+
+/**
+ * Fold one trajectory's SFT samples (training targets inside the cut) into `h`, measured as the
+ * bridge measures its rows at `h.maxPixels`: system prompt at the resized size declaring `space`, user
+ * turn with the history in resized pixels, the screenshot, and the target. The bridge declares one
+ * space per export (UI-S1's when any kept step answers, see usesAnswer), so a caller streaming an
+ * export measures both and keeps the one that applies. Steps whose screenshot size cannot be resized
+ * are left to the bridge to report.
+ */
+export function measureTrajectory(h: TrainerHints, t: CanonicalTrajectory, space: ActionSpace): TrainerHints {
+  if (t.isDiscarded) return h;
+  const kept = t.cutAfter === null ? t.steps : t.steps.slice(0, t.cutAfter + 1);
+  let out = h;
+  const history = [];
+  for (const step of kept) {
+    let frames;
+    try {
+      frames = framePair(step.screenshot, h.maxPixels, h.minPixels);
+    } catch {
+      return out;
+    }
+    const call = mapPoints(step.toolCall, (p) => toResizedPoint(p, frames));
+    if (isTrainingTarget(t, step)) {
+      const messages = [{ content: mobileUseSystemPrompt(frames.resized, space) }, { content: mobileUseUserText(t.instruction, history) }];
+      const target = mobileR1Response(step.thought.text.trim(), step.clearAction.trim(), call);
+      out = addRow(out, {
+        imageTokens: imageTokens(frames.resized),
+        promptTokens: promptTokens(messages, [frames.resized]),
+        responseTokens: estimateTextTokens(target) + TEMPLATE_TOKENS.perMessage,
+      });
+    }
+    history.push(call);
+  }
+  return out;
+}
+
+/** Does a kept step of the trajectory use UI-S1's `answer` (so the bridge's prompts declare it)? */
+export function usesAnswer(t: CanonicalTrajectory): boolean {
+  if (t.isDiscarded) return false;
+  const kept = t.cutAfter === null ? t.steps : t.steps.slice(0, t.cutAfter + 1);
+  return kept.some((s) => s.toolCall.action === "answer");
+}
