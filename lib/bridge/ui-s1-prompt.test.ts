@@ -368,3 +368,24 @@ describe("bridge grpo --rule ui-s1: the previous screenshot is part of the row",
     expect(await readJsonl(path.join(out2, "mobile_use_grpo.jsonl"))).toHaveLength(1);
   });
 });
+
+describe("bridge grpo --target verl --rule ui-s1 --embed-images", () => {
+  it("embeds the bytes of both screenshots a row shows, in order", async () => {
+    const exp = await vectorExport();
+    const out = await tempDir();
+    expect(await runBridge(["grpo", exp.dir, "--out", out, "--target", "verl", "--rule", "ui-s1", "--embed-images"], captureIo())).toBe(0);
+    const file = await asyncBufferFromFile(path.join(out, "mobile_use_grpo.parquet"));
+    // utf8: false reads the un-annotated bytes column as bytes, as pyarrow does.
+    const rows = (await parquetReadObjects({ file, utf8: false })) as { prompt: { content: string }[]; images: { bytes: Uint8Array }[]; extra_info: { trajectory_id: string; step: number } }[];
+    const expected = exp.used.flatMap((t) => t.rounds.map((r) => ({ t, r })));
+    expect(rows).toHaveLength(expected.length);
+    for (const [i, { t, r }] of expected.entries()) {
+      const row = rows[i]!;
+      expect(`${row.extra_info.trajectory_id}:${row.extra_info.step}`).toBe(`${t.name}:${r.step}`);
+      const shots = uiS1ChatMessages(r.messages as UiS1Message[]).images.map((image) => exp.shots.get(image)!);
+      expect(row.images).toHaveLength(Math.min(2, r.step + 1));
+      expect(row.images.map((im, k) => Buffer.from(im.bytes).equals(shots[k]!.bytes))).toEqual(shots.map(() => true));
+      expect(row.prompt.reduce((n, m) => n + m.content.split("<image>").length - 1, 0)).toBe(row.images.length);
+    }
+  });
+});
