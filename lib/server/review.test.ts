@@ -14,6 +14,7 @@ import { migrate } from "./migrate";
 import { createUser } from "./people";
 import { addComment, claimReview, decideReview, listComments, replyToComment, reviewContext, reviewQueue, setCommentResolved, startNextReview } from "./review";
 import { freshStudio, blankPng } from "./testing/fixtures";
+import { listMyTasks } from "./tasks";
 import { getTrajectory } from "./trajectories";
 
 async function actor(db: Db, email: string, role: Actor["role"]): Promise<Actor> {
@@ -113,6 +114,13 @@ describe("review on SQLite", () => {
     await decideReview(reviewer, id!, { decision: "reject", comment: "Step 1: say which box you tap", version: await version(db, id!) }, db);
     expect((await db.trajectory.findUniqueOrThrow({ where: { id: id! } })).status).toBe("rejected");
     expect((await listComments(annotator, id!, db)).map((c) => [c.stepIndex, c.body])).toEqual([[null, "Step 1: say which box you tap"]]);
+    // My tasks: the sent-back work comes first, with the reason, ahead of work under way.
+    const [underWay] = await seedSubmitted(db, annotator, 1, "under-way");
+    await db.trajectory.update({ where: { id: underWay! }, data: { status: "in_progress" } });
+    const mine = await listMyTasks(annotator, db);
+    expect(mine.tasks[0]).toMatchObject({ id, sentBack: { reason: "Step 1: say which box you tap", reviewer: "rev@example.com" }, openComments: 1 });
+    expect(mine.tasks.find((x) => x.id === underWay)).toMatchObject({ status: "in_progress", sentBack: null });
+    await db.trajectory.update({ where: { id: underWay! }, data: { status: "approved" } });
     // A decision on work that is not submitted is refused by the transition table.
     await expect(decideReview(reviewer, id!, { decision: "approve", version: await version(db, id!) }, db)).rejects.toThrow(/cannot be approved/);
 
@@ -120,6 +128,7 @@ describe("review on SQLite", () => {
     const { stepId: _s, ...fix } = await fixOf(db, id!, 0, { verdict: "good" });
     await saveStepAnnotation(annotator, _s, fix, db);
     await saveTrajectoryAnnotation(annotator, id!, { outcome: "success", isDiscarded: false, cutAfter: null, version: await version(db, id!) }, db);
+    expect((await listMyTasks(annotator, db)).tasks[0]).toMatchObject({ id, status: "in_progress", sentBack: { reason: "Step 1: say which box you tap" } });
     await db.trajectory.update({ where: { id: id! }, data: { status: "submitted" } });
 
     const ctx = await reviewContext(reviewer, id!, db);
