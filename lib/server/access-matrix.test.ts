@@ -109,6 +109,14 @@ const CASES: Case[] = [
     reset: async (c) => void (await c.db.trajectory.updateMany({ data: { reviewLeaseById: null, reviewLeaseUntil: null } })),
   },
   {
+    name: "leave a review",
+    route: "reviews/[id]/claim",
+    method: "DELETE",
+    params: (c) => ({ id: c.theirs }),
+    body: () => ({}),
+    allowed: ["admin", "reviewer"],
+  },
+  {
     name: "comment on a trajectory",
     route: "comments",
     method: "POST",

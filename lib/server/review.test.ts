@@ -12,7 +12,7 @@ import { createDb, type Db } from "./db";
 import { importFile } from "./import";
 import { migrate } from "./migrate";
 import { createUser } from "./people";
-import { addComment, claimReview, decideReview, listComments, replyToComment, reviewContext, reviewQueue, setCommentResolved, startNextReview } from "./review";
+import { addComment, claimReview, decideReview, listComments, releaseReview, replyToComment, reviewContext, reviewQueue, setCommentResolved, startNextReview } from "./review";
 import { freshStudio, blankPng } from "./testing/fixtures";
 import { listMyTasks } from "./tasks";
 import { getTrajectory } from "./trajectories";
@@ -195,6 +195,11 @@ describe("review on SQLite", () => {
     expect(await startNextReview(third, db, new Date(now + 11 * 60_000))).toBe(a);
     const claims = await db.auditEvent.findMany({ where: { action: "review.claim", entityId: a! }, orderBy: { at: "asc" } });
     expect(claims.map((c) => c.actorLabel)).toEqual(["rev@example.com", "rev3@example.com"]);
+    // Leaving without deciding frees it at once (only one's own claim).
+    await releaseReview(reviewer2, a!, db);
+    expect((await db.trajectory.findUniqueOrThrow({ where: { id: a! } })).reviewLeaseById).toBe(third.id);
+    await releaseReview(reviewer2, ids[1]!, db);
+    expect(await startNextReview(reviewer, db, new Date(now + 11 * 60_000))).toBe(ids[1]);
     await decideReview(third, a!, { decision: "approve", version: await version(db, a!) }, db, new Date(now + 11 * 60_000));
     expect((await db.trajectory.findUniqueOrThrow({ where: { id: a! } })).reviewLeaseById).toBeNull();
     await db.trajectory.updateMany({ where: { id: { in: ids } }, data: { status: "approved" } });

@@ -161,6 +161,27 @@ export async function claimReview(actor: Actor, id: string, prisma: Db = default
   throw await heldByOther(prisma, id);
 }
 
+/** Leave a review without deciding: the caller's claim ends now, so the next reviewer can take it. */
+export async function releaseReview(actor: Actor, id: string, prisma: Db = defaultDb()): Promise<{ claim: null }> {
+  authorize(actor, "trajectory.review");
+  await prisma.$transaction(async (tx) => {
+    const t = await tx.trajectory.findUnique({ where: { id }, select: { reviewLeaseById: true, reviewLeaseUntil: true } });
+    if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
+    const { count } = await tx.trajectory.updateMany({ where: { id, reviewLeaseById: actor.id }, data: { reviewLeaseById: null, reviewLeaseUntil: null } });
+    if (count === 1) {
+      await recordAudit(tx, {
+        actor: auditActor(actor),
+        action: "review.release",
+        entityType: "trajectory",
+        entityId: id,
+        before: { reviewLeaseById: actor.id, reviewLeaseUntil: t.reviewLeaseUntil?.toISOString() ?? null },
+        after: { reviewLeaseById: null, reviewLeaseUntil: null },
+      });
+    }
+  });
+  return { claim: null };
+}
+
 async function heldByOther(prisma: Db | Tx, id: string): Promise<AppError> {
   const t = await prisma.trajectory.findUnique({ where: { id }, select: { reviewLeaseById: true, reviewLeaseUntil: true } });
   const who = (await emails(prisma, [t?.reviewLeaseById ?? null])).get(t?.reviewLeaseById ?? "") ?? "another reviewer";
