@@ -29,11 +29,12 @@ export type AfterDecision = "approve" | "reject" | null;
 /** Review one trajectory: what people changed, what changed since the last decision, comments per step, fixes, the decision. */
 export function ReviewView({ id, after = null }: { id: string; after?: AfterDecision }) {
   const t = useT();
-  const q = useQuery(trajectoryQuery(id));
-  const context = useQuery(reviewContextQuery(id));
-  if (q.isPending || context.isPending) return <Loading />;
+  // Never a cached copy: the annotator may have resubmitted since this page last showed the trajectory.
+  const q = useQuery({ ...trajectoryQuery(id), staleTime: 0, refetchOnMount: "always" });
+  const context = useQuery({ ...reviewContextQuery(id), refetchOnMount: "always" });
   if (q.isError) return <ErrorBox error={q.error} />;
   if (context.isError) return <ErrorBox error={context.error} />;
+  if (q.isPending || context.isPending || !q.isFetchedAfterMount || !context.isFetchedAfterMount) return <Loading />;
   return <ReviewBody key={`${id}.${q.data.version}`} trajectory={q.data} context={context.data} after={after} t={t} />;
 }
 

@@ -36,12 +36,14 @@ export const reviewQueueQuery = () =>
   queryOptions({ queryKey: reviewKeys.queue(), queryFn: ({ signal }) => getJson("/api/reviews", z.object({ rows: z.array(queueRowSchema) }), signal) });
 
 export const reviewContextQuery = (trajectoryId: string) =>
-  queryOptions({ queryKey: reviewKeys.context(trajectoryId), queryFn: ({ signal }) => getJson(`/api/reviews/${encodeURIComponent(trajectoryId)}`, reviewContextSchema, signal) });
+  // Always fresh when a review opens: a resubmission must be compared with the decision as it is now.
+  queryOptions({ queryKey: reviewKeys.context(trajectoryId), queryFn: ({ signal }) => getJson(`/api/reviews/${encodeURIComponent(trajectoryId)}`, reviewContextSchema, signal), staleTime: 0 });
 
 export const commentsQuery = (trajectoryId: string) =>
   queryOptions({
     queryKey: reviewKeys.comments(trajectoryId),
     queryFn: ({ signal }) => getJson(`/api/comments?trajectoryId=${encodeURIComponent(trajectoryId)}`, z.object({ rows: z.array(commentViewSchema) }), signal),
+    staleTime: 0,
   });
 
 export const postComment = (input: CommentInput) => sendJson("POST", "/api/comments", input, commentViewSchema);
