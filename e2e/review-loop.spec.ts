@@ -114,7 +114,7 @@ test("two people close the review loop: comment on a step, send back, fix, reply
   await expect(rp).toHaveURL(new RegExp(`/reviews/${idA}$`));
   await expect(rp.getByRole("heading", { level: 1, name: GOAL_A })).toBeVisible();
   await expect(rp.getByRole("button", { name: "Approve" })).toBeEnabled();
-  const step1 = rp.getByRole("article", { name: "Step 1" });
+  const step1 = rp.getByRole("article", { name: "Step 1", exact: true });
   // Chips name what a person changed: thought and clear action, not the imported box nobody touched.
   await expect(step1.locator(".chip-changed", { hasText: "Clear action" })).toBeVisible();
   await expect(step1.locator(".chip-changed", { hasText: "Box" })).toHaveCount(0);
@@ -172,9 +172,9 @@ test("two people close the review loop: comment on a step, send back, fix, reply
   await expect(since).toContainText("Step 1");
   await expect(since).toContainText("Clear action");
   await expect(since.locator("ins")).toContainText(["at the top of the page"]);
-  await expect(rp.getByRole("article", { name: "Step 1" }).getByText("changed since last decision")).toBeVisible();
-  await expect(rp.getByRole("article", { name: "Step 2" }).getByText("changed since last decision")).toHaveCount(0);
-  await expect(rp.getByRole("article", { name: "Step 1" })).toContainText("Done: it names the bar at the top now.");
+  await expect(rp.getByRole("article", { name: "Step 1", exact: true }).getByText("changed since last decision")).toBeVisible();
+  await expect(rp.getByRole("article", { name: "Step 2", exact: true }).getByText("changed since last decision")).toHaveCount(0);
+  await expect(rp.getByRole("article", { name: "Step 1", exact: true })).toContainText("Done: it names the bar at the top now.");
   await rp.getByRole("button", { name: "Approve", exact: true }).click();
   await expect(rp).toHaveURL(new RegExp(`/reviews/${idB}\\?after=approve$`));
   await expect(rp.getByRole("status").filter({ hasText: "Approved. Here is the next one." })).toBeVisible();
@@ -182,7 +182,7 @@ test("two people close the review loop: comment on a step, send back, fix, reply
 
   // ── B: the reviewer fixes step 1 themselves and approves in one action (Ctrl+Enter decides). ──
   await expect(rp.getByRole("heading", { level: 1, name: GOAL_B })).toBeVisible();
-  const b1 = rp.getByRole("article", { name: "Step 1" });
+  const b1 = rp.getByRole("article", { name: "Step 1", exact: true });
   await b1.getByRole("button", { name: "Fix step 1" }).click();
   await b1.getByRole("textbox", { name: "Clear action" }).fill("Tap the search bar at the top of the home screen.");
   await expect(rp.getByRole("button", { name: "Fix and approve (1)" })).toBeEnabled();
