@@ -114,6 +114,13 @@ test("two people close the review loop: comment on a step, send back, fix, reply
   await expect(rp).toHaveURL(new RegExp(`/reviews/${idA}$`));
   await expect(rp.getByRole("heading", { level: 1, name: GOAL_A })).toBeVisible();
   await expect(rp.getByRole("button", { name: "Approve" })).toBeEnabled();
+  await expect(rp.getByText(/^You are reviewing this until/)).toBeVisible();
+  // The review page's keys come from the shortcut registry: the overlay lists them.
+  await rp.keyboard.press("?");
+  const help = rp.getByRole("dialog", { name: "Keyboard shortcuts" });
+  await expect(help).toContainText("Start next review");
+  await expect(help).toContainText("Decide: request changes when a reason is written");
+  await help.getByRole("button", { name: "Close" }).click();
   const step1 = rp.getByRole("article", { name: "Step 1", exact: true });
   // Chips name what a person changed: thought and clear action, not the imported box nobody touched.
   await expect(step1.locator(".chip-changed", { hasText: "Clear action" })).toBeVisible();

@@ -41,13 +41,22 @@ export function ReviewView({ id, after = null }: { id: string; after?: AfterDeci
 /** Claim the review while the page is open; someone else's claim comes back as the error. */
 function useClaim(id: string, isSubmitted: boolean) {
   const [error, setError] = useState<ApiError | null>(null);
+  const [until, setUntil] = useState<string | null>(null);
   useEffect(() => {
     if (!isSubmitted) return;
     let isLive = true;
     const beat = () =>
       void postClaim(id)
-        .then(() => isLive && setError(null))
-        .catch((e: unknown) => isLive && e instanceof ApiError && e.status === 409 && setError(e));
+        .then((r) => {
+          if (!isLive) return;
+          setError(null);
+          setUntil(r.claim?.isMine ? r.claim.leaseUntil : null);
+        })
+        .catch((e: unknown) => {
+          if (!isLive || !(e instanceof ApiError) || e.status !== 409) return;
+          setError(e);
+          setUntil(null);
+        });
     beat();
     const timer = window.setInterval(beat, HEARTBEAT_MS);
     return () => {
@@ -55,7 +64,7 @@ function useClaim(id: string, isSubmitted: boolean) {
       window.clearInterval(timer);
     };
   }, [id, isSubmitted]);
-  return error;
+  return { error, until };
 }
 
 function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryView; context: ReviewContext; after: AfterDecision; t: T }) {
@@ -70,7 +79,7 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
   const stepRefs = useRef<(HTMLElement | null)[]>([]);
   const commentRefs = useRef<(HTMLInputElement | null)[]>([]);
   const isSubmitted = trajectory.status === "submitted";
-  const claimError = useClaim(trajectory.id, isSubmitted);
+  const { error: claimError, until: claimUntil } = useClaim(trajectory.id, isSubmitted);
   const heldByOther = claimError !== null || (context.claim !== null && !context.claim.isMine);
   const canDecide = isSubmitted && !heldByOther;
   const fixList = Object.values(fixes);
@@ -172,10 +181,11 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
               })}
             </p>
           )}
+          {isSubmitted && !heldByOther && claimUntil && <p className="sub">{t("review.claim.mine", { time: new Date(claimUntil).toLocaleTimeString() })}</p>}
           {rows
             .filter((c) => c.stepIndex === null)
             .map((c) => (
-              <CommentThread key={c.id} comment={c} trajectoryId={trajectory.id} />
+              <CommentThread key={c.id} comment={c} trajectoryId={trajectory.id} tag={c.body === context.lastDecision?.reason ? t("review.comment.reason") : undefined} />
             ))}
         </div>
         <div className="review-decision">
