@@ -4,12 +4,15 @@ import sharp from "sharp";
 import yazl from "yazl";
 import type { TrajectoryView } from "@/lib/domain/views";
 import { storageStateFor, type DemoRole } from "./accounts";
-import { expect, test } from "./fixtures";
+import { expect as baseExpect, test } from "./fixtures";
 import { AuditPage } from "./pages/audit-page";
 import { EditorPage } from "./pages/editor-page";
 
 // The review loop with two people, annotator and reviewer, each in their own browser context. The spec seeds its own
 // two trajectories (an upload as the admin, assigned to the annotator), so it passes alone and in any order.
+
+/** The machine running the suite may be busy: server round trips get more than the default five seconds. */
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 const RUN = `${Date.now()}`;
 const GOAL_A = `Review loop A ${RUN}: search for headphones`;
