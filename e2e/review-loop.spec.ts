@@ -78,7 +78,7 @@ async function submitInEditor(page: Page, id: string) {
   await editor.goto(id);
   await editor.waitSaved();
   await page.getByRole("button", { name: /^Submit for review/ }).click();
-  await expect.poll(async () => (await get<TrajectoryView>(page.request, `/api/trajectories/${id}`)).status).toBe("submitted");
+  await expect.poll(async () => (await get<TrajectoryView>(page.request, `/api/trajectories/${id}`)).status, { timeout: 20_000 }).toBe("submitted");
 }
 
 test("two people close the review loop: comment on a step, send back, fix, reply, resubmit, see what changed, approve; fix and approve audited as the reviewer's", async ({ browser, baseURL }, testInfo) => {
@@ -130,7 +130,7 @@ test("two people close the review loop: comment on a step, send back, fix, reply
   await expect(step1.locator(".chip-changed", { hasText: "Box" })).toHaveCount(0);
   const small = (await step1.getByRole("img").boundingBox())!.width;
   await step1.getByRole("button", { name: "Open step 1" }).click();
-  await expect.poll(async () => (await step1.getByRole("img").boundingBox())!.width).toBeGreaterThan(small * 2);
+  await expect.poll(async () => (await step1.getByRole("img").boundingBox())!.width, { timeout: 20_000 }).toBeGreaterThan(small * 2);
   await step1.getByRole("textbox", { name: "Comment on step 1…" }).fill("Say which search bar: the one at the top of the page.");
   await step1.getByRole("button", { name: "Comment", exact: true }).click();
   await expect(step1.getByRole("article", { name: /Say which search bar/ })).toBeVisible();
@@ -170,7 +170,7 @@ test("two people close the review loop: comment on a step, send back, fix, reply
   await onStep.getByRole("button", { name: "Resolve" }).click();
   await expect(ap.getByRole("navigation", { name: "Steps" }).getByRole("button", { name: /^Step 1:/ })).not.toHaveAccessibleName(/open comments/);
   await ap.getByRole("button", { name: /^Submit for review/ }).click();
-  await expect.poll(async () => (await get<TrajectoryView>(ap.request, `/api/trajectories/${idA}`)).status).toBe("submitted");
+  await expect.poll(async () => (await get<TrajectoryView>(ap.request, `/api/trajectories/${idA}`)).status, { timeout: 20_000 }).toBe("submitted");
   // And B goes in after it.
   await submitInEditor(ap, idB);
 
