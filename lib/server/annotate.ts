@@ -7,6 +7,7 @@ import {
 } from "@/lib/domain/annotation";
 import { can, type Actor } from "@/lib/domain/permissions";
 import { nextStatus, type TaskStatus } from "@/lib/domain/status";
+import { auditedStep } from "@/lib/domain/review";
 import { trajectoryAnnotationViewSchema, type StepView, type TrajectoryAnnotationView, type TrajectoryView } from "@/lib/domain/views";
 import { changedFields, recordAudit } from "./audit";
 import { db as defaultDb, type Db, type Tx } from "./db";
@@ -25,20 +26,6 @@ function loadStep(tx: Tx | Db, id: string) {
 }
 
 const stepView = (s: StepRow): StepView => stepFromRow(s);
-
-/** The audited, comparable form of a step's annotation. */
-function auditedStep(a: StepAnnotation) {
-  return {
-    thoughtState: a.thought.state,
-    thoughtNext: a.thought.nextAction,
-    thoughtPurpose: a.thought.purpose,
-    thought: a.thought.text,
-    clearAction: a.clearAction,
-    toolCall: a.toolCall,
-    box: a.box,
-    verdict: a.verdict,
-  };
-}
 
 function annotationOf(v: StepView): StepAnnotation {
   return { thought: v.thought, clearAction: v.clearAction, toolCall: v.toolCall, box: v.box, verdict: v.verdict };
