@@ -2,11 +2,11 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
 import { createAutosave, restoreDrafts, type Autosave } from "@/lib/canvas/autosave";
 import { createEditor, TRAJECTORY_KEY, viewTransform, type DocValue, type Editor, type Synced } from "@/lib/canvas/editor";
 import { editorShortcuts } from "@/lib/canvas/editor-shortcuts";
-import { isTypingTarget, matchShortcut } from "@/lib/canvas/shortcuts";
-import { isEditableStatus, saveTrajectoryInput, stepAnnotationSchema, submitProblems } from "@/lib/domain/annotation";
+import { isEditableStatus, saveTrajectoryInput, stepAnnotationSchema, submitProblems, type SubmitProblem } from "@/lib/domain/annotation";
 import { useT } from "@/lib/i18n/react";
 import { annotationOf, renewLeaseRequest, saveStepRequest, saveTrajectoryRequest, trajectoryAnnotationOf, useSubmitTrajectory } from "@/lib/queries/annotation";
 import { trajectoryQuery, type TrajectoryView } from "@/lib/queries/trajectories";
@@ -16,6 +16,8 @@ import { localDrafts } from "./drafts";
 import { EditorHeader } from "./editor-header";
 import { HelpOverlay } from "./help-overlay";
 import { MergeDialog } from "./merge-dialog";
+import { readFlag, VERDICT_ADVANCES } from "./preferences";
+import { SubmitBlocked, Submitted } from "./submit-panel";
 import { StepForm } from "./step-form";
 import { ReviewNotes } from "./review-notes";
 import { StepStrip } from "./step-strip";
@@ -92,28 +94,45 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
     [doc, trajectory.steps],
   );
   const canSubmit = problems.length === 0 && !editor.get().isReadOnly;
+  // What blocked the last attempt to submit (shown in words until the person fixes it), and the
+  // confirmation once the submit went through.
+  const [blocked, setBlocked] = useState<SubmitProblem[] | null>(null);
+  const [isSubmitted, setSubmitted] = useState(false);
+  const shownBlocked = blocked && problems.length > 0 ? problems : null;
 
   const doSubmit = useCallback(async () => {
     if (submit.isPending || editor.get().isReadOnly) return;
+    if (problems.length > 0) {
+      setBlocked(problems);
+      const first = problems.find((p) => p.code === "step.incomplete");
+      if (first?.code === "step.incomplete") editor.goTo(first.stepIndex);
+      return;
+    }
+    setBlocked(null);
     await autosave.flush();
     const s = autosave.state.get();
     if (s.status !== "saved") return;
     const view = await submit.mutateAsync().catch(() => null);
-    if (view) editor.setReadOnly(!isEditableStatus(view.status));
-  }, [autosave, editor, submit]);
+    if (view) {
+      editor.setReadOnly(!isEditableStatus(view.status));
+      setSubmitted(true);
+    }
+  }, [autosave, editor, submit, problems]);
 
-  const canSubmitRef = useRef(canSubmit);
-  canSubmitRef.current = canSubmit;
+  const doSubmitRef = useRef(doSubmit);
+  doSubmitRef.current = doSubmit;
+  const personId = trajectory.assigneeId ?? "none";
   const shortcuts = useMemo(
     () =>
       editorShortcuts(editor, {
         save: () => void autosave.flush(),
-        submit: () => void (canSubmitRef.current && doSubmit()),
+        submit: () => void doSubmitRef.current(),
         focusThought: () => thoughtRef.current?.focus(),
+        isVerdictAdvancing: () => readFlag(personId, VERDICT_ADVANCES),
       }),
-    [editor, autosave, doSubmit],
+    [editor, autosave, personId],
   );
-  useKeyboard(editor, shortcuts);
+  useShortcuts(shortcuts, editor.get);
   useStepInUrl(stepIndex);
   usePrefetchScreenshots(trajectory, stepIndex);
   useHeartbeat(trajectory.id, !editor.get().isReadOnly);
@@ -122,14 +141,16 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
 
   return (
     <main className="editor">
-      <EditorHeader trajectory={trajectory} editor={editor} autosave={autosave} problems={problems} canSubmit={canSubmit} isSubmitting={submit.isPending} submitError={submit.error} onSubmit={doSubmit} />
+      <EditorHeader trajectory={trajectory} editor={editor} autosave={autosave} shortcuts={shortcuts} canSubmit={canSubmit} isSubmitting={submit.isPending} submitError={submit.error} onSubmit={doSubmit} />
+      {shownBlocked && <SubmitBlocked problems={shownBlocked} onPickStep={editor.goTo} onClose={() => setBlocked(null)} />}
+      {isSubmitted && <Submitted />}
       <ReviewNotes trajectoryId={trajectory.id} onPickStep={editor.goTo} />
       <div className="editor-main">
         <CanvasPane editor={editor} step={step} stepCount={trajectory.steps.length} shortcuts={shortcuts} />
-        <StepForm editor={editor} step={step} thoughtRef={thoughtRef} />
+        <StepForm editor={editor} step={step} thoughtRef={thoughtRef} shortcuts={shortcuts} personId={personId} isSubmitAttempted={blocked !== null} />
       </div>
       <StepStrip editor={editor} steps={trajectory.steps} />
-      {isHelpOpen && <HelpOverlay shortcuts={shortcuts} onClose={editor.toggleHelp} />}
+      {isHelpOpen && <HelpOverlay shortcuts={shortcuts} onClose={editor.toggleHelp} notes={t("shortcut.inFields")} />}
       <MergeDialog editor={editor} steps={trajectory.steps} />
       <p className="sr-only" aria-live="polite">
         {t("editor.stepOf", { n: stepIndex + 1, count: trajectory.steps.length })}
@@ -137,28 +158,6 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
     </main>
   );
 }
-
-/** The editor's one key listener, reading the shortcut registry. */
-function useKeyboard(editor: Editor, shortcuts: ReturnType<typeof editorShortcuts>) {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.isComposing || document.querySelector("[data-modal-open]")) return;
-      const isTyping = isTypingTarget(e.target);
-      if (isTyping && e.key === "Escape") {
-        (e.target as HTMLElement).blur();
-        return;
-      }
-      const hit = matchShortcut(e, shortcuts, editor.get(), isTyping);
-      if (!hit) return;
-      e.preventDefault();
-      hit.run(editor.get());
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [editor, shortcuts]);
-}
-
-
 
 function useHeartbeat(id: string, isActive: boolean) {
   useEffect(() => {
