@@ -188,6 +188,8 @@ declare global {
       sync: () => ReturnType<Autosave["state"]["get"]>;
       /** Stage transform: display pixels per original pixel and the image's top-left, in stage pixels. */
       view: () => ReturnType<typeof viewTransform>;
+      /** Save what waits now (instead of after the debounce); resolves when the server answered. */
+      flush: () => Promise<void>;
     };
   }
 }
@@ -195,7 +197,7 @@ declare global {
 /** The engine's state for browser tests and the benchmark: read the store, never pixels. */
 function useExposeForTests(editor: Editor, autosave: Autosave) {
   useEffect(() => {
-    window.__studioEditor = { state: editor.get, sync: autosave.state.get, view: () => viewTransform(editor.get()) };
+    window.__studioEditor = { state: editor.get, sync: autosave.state.get, view: () => viewTransform(editor.get()), flush: () => autosave.flush() };
     return () => {
       window.__studioEditor = undefined;
     };
