@@ -155,7 +155,14 @@ async function saved(request: APIRequestContext, id: string): Promise<Data> {
   return dataOf((await res.json()) as TrajectoryView);
 }
 
-type EditorWindow = { __studioEditor?: { flush: () => Promise<void>; state: () => { isBoxSelected: boolean; isHelpOpen: boolean; stepIndex: number } } };
+type EngineDoc = { trajectory: { outcome: string | null; isDiscarded: boolean; cutAfter: number | null }; steps: Record<string, StepAnnotation> };
+type EditorWindow = {
+  __studioEditor?: {
+    flush: () => Promise<void>;
+    sync: () => { status: string };
+    state: () => { isBoxSelected: boolean; isHelpOpen: boolean; stepIndex: number; steps: { id: string }[]; doc: EngineDoc };
+  };
+};
 const engine = (page: Page) => page.evaluate(() => (window as unknown as EditorWindow).__studioEditor!.state());
 const flush = (page: Page) => page.evaluate(() => (window as unknown as EditorWindow).__studioEditor!.flush());
 
@@ -214,7 +221,20 @@ for (const context of CONTEXTS) {
 
       await page.keyboard.press(toPlaywright(run.spec));
       await flush(page);
-      const after = await saved(request, id);
+      let after = await saved(request, id);
+      // An edit the domain rejects (a `key` call with no text yet) stays in the editor, marked
+      // "invalid", until it is completed: judge the editor's document then, and nothing may be saved.
+      const local = await page.evaluate(() => {
+        const e = (window as unknown as EditorWindow).__studioEditor!;
+        const s = e.state();
+        return { status: e.sync().status, trajectory: s.doc.trajectory, steps: s.steps.map((m) => s.doc.steps[m.id]!) };
+      });
+      if (local.status === "invalid") {
+        expect(changedPaths(base, after), `${label}: an invalid edit is not saved`).toEqual([]);
+        after = { trajectory: { ...local.trajectory, status: after.trajectory.status }, steps: local.steps };
+      } else {
+        expect(local.status, label).toBe("saved");
+      }
       const changed = changedPaths(base, after);
 
       const char = context.typesInto ? typedChar(run.spec) : null;
