@@ -160,7 +160,7 @@ type EditorWindow = {
   __studioEditor?: {
     flush: () => Promise<void>;
     sync: () => { status: string };
-    state: () => { isBoxSelected: boolean; isHelpOpen: boolean; stepIndex: number; steps: { id: string }[]; doc: EngineDoc };
+    state: () => { isBoxSelected: boolean; isHelpOpen: boolean; stepIndex: number; steps: { id: string }[]; doc: EngineDoc; history: { past: unknown[] } };
   };
 };
 const engine = (page: Page) => page.evaluate(() => (window as unknown as EditorWindow).__studioEditor!.state());
@@ -219,6 +219,8 @@ for (const context of CONTEXTS) {
       await context.focus(page, run.isBoxSelected);
       expect((await engine(page)).isBoxSelected, label).toBe(run.isBoxSelected);
 
+      const undoSteps = async () => (await engine(page)).history.past.length;
+      const undoBefore = await undoSteps();
       await page.keyboard.press(toPlaywright(run.spec));
       await flush(page);
       let after = await saved(request, id);
@@ -256,6 +258,9 @@ for (const context of CONTEXTS) {
           doc.check(after);
         }
       }
+
+      // A press that changes nothing leaves nothing to undo (or the next Ctrl+Z would seem to do nothing).
+      if (changed.length === 0 && !run.ids.some((i) => i.startsWith("history."))) expect(await undoSteps(), `${label}: no undo step for no change`).toBe(undoBefore);
 
       if (changed.length > 0) {
         // Undo (from the page) takes the change back, in the saved data too.

@@ -77,6 +77,12 @@ describe("key policy by focused control", () => {
 });
 
 describe("editor registry", () => {
+  it("the key of the action type the step already has records nothing (undo must not undo nothing)", () => {
+    const e = setup([complete({ toolCall: { action: "click", coordinate: [10, 10] }, box: [0, 0, 20, 20] })]);
+    decideKey(key("1"), BODY, editorShortcuts(e, page), e.get()).hit!.run(e.get());
+    expect(e.get().history.past).toHaveLength(0);
+  });
+
   it("outcome, discard and next-incomplete-step have keys; outcome keys rest while discarded", () => {
     const e = setup([complete(), open(), complete(), open()]);
     const list = editorShortcuts(e, page);
