@@ -30,7 +30,7 @@ const zh: Catalogue<typeof en> = {
   "error.signIn": "请先登录，或以 Authorization: Bearer <token> 发送 API 令牌。",
   "error.crossSite": "已拒绝跨站请求：请求并非来自本工作室。",
   "error.roleForbidden": "你的角色（{role}）无权执行此操作（{action}）。",
-  "error.trajectoryMissing": "轨迹 {id} 不存在。",
+  "error.trajectoryMissing": "轨迹 {id} 不存在",
   "error.stepMissing": "步骤 {id} 不存在。",
   "error.screenshotMissing": "截图 {id} 不在存储中。",
   "error.notEditable": "此轨迹当前为“{status}”；审核人退回后才能再次编辑。",
