@@ -46,12 +46,15 @@ export function isMessageKey(key: string): key is MessageKey {
   return key in CATALOGUE.en;
 }
 
-/** A message to translate later: its key and placeholder values (a nested reference is translated first). */
-export type MessageRef = { key: MessageKey; vars?: Record<string, string | number | MessageRef> };
+/** A message to translate later: its key and placeholder values (nested references are translated first; a list joins with spaces). */
+export type MessageRef = { key: MessageKey; vars?: Record<string, string | number | MessageRef | MessageRef[]> };
 
 /** The message in `locale`, placeholders filled. */
 export function localize(ref: MessageRef, locale: Locale | Translate): string {
   const t = typeof locale === "function" ? locale : translator(locale);
-  const vars = Object.fromEntries(Object.entries(ref.vars ?? {}).map(([k, v]) => [k, typeof v === "object" ? localize(v, t) : v]));
+  const text = (v: string | number | MessageRef | MessageRef[]): string | number =>
+    // Sentences join with a space, except after a Chinese full stop.
+    Array.isArray(v) ? v.map((r) => localize(r, t)).join(" ").replace(/([。！？]) /g, "$1") : typeof v === "object" ? localize(v, t) : v;
+  const vars = Object.fromEntries(Object.entries(ref.vars ?? {}).map(([k, v]) => [k, text(v)]));
   return t(ref.key, vars);
 }

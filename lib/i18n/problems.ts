@@ -13,5 +13,5 @@ export function problemRef(code: string, detail?: string): MessageRef {
 
 export function submitProblemRef(p: SubmitProblem): MessageRef {
   if (p.code === "outcome.unset") return { key: "submit.needOutcome" };
-  return { key: "submit.stepProblem", vars: { n: p.stepIndex + 1, problem: problemRef(p.problems[0] ?? "unknown") } };
+  return { key: "submit.stepProblem", vars: { n: p.stepIndex + 1, problem: p.problems.map((code) => problemRef(code)) } };
 }
