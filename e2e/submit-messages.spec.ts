@@ -1,3 +1,4 @@
+import type { Browser } from "@playwright/test";
 import type { TrajectoryView } from "@/lib/domain/views";
 import { storageStateFor } from "./accounts";
 import { expect, test } from "./fixtures";
@@ -5,10 +6,21 @@ import { EditorPage } from "./pages/editor-page";
 
 test.use({ storageState: storageStateFor("annotator") });
 
-test("submit says in words what blocks it, asks for a verdict only once a step is worked on, then confirms and offers the next task", async ({ page, request, baseURL }) => {
+/** A task nobody has touched yet, given to the annotator by the admin (other specs may have worked on theirs). */
+async function freshTask(browser: Browser, baseURL: string): Promise<string> {
+  const admin = await browser.newContext({ storageState: storageStateFor("admin"), baseURL });
+  const list = (await (await admin.request.get("/api/trajectories?status=new&assignee=none&pageSize=100")).json()) as { rows: { id: string; assignee: string | null; stepCount: number }[] };
+  const row = list.rows.find((r) => r.assignee === null && r.stepCount >= 3);
+  expect(row, "an untouched task with three steps or more").toBeTruthy();
+  const res = await admin.request.post("/api/assignments", { headers: { origin: baseURL }, data: { trajectoryIds: [row!.id], assignee: "annotator@studio.local" } });
+  expect(res.ok(), await res.text()).toBe(true);
+  await admin.close();
+  return row!.id;
+}
+
+test("submit says in words what blocks it, asks for a verdict only once a step is worked on, then confirms and offers the next task", async ({ page, request, baseURL, browser }) => {
   const editor = new EditorPage(page);
-  const next = await request.post("/api/tasks/next", { headers: { origin: baseURL! } });
-  const { id } = (await next.json()) as { id: string };
+  const id = await freshTask(browser, baseURL!);
   const before = (await (await request.get(`/api/trajectories/${id}`)).json()) as TrajectoryView;
   const count = before.steps.length;
   expect(count).toBeGreaterThanOrEqual(3);
@@ -56,10 +68,9 @@ test("submit says in words what blocks it, asks for a verdict only once a step i
   await expect(page).toHaveURL(/\/trajectories\/[^/?]+/);
 });
 
-test("with the verdict setting on, a verdict key moves to the next step", async ({ page, request, baseURL }) => {
+test("with the verdict setting on, a verdict key moves to the next step", async ({ page, baseURL, browser }) => {
   const editor = new EditorPage(page);
-  const next = await request.post("/api/tasks/next", { headers: { origin: baseURL! } });
-  const { id } = (await next.json()) as { id: string };
+  const id = await freshTask(browser, baseURL!);
   await editor.goto(id, 1);
   await editor.press("g");
   await editor.expectStep(1);
