@@ -8,6 +8,7 @@ import { kbdHint, withKbd, type Shortcut } from "@/lib/canvas/shortcuts";
 import { OUTCOMES } from "@/lib/domain/trajectory";
 import { useT } from "@/lib/i18n/react";
 import type { TrajectoryView } from "@/lib/queries/trajectories";
+import { errorMessage } from "@/components/ui/states";
 import { useEditor } from "./use-editor";
 
 type Props = {
@@ -85,7 +86,7 @@ export function EditorHeader({ trajectory: tr, editor, autosave, shortcuts, canS
           )}
           {submitError && (
             <span className="submit-blocker is-error" role="alert">
-              {submitError.message}
+              {errorMessage(submitError, t)}
             </span>
           )}
         </div>

@@ -3,6 +3,8 @@ import type { Catalogue } from "./types";
 // Server error messages in the person's language (lib/server/errors.ts `appError`, mapped in http.ts).
 const en = {
   "error.internal": "Something went wrong on the server; it has been logged.",
+  "error.network": "The studio cannot be reached. Check the connection and try again.",
+  "error.httpStatus": "The server answered {status}. Try again in a moment.",
   "error.invalidInput": "Invalid input: {detail}",
   "error.invalidJson": "The request body is not valid JSON.",
   "error.signIn": "Sign in, or send an API token as Authorization: Bearer <token>.",
@@ -25,6 +27,8 @@ const en = {
 
 const zh: Catalogue<typeof en> = {
   "error.internal": "服务器出错了，错误已记录。",
+  "error.network": "无法连接到工作室，请检查网络后重试。",
+  "error.httpStatus": "服务器返回 {status}，请稍后重试。",
   "error.invalidInput": "输入无效：{detail}",
   "error.invalidJson": "请求内容不是有效的 JSON。",
   "error.signIn": "请先登录，或以 Authorization: Bearer <token> 发送 API 令牌。",
