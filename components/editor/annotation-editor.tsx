@@ -6,7 +6,7 @@ import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
 import { createAutosave, restoreDrafts, type Autosave } from "@/lib/canvas/autosave";
 import { createEditor, TRAJECTORY_KEY, viewTransform, type DocValue, type Editor, type Synced } from "@/lib/canvas/editor";
 import { editorShortcuts } from "@/lib/canvas/editor-shortcuts";
-import { isEditableStatus, saveTrajectoryInput, stepAnnotationSchema, submitProblems, type SubmitProblem } from "@/lib/domain/annotation";
+import { isEditableStatus, saveTrajectoryInput, stepAnnotationSchema, submitProblems } from "@/lib/domain/annotation";
 import { useT } from "@/lib/i18n/react";
 import { annotationOf, renewLeaseRequest, saveStepRequest, saveTrajectoryRequest, trajectoryAnnotationOf, useSubmitTrajectory } from "@/lib/queries/annotation";
 import { trajectoryQuery, type TrajectoryView } from "@/lib/queries/trajectories";
@@ -94,21 +94,21 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
     [doc, trajectory.steps],
   );
   const canSubmit = problems.length === 0 && !editor.get().isReadOnly;
-  // What blocked the last attempt to submit (shown in words until the person fixes it), and the
-  // confirmation once the submit went through.
-  const [blocked, setBlocked] = useState<SubmitProblem[] | null>(null);
+  // After a blocked attempt the open problems stay listed (live, until fixed or closed) and every
+  // step shows all of its problems; after a submit that went through, the confirmation.
+  const [isSubmitAttempted, setSubmitAttempted] = useState(false);
+  const [isBlockedShown, setBlockedShown] = useState(false);
   const [isSubmitted, setSubmitted] = useState(false);
-  const shownBlocked = blocked && problems.length > 0 ? problems : null;
 
   const doSubmit = useCallback(async () => {
     if (submit.isPending || editor.get().isReadOnly) return;
     if (problems.length > 0) {
-      setBlocked(problems);
+      setSubmitAttempted(true);
+      setBlockedShown(true);
       const first = problems.find((p) => p.code === "step.incomplete");
       if (first?.code === "step.incomplete") editor.goTo(first.stepIndex);
       return;
     }
-    setBlocked(null);
     await autosave.flush();
     const s = autosave.state.get();
     if (s.status !== "saved") return;
@@ -142,12 +142,12 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
   return (
     <main className="editor">
       <EditorHeader trajectory={trajectory} editor={editor} autosave={autosave} shortcuts={shortcuts} canSubmit={canSubmit} isSubmitting={submit.isPending} submitError={submit.error} onSubmit={doSubmit} />
-      {shownBlocked && <SubmitBlocked problems={shownBlocked} onPickStep={editor.goTo} onClose={() => setBlocked(null)} />}
+      {isBlockedShown && problems.length > 0 && <SubmitBlocked problems={problems} onPickStep={editor.goTo} onClose={() => setBlockedShown(false)} />}
       {isSubmitted && <Submitted />}
       <ReviewNotes trajectoryId={trajectory.id} onPickStep={editor.goTo} />
       <div className="editor-main">
         <CanvasPane editor={editor} step={step} stepCount={trajectory.steps.length} shortcuts={shortcuts} />
-        <StepForm editor={editor} step={step} thoughtRef={thoughtRef} shortcuts={shortcuts} personId={personId} isSubmitAttempted={blocked !== null} />
+        <StepForm editor={editor} step={step} thoughtRef={thoughtRef} shortcuts={shortcuts} personId={personId} isSubmitAttempted={isSubmitAttempted} />
       </div>
       <StepStrip editor={editor} steps={trajectory.steps} />
       {isHelpOpen && <HelpOverlay shortcuts={shortcuts} onClose={editor.toggleHelp} notes={t("shortcut.inFields")} />}

@@ -36,6 +36,13 @@ export const ACTION_TYPE_KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0
  * by `group` and prints `kbd` with formatKbd.
  */
 export function editorShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[] {
+  // The help overlay is a modal dialog: while it is open only ? and Esc (close it) act.
+  return allShortcuts(editor, page).map((s) =>
+    s.id === "help" || s.id === "cancel" ? s : { ...s, when: (st: EditorState) => !st.isHelpOpen && (!s.when || s.when(st)) },
+  );
+}
+
+function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[] {
   const hasBox = (s: EditorState) => s.isBoxSelected && !!s.doc.steps[s.steps[s.stepIndex]!.id]?.box;
   const noBox = (s: EditorState) => !hasBox(s);
   const canEdit = (s: EditorState) => !s.isReadOnly;

@@ -103,6 +103,20 @@ describe("editor registry", () => {
     expect(e.get().doc.trajectory.outcome).toBe("failure");
   });
 
+  it("while the help overlay is open only ? and Esc act", () => {
+    const e = setup([open(), open()]);
+    const list = editorShortcuts(e, page);
+    const press = (k: KeyInput) => decideKey(k, BODY, list, e.get()).hit?.run(e.get());
+    press(key("?", { shiftKey: true }));
+    expect(e.get().isHelpOpen).toBe(true);
+    press(key("g"));
+    press(key("j"));
+    expect(e.get().doc.steps.s0!.verdict).toBe("unreviewed");
+    expect(e.get().stepIndex).toBe(0);
+    press(key("Escape"));
+    expect(e.get().isHelpOpen).toBe(false);
+  });
+
   it("steps after the cut are not incomplete; with every kept step complete there is none", () => {
     const e = setup([complete(), complete(), open()], { outcome: null, isDiscarded: false, cutAfter: 1 });
     expect(nextIncompleteStep(e.get())).toBeNull();
