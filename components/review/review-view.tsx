@@ -17,7 +17,7 @@ import { FixForm, initialFixDraft, type FixDraft } from "./fix-form";
 import { SinceLast } from "./since-last";
 import { StepPicture } from "./step-picture";
 import { TextDiff } from "./text-diff";
-import { useShortcuts } from "./use-shortcuts";
+import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
 import "@/components/editor/editor.css";
 
 /** The claim is renewed every minute while the page is open (it lasts ten). */
@@ -146,7 +146,7 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
     // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt with the state the actions read
     [current, reason, fixes, decide.isPending, trajectory],
   );
-  useShortcuts<ReviewContextState>(shortcuts, { canDecide, hasFixes: fixList.length > 0 }, !isHelpOpen);
+  useShortcuts<ReviewContextState>(shortcuts, () => ({ canDecide, hasFixes: fixList.length > 0 }), !isHelpOpen);
 
   const afterKey = after ? (`review.after.${after}` as const) : null;
   return (

@@ -231,7 +231,8 @@ export function createEditor(init: EditorInit) {
   }
 
   function setActionType(action: ActionType) {
-    changeStep("history.actionType", (a) => ({ ...a, toolCall: convertToolCall(a.toolCall, action, { box: a.box, size: meta().size }) }));
+    // The same type again is no change (and no undo step that undoes nothing).
+    changeStep("history.actionType", (a) => (a.toolCall.action === action ? a : { ...a, toolCall: convertToolCall(a.toolCall, action, { box: a.box, size: meta().size }) }));
   }
 
   function setVerdict(verdict: Verdict) {
