@@ -64,7 +64,8 @@ export function editorShortcuts(editor: Editor, page: PageActions): Shortcut<Edi
     { id: "submit", kbd: ["mod+Enter"], label: "shortcut.submit", group: "shortcut.group.general", isGlobal: true, run: page.submit },
     { id: "zoom.in", kbd: ["+", "="], label: "shortcut.zoomIn", group: "shortcut.group.general", run: () => editor.zoomIn() },
     { id: "zoom.out", kbd: ["-"], label: "shortcut.zoomOut", group: "shortcut.group.general", run: () => editor.zoomOut() },
-    { id: "zoom.fit", kbd: ["f"], label: "shortcut.zoomFit", group: "shortcut.group.general", run: editor.zoomReset },
+    { id: "zoom.fit", kbd: ["f"], label: "shortcut.zoomFit", group: "shortcut.group.general", run: editor.zoomFit },
+    { id: "zoom.actual", kbd: ["mod+0"], label: "shortcut.zoomActual", group: "shortcut.group.general", run: () => editor.zoomActual() },
     { id: "help", kbd: ["?"], label: "shortcut.help", group: "shortcut.group.general", run: editor.toggleHelp },
   ];
 }
