@@ -141,6 +141,8 @@ export function createView(backing: Store<ViewState> = createStore(initialViewSt
   return {
     ...backing,
     transform: current,
+    /** Stage pixels -> original pixels under the transform in force. */
+    toImagePoint: (p: Point) => toImage(current(), p),
     zoomBy,
     zoomIn: (at?: Point) => zoomBy(ZOOM_STEP, at),
     zoomOut: (at?: Point) => zoomBy(1 / ZOOM_STEP, at),

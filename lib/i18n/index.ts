@@ -1,4 +1,5 @@
 import { admin } from "./messages/admin";
+import { canvas } from "./messages/canvas";
 import { common } from "./messages/common";
 import { dashboard } from "./messages/dashboard";
 import { editor } from "./messages/editor";
@@ -18,8 +19,8 @@ export type Locale = (typeof LOCALES)[number];
 export const LOCALE_NAMES: Record<Locale, string> = { en: "English", zh: "简体中文" };
 
 export const CATALOGUE = {
-  en: { ...common.en, ...dashboard.en, ...admin.en, ...review.en, ...editor.en, ...list.en, ...viewer.en, ...imports.en },
-  zh: { ...common.zh, ...dashboard.zh, ...admin.zh, ...review.zh, ...editor.zh, ...list.zh, ...viewer.zh, ...imports.zh },
+  en: { ...common.en, ...dashboard.en, ...admin.en, ...review.en, ...editor.en, ...list.en, ...viewer.en, ...imports.en, ...canvas.en },
+  zh: { ...common.zh, ...dashboard.zh, ...admin.zh, ...review.zh, ...editor.zh, ...list.zh, ...viewer.zh, ...imports.zh, ...canvas.zh },
 };
 
 export type MessageKey = keyof (typeof CATALOGUE)["en"];

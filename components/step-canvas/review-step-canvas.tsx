@@ -1,0 +1,31 @@
+"use client";
+
+import { useState } from "react";
+import { createView } from "@/lib/canvas/view";
+import type { StepView } from "@/lib/queries/trajectories";
+import { StepCanvas } from "./step-canvas";
+
+/**
+ * The step canvas as review shows it: read-only, with its own zoom (wheel at the pointer, 100 %
+ * loads the full-resolution original), the model's and the corrected action and both boxes, each
+ * toggled in the legend. Drop it where a step is reviewed:
+ *
+ *   <ReviewStepCanvas step={step} isExcluded={isExcluded} />
+ */
+export function ReviewStepCanvas({ step, isExcluded, height = 520 }: { step: StepView; isExcluded?: boolean; height?: number }) {
+  const [view] = useState(() => createView());
+  return (
+    <div className="review-step-canvas" style={{ height }} data-step={step.index + 1}>
+      <StepCanvas
+        view={view}
+        stepKey={step.id}
+        screenshot={step.screenshot}
+        model={step.original.toolCall}
+        corrected={step.toolCall}
+        importedBoxes={step.candidateBoxes}
+        correctedBox={step.box}
+        isDimmed={isExcluded}
+      />
+    </div>
+  );
+}

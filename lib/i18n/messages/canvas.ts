@@ -1,0 +1,58 @@
+import type { Catalogue } from "./types";
+
+// The one step canvas (viewer, editor, review): legend, layer toggles, zoom controls.
+const en = {
+  "canvas.legend": "What the screenshot shows",
+  "canvas.layer.model": "Model's action",
+  "canvas.layer.corrected": "Corrected action",
+  "canvas.layer.importedBox": "Imported box",
+  "canvas.layer.correctedBox": "Corrected box",
+  "canvas.layer.candidates": "+ {n} other acceptable boxes",
+  "canvas.sameAsModel": "same as the model's",
+  "canvas.noBox": "none",
+  "canvas.zoom": "Zoom",
+  "canvas.zoomLevel": "Zoom level",
+  "canvas.zoomIn": "Zoom in",
+  "canvas.zoomOut": "Zoom out",
+  "canvas.fit": "Fit",
+  "canvas.fitHint": "Fit the screenshot in the pane",
+  "canvas.actual": "100 %",
+  "canvas.actualHint": "One screenshot pixel per screen pixel",
+  "canvas.variant.display": "Preview image ({width} px wide)",
+  "canvas.variant.original": "Full-resolution image",
+  "canvas.variant.loading": "Loading the full-resolution image…",
+  "canvas.hint": "Wheel: zoom at the pointer · Space+drag: pan",
+  "canvas.loading": "Loading screenshot…",
+  "canvas.unavailable": "Screenshot unavailable",
+  "shortcut.zoomActual": "Zoom to 100 % (one screenshot pixel per screen pixel)",
+  "shortcut.pan": "Pan (hold and drag)",
+};
+
+const zh: Catalogue<typeof en> = {
+  "canvas.legend": "截图上标出的内容",
+  "canvas.layer.model": "模型动作",
+  "canvas.layer.corrected": "修正后的动作",
+  "canvas.layer.importedBox": "导入的目标框",
+  "canvas.layer.correctedBox": "修正后的目标框",
+  "canvas.layer.candidates": "另有 {n} 个可接受的框",
+  "canvas.sameAsModel": "与模型相同",
+  "canvas.noBox": "无",
+  "canvas.zoom": "缩放",
+  "canvas.zoomLevel": "缩放比例",
+  "canvas.zoomIn": "放大",
+  "canvas.zoomOut": "缩小",
+  "canvas.fit": "适应",
+  "canvas.fitHint": "让截图适应窗格",
+  "canvas.actual": "100 %（原大）",
+  "canvas.actualHint": "截图的一个像素对应屏幕的一个像素",
+  "canvas.variant.display": "预览图（宽 {width} 像素）",
+  "canvas.variant.original": "原始分辨率图像",
+  "canvas.variant.loading": "正在加载原始分辨率图像…",
+  "canvas.hint": "滚轮：以指针为中心缩放 · 空格+拖动：平移",
+  "canvas.loading": "正在加载截图…",
+  "canvas.unavailable": "截图无法加载",
+  "shortcut.zoomActual": "缩放到 100 %（截图一个像素对应屏幕一个像素）",
+  "shortcut.pan": "平移（按住并拖动）",
+};
+
+export const canvas = { en, zh };
