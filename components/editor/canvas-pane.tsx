@@ -3,7 +3,6 @@
 import { useCallback } from "react";
 import { TOOLS, type Editor, type EditorState, type Tool } from "@/lib/canvas/editor";
 import { formatKbd, type Shortcut } from "@/lib/canvas/shortcuts";
-import { describeToolCall } from "@/lib/domain/tool-call";
 import { useT } from "@/lib/i18n/react";
 import type { StepView } from "@/lib/queries/trajectories";
 import { StepCanvas } from "@/components/step-canvas/step-canvas";
@@ -29,9 +28,9 @@ export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
 
   const onImageLoaded = useCallback((isImageLoaded: boolean) => editor.set({ isImageLoaded }), [editor]);
 
-  return (
-    <section className="canvas-pane" aria-label={t("editor.screenshot")}>
-      <div className="canvas-bar">
+  const header = (
+    <>
+      <div className="canvas-nav">
         <button className="btn btn-icon" type="button" onClick={editor.prev} disabled={step.index === 0} aria-label={t("shortcut.stepPrev")} title={`${t("shortcut.stepPrev")} (${kbdOf(shortcuts, "step.prev")})`}>
           ←
         </button>
@@ -41,33 +40,35 @@ export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
         <button className="btn btn-icon" type="button" onClick={editor.next} disabled={step.index >= stepCount - 1} aria-label={t("shortcut.stepNext")} title={`${t("shortcut.stepNext")} (${kbdOf(shortcuts, "step.next")})`}>
           →
         </button>
-        <div className="tool-group" role="toolbar" aria-label={t("editor.tools")}>
-          {TOOLS.map((x: Tool) => (
-            <button
-              key={x}
-              type="button"
-              className="btn tool-btn"
-              aria-pressed={tool === x}
-              disabled={isReadOnly && x !== "select"}
-              onClick={() => editor.setTool(x)}
-              title={`${t(`tool.${x}.hint`)} (${kbdOf(shortcuts, `tool.${x}`)})`}
-            >
-              {t(`tool.${x}`)} <span className="kbd">{kbdOf(shortcuts, `tool.${x}`)}</span>
-            </button>
-          ))}
-        </div>
-        <code className="action-summary" title={t("editor.corrected")}>
-          {describeToolCall(annotation.toolCall)}
-        </code>
-        <div className="bar-right">
-          <button className="btn btn-icon" type="button" onClick={editor.undo} disabled={!canUndo} aria-label={t("shortcut.undo")} title={`${t("shortcut.undo")} (${kbdOf(shortcuts, "history.undo")})`}>
-            ↶
-          </button>
-          <button className="btn btn-icon" type="button" onClick={editor.redo} disabled={!canRedo} aria-label={t("shortcut.redo")} title={`${t("shortcut.redo")} (${kbdOf(shortcuts, "history.redo")})`}>
-            ↷
-          </button>
-        </div>
       </div>
+      <div className="canvas-tools" role="toolbar" aria-label={t("editor.tools")}>
+        {TOOLS.map((x: Tool) => (
+          <button
+            key={x}
+            type="button"
+            className="btn tool-btn"
+            aria-pressed={tool === x}
+            disabled={isReadOnly && x !== "select"}
+            onClick={() => editor.setTool(x)}
+            title={`${t(`tool.${x}.hint`)} (${kbdOf(shortcuts, `tool.${x}`)})`}
+          >
+            {t(`tool.${x}`)} <span className="kbd">{kbdOf(shortcuts, `tool.${x}`)}</span>
+          </button>
+        ))}
+      </div>
+      <div className="canvas-history">
+        <button className="btn btn-icon" type="button" onClick={editor.undo} disabled={!canUndo} aria-label={t("shortcut.undo")} title={`${t("shortcut.undo")} (${kbdOf(shortcuts, "history.undo")})`}>
+          ↶
+        </button>
+        <button className="btn btn-icon" type="button" onClick={editor.redo} disabled={!canRedo} aria-label={t("shortcut.redo")} title={`${t("shortcut.redo")} (${kbdOf(shortcuts, "history.redo")})`}>
+          ↷
+        </button>
+      </div>
+    </>
+  );
+
+  return (
+    <section className="canvas-pane has-side-tools" aria-label={t("editor.screenshot")}>
       <div className="canvas-host" data-tool={tool}>
         <StepCanvas
           view={editor.view}
@@ -83,6 +84,7 @@ export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
           paintIndex={step.index}
           onImageLoaded={onImageLoaded}
           hints={{ zoomIn: kbdOf(shortcuts, "zoom.in"), zoomOut: kbdOf(shortcuts, "zoom.out"), fit: kbdOf(shortcuts, "zoom.fit"), actual: kbdOf(shortcuts, "zoom.actual") }}
+          header={header}
         />
       </div>
     </section>

@@ -46,6 +46,8 @@ export type StepCanvasProps = {
   hints?: ZoomHints;
   /** "side": legend and zoom beside the stage (viewer, editor); "below": under it (narrow places such as review). */
   layout?: "side" | "below";
+  /** The page's own controls (step navigation, tools), at the top of the side panel. */
+  header?: ReactNode;
   /** Extra content at the end of the side panel. */
   children?: ReactNode;
   className?: string;
@@ -59,7 +61,7 @@ export type StepCanvasProps = {
  * screenshot.
  */
 export function StepCanvas(props: StepCanvasProps) {
-  const { view, stepKey, screenshot, model, corrected, importedBoxes, correctedBox, editor, isBoxSelected, isDimmed, paintIndex, onImageLoaded, hints = {}, layout = "side", children, className } = props;
+  const { view, stepKey, screenshot, model, corrected, importedBoxes, correctedBox, editor, isBoxSelected, isDimmed, paintIndex, onImageLoaded, hints = {}, layout = "side", header, children, className } = props;
   const t = useT();
   const host = useRef<HTMLDivElement>(null);
   const isOver = useRef(false);
@@ -114,6 +116,7 @@ export function StepCanvas(props: StepCanvasProps) {
         />
       </div>
       <aside className="step-canvas-side" aria-label={t("canvas.legend")}>
+        {header}
         <div className="zoom-controls" role="group" aria-label={t("canvas.zoom")}>
           <button type="button" className="btn btn-icon" onClick={() => view.zoomOut(centre())} aria-label={t("canvas.zoomOut")} title={tip(t("canvas.zoomOut"), hints.zoomOut)}>
             −
@@ -172,7 +175,7 @@ function Legend({ view, model, corrected, importedBoxes, correctedBox }: { view:
     correctedBox: boxText(correctedBox),
   };
   return (
-    <ul className="canvas-legend">
+    <ul className="step-canvas-legend">
       {(Object.keys(SWATCH) as Layer[]).map((layer) => {
         const sw = SWATCH[layer];
         return (

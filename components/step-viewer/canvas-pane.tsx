@@ -5,7 +5,6 @@ import type { View } from "@/lib/canvas/view";
 import type { ViewerStore } from "@/lib/canvas/viewer";
 import { formatKbd, type Shortcut } from "@/lib/canvas/shortcuts";
 import { type StepView } from "@/lib/queries/trajectories";
-import { describeToolCall } from "@/lib/domain/tool-call";
 import { fillNodes } from "@/components/ui/format";
 import { StepCanvas } from "@/components/step-canvas/step-canvas";
 import { useT } from "@/lib/i18n/react";
@@ -18,9 +17,9 @@ const kbdOf = (shortcuts: Shortcut[], id: string) => shortcuts.find((s) => s.id 
 export function CanvasPane({ store, view, step, stepCount, shortcuts }: Props) {
   const t = useT();
   const onImageLoaded = useCallback((isImageLoaded: boolean) => store.set({ isImageLoaded }), [store]);
-  return (
-    <section className="canvas-pane" aria-label={t("viewer.screenshot")}>
-      <div className="canvas-bar">
+  const header = (
+    <>
+      <div className="canvas-nav">
         <button className="btn" type="button" onClick={store.prev} disabled={step.index === 0} aria-label={t("viewer.prev")} title={t("viewer.prevHint")}>
           ←
         </button>
@@ -30,24 +29,27 @@ export function CanvasPane({ store, view, step, stepCount, shortcuts }: Props) {
         <button className="btn" type="button" onClick={store.next} disabled={step.index >= stepCount - 1} aria-label={t("viewer.next")} title={t("viewer.nextHint")}>
           →
         </button>
-        <code className="action-summary">{describeToolCall(step.toolCall)}</code>
-        <span className="keys-hint">
-          {fillNodes(t("viewer.keys"), {
-            prevNext: (
-              <>
-                <span className="kbd">←</span>
-                <span className="kbd">→</span>
-              </>
-            ),
-            homeEnd: (
-              <>
-                <span className="kbd">Home</span>
-                <span className="kbd">End</span>
-              </>
-            ),
-          })}
-        </span>
       </div>
+      <p className="keys-hint">
+        {fillNodes(t("viewer.keys"), {
+          prevNext: (
+            <>
+              <span className="kbd">←</span>
+              <span className="kbd">→</span>
+            </>
+          ),
+          homeEnd: (
+            <>
+              <span className="kbd">Home</span>
+              <span className="kbd">End</span>
+            </>
+          ),
+        })}
+      </p>
+    </>
+  );
+  return (
+    <section className="canvas-pane has-side-tools" aria-label={t("viewer.screenshot")}>
       <div className="canvas-host">
         <StepCanvas
           view={view}
@@ -60,6 +62,7 @@ export function CanvasPane({ store, view, step, stepCount, shortcuts }: Props) {
           paintIndex={step.index}
           onImageLoaded={onImageLoaded}
           hints={{ zoomIn: kbdOf(shortcuts, "zoom.in"), zoomOut: kbdOf(shortcuts, "zoom.out"), fit: kbdOf(shortcuts, "zoom.fit"), actual: kbdOf(shortcuts, "zoom.actual") }}
+          header={header}
         />
       </div>
     </section>
