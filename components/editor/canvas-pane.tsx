@@ -6,6 +6,7 @@ import { formatKbd, type Shortcut } from "@/lib/canvas/shortcuts";
 import { useT } from "@/lib/i18n/react";
 import type { StepView } from "@/lib/queries/trajectories";
 import { StepCanvas } from "@/components/step-canvas/step-canvas";
+import { importedBoxesOf } from "@/lib/canvas/overlay";
 import { useCurrentAnnotation, useEditor } from "./use-editor";
 
 type Props = { editor: Editor; step: StepView; stepCount: number; shortcuts: Shortcut<EditorState>[] };
@@ -76,7 +77,7 @@ export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
           screenshot={step.screenshot}
           model={step.original.toolCall}
           corrected={annotation.toolCall}
-          importedBoxes={step.candidateBoxes}
+          importedBoxes={importedBoxesOf(step)}
           correctedBox={annotation.box}
           editor={editor}
           isBoxSelected={isBoxSelected}

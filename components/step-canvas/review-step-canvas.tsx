@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { importedBoxesOf } from "@/lib/canvas/overlay";
 import { createView } from "@/lib/canvas/view";
 import type { StepView } from "@/lib/queries/trajectories";
 import { StepCanvas } from "./step-canvas";
@@ -22,7 +23,7 @@ export function ReviewStepCanvas({ step, isExcluded, height = 520 }: { step: Ste
         screenshot={step.screenshot}
         model={step.original.toolCall}
         corrected={step.toolCall}
-        importedBoxes={step.candidateBoxes}
+        importedBoxes={importedBoxesOf(step)}
         correctedBox={step.box}
         isDimmed={isExcluded}
       />

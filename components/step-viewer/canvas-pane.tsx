@@ -7,6 +7,7 @@ import { formatKbd, type Shortcut } from "@/lib/canvas/shortcuts";
 import { type StepView } from "@/lib/queries/trajectories";
 import { fillNodes } from "@/components/ui/format";
 import { StepCanvas } from "@/components/step-canvas/step-canvas";
+import { importedBoxesOf } from "@/lib/canvas/overlay";
 import { useT } from "@/lib/i18n/react";
 
 type Props = { store: ViewerStore; view: View; step: StepView; stepCount: number; shortcuts: Shortcut[] };
@@ -57,7 +58,7 @@ export function CanvasPane({ store, view, step, stepCount, shortcuts }: Props) {
           screenshot={step.screenshot}
           model={step.original.toolCall}
           corrected={step.toolCall}
-          importedBoxes={step.candidateBoxes}
+          importedBoxes={importedBoxesOf(step)}
           correctedBox={step.box}
           paintIndex={step.index}
           onImageLoaded={onImageLoaded}

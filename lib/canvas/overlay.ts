@@ -90,3 +90,8 @@ export function stepMarks(input: { original: ToolCall; corrected: ToolCall; impo
   for (const b of input.importedBoxes) if (!imported.some((x) => sameBox(x, b))) imported.push(b);
   return { model: gestureOf(input.original), corrected: gestureOf(input.corrected), importedBoxes: imported, correctedBox: input.correctedBox };
 }
+
+/** The boxes a step was imported with: the model's target first (when the import recorded it), then the other acceptable ones. */
+export function importedBoxesOf(step: { original: { box?: Box }; candidateBoxes: Box[] }): Box[] {
+  return step.original.box ? [step.original.box, ...step.candidateBoxes] : step.candidateBoxes;
+}
