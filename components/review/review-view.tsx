@@ -8,7 +8,7 @@ import { describeToolCall, pyJsonDumps } from "@/lib/domain/tool-call";
 import { useT } from "@/lib/i18n/react";
 import { commentsQuery, postComment, postDecision, reviewKeys } from "@/lib/queries/review";
 import { trajectoryKeys, trajectoryQuery, type StepView, type TrajectoryView } from "@/lib/queries/trajectories";
-import { ActionThumb } from "./action-thumb";
+import { ReviewStepCanvas } from "@/components/step-canvas/review-step-canvas";
 import { TextDiff } from "./text-diff";
 
 /** What changed against the model's output, step by step, with comments and the decision. */
@@ -150,14 +150,7 @@ function ReviewStep({
   };
   return (
     <article className={`review-step${isExcluded ? " is-excluded" : ""}`} aria-label={`Step ${step.index + 1}`}>
-      <ActionThumb
-        sha256={step.screenshot.sha256}
-        width={step.screenshot.width}
-        height={step.screenshot.height}
-        original={step.original.toolCall}
-        corrected={step.toolCall}
-        box={step.box}
-      />
+      <ReviewStepCanvas step={step} isExcluded={isExcluded} />
       <div className="review-fields">
         <div className="review-step-head">
           <strong>#{step.index + 1}</strong>
