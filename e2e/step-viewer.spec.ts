@@ -3,7 +3,7 @@ import type { ToolCall } from "@/lib/domain/tool-call";
 import { expect, test } from "./fixtures";
 
 type Row = { id: string; instruction: string; stepCount: number };
-type Step = { toolCall: ToolCall; original: { toolCall: ToolCall }; box: Box | null; candidateBoxes: Box[] };
+type Step = { toolCall: ToolCall; original: { toolCall: ToolCall; box?: Box }; box: Box | null; candidateBoxes: Box[] };
 /** The one palette: the model's output violet, the correction pink, in the viewer, the editor and review. */
 const MODEL = "#7c5cff";
 const CORRECTED = "#e6206a";
@@ -83,11 +83,14 @@ test("the canvas draws each step's model and corrected action and boxes at their
       expectNear(box.corners[0], at([expected.box[0], expected.box[1]]));
       expectNear(box.corners[1], at([expected.box[2], expected.box[3]]));
     }
+    // The box the step was imported with (the model's target) is drawn beside the corrected one.
+    const importedBox = expected.original.box ?? expected.candidateBoxes[0];
     const imported = drawn.boxes.filter((b) => b.name === "imported-box");
-    expect(imported).toHaveLength(expected.candidateBoxes.length > 0 ? 1 : 0);
-    if (imported[0]) {
+    expect(imported).toHaveLength(importedBox ? 1 : 0);
+    if (imported[0] && importedBox) {
       expect(imported[0].stroke).toBe(MODEL);
-      expectNear(imported[0].corners[0], at([expected.candidateBoxes[0]![0], expected.candidateBoxes[0]![1]]));
+      expectNear(imported[0].corners[0], at([importedBox[0], importedBox[1]]));
+      expectNear(imported[0].corners[1], at([importedBox[2], importedBox[3]]));
     }
     seen.add(expected.toolCall.action);
     if (i < full.steps.length - 1) await viewer.press("ArrowRight");
