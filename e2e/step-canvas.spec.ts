@@ -4,7 +4,7 @@ import type { TrajectoryView } from "@/lib/domain/views";
 import { storageStateFor } from "./accounts";
 import { expect, test } from "./fixtures";
 import { EditorPage } from "./pages/editor-page";
-import type { StepCanvasPart } from "./pages/step-canvas";
+import { StepCanvasPart } from "./pages/step-canvas";
 
 // The one step canvas, read through the rendered Konva nodes (Konva.stages): where the screenshot
 // and the marks are drawn, in which colour, and which stored image (display variant or original).
@@ -206,5 +206,47 @@ test.describe("editor", () => {
     await editor.leaveField();
     await page.keyboard.press("+");
     await expect(editor.canvas.zoomLevel).not.toHaveText(level!);
+  });
+});
+
+test.describe("review", () => {
+  test.use({ storageState: storageStateFor("reviewer") });
+
+  test("each step is on the step canvas: both actions and boxes in the same colours, Ctrl+wheel zooms at the pointer, 100 % draws the original", async ({ page, request }) => {
+    const t = await longest(request);
+    const index = t.steps.findIndex((s) => s.toolCall.action === "click" && s.original.box);
+    expect(index).toBeGreaterThanOrEqual(0);
+    const step = t.steps[index]!;
+    await page.goto(`/reviews/${t.id}`);
+    const article = page.getByRole("article", { name: `Step ${index + 1}` });
+    await article.scrollIntoViewIfNeeded();
+    const canvas = new StepCanvasPart(page, article);
+    await canvas.waitForScreenshot();
+
+    const drawn = await canvas.drawn();
+    const shot = drawn.screenshot!;
+    const at = ([x, y]: Point): Point => [shot.x + x * shot.scale, shot.y + y * shot.scale];
+    const corrected = drawn.marks.find((m) => m.name === "corrected-action")!;
+    expect(corrected.stroke).toBe(CORRECTED);
+    if (step.toolCall.action === "click") expectNear(corrected.points[0]!, at(step.toolCall.coordinate), 0.6);
+    const imported = drawn.boxes.find((b) => b.name === "imported-box")!;
+    expect(imported.stroke).toBe(MODEL);
+    expectNear(imported.corners[0], at([step.original.box![0], step.original.box![1]]), 0.6);
+
+    // A plain wheel scrolls the page; Ctrl+wheel zooms about the pointer.
+    const box = (await canvas.stage.boundingBox())!;
+    const pointer: Point = [Math.round(box.x + box.width / 2), Math.round(box.y + box.height / 3)];
+    await page.mouse.move(pointer[0], pointer[1]);
+    const under = await canvas.imagePointAt(pointer);
+    await page.keyboard.down("Control");
+    await page.mouse.wheel(0, -300);
+    await page.keyboard.up("Control");
+    await expect.poll(async () => (await canvas.drawn()).screenshot!.scale).toBeGreaterThan(shot.scale * 1.3);
+    expectNear(await canvas.imagePointAt(pointer), under, 1);
+
+    await canvas.button("100 %").click();
+    await expect(canvas.zoomLevel).toHaveText("100 %");
+    await expect.poll(async () => (await canvas.drawn()).screenshot!.variant).toBe("original");
+    expect((await canvas.drawn()).screenshot!.naturalWidth).toBe(step.screenshot.width);
   });
 });

@@ -32,6 +32,8 @@ type Props = {
   isSpaceHeld: boolean;
   /** Step index reported to window.__studioPaint once the screenshot is drawn. */
   paintIndex?: number;
+  /** Only Ctrl/⌘+wheel (and pinch) zooms; a plain wheel scrolls the page (a canvas inside a long page). */
+  isWheelZoomWithModifier?: boolean;
   text: { loading: string; unavailable: string };
 };
 
@@ -43,7 +45,7 @@ type Props = {
  * so browser tests read what is drawn through Konva.stages. No text is drawn over the screenshot:
  * what the marks mean is in the legend beside the stage.
  */
-export function KonvaStage({ view, size, image, marks, isDimmed, editor, isBoxSelected, isSpaceHeld, paintIndex, text }: Props) {
+export function KonvaStage({ view, size, image, marks, isDimmed, editor, isBoxSelected, isSpaceHeld, paintIndex, isWheelZoomWithModifier, text }: Props) {
   const viewport = useViewState(view, (s) => s.viewport);
   const layers = useViewState(view, (s) => s.layers);
   const dpr = useViewState(view, (s) => s.dpr);
@@ -109,6 +111,7 @@ export function KonvaStage({ view, size, image, marks, isDimmed, editor, isBoxSe
         if (p) editor?.pointerUp(input(p, e.evt));
       }}
       onWheel={(e) => {
+        if (isWheelZoomWithModifier && !e.evt.ctrlKey && !e.evt.metaKey) return;
         e.evt.preventDefault();
         const p = pointer();
         // Lines (Firefox) and pages become pixels, so every wheel zooms by the same amount per notch.

@@ -7,9 +7,9 @@ import type { StepView } from "@/lib/queries/trajectories";
 import { StepCanvas } from "./step-canvas";
 
 /**
- * The step canvas as review shows it: read-only, with its own zoom (wheel at the pointer, 100 %
- * loads the full-resolution original), the model's and the corrected action and both boxes, each
- * toggled in the legend. Drop it where a step is reviewed:
+ * The step canvas as review shows it: read-only, with its own zoom (Ctrl+wheel at the pointer, so a
+ * plain wheel still scrolls the page; 100 % loads the full-resolution original), the model's and the
+ * corrected action and both boxes, each toggled in the legend. Drop it where a step is reviewed:
  *
  *   <ReviewStepCanvas step={step} isExcluded={isExcluded} />
  */
@@ -26,6 +26,7 @@ export function ReviewStepCanvas({ step, isExcluded, height = 520 }: { step: Ste
         importedBoxes={importedBoxesOf(step)}
         correctedBox={step.box}
         isDimmed={isExcluded}
+        isWheelZoomWithModifier
       />
     </div>
   );

@@ -44,6 +44,8 @@ export type StepCanvasProps = {
   paintIndex?: number;
   onImageLoaded?: (isLoaded: boolean) => void;
   hints?: ZoomHints;
+  /** A canvas inside a long page (review): a plain wheel scrolls the page, Ctrl/⌘+wheel zooms. */
+  isWheelZoomWithModifier?: boolean;
   /** "side": legend and zoom beside the stage (viewer, editor); "below": under it (narrow places such as review). */
   layout?: "side" | "below";
   /** The page's own controls (step navigation, tools), at the top of the side panel. */
@@ -61,7 +63,7 @@ export type StepCanvasProps = {
  * screenshot.
  */
 export function StepCanvas(props: StepCanvasProps) {
-  const { view, stepKey, screenshot, model, corrected, importedBoxes, correctedBox, editor, isBoxSelected, isDimmed, paintIndex, onImageLoaded, hints = {}, layout = "side", header, children, className } = props;
+  const { view, stepKey, screenshot, model, corrected, importedBoxes, correctedBox, editor, isBoxSelected, isDimmed, paintIndex, onImageLoaded, hints = {}, layout = "side", header, children, className, isWheelZoomWithModifier } = props;
   const t = useT();
   const host = useRef<HTMLDivElement>(null);
   const isOver = useRef(false);
@@ -112,6 +114,7 @@ export function StepCanvas(props: StepCanvasProps) {
           isBoxSelected={isBoxSelected}
           isSpaceHeld={isSpaceHeld}
           paintIndex={paintIndex}
+          isWheelZoomWithModifier={isWheelZoomWithModifier}
           text={{ loading: t("canvas.loading"), unavailable: t("canvas.unavailable") }}
         />
       </div>
@@ -142,7 +145,7 @@ export function StepCanvas(props: StepCanvasProps) {
               : t("canvas.variant.display", { width: Math.min(DISPLAY_VARIANT_WIDTH, screenshot.width) })}
         </p>
         <Legend view={view} model={model} corrected={corrected} importedBoxes={marks.importedBoxes} correctedBox={correctedBox} />
-        <p className="canvas-hint">{t("canvas.hint")}</p>
+        <p className="canvas-hint">{t(isWheelZoomWithModifier ? "canvas.hintModifier" : "canvas.hint")}</p>
         {children}
       </aside>
     </div>
