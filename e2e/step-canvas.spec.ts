@@ -96,9 +96,17 @@ test("viewer: space+drag pans the screenshot and never scrolls the side panel", 
   const canvas = viewer.canvas;
   const panel = viewer.panel;
   expect(await panel.evaluate((el) => el.scrollHeight > el.clientHeight), "the step panel must be scrollable for this test to mean anything").toBe(true);
-  // Give the panel the keyboard's scrolling focus, as a person reading it would.
-  await panel.getByRole("heading", { level: 2 }).click();
   await canvas.button("100 %").click();
+  // The panel has the keyboard's scrolling focus (as after reading it): Space over it scrolls it...
+  await panel.evaluate((el) => {
+    el.tabIndex = -1;
+    el.focus();
+  });
+  const side = (await panel.boundingBox())!;
+  await page.mouse.move(side.x + side.width / 2, side.y + side.height / 2);
+  await page.keyboard.press(" ");
+  await expect.poll(() => panel.evaluate((el) => el.scrollTop), { message: "Space over the panel scrolls it (the setup can scroll)" }).toBeGreaterThan(0);
+  await panel.evaluate((el) => el.scrollTo({ top: 0, behavior: "instant" }));
   const start = (await canvas.drawn()).screenshot!;
 
   const box = (await canvas.stage.boundingBox())!;
@@ -115,6 +123,7 @@ test("viewer: space+drag pans the screenshot and never scrolls the side panel", 
   expect(end.scale).toBe(start.scale);
   expect(end.x - start.x).toBeCloseTo(-80, 0);
   expect(end.y - start.y).toBeCloseTo(-120, 0);
+  // ...but over the canvas, Space is the pan key: neither the panel nor the page moved.
   expect(await panel.evaluate((el) => el.scrollTop)).toBe(0);
   expect(await page.evaluate(() => window.scrollY)).toBe(0);
   await viewer.expectStep(1);

@@ -13,5 +13,8 @@ export function viewShortcuts<C>(view: View, group = "shortcut.group.general"): 
     { id: "zoom.out", kbd: ["-"], label: "shortcut.zoomOut", group, run: () => view.zoomOut() },
     { id: "zoom.fit", kbd: ["f"], label: "shortcut.zoomFit", group, run: view.fit },
     { id: "zoom.actual", kbd: ["mod+0"], label: "shortcut.zoomActual", group, run: () => view.zoomActual() },
+    // Listed for the help overlay and tooltips only: Space is held, not pressed, so the canvas handles
+    // it itself (and only while the pointer is over it); the page listener never fires this entry.
+    { id: "view.pan", kbd: [" "], label: "shortcut.pan", group, when: () => false, run: () => undefined },
   ];
 }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { matchShortcut } from "./shortcuts";
+import { viewShortcuts } from "./view-shortcuts";
 import { createView, DISPLAY_VARIANT_WIDTH, fitTransform, MAX_DEVICE_SCALE, toImage, toStage, variantFor, zoomAt, zoomPercent, type Transform } from "./view";
 
 const PHONE = { width: 1080, height: 2400 };
@@ -130,5 +132,26 @@ describe("which image variant", () => {
   });
   it("a screenshot no wider than the display variant is never fetched twice", () => {
     expect(variantFor(8, { width: 720, height: 1600 }, 2)).toBe("display");
+  });
+});
+
+describe("zoom keys in a page's registry", () => {
+  const key = (k: string, mod = false) => ({ key: k, ctrlKey: mod, metaKey: false, shiftKey: false, altKey: false });
+  it("zoom at the last pointer position, and never fire while a form control has the focus", () => {
+    const v = phoneView();
+    const keys = viewShortcuts<void>(v);
+    v.setPointer([300, 100]);
+    const under = toImage(v.transform(), [300, 100]);
+    matchShortcut(key("+"), keys, undefined, false)!.run();
+    expect(v.transform().scale).toBeCloseTo(0.25 * 1.25);
+    expect(toImage(v.transform(), [300, 100])[0]).toBeCloseTo(under[0]);
+    for (const k of [key("+"), key("-"), key("="), key("f"), key("0", true)]) expect(matchShortcut(k, keys, undefined, true)).toBeUndefined();
+    matchShortcut(key("0", true), keys, undefined, false)!.run();
+    expect(v.transform().scale).toBeCloseTo(1);
+  });
+  it("lists Space for panning but never takes the key from the page (the canvas handles the hold itself)", () => {
+    const keys = viewShortcuts<void>(phoneView());
+    expect(keys.map((s) => s.id)).toContain("view.pan");
+    expect(matchShortcut(key(" "), keys, undefined, false)).toBeUndefined();
   });
 });
