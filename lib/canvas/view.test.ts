@@ -142,11 +142,11 @@ describe("zoom keys in a page's registry", () => {
     const keys = viewShortcuts<void>(v);
     v.setPointer([300, 100]);
     const under = toImage(v.transform(), [300, 100]);
-    matchShortcut(key("+"), keys, undefined, false)!.run();
+    matchShortcut(key("+"), keys, undefined, false)!.run(undefined);
     expect(v.transform().scale).toBeCloseTo(0.25 * 1.25);
     expect(toImage(v.transform(), [300, 100])[0]).toBeCloseTo(under[0]);
     for (const k of [key("+"), key("-"), key("="), key("f"), key("0", true)]) expect(matchShortcut(k, keys, undefined, true)).toBeUndefined();
-    matchShortcut(key("0", true), keys, undefined, false)!.run();
+    matchShortcut(key("0", true), keys, undefined, false)!.run(undefined);
     expect(v.transform().scale).toBeCloseTo(1);
   });
   it("lists Space for panning but never takes the key from the page (the canvas handles the hold itself)", () => {

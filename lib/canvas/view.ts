@@ -29,8 +29,6 @@ export type ViewState = {
   imageKey: string;
   /** null: fit the screenshot in the stage (and keep fitting it as the stage resizes). */
   camera: Transform | null;
-  /** Last pointer position over the stage (stage pixels): wheel and keyboard zoom keep it still. */
-  pointer: Point | null;
   /** A pan in progress: where it was grabbed (stage pixels) and the transform then. */
   panning: { grab: Point; start: Transform } | null;
   /** Device pixels per stage pixel (window.devicePixelRatio). */
@@ -109,15 +107,14 @@ export function variantFor(scale: number, image: Size, dpr: number, displayWidth
   return scale * dpr > displayDensity + 1e-9 ? "original" : "display";
 }
 
-/** The anchor keyboard and button zoom keep still: the last pointer position over the stage, else its centre. */
-export function zoomAnchor(s: Pick<ViewState, "pointer" | "viewport">): Point {
-  const p = s.pointer;
-  if (p && p[0] >= 0 && p[1] >= 0 && p[0] <= s.viewport.width && p[1] <= s.viewport.height) return p;
-  return [s.viewport.width / 2, s.viewport.height / 2];
+/** The anchor keyboard zoom keeps still: the last pointer position over the stage, else its centre. */
+export function zoomAnchor(pointer: Point | null, viewport: Size): Point {
+  if (pointer && pointer[0] >= 0 && pointer[1] >= 0 && pointer[0] <= viewport.width && pointer[1] <= viewport.height) return pointer;
+  return [viewport.width / 2, viewport.height / 2];
 }
 
 export function initialViewState(over: Partial<ViewState> = {}): ViewState {
-  return { viewport: { width: 0, height: 0 }, image: { width: 0, height: 0 }, imageKey: "", camera: null, pointer: null, panning: null, dpr: 1, layers: ALL_LAYERS, ...over };
+  return { viewport: { width: 0, height: 0 }, image: { width: 0, height: 0 }, imageKey: "", camera: null, panning: null, dpr: 1, layers: ALL_LAYERS, ...over };
 }
 
 /**
@@ -128,12 +125,17 @@ export function createView(backing: Store<ViewState> = createStore(initialViewSt
   const get = backing.get;
   const set = backing.set;
   const current = () => transformOf(get());
+  /**
+   * Last pointer position over the stage (stage pixels), where keyboard zoom anchors. Kept out of the
+   * state: it changes on every pointer move and nothing is drawn from it, so no listener runs for it.
+   */
+  let pointer: Point | null = null;
 
   function zoomBy(factor: number, at?: Point) {
     const s = get();
     const t = current();
     if (!(t.scale > 0)) return;
-    const next = zoomAt(t, factor, at ?? zoomAnchor(s), scaleLimits(s));
+    const next = zoomAt(t, factor, at ?? zoomAnchor(pointer, s.viewport), scaleLimits(s));
     if (next.scale === t.scale && next.x === t.x && next.y === t.y) return;
     set({ camera: next });
   }
@@ -165,7 +167,7 @@ export function createView(backing: Store<ViewState> = createStore(initialViewSt
       const t = current();
       set({ camera: { ...t, x: t.x + dx, y: t.y + dy } });
     },
-    setPointer: (pointer: Point | null) => set({ pointer }),
+    setPointer: (p: Point | null) => void (pointer = p),
     setViewport: (viewport: Size) => set((s) => (s.viewport.width === viewport.width && s.viewport.height === viewport.height ? {} : { viewport })),
     setDpr: (dpr: number) => set({ dpr: dpr > 0 && Number.isFinite(dpr) ? dpr : 1 }),
     /** Show a screenshot: a different one (by key) starts fitted; the same one keeps its zoom and pan. */
