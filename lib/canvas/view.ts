@@ -1,5 +1,7 @@
-import type { Point, Size } from "@/lib/domain/geometry";
+import { DISPLAY_VARIANT_WIDTH, type Point, type Size } from "@/lib/domain/geometry";
 import { createStore, type Store } from "./store";
+
+export { DISPLAY_VARIANT_WIDTH };
 
 /**
  * The step canvas's view: where the screenshot sits on the stage (zoom and pan), which layers are
@@ -44,8 +46,6 @@ export const MAX_DEVICE_SCALE = 16;
 export const MIN_FIT_FRACTION = 0.5;
 /** One zoom-in / zoom-out step (keyboard and buttons). */
 export const ZOOM_STEP = 1.25;
-/** Width of the display variant the server makes of every screenshot (lib/server/screenshot-store). */
-export const DISPLAY_VARIANT_WIDTH = 720;
 
 export type ImageVariant = "display" | "original";
 
