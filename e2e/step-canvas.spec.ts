@@ -106,7 +106,15 @@ test("viewer: space+drag pans the screenshot and never scrolls the side panel", 
   await page.mouse.move(side.x + side.width / 2, side.y + side.height / 2);
   await page.keyboard.press(" ");
   await expect.poll(() => panel.evaluate((el) => el.scrollTop), { message: "Space over the panel scrolls it (the setup can scroll)" }).toBeGreaterThan(0);
+  // Let the smooth scroll finish before putting the panel back at the top.
+  const settled = () => panel.evaluate((el) => new Promise<boolean>((done) => {
+    const top = el.scrollTop;
+    setTimeout(() => done(el.scrollTop === top), 250);
+  }));
+  await expect.poll(settled).toBe(true);
   await panel.evaluate((el) => el.scrollTo({ top: 0, behavior: "instant" }));
+  await expect.poll(settled).toBe(true);
+  expect(await panel.evaluate((el) => el.scrollTop)).toBe(0);
   const start = (await canvas.drawn()).screenshot!;
 
   const box = (await canvas.stage.boundingBox())!;
