@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { importedBoxesOf } from "@/lib/canvas/overlay";
-import { createView } from "@/lib/canvas/view";
+import { createView, type View } from "@/lib/canvas/view";
 import type { StepView } from "@/lib/queries/trajectories";
 import { StepCanvas } from "./step-canvas";
 
@@ -13,8 +13,10 @@ import { StepCanvas } from "./step-canvas";
  *
  *   <ReviewStepCanvas step={step} isExcluded={isExcluded} />
  */
-export function ReviewStepCanvas({ step, isExcluded, height = 520 }: { step: StepView; isExcluded?: boolean; height?: number }) {
-  const [view] = useState(() => createView());
+export function ReviewStepCanvas({ step, isExcluded, height = 520, view: given }: { step: StepView; isExcluded?: boolean; height?: number; view?: View }) {
+  // Pass `view` to drive it from the page's key registry too (viewShortcuts(view) from lib/canvas/view-shortcuts).
+  const [own] = useState(() => createView());
+  const view = given ?? own;
   return (
     <div className="review-step-canvas" style={{ height }} data-step={step.index + 1}>
       <StepCanvas
