@@ -289,7 +289,7 @@ function ReviewStep({ step, isExcluded, isOpen, onToggleOpen, changes, isChanged
   return (
     <article className={`review-step${isExcluded ? " is-excluded" : ""}${isOpen ? " is-open" : ""}`} aria-label={t("review.since.step", { n })}>
       <div className="review-picture">
-        <StepPicture step={step} />
+        <StepPicture step={step} isExcluded={isExcluded} isOpen={isOpen} />
         <button type="button" className="btn btn-small" aria-expanded={isOpen} onClick={onToggleOpen}>
           {isOpen ? t("review.step.close", { n }) : t("review.step.open", { n })}
         </button>

@@ -3,6 +3,7 @@ import { ACTION_TYPES } from "@/lib/domain/tool-call";
 import type { Verdict } from "@/lib/domain/trajectory";
 import type { Editor, EditorState } from "./editor";
 import type { Shortcut } from "./shortcuts";
+import { viewShortcuts } from "./view-shortcuts";
 
 /**
  * What the page adds to the engine's commands: saving and submitting talk to the server, focusing
@@ -109,9 +110,7 @@ function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[
     { id: "history.redo", kbd: ["mod+shift+z", "mod+y"], label: "shortcut.redo", group: "shortcut.group.general", isGlobal: true, run: editor.redo },
     { id: "save", kbd: ["mod+s"], label: "shortcut.save", group: "shortcut.group.general", isGlobal: true, run: page.save },
     { id: "submit", kbd: ["mod+Enter"], label: "shortcut.submit", group: "shortcut.group.general", isGlobal: true, run: page.submit },
-    { id: "zoom.in", kbd: ["+", "="], label: "shortcut.zoomIn", group: "shortcut.group.general", run: () => editor.zoomIn() },
-    { id: "zoom.out", kbd: ["-"], label: "shortcut.zoomOut", group: "shortcut.group.general", run: () => editor.zoomOut() },
-    { id: "zoom.fit", kbd: ["f"], label: "shortcut.zoomFit", group: "shortcut.group.general", run: editor.zoomReset },
+    ...viewShortcuts<EditorState>(editor.view),
     { id: "help", kbd: ["?"], label: "shortcut.help", group: "shortcut.group.general", run: editor.toggleHelp },
   ];
 }

@@ -1,4 +1,5 @@
 import { admin } from "./messages/admin";
+import { canvas } from "./messages/canvas";
 import { common } from "./messages/common";
 import { dashboard } from "./messages/dashboard";
 import { editor } from "./messages/editor";
@@ -20,8 +21,8 @@ export type Locale = (typeof LOCALES)[number];
 export const LOCALE_NAMES: Record<Locale, string> = { en: "English", zh: "简体中文" };
 
 export const CATALOGUE = {
-  en: { ...common.en, ...dashboard.en, ...admin.en, ...review.en, ...editor.en, ...list.en, ...viewer.en, ...imports.en, ...keyboard.en, ...errors.en },
-  zh: { ...common.zh, ...dashboard.zh, ...admin.zh, ...review.zh, ...editor.zh, ...list.zh, ...viewer.zh, ...imports.zh, ...keyboard.zh, ...errors.zh },
+  en: { ...common.en, ...dashboard.en, ...admin.en, ...review.en, ...editor.en, ...list.en, ...viewer.en, ...imports.en, ...keyboard.en, ...errors.en, ...canvas.en },
+  zh: { ...common.zh, ...dashboard.zh, ...admin.zh, ...review.zh, ...editor.zh, ...list.zh, ...viewer.zh, ...imports.zh, ...keyboard.zh, ...errors.zh, ...canvas.zh },
 };
 
 export type MessageKey = keyof (typeof CATALOGUE)["en"];
