@@ -85,7 +85,7 @@ const CONTEXTS: Context[] = [
         const [x, y] = await new EditorPage(p).toScreen([(BOX[0] + BOX[2]) / 2, (BOX[1] + BOX[3]) / 2]);
         await p.mouse.click(x, y);
       } else {
-        const stage = await p.locator(".canvas-stage").boundingBox();
+        const stage = await p.locator(".step-canvas-stage").boundingBox();
         await p.mouse.click(stage!.x + 8, stage!.y + stage!.height - 8);
       }
     },
@@ -131,7 +131,7 @@ function documented(ids: string[], before: Data, isBoxSelected: boolean, redoTar
         expect(y2 - y1).toBe(BOX[3] - BOX[1]);
       });
     }
-    if (/^(step|tool|zoom)\./.test(id) || ["help", "cancel", "save", "submit", "thought.focus"].includes(id)) return ok(null);
+    if (/^(step|tool|zoom|view)\./.test(id) || ["help", "cancel", "save", "submit", "thought.focus"].includes(id)) return ok(null);
     if (id.startsWith("action.")) {
       const action = id.slice("action.".length);
       if (before.steps[STEP]!.toolCall.action === action) return ok(null);
@@ -208,6 +208,9 @@ for (const context of CONTEXTS) {
     const runs = [...listed.map((l) => ({ ...l, isBoxSelected: false })), ...boxKeys.map((l) => ({ ...l, isBoxSelected: true }))];
 
     for (const run of runs) {
+      // Space is the pan gesture (held over the canvas, never fired by the page listener); on a focused
+      // button or checkbox it keeps its native meaning, which the overlay's note documents.
+      if (run.ids.includes("view.pan") && /^(checkbox|button)/.test(context.name)) continue;
       const label = `${context.name}: ${run.spec} (${run.ids.join(", ")})${run.isBoxSelected ? " with the box selected" : ""}`;
       // Back to the same place: step 2, help closed, nothing selected, then the box selected if asked.
       if ((await engine(page)).isHelpOpen) await page.keyboard.press("Escape");
