@@ -4,6 +4,7 @@ import { dashboard } from "./messages/dashboard";
 import { editor } from "./messages/editor";
 import { imports } from "./messages/import";
 import { list } from "./messages/list";
+import { model } from "./messages/model";
 import { review } from "./messages/review";
 import { viewer } from "./messages/viewer";
 
@@ -18,8 +19,8 @@ export type Locale = (typeof LOCALES)[number];
 export const LOCALE_NAMES: Record<Locale, string> = { en: "English", zh: "简体中文" };
 
 export const CATALOGUE = {
-  en: { ...common.en, ...dashboard.en, ...admin.en, ...review.en, ...editor.en, ...list.en, ...viewer.en, ...imports.en },
-  zh: { ...common.zh, ...dashboard.zh, ...admin.zh, ...review.zh, ...editor.zh, ...list.zh, ...viewer.zh, ...imports.zh },
+  en: { ...common.en, ...dashboard.en, ...admin.en, ...review.en, ...editor.en, ...list.en, ...viewer.en, ...imports.en, ...model.en },
+  zh: { ...common.zh, ...dashboard.zh, ...admin.zh, ...review.zh, ...editor.zh, ...list.zh, ...viewer.zh, ...imports.zh, ...model.zh },
 };
 
 export type MessageKey = keyof (typeof CATALOGUE)["en"];
