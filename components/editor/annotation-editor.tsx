@@ -19,6 +19,7 @@ import { MergeDialog } from "./merge-dialog";
 import { StepForm } from "./step-form";
 import { ReviewNotes } from "./review-notes";
 import { StepStrip } from "./step-strip";
+import { createSuggestions, SuggestionPanel } from "./suggestion-panel";
 import { useEditor } from "./use-editor";
 import "./editor.css";
 import { usePrefetchScreenshots, useStepInUrl } from "@/components/step-viewer/step-hooks";
@@ -80,6 +81,7 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
     }),
   );
   useEffect(() => () => autosave.dispose(), [autosave]);
+  const [suggestions] = useState(() => createSuggestions(editor));
   const submit = useSubmitTrajectory(trajectory.id);
   const thoughtRef = useRef<HTMLTextAreaElement>(null);
   const stepIndex = useEditor(editor, (s) => s.stepIndex);
@@ -110,8 +112,9 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
         save: () => void autosave.flush(),
         submit: () => void (canSubmitRef.current && doSubmit()),
         focusThought: () => thoughtRef.current?.focus(),
+        acceptSuggestion: () => void suggestions.accept(),
       }),
-    [editor, autosave, doSubmit],
+    [editor, autosave, doSubmit, suggestions],
   );
   useKeyboard(editor, shortcuts);
   useStepInUrl(stepIndex);
@@ -127,6 +130,7 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
         <CanvasPane editor={editor} step={step} stepCount={trajectory.steps.length} shortcuts={shortcuts} />
         <div className="side-panel">
           <ReviewNotes trajectoryId={trajectory.id} stepIndex={stepIndex} onPickStep={editor.goTo} />
+          <SuggestionPanel editor={editor} suggestions={suggestions} step={step} />
           <StepForm editor={editor} step={step} thoughtRef={thoughtRef} />
         </div>
       </div>

@@ -3,7 +3,7 @@ import type { Editor, EditorState } from "./editor";
 import type { Shortcut } from "./shortcuts";
 
 /** What the page adds to the engine's commands: saving and submitting talk to the server, focusing talks to the DOM. */
-export type PageActions = { save: () => void; submit: () => void; focusThought: () => void };
+export type PageActions = { save: () => void; submit: () => void; focusThought: () => void; acceptSuggestion?: () => void };
 
 /** Digits 1..9, 0 pick the action type, in ACTION_TYPES order. */
 export const ACTION_TYPE_KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"] as const;
@@ -57,6 +57,7 @@ export function editorShortcuts(editor: Editor, page: PageActions): Shortcut<Edi
     { id: "verdict.neutral", kbd: ["n"], label: "verdict.neutral", group: "shortcut.group.verdict", when: canEdit, run: () => editor.setVerdict("neutral") },
     { id: "trajectory.cut", kbd: ["x"], label: "shortcut.cut", group: "shortcut.group.verdict", when: canEdit, run: editor.toggleCutHere },
     { id: "thought.focus", kbd: ["e"], label: "shortcut.focusThought", group: "shortcut.group.verdict", when: canEdit, run: page.focusThought },
+    { id: "suggest.accept", kbd: ["a"], label: "shortcut.suggestAccept", group: "shortcut.group.verdict", when: canEdit, run: () => page.acceptSuggestion?.() },
 
     { id: "history.undo", kbd: ["mod+z"], label: "shortcut.undo", group: "shortcut.group.general", isGlobal: true, run: editor.undo },
     { id: "history.redo", kbd: ["mod+shift+z", "mod+y"], label: "shortcut.redo", group: "shortcut.group.general", isGlobal: true, run: editor.redo },
