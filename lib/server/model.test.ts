@@ -409,5 +409,6 @@ describe("the trajectory judge against people", () => {
     const first = rows.find((r) => r.id === ids[2]);
     expect(first).toMatchObject({ outcome: "success", judge: { outcome: "failure", isConsistent: true, reason: "Stopped early.", prompt: "judge.v1", model: "qwen2.5-vl-7b" } });
     expect(rows.find((r) => r.id === late)!.judge).toBeUndefined();
+
   });
 });
