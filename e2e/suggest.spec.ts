@@ -18,7 +18,9 @@ let admin: APIRequestContext;
 test.beforeAll(async ({ baseURL }) => {
   fake = await startFakeModelServer();
   admin = await playwrightRequest.newContext({ baseURL, storageState: storageStateFor("admin"), extraHTTPHeaders: { origin: baseURL! } });
-  const res = await admin.put("/api/model/settings", { data: { baseUrl: fake.baseUrl, model: "fake-qwen-vl", apiKey: "sk-e2e", concurrency: 2, timeoutMs: 2_000 } });
+  const res = await admin.put("/api/model/settings", {
+    data: { baseUrl: fake.baseUrl, model: "fake-qwen-vl", apiKey: "sk-e2e", concurrency: 2, timeoutMs: 2_000 },
+  });
   expect(res.ok(), await res.text()).toBe(true);
 });
 
@@ -33,7 +35,10 @@ async function trajectory(request: APIRequestContext, id: string): Promise<Traje
   return (await res.json()) as TrajectoryView;
 }
 
-test("a suggested thought is accepted with the key, edited by typing, saved with its provenance and exported", async ({ page, request }) => {
+test("a suggested thought is accepted with the key, edited by typing, saved with its provenance and exported", async ({
+  page,
+  request,
+}) => {
   const editor = new EditorPage(page);
   await page.goto("/tasks");
   await page.getByRole("button", { name: /Start next task/ }).click();
@@ -63,7 +68,11 @@ test("a suggested thought is accepted with the key, edited by typing, saved with
 
   const step = (await trajectory(request, id)).steps[0]!;
   expect(step.thought.state).toBe("The settings page is open.");
-  expect(step.provenance["thought.state"]).toMatchObject({ source: "suggested-accepted", prompt: "suggest-thought.v1", model: "fake-qwen-vl" });
+  expect(step.provenance["thought.state"]).toMatchObject({
+    source: "suggested-accepted",
+    prompt: "suggest-thought.v1",
+    model: "fake-qwen-vl",
+  });
   expect(step.provenance["thought.purpose"]).toMatchObject({ source: "suggested-edited" });
 
   // Undo takes the accepted suggestion back in one step.
@@ -79,7 +88,11 @@ test("a suggested thought is accepted with the key, edited by typing, saved with
   const started = await admin.post("/api/exports", { data: { status: "all" } });
   expect(started.status(), await started.text()).toBe(202);
   const { export: job } = (await started.json()) as { export: { id: string; outDir: string } };
-  await expect.poll(async () => ((await (await admin.get(`/api/exports/${job.id}`)).json()) as { export: { state: string } }).export.state, { timeout: 60_000 }).toBe("succeeded");
+  await expect
+    .poll(async () => ((await (await admin.get(`/api/exports/${job.id}`)).json()) as { export: { state: string } }).export.state, {
+      timeout: 60_000,
+    })
+    .toBe("succeeded");
   const line = readFileSync(path.join(job.outDir, "trajectories.jsonl"), "utf8")
     .trim()
     .split("\n")

@@ -25,7 +25,12 @@ export function ModelJobs() {
         <small className="muted">{t("model.jobs.idsHint")}</small>
       </label>
       <div className="form-row">
-        <button className="btn btn-primary" type="button" disabled={start.isPending || trajectoryIds.length === 0} onClick={() => start.mutate({ kind: "prefill", trajectoryIds })}>
+        <button
+          className="btn btn-primary"
+          type="button"
+          disabled={start.isPending || trajectoryIds.length === 0}
+          onClick={() => start.mutate({ kind: "prefill", trajectoryIds })}
+        >
           {t("model.jobs.startPrefill")}
         </button>
         <button className="btn" type="button" disabled={start.isPending} onClick={() => start.mutate({ kind: "judge", trajectoryIds })}>
@@ -67,14 +72,18 @@ function JobRow({ job, onCommand }: { job: ModelJobView; onCommand: (c: "pause" 
   return (
     <tr data-testid={`model-job-${job.id}`}>
       <td>
-        {t(`model.jobs.kind.${job.kind}`)} <span className="muted small">{job.prompt} · {job.model}</span>
+        {t(`model.jobs.kind.${job.kind}`)}{" "}
+        <span className="muted small">
+          {job.prompt} · {job.model}
+        </span>
       </td>
       <td>
         {t(`model.jobs.state.${job.state}`)}
         {job.error && <div className="problem is-blocking small">{job.error}</div>}
       </td>
       <td>
-        <progress max={Math.max(1, job.progress.total)} value={job.progress.done} /> {t("model.jobs.progressOf", { done: job.progress.done, total: job.progress.total })}
+        <progress max={Math.max(1, job.progress.total)} value={job.progress.done} />{" "}
+        {t("model.jobs.progressOf", { done: job.progress.done, total: job.progress.total })}
         <div className="muted small">
           {job.skipped} {t("model.jobs.skipped")} · {job.failures} {t("model.jobs.failures")}
         </div>

@@ -21,7 +21,10 @@ function SettingsForm({ settings, t }: { settings: ModelSettingsView; t: ReturnT
   const [clearKey, setClearKey] = useState(false);
   const saved = (field: keyof ModelSettingsView["sources"]) => settings.sources[field] === "saved";
   const source = (field: keyof ModelSettingsView["sources"], value: string | number | null) =>
-    t("model.settings.source", { value: value === null ? "—" : String(value), source: t(`model.settings.source.${settings.sources[field]}`) });
+    t("model.settings.source", {
+      value: value === null ? "—" : String(value),
+      source: t(`model.settings.source.${settings.sources[field]}`),
+    });
 
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -45,18 +48,39 @@ function SettingsForm({ settings, t }: { settings: ModelSettingsView; t: ReturnT
       <form className="form-row" onSubmit={submit}>
         <label className="field">
           <span>{t("model.settings.baseUrl")}</span>
-          <input className="input" name="baseUrl" defaultValue={saved("baseUrl") ? (settings.baseUrl ?? "") : ""} placeholder={t("model.settings.baseUrlHint")} />
+          <input
+            className="input"
+            name="baseUrl"
+            defaultValue={saved("baseUrl") ? (settings.baseUrl ?? "") : ""}
+            placeholder={t("model.settings.baseUrlHint")}
+          />
           <small className="muted">{source("baseUrl", settings.baseUrl)}</small>
         </label>
         <label className="field">
           <span>{t("model.settings.model")}</span>
-          <input className="input" name="model" defaultValue={saved("model") ? (settings.model ?? "") : ""} placeholder="Qwen/Qwen2.5-VL-7B-Instruct" />
+          <input
+            className="input"
+            name="model"
+            defaultValue={saved("model") ? (settings.model ?? "") : ""}
+            placeholder="Qwen/Qwen2.5-VL-7B-Instruct"
+          />
           <small className="muted">{source("model", settings.model)}</small>
         </label>
         <label className="field">
           <span>{t("model.settings.apiKey")}</span>
-          <input className="input" name="apiKey" type="password" autoComplete="off" placeholder={t("model.settings.apiKeyKeep")} disabled={clearKey} />
-          <small className="muted">{settings.hasKey ? t("model.settings.hasKey", { source: t(`model.settings.source.${settings.sources.apiKey}`) }) : t("model.settings.noKey")}</small>
+          <input
+            className="input"
+            name="apiKey"
+            type="password"
+            autoComplete="off"
+            placeholder={t("model.settings.apiKeyKeep")}
+            disabled={clearKey}
+          />
+          <small className="muted">
+            {settings.hasKey
+              ? t("model.settings.hasKey", { source: t(`model.settings.source.${settings.sources.apiKey}`) })
+              : t("model.settings.noKey")}
+          </small>
         </label>
         {saved("apiKey") && (
           <label className="field">
@@ -67,12 +91,28 @@ function SettingsForm({ settings, t }: { settings: ModelSettingsView; t: ReturnT
         )}
         <label className="field">
           <span>{t("model.settings.concurrency")}</span>
-          <input className="input" name="concurrency" type="number" min={1} max={32} defaultValue={saved("concurrency") ? settings.concurrency : ""} placeholder={t("model.settings.fromEnv")} />
+          <input
+            className="input"
+            name="concurrency"
+            type="number"
+            min={1}
+            max={32}
+            defaultValue={saved("concurrency") ? settings.concurrency : ""}
+            placeholder={t("model.settings.fromEnv")}
+          />
           <small className="muted">{source("concurrency", settings.concurrency)}</small>
         </label>
         <label className="field">
           <span>{t("model.settings.timeout")}</span>
-          <input className="input" name="timeout" type="number" min={1} max={600} defaultValue={saved("timeoutMs") ? settings.timeoutMs / 1000 : ""} placeholder={t("model.settings.fromEnv")} />
+          <input
+            className="input"
+            name="timeout"
+            type="number"
+            min={1}
+            max={600}
+            defaultValue={saved("timeoutMs") ? settings.timeoutMs / 1000 : ""}
+            placeholder={t("model.settings.fromEnv")}
+          />
           <small className="muted">{source("timeoutMs", settings.timeoutMs / 1000)}</small>
         </label>
         <button className="btn btn-primary" type="submit" disabled={save.isPending}>
@@ -83,14 +123,30 @@ function SettingsForm({ settings, t }: { settings: ModelSettingsView; t: ReturnT
         </button>
       </form>
       {save.error && <ErrorBox error={save.error} />}
-      {save.isSuccess && <p className="muted" role="status">{t("model.settings.saved")}</p>}
-      {test.isPending && <p className="muted" role="status">{t("model.test.running")}</p>}
+      {save.isSuccess && (
+        <p className="muted" role="status">
+          {t("model.settings.saved")}
+        </p>
+      )}
+      {test.isPending && (
+        <p className="muted" role="status">
+          {t("model.test.running")}
+        </p>
+      )}
       {test.error && <ErrorBox error={test.error} />}
       {test.data && (
         <div className={test.data.test.ok ? "test-ok" : "error-box"} role="status" data-testid="model-test">
-          <p>{test.data.test.ok ? t("model.test.ok", { model: test.data.test.model ?? "", ms: test.data.test.ms }) : t("model.test.failed", { ms: test.data.test.ms })}</p>
+          <p>
+            {test.data.test.ok
+              ? t("model.test.ok", { model: test.data.test.model ?? "", ms: test.data.test.ms })
+              : t("model.test.failed", { ms: test.data.test.ms })}
+          </p>
           <pre className="code wrap">{test.data.test.reply ?? test.data.test.error}</pre>
-          {test.data.test.usage && <p className="muted small">{t("model.test.tokens", { prompt: test.data.test.usage.promptTokens, completion: test.data.test.usage.completionTokens })}</p>}
+          {test.data.test.usage && (
+            <p className="muted small">
+              {t("model.test.tokens", { prompt: test.data.test.usage.promptTokens, completion: test.data.test.usage.completionTokens })}
+            </p>
+          )}
         </div>
       )}
     </section>

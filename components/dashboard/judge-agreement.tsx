@@ -99,8 +99,12 @@ function Matrix({ c }: { c: Confusion }) {
       <thead>
         <tr>
           <th />
-          <th>{t("judge.judge")}: {t("judge.success")}</th>
-          <th>{t("judge.judge")}: {t("judge.failure")}</th>
+          <th>
+            {t("judge.judge")}: {t("judge.success")}
+          </th>
+          <th>
+            {t("judge.judge")}: {t("judge.failure")}
+          </th>
         </tr>
       </thead>
       <tbody>

@@ -51,7 +51,11 @@ export function createSuggestions(editor: Editor) {
     }
     if (s.stepId !== currentStepId()) return;
     if (s.kind === "thought") editor.patchStep("history.suggestion", { thought: s.output });
-    else editor.patchStep("history.suggestion", { toolCall: s.output.toolCall, ...(s.output.clearAction ? { clearAction: s.output.clearAction } : {}) });
+    else
+      editor.patchStep("history.suggestion", {
+        toolCall: s.output.toolCall,
+        ...(s.output.clearAction ? { clearAction: s.output.clearAction } : {}),
+      });
     store.set({ suggestion: null, error: null });
   }
 
@@ -84,10 +88,20 @@ export function SuggestionPanel({ editor, suggestions, step }: { editor: Editor;
   return (
     <section className="suggestion-panel" aria-label={t("suggest.title")}>
       <div className="suggestion-actions">
-        <button type="button" className="btn btn-small" disabled={isReadOnly || state.pending !== null} onClick={() => void suggestions.ask("thought")}>
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={isReadOnly || state.pending !== null}
+          onClick={() => void suggestions.ask("thought")}
+        >
           {t("suggest.thought")}
         </button>
-        <button type="button" className="btn btn-small" disabled={isReadOnly || state.pending !== null} onClick={() => void suggestions.ask("action")}>
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={isReadOnly || state.pending !== null}
+          onClick={() => void suggestions.ask("action")}
+        >
           {t("suggest.action")}
         </button>
         {isHere && state.pending && (
@@ -101,7 +115,9 @@ export function SuggestionPanel({ editor, suggestions, step }: { editor: Editor;
           {t(state.error.key, { detail: state.error.detail })}
         </p>
       )}
-      {suggestion && <SuggestionCard suggestion={suggestion} t={t} onAccept={() => void suggestions.accept()} onDismiss={suggestions.dismiss} />}
+      {suggestion && (
+        <SuggestionCard suggestion={suggestion} t={t} onAccept={() => void suggestions.accept()} onDismiss={suggestions.dismiss} />
+      )}
       <p className="muted small provenance" title={t("provenance.label")}>
         {PROVENANCE_ROWS.map(([field, label]) => (
           <span key={field} data-testid={`provenance-${field}`}>
@@ -113,7 +129,17 @@ export function SuggestionPanel({ editor, suggestions, step }: { editor: Editor;
   );
 }
 
-function SuggestionCard({ suggestion, t, onAccept, onDismiss }: { suggestion: SuggestionView; t: Translate; onAccept: () => void; onDismiss: () => void }) {
+function SuggestionCard({
+  suggestion,
+  t,
+  onAccept,
+  onDismiss,
+}: {
+  suggestion: SuggestionView;
+  t: Translate;
+  onAccept: () => void;
+  onDismiss: () => void;
+}) {
   return (
     <div className="suggestion-card" data-testid="suggestion">
       <p className="muted small">{t("suggest.from", { model: suggestion.model, prompt: suggestion.prompt })}</p>

@@ -61,6 +61,16 @@ export async function exportJudge(exportDir: string, outDir: string, io: BridgeI
   const file = path.join(outDir, "judge.jsonl");
   await writeFile(file, rows.length ? `${rows.join("\n")}\n` : "");
   const pairs = confusion.success.success + confusion.success.failure + confusion.failure.success + confusion.failure.failure;
-  const summary: JudgeSummary = { command: "judge", trajectories, pairs, agree: confusion.success.success + confusion.failure.failure, kappa: cohensKappa(confusion), confusion, unjudged, problems: log.problems, file };
+  const summary: JudgeSummary = {
+    command: "judge",
+    trajectories,
+    pairs,
+    agree: confusion.success.success + confusion.failure.failure,
+    kappa: cohensKappa(confusion),
+    confusion,
+    unjudged,
+    problems: log.problems,
+    file,
+  };
   return { summary, exitCode: log.problems > 0 ? 1 : 0 };
 }

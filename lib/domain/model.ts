@@ -36,7 +36,13 @@ export const modelSettingsViewSchema = z.object({
   concurrency: z.number().int(),
   timeoutMs: z.number().int(),
   /** where each value comes from: the admin's saved setting, the STUDIO_MODEL_* environment, or the default */
-  sources: z.object({ baseUrl: z.enum(SETTING_SOURCES), model: z.enum(SETTING_SOURCES), apiKey: z.enum(SETTING_SOURCES), concurrency: z.enum(SETTING_SOURCES), timeoutMs: z.enum(SETTING_SOURCES) }),
+  sources: z.object({
+    baseUrl: z.enum(SETTING_SOURCES),
+    model: z.enum(SETTING_SOURCES),
+    apiKey: z.enum(SETTING_SOURCES),
+    concurrency: z.enum(SETTING_SOURCES),
+    timeoutMs: z.enum(SETTING_SOURCES),
+  }),
   isConfigured: z.boolean(),
 });
 export type ModelSettingsView = z.infer<typeof modelSettingsViewSchema>;
@@ -66,8 +72,24 @@ export type ThoughtSuggestion = z.infer<typeof thoughtSuggestionSchema>;
 export type ActionSuggestion = z.infer<typeof actionSuggestionSchema>;
 
 export const suggestionViewSchema = z.discriminatedUnion("kind", [
-  z.object({ id: z.string(), kind: z.literal("thought"), stepId: z.string(), prompt: z.string(), model: z.string(), output: thoughtSuggestionSchema, createdAt: z.coerce.string() }),
-  z.object({ id: z.string(), kind: z.literal("action"), stepId: z.string(), prompt: z.string(), model: z.string(), output: actionSuggestionSchema, createdAt: z.coerce.string() }),
+  z.object({
+    id: z.string(),
+    kind: z.literal("thought"),
+    stepId: z.string(),
+    prompt: z.string(),
+    model: z.string(),
+    output: thoughtSuggestionSchema,
+    createdAt: z.coerce.string(),
+  }),
+  z.object({
+    id: z.string(),
+    kind: z.literal("action"),
+    stepId: z.string(),
+    prompt: z.string(),
+    model: z.string(),
+    output: actionSuggestionSchema,
+    createdAt: z.coerce.string(),
+  }),
 ]);
 export type SuggestionView = z.infer<typeof suggestionViewSchema>;
 
@@ -84,7 +106,9 @@ type SuggestionLike = { kind: "thought"; output: ThoughtSuggestion } | { kind: "
 export function suggestedValue(s: SuggestionLike, field: ProvenanceField): unknown {
   if (s.kind === "thought") {
     const o = s.output;
-    return { "thought.state": o.state, "thought.nextAction": o.nextAction, "thought.purpose": o.purpose, "thought.text": o.text }[field as string];
+    return { "thought.state": o.state, "thought.nextAction": o.nextAction, "thought.purpose": o.purpose, "thought.text": o.text }[
+      field as string
+    ];
   }
   if (field === "clearAction") return s.output.clearAction;
   if (field === "toolCall") return s.output.toolCall;
@@ -109,7 +133,8 @@ export function provenanceAfterEdit(
     if (JSON.stringify(suggestedValue(accepted, field)) === JSON.stringify(value)) return { source: "suggested-accepted", ...ref };
     if (isFresh || prev?.suggestionId === accepted.id) return { source: "suggested-edited", ...ref };
   }
-  if (prev && prev.source !== "typed" && prev.suggestionId) return { source: "suggested-edited", suggestionId: prev.suggestionId, prompt: prev.prompt, model: prev.model, at: stamp };
+  if (prev && prev.source !== "typed" && prev.suggestionId)
+    return { source: "suggested-edited", suggestionId: prev.suggestionId, prompt: prev.prompt, model: prev.model, at: stamp };
   return { source: "typed", at: stamp };
 }
 
@@ -230,7 +255,12 @@ export const confusionSchema = z.object({
   failure: z.object({ success: z.number().int(), failure: z.number().int() }),
 });
 
-export const agreementGroupSchema = z.object({ pairs: z.number().int(), agree: z.number().int(), confusion: confusionSchema, kappa: z.number().nullable() });
+export const agreementGroupSchema = z.object({
+  pairs: z.number().int(),
+  agree: z.number().int(),
+  confusion: confusionSchema,
+  kappa: z.number().nullable(),
+});
 export const judgeAgreementSchema = z.object({
   overall: agreementGroupSchema,
   byApp: z.array(agreementGroupSchema.extend({ app: z.string() })),

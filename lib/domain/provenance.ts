@@ -9,7 +9,14 @@ export const fieldSourceSchema = z.enum(FIELD_SOURCES);
 export type FieldSource = z.infer<typeof fieldSourceSchema> | "imported";
 
 /** The fields whose provenance is tracked. */
-export const PROVENANCE_FIELDS = ["thought.state", "thought.nextAction", "thought.purpose", "thought.text", "clearAction", "toolCall"] as const;
+export const PROVENANCE_FIELDS = [
+  "thought.state",
+  "thought.nextAction",
+  "thought.purpose",
+  "thought.text",
+  "clearAction",
+  "toolCall",
+] as const;
 export type ProvenanceField = (typeof PROVENANCE_FIELDS)[number];
 
 export const fieldProvenanceSchema = z.object({
@@ -23,4 +30,3 @@ export const fieldProvenanceSchema = z.object({
 export type FieldProvenance = z.infer<typeof fieldProvenanceSchema>;
 export const stepProvenanceSchema = z.partialRecord(z.enum(PROVENANCE_FIELDS), fieldProvenanceSchema);
 export type StepProvenance = z.infer<typeof stepProvenanceSchema>;
-

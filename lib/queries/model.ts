@@ -23,7 +23,8 @@ export const modelKeys = {
 
 const settingsAnswer = z.object({ settings: modelSettingsViewSchema });
 
-export const modelSettingsQuery = () => queryOptions({ queryKey: modelKeys.settings(), queryFn: ({ signal }) => getJson("/api/model/settings", settingsAnswer, signal) });
+export const modelSettingsQuery = () =>
+  queryOptions({ queryKey: modelKeys.settings(), queryFn: ({ signal }) => getJson("/api/model/settings", settingsAnswer, signal) });
 
 export function useSaveModelSettings() {
   const client = useQueryClient();
@@ -35,7 +36,11 @@ export function useSaveModelSettings() {
 
 /** PUT with the same error handling as sendJson. */
 async function sendJsonPut<T>(url: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
-  const res = await fetch(url, { method: "PUT", headers: { Accept: "application/json", "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: "PUT",
+    headers: { Accept: "application/json", "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const answer: unknown = await res.json().catch(() => undefined);
   if (!res.ok) throw apiErrorFrom(res.status, answer);
   return schema.parse(answer);
@@ -64,12 +69,14 @@ export function useStartModelJob() {
 export function useModelJobCommand() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, command }: { id: string; command: "pause" | "resume" | "cancel" }) => sendJson("POST", `/api/model/jobs/${encodeURIComponent(id)}`, { command }, modelJobAnswerSchema),
+    mutationFn: ({ id, command }: { id: string; command: "pause" | "resume" | "cancel" }) =>
+      sendJson("POST", `/api/model/jobs/${encodeURIComponent(id)}`, { command }, modelJobAnswerSchema),
     onSettled: () => client.invalidateQueries({ queryKey: modelKeys.jobs() }),
   });
 }
 
-export const judgeAgreementQuery = () => queryOptions({ queryKey: modelKeys.agreement(), queryFn: ({ signal }) => getJson("/api/judge/agreement", judgeAgreementSchema, signal) });
+export const judgeAgreementQuery = () =>
+  queryOptions({ queryKey: modelKeys.agreement(), queryFn: ({ signal }) => getJson("/api/judge/agreement", judgeAgreementSchema, signal) });
 
 const suggestionAnswer = z.object({ suggestion: suggestionViewSchema });
 

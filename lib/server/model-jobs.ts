@@ -32,7 +32,10 @@ export const MAX_FAILURES_IN_ROW = 5;
 
 type Runner = { id: string; running: Map<string, Promise<void>> };
 const globalForJobs = globalThis as unknown as { studioModelRunner?: Runner };
-const runner = (globalForJobs.studioModelRunner ??= { id: `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`, running: new Map() });
+const runner = (globalForJobs.studioModelRunner ??= {
+  id: `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`,
+  running: new Map(),
+});
 
 type JobRow = Awaited<ReturnType<Db["modelJob"]["findFirstOrThrow"]>>;
 
@@ -82,15 +85,26 @@ export async function startModelJob(actor: Actor, input: StartModelJobInput, pri
   const ids = [...new Set(input.trajectoryIds)];
   let trajectoryIds: string[];
   if (input.kind === "judge" && ids.length === 0) {
-    trajectoryIds = (await prisma.trajectory.findMany({ where: REVIEWED_WHERE, select: { id: true }, orderBy: { id: "asc" } })).map((t) => t.id);
+    trajectoryIds = (await prisma.trajectory.findMany({ where: REVIEWED_WHERE, select: { id: true }, orderBy: { id: "asc" } })).map(
+      (t) => t.id,
+    );
   } else {
     const found = await prisma.trajectory.findMany({ where: { id: { in: ids } }, select: { id: true } });
     const missing = ids.filter((id) => !found.some((f) => f.id === id));
-    if (missing.length) throw new AppError("unprocessable", `trajectoryIds: no trajectory ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}`);
+    if (missing.length)
+      throw new AppError(
+        "unprocessable",
+        `trajectoryIds: no trajectory ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}`,
+      );
     trajectoryIds = ids;
   }
-  if (trajectoryIds.length === 0) throw new AppError("unprocessable", input.kind === "judge" ? "There is no reviewed trajectory to judge yet." : "trajectoryIds: choose at least one trajectory");
-  const total = input.kind === "prefill" ? await prisma.step.count({ where: { trajectoryId: { in: trajectoryIds } } }) : trajectoryIds.length;
+  if (trajectoryIds.length === 0)
+    throw new AppError(
+      "unprocessable",
+      input.kind === "judge" ? "There is no reviewed trajectory to judge yet." : "trajectoryIds: choose at least one trajectory",
+    );
+  const total =
+    input.kind === "prefill" ? await prisma.step.count({ where: { trajectoryId: { in: trajectoryIds } } }) : trajectoryIds.length;
   const row = await prisma.$transaction(async (tx) => {
     const created = await tx.modelJob.create({
       data: {
@@ -106,7 +120,13 @@ export async function startModelJob(actor: Actor, input: StartModelJobInput, pri
         progressTotal: total,
       },
     });
-    await recordAudit(tx, { actor: auditActor(actor), action: `model.${input.kind}.start`, entityType: "model-job", entityId: created.id, after: { trajectories: trajectoryIds.length, total, prompt: created.prompt, model: config.model } });
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      action: `model.${input.kind}.start`,
+      entityType: "model-job",
+      entityId: created.id,
+      after: { trajectories: trajectoryIds.length, total, prompt: created.prompt, model: config.model },
+    });
     return created;
   });
   launch(prisma, row.id);
@@ -114,17 +134,36 @@ export async function startModelJob(actor: Actor, input: StartModelJobInput, pri
 }
 
 /** Pause, resume or cancel. Resuming runs the job in this process; cancelling keeps what was written. */
-export async function commandModelJob(actor: Actor, id: string, command: "pause" | "resume" | "cancel", prisma: Db = defaultDb()): Promise<ModelJobView> {
+export async function commandModelJob(
+  actor: Actor,
+  id: string,
+  command: "pause" | "resume" | "cancel",
+  prisma: Db = defaultDb(),
+): Promise<ModelJobView> {
   authorize(actor, "model.manage");
   const row = await prisma.modelJob.findUnique({ where: { id } });
   if (!row) throw new AppError("not_found", `no model job ${id}`);
   const from = { pause: ["running"], resume: ["paused"], cancel: ["running", "paused"] }[command];
   const to = { pause: "paused", resume: "running", cancel: "cancelled" }[command];
-  if (!from.includes(row.state)) throw new AppError("conflict", `A ${row.state} job cannot be ${command === "pause" ? "paused" : command === "resume" ? "resumed" : "cancelled"}.`);
-  const data = command === "resume" ? { state: to, runnerId: runner.id, heartbeatAt: new Date() } : { state: to, ...(command === "cancel" ? { finishedAt: new Date() } : {}) };
+  if (!from.includes(row.state))
+    throw new AppError(
+      "conflict",
+      `A ${row.state} job cannot be ${command === "pause" ? "paused" : command === "resume" ? "resumed" : "cancelled"}.`,
+    );
+  const data =
+    command === "resume"
+      ? { state: to, runnerId: runner.id, heartbeatAt: new Date() }
+      : { state: to, ...(command === "cancel" ? { finishedAt: new Date() } : {}) };
   const { count } = await prisma.modelJob.updateMany({ where: { id, state: row.state }, data });
   if (count !== 1) throw new AppError("conflict", "The job changed a moment ago; look again.");
-  await recordAudit(prisma, { actor: auditActor(actor), action: `model.job.${command}`, entityType: "model-job", entityId: id, before: { state: row.state }, after: { state: to } });
+  await recordAudit(prisma, {
+    actor: auditActor(actor),
+    action: `model.job.${command}`,
+    entityType: "model-job",
+    entityId: id,
+    before: { state: row.state },
+    after: { state: to },
+  });
   if (command === "resume") {
     // A failed item is tried again on resume.
     await prisma.modelJobItem.deleteMany({ where: { jobId: id, result: "failed" } });
@@ -139,9 +178,19 @@ export async function recoverModelJobs(prisma: Db = defaultDb()): Promise<string
   const taken: string[] = [];
   for (const row of await prisma.modelJob.findMany({ where: { state: "running" } })) {
     if (!isRunnerGone(row, now)) continue;
-    const { count } = await prisma.modelJob.updateMany({ where: { id: row.id, state: "running", runnerId: row.runnerId, heartbeatAt: row.heartbeatAt }, data: { runnerId: runner.id, heartbeatAt: new Date() } });
+    const { count } = await prisma.modelJob.updateMany({
+      where: { id: row.id, state: "running", runnerId: row.runnerId, heartbeatAt: row.heartbeatAt },
+      data: { runnerId: runner.id, heartbeatAt: new Date() },
+    });
     if (count !== 1) continue;
-    await recordAudit(prisma, { actor: SYSTEM_ACTOR, action: "model.job.takeover", entityType: "model-job", entityId: row.id, before: { runnerId: row.runnerId }, after: { runnerId: runner.id } });
+    await recordAudit(prisma, {
+      actor: SYSTEM_ACTOR,
+      action: "model.job.takeover",
+      entityType: "model-job",
+      entityId: row.id,
+      before: { runnerId: row.runnerId },
+      after: { runnerId: runner.id },
+    });
     taken.push(row.id);
     launch(prisma, row.id);
   }
@@ -186,10 +235,15 @@ function launch(prisma: Db, id: string) {
 /** The items still to do, in a stable order: steps (prefill) or trajectories (judge) without a row. */
 async function pendingItems(prisma: Db, row: JobRow): Promise<string[]> {
   const { trajectoryIds } = JSON.parse(row.selectionJson) as { trajectoryIds: string[] };
-  const finished = new Set((await prisma.modelJobItem.findMany({ where: { jobId: row.id }, select: { itemId: true } })).map((i) => i.itemId));
+  const finished = new Set(
+    (await prisma.modelJobItem.findMany({ where: { jobId: row.id }, select: { itemId: true } })).map((i) => i.itemId),
+  );
   if (row.kind === "judge") return trajectoryIds.filter((t) => !finished.has(t));
   const order = new Map(trajectoryIds.map((t, i) => [t, i]));
-  const steps = await prisma.step.findMany({ where: { trajectoryId: { in: trajectoryIds } }, select: { id: true, trajectoryId: true, index: true } });
+  const steps = await prisma.step.findMany({
+    where: { trajectoryId: { in: trajectoryIds } },
+    select: { id: true, trajectoryId: true, index: true },
+  });
   steps.sort((a, b) => order.get(a.trajectoryId)! - order.get(b.trajectoryId)! || a.index - b.index);
   return steps.filter((s) => !finished.has(s.id)).map((s) => s.id);
 }
@@ -208,7 +262,10 @@ async function run(prisma: Db, id: string): Promise<void> {
   const queue = await pendingItems(prisma, row);
   let inRow = 0;
   let stopped: string | null = null;
-  const beat = setInterval(() => void prisma.modelJob.updateMany({ where: { id, runnerId: runner.id }, data: { heartbeatAt: new Date() } }).catch(() => undefined), JOB_HEARTBEAT_MS);
+  const beat = setInterval(
+    () => void prisma.modelJob.updateMany({ where: { id, runnerId: runner.id }, data: { heartbeatAt: new Date() } }).catch(() => undefined),
+    JOB_HEARTBEAT_MS,
+  );
   beat.unref?.();
 
   const stillMine = async () => {
@@ -216,12 +273,18 @@ async function run(prisma: Db, id: string): Promise<void> {
     return !!row && row.state === "running" && row.runnerId === runner.id;
   };
   const record = (itemId: string, result: "done" | "skipped" | "failed", detail?: string) =>
-    prisma.modelJobItem.upsert({ where: { jobId_itemId: { jobId: id, itemId } }, create: { jobId: id, itemId, result, detail: detail ? truncate(detail, 1_000) : null }, update: {} });
-  const addTokens = (p: number, c: number) => prisma.modelJob.update({ where: { id }, data: { promptTokens: { increment: p }, completionTokens: { increment: c } } });
+    prisma.modelJobItem.upsert({
+      where: { jobId_itemId: { jobId: id, itemId } },
+      create: { jobId: id, itemId, result, detail: detail ? truncate(detail, 1_000) : null },
+      update: {},
+    });
+  const addTokens = (p: number, c: number) =>
+    prisma.modelJob.update({ where: { id }, data: { promptTokens: { increment: p }, completionTokens: { increment: c } } });
 
   const work = async (itemId: string) => {
     try {
-      const tokens = row!.kind === "prefill" ? await prefillStep(prisma, config, id, itemId, actor) : await judgeItem(prisma, config, id, itemId);
+      const tokens =
+        row!.kind === "prefill" ? await prefillStep(prisma, config, id, itemId, actor) : await judgeItem(prisma, config, id, itemId);
       await addTokens(tokens.prompt, tokens.completion);
       await record(itemId, tokens.skipped ? "skipped" : "done", tokens.skipped ?? undefined);
       inRow = 0;
@@ -253,8 +316,18 @@ async function run(prisma: Db, id: string): Promise<void> {
 }
 
 async function finish(prisma: Db, id: string, state: "succeeded" | "failed", error: string | null) {
-  const { count } = await prisma.modelJob.updateMany({ where: { id, state: "running", runnerId: runner.id }, data: { state, error: error ? truncate(error, 2_000) : null, finishedAt: new Date(), heartbeatAt: new Date() } });
-  if (count === 1) await recordAudit(prisma, { actor: SYSTEM_ACTOR, action: `model.job.${state === "succeeded" ? "finish" : "fail"}`, entityType: "model-job", entityId: id, after: { state, error } });
+  const { count } = await prisma.modelJob.updateMany({
+    where: { id, state: "running", runnerId: runner.id },
+    data: { state, error: error ? truncate(error, 2_000) : null, finishedAt: new Date(), heartbeatAt: new Date() },
+  });
+  if (count === 1)
+    await recordAudit(prisma, {
+      actor: SYSTEM_ACTOR,
+      action: `model.job.${state === "succeeded" ? "finish" : "fail"}`,
+      entityType: "model-job",
+      entityId: id,
+      after: { state, error },
+    });
 }
 
 type ItemResult = { prompt: number; completion: number; skipped?: string };
@@ -271,27 +344,58 @@ async function prefillStep(prisma: Db, config: ModelConfig, jobId: string, stepI
   const step = await prisma.step.findUnique({ where: { id: stepId }, include: { screenshot: true, trajectory: true } });
   if (!step) return { prompt: 0, completion: 0, skipped: "the step no longer exists" };
   if (step.version !== 1 || step.provenanceJson !== null) return { prompt: 0, completion: 0, skipped: "a person has edited this step" };
-  const before = await prisma.step.findMany({ where: { trajectoryId: step.trajectoryId, index: { lt: step.index } }, orderBy: { index: "asc" }, include: { screenshot: true } });
+  const before = await prisma.step.findMany({
+    where: { trajectoryId: step.trajectoryId, index: { lt: step.index } },
+    orderBy: { index: "asc" },
+    include: { screenshot: true },
+  });
   const asked = await askThought(config, { step, view: stepFromRow(step), history: before.map(stepFromRow), trajectory: step.trajectory });
   const out = asked.output as { state: string; nextAction: string; purpose: string; text: string };
   return prisma.$transaction(async (tx) => {
     const suggestion = await tx.stepSuggestion.create({
-      data: { stepId, trajectoryId: step.trajectoryId, kind: "thought", origin: "batch", prompt: asked.prompt, model: asked.model, outputJson: JSON.stringify(out), rawText: asked.rawText.slice(0, 20_000), promptTokens: asked.promptTokens, completionTokens: asked.completionTokens, jobId },
+      data: {
+        stepId,
+        trajectoryId: step.trajectoryId,
+        kind: "thought",
+        origin: "batch",
+        prompt: asked.prompt,
+        model: asked.model,
+        outputJson: JSON.stringify(out),
+        rawText: asked.rawText.slice(0, 20_000),
+        promptTokens: asked.promptTokens,
+        completionTokens: asked.completionTokens,
+        jobId,
+      },
     });
     const at = new Date().toISOString();
     const mark = { source: "prefilled" as const, suggestionId: suggestion.id, prompt: asked.prompt, model: asked.model, at };
     const provenance = { "thought.state": mark, "thought.nextAction": mark, "thought.purpose": mark, "thought.text": mark };
     const { count } = await tx.step.updateMany({
       where: { id: stepId, ...UNTOUCHED },
-      data: { thoughtState: out.state, thoughtNext: out.nextAction, thoughtPurpose: out.purpose, thought: out.text, provenanceJson: JSON.stringify(provenance), version: { increment: 1 } },
+      data: {
+        thoughtState: out.state,
+        thoughtNext: out.nextAction,
+        thoughtPurpose: out.purpose,
+        thought: out.text,
+        provenanceJson: JSON.stringify(provenance),
+        version: { increment: 1 },
+      },
     });
-    if (count !== 1) return { prompt: asked.promptTokens, completion: asked.completionTokens, skipped: "a person edited this step while the model answered" };
+    if (count !== 1)
+      return {
+        prompt: asked.promptTokens,
+        completion: asked.completionTokens,
+        skipped: "a person edited this step while the model answered",
+      };
     await recordAudit(tx, {
       actor,
       action: "step.prefill",
       entityType: "step",
       entityId: stepId,
-      before: { thought: { state: step.thoughtState, nextAction: step.thoughtNext, purpose: step.thoughtPurpose, text: step.thought }, version: 1 },
+      before: {
+        thought: { state: step.thoughtState, nextAction: step.thoughtNext, purpose: step.thoughtPurpose, text: step.thought },
+        version: 1,
+      },
       after: { thought: out, provenance, version: 2, jobId },
     });
     return { prompt: asked.promptTokens, completion: asked.completionTokens };

@@ -21,12 +21,16 @@ describe.skipIf(!isConfigured)(`a real model endpoint (${process.env.STUDIO_MODE
     expect(test.reply?.length).toBeGreaterThan(0);
 
     await writeFile(path.join(dir, "s.png"), await blankPng(1080, 2400, "#ffffff"));
-    await writeFile(path.join(dir, "d.jsonl"), `${JSON.stringify({ goal: "Open the Settings app", steps: [{ action_content: { action: "open", text: "Settings" }, screenshot: "s.png" }] })}\n`);
+    await writeFile(
+      path.join(dir, "d.jsonl"),
+      `${JSON.stringify({ goal: "Open the Settings app", steps: [{ action_content: { action: "open", text: "Settings" }, screenshot: "s.png" }] })}\n`,
+    );
     await importFile({ file: path.join(dir, "d.jsonl"), format: "ui-s1", db });
     const step = await db.step.findFirstOrThrow();
     await db.trajectory.update({ where: { id: step.trajectoryId }, data: { assigneeId: admin.id, status: "in_progress" } });
     const s = await suggestForStep(actor, step.id, "thought", db);
     expect(s.kind).toBe("thought");
-    if (s.kind === "thought") for (const part of [s.output.state, s.output.nextAction, s.output.purpose]) expect(part.trim().length).toBeGreaterThan(0);
+    if (s.kind === "thought")
+      for (const part of [s.output.state, s.output.nextAction, s.output.purpose]) expect(part.trim().length).toBeGreaterThan(0);
   });
 });

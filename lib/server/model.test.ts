@@ -66,11 +66,21 @@ async function steps(id: string): Promise<StepView[]> {
 }
 
 function inputFrom(s: StepView, patch: Partial<Pick<StepView, "thought" | "clearAction" | "toolCall">> = {}) {
-  return { thought: patch.thought ?? s.thought, clearAction: patch.clearAction ?? s.clearAction, toolCall: patch.toolCall ?? s.toolCall, box: s.box, verdict: s.verdict, version: s.version };
+  return {
+    thought: patch.thought ?? s.thought,
+    clearAction: patch.clearAction ?? s.clearAction,
+    toolCall: patch.toolCall ?? s.toolCall,
+    box: s.box,
+    verdict: s.verdict,
+    version: s.version,
+  };
 }
 
 async function rejection(p: Promise<unknown>): Promise<AppError> {
-  const e = await p.then(() => undefined, (err: unknown) => err);
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(AppError);
   return e as AppError;
 }
@@ -113,9 +123,19 @@ describe("the model endpoint", () => {
     process.env.STUDIO_MODEL_URL = "http://127.0.0.1:1/v1";
     process.env.STUDIO_MODEL_NAME = "env-model";
     try {
-      expect(await getModelSettings(admin, db)).toMatchObject({ baseUrl: "http://127.0.0.1:1/v1", model: "env-model", sources: { baseUrl: "env", model: "env", concurrency: "default" }, isConfigured: true });
+      expect(await getModelSettings(admin, db)).toMatchObject({
+        baseUrl: "http://127.0.0.1:1/v1",
+        model: "env-model",
+        sources: { baseUrl: "env", model: "env", concurrency: "default" },
+        isConfigured: true,
+      });
       await saveModelSettings(admin, { baseUrl: fake.baseUrl, model: "qwen2.5-vl-7b", apiKey: KEY, concurrency: 2, timeoutMs: 5_000 }, db);
-      expect(await getModelSettings(admin, db)).toMatchObject({ baseUrl: fake.baseUrl, model: "qwen2.5-vl-7b", hasKey: true, sources: { baseUrl: "saved", apiKey: "saved" } });
+      expect(await getModelSettings(admin, db)).toMatchObject({
+        baseUrl: fake.baseUrl,
+        model: "qwen2.5-vl-7b",
+        hasKey: true,
+        sources: { baseUrl: "saved", apiKey: "saved" },
+      });
     } finally {
       delete process.env.STUDIO_MODEL_URL;
       delete process.env.STUDIO_MODEL_NAME;
@@ -130,7 +150,9 @@ describe("the model endpoint", () => {
     for (const a of audit) expect(`${a.beforeJson}${a.afterJson}`).not.toContain(KEY);
     expect(JSON.parse(audit.at(-1)!.afterJson!)).toMatchObject({ apiKey: "replaced", model: "qwen2.5-vl-7b" });
     expect((await rejection(getModelSettings(ann, db))).code).toBe("forbidden");
-    expect((await rejection(saveModelSettings(reviewer, { baseUrl: "", model: "", concurrency: null, timeoutMs: null }, db))).code).toBe("forbidden");
+    expect((await rejection(saveModelSettings(reviewer, { baseUrl: "", model: "", concurrency: null, timeoutMs: null }, db))).code).toBe(
+      "forbidden",
+    );
   });
 
   it("test connection sends one real request with the key and shows the reply", async () => {
@@ -166,7 +188,12 @@ describe("suggestions in the editor", () => {
     await saveStepAnnotation(ann, s0!.id, inputFrom(s0!, { clearAction: "Open the settings." }), db);
 
     const sug = await suggestForStep(ann, s1!.id, "thought", db);
-    expect(sug).toMatchObject({ kind: "thought", prompt: "suggest-thought.v1", model: "qwen2.5-vl-7b", output: { state: "The settings page is open.", nextAction: "Tap the Wi-Fi entry.", purpose: "To turn Wi-Fi on." } });
+    expect(sug).toMatchObject({
+      kind: "thought",
+      prompt: "suggest-thought.v1",
+      model: "qwen2.5-vl-7b",
+      output: { state: "The settings page is open.", nextAction: "Tap the Wi-Fi entry.", purpose: "To turn Wi-Fi on." },
+    });
     const sent = fake.requests.at(-1)!.body;
     const text = requestText(sent);
     expect(text).toContain("Task: Turn on Wi-Fi");
@@ -184,19 +211,31 @@ describe("suggestions in the editor", () => {
     const now = (await steps(tid))[1]!;
     const saved = await saveStepAnnotation(ann, now.id, inputFrom(now, { thought: sug.kind === "thought" ? sug.output : now.thought }), db);
     for (const f of ["thought.state", "thought.nextAction", "thought.purpose", "thought.text"] as const) {
-      expect(saved.provenance[f]).toMatchObject({ source: "suggested-accepted", suggestionId: sug.id, prompt: "suggest-thought.v1", model: "qwen2.5-vl-7b" });
+      expect(saved.provenance[f]).toMatchObject({
+        source: "suggested-accepted",
+        suggestionId: sug.id,
+        prompt: "suggest-thought.v1",
+        model: "qwen2.5-vl-7b",
+      });
     }
     expect(saved.provenance.clearAction).toMatchObject({ source: "typed" });
 
     // Editing the accepted text is normal typing: that field becomes suggested-edited, the others stay.
-    const edited = await saveStepAnnotation(ann, saved.id, inputFrom(saved, { thought: { ...saved.thought, purpose: "So Wi-Fi is on." } }), db);
+    const edited = await saveStepAnnotation(
+      ann,
+      saved.id,
+      inputFrom(saved, { thought: { ...saved.thought, purpose: "So Wi-Fi is on." } }),
+      db,
+    );
     expect(edited.provenance["thought.purpose"]).toMatchObject({ source: "suggested-edited", suggestionId: sug.id });
     expect(edited.provenance["thought.state"]).toMatchObject({ source: "suggested-accepted" });
 
     const audit = await db.auditEvent.findMany({ where: { entityId: s1!.id }, orderBy: { at: "asc" } });
     expect(audit.map((a) => a.action)).toEqual(["step.annotate", "step.suggest", "step.suggest.accept", "step.annotate", "step.annotate"]);
     expect(JSON.parse(audit[3]!.afterJson!).provenance["thought.state"]).toMatchObject({ source: "suggested-accepted" });
-    expect(JSON.parse(audit[4]!.afterJson!).provenance).toEqual({ "thought.purpose": expect.objectContaining({ source: "suggested-edited" }) });
+    expect(JSON.parse(audit[4]!.afterJson!).provenance).toEqual({
+      "thought.purpose": expect.objectContaining({ source: "suggested-edited" }),
+    });
 
     const out = path.join(dir, "export-suggest");
     await exportDataset({ outDir: out, status: "all", db });
@@ -205,7 +244,11 @@ describe("suggestions in the editor", () => {
       .split("\n")
       .map((l) => JSON.parse(l))
       .find((l) => l.id === tid);
-    expect(line.steps[1].provenance["thought.purpose"]).toMatchObject({ source: "suggested-edited", prompt: "suggest-thought.v1", model: "qwen2.5-vl-7b" });
+    expect(line.steps[1].provenance["thought.purpose"]).toMatchObject({
+      source: "suggested-edited",
+      prompt: "suggest-thought.v1",
+      model: "qwen2.5-vl-7b",
+    });
     expect(line.steps[1].provenance["thought.state"]).toMatchObject({ source: "suggested-accepted" });
     expect(line.steps[2].provenance).toEqual({});
   });
@@ -217,7 +260,11 @@ describe("suggestions in the editor", () => {
     expect(typeof sent.messages[0]!.content === "string" && sent.messages[0]!.content).toContain('"name_for_human": "mobile_use"');
     expect(requestText(sent)).toContain("The user query:  Turn on Wi-Fi");
     const expected = toOriginalPoint([540, 600], framePair({ width: 1080, height: 2400 }, QWEN_MAX_PIXELS));
-    expect(sug).toMatchObject({ kind: "action", prompt: "suggest-action.v1", output: { toolCall: { action: "click", coordinate: expected }, clearAction: "Tap the Wi-Fi entry." } });
+    expect(sug).toMatchObject({
+      kind: "action",
+      prompt: "suggest-action.v1",
+      output: { toolCall: { action: "click", coordinate: expected }, clearAction: "Tap the Wi-Fi entry." },
+    });
     expect(expected[0]).not.toBe(540);
   });
 
@@ -267,10 +314,18 @@ async function waitUntil(check: () => boolean | Promise<boolean>, ms = 20_000) {
 
 describe("batch pre-annotation", () => {
   it("fills only untouched steps, never overwrites a person's edit (even one landing mid-job), and counts tokens", async () => {
-    const [a, b] = (await seed([{ goal: "prefill A", steps: 3 }, { goal: "prefill B", steps: 2 }])) as [string, string];
+    const [a, b] = (await seed([
+      { goal: "prefill A", steps: 3 },
+      { goal: "prefill B", steps: 2 },
+    ])) as [string, string];
     await assign(a, ann);
     const [a0, a1] = await steps(a);
-    await saveStepAnnotation(ann, a1!.id, inputFrom(a1!, { thought: { state: "Mine.", nextAction: "My next.", purpose: "My why.", text: "Mine. My next. My why." } }), db);
+    await saveStepAnnotation(
+      ann,
+      a1!.id,
+      inputFrom(a1!, { thought: { state: "Mine.", nextAction: "My next.", purpose: "My why.", text: "Mine. My next. My why." } }),
+      db,
+    );
     await saveModelSettings(admin, { baseUrl: fake.baseUrl, model: "qwen2.5-vl-7b", concurrency: 1, timeoutMs: 5_000 }, db);
     // The model is slow for the first step: the person saves it while the model is answering.
     fake.setMode({ mode: "slow", delayMs: 600 });
@@ -288,7 +343,11 @@ describe("batch pre-annotation", () => {
     expect(x0!.clearAction).toBe("Person was here.");
     expect(x0!.thought).toEqual(a0!.thought);
     expect(x1!.thought.state).toBe("Mine.");
-    expect(x2!.thought).toMatchObject({ state: "The settings page is open.", nextAction: "Tap the Wi-Fi entry.", purpose: "To turn Wi-Fi on." });
+    expect(x2!.thought).toMatchObject({
+      state: "The settings page is open.",
+      nextAction: "Tap the Wi-Fi entry.",
+      purpose: "To turn Wi-Fi on.",
+    });
     expect(x2!.provenance["thought.state"]).toMatchObject({ source: "prefilled", prompt: "suggest-thought.v1", model: "qwen2.5-vl-7b" });
     for (const s of await steps(b)) expect(s.provenance["thought.text"]).toMatchObject({ source: "prefilled" });
     expect(await db.auditEvent.count({ where: { action: "step.prefill" } })).toBe(3);
@@ -334,7 +393,10 @@ describe("batch pre-annotation", () => {
   it("survives its process being killed: the next studio process takes it over and finishes it, asking for each step once", async () => {
     const [e] = (await seed([{ goal: "prefill E", steps: 4 }])) as [string];
     fake.setMode({ mode: "slow", delayMs: 60_000 });
-    const child = spawn(process.execPath, ["--import", "tsx", path.resolve("lib/server/testing/model-job-child.ts"), e], { env: { ...process.env }, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", path.resolve("lib/server/testing/model-job-child.ts"), e], {
+      env: { ...process.env },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const lines = createInterface({ input: child.stdout! });
     const jobId = await new Promise<string>((resolve, reject) => {
       lines.on("line", (l) => l.startsWith("job ") && resolve(l.slice(4)));
@@ -374,7 +436,10 @@ describe("the trajectory judge against people", () => {
     const ids = await seed(plan.map(([app], i) => ({ goal: `judge task ${i} [${plan[i]![2] ? "done" : "not done"}]`, steps: 2, app })));
     for (const [i, id] of ids.entries()) await db.trajectory.update({ where: { id }, data: { status: "approved", outcome: plan[i]![1] } });
     // One reviewed trajectory that stays unjudged, and one not reviewed (never counted).
-    const [late, draft] = await seed([{ goal: "judge late", steps: 1, app: "Mail" }, { goal: "judge draft", steps: 1, app: "Mail" }]);
+    const [late, draft] = await seed([
+      { goal: "judge late", steps: 1, app: "Mail" },
+      { goal: "judge draft", steps: 1, app: "Mail" },
+    ]);
     fake.setResponder((req) => {
       const done = /\[done\]/.test(requestText(req));
       return JSON.stringify({ completed: done, consistent: true, reason: done ? "Looks complete." : "Stopped early." });
@@ -388,10 +453,27 @@ describe("the trajectory judge against people", () => {
     expect(requestImages(fake.requests.at(-1)!.body)).toHaveLength(2);
 
     const a = await judgeAgreement(reviewer, db);
-    expect(a.overall).toEqual({ pairs: 8, agree: 5, confusion: { success: { success: 2, failure: 2 }, failure: { success: 1, failure: 3 } }, kappa: 0.25 });
+    expect(a.overall).toEqual({
+      pairs: 8,
+      agree: 5,
+      confusion: { success: { success: 2, failure: 2 }, failure: { success: 1, failure: 3 } },
+      kappa: 0.25,
+    });
     expect(a.byApp).toEqual([
-      { app: "Mail", pairs: 5, agree: 4, confusion: { success: { success: 2, failure: 1 }, failure: { success: 0, failure: 2 } }, kappa: expect.closeTo(0.6154, 3) },
-      { app: "Maps", pairs: 3, agree: 1, confusion: { success: { success: 0, failure: 1 }, failure: { success: 1, failure: 1 } }, kappa: expect.closeTo(-0.5, 6) },
+      {
+        app: "Mail",
+        pairs: 5,
+        agree: 4,
+        confusion: { success: { success: 2, failure: 1 }, failure: { success: 0, failure: 2 } },
+        kappa: expect.closeTo(0.6154, 3),
+      },
+      {
+        app: "Maps",
+        pairs: 3,
+        agree: 1,
+        confusion: { success: { success: 0, failure: 1 }, failure: { success: 1, failure: 1 } },
+        kappa: expect.closeTo(-0.5, 6),
+      },
     ]);
     expect(a.unjudged).toBe(1);
     expect(a.disagreements.map((d) => [d.app, d.human, d.judge]).sort()).toEqual([
@@ -405,10 +487,15 @@ describe("the trajectory judge against people", () => {
     // The export carries the verdict beside the human outcome.
     const out = path.join(dir, "export-judge");
     await exportDataset({ outDir: out, status: "approved", db });
-    const rows = readFileSync(path.join(out, "trajectories.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const rows = readFileSync(path.join(out, "trajectories.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     const first = rows.find((r) => r.id === ids[2]);
-    expect(first).toMatchObject({ outcome: "success", judge: { outcome: "failure", isConsistent: true, reason: "Stopped early.", prompt: "judge.v1", model: "qwen2.5-vl-7b" } });
+    expect(first).toMatchObject({
+      outcome: "success",
+      judge: { outcome: "failure", isConsistent: true, reason: "Stopped early.", prompt: "judge.v1", model: "qwen2.5-vl-7b" },
+    });
     expect(rows.find((r) => r.id === late)!.judge).toBeUndefined();
-
   });
 });

@@ -1,7 +1,13 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
-import { MODEL_DEFAULTS, modelSettingsViewSchema, type ConnectionTest, type ModelSettingsView, type SaveModelSettingsInput } from "@/lib/domain/model";
+import {
+  MODEL_DEFAULTS,
+  modelSettingsViewSchema,
+  type ConnectionTest,
+  type ModelSettingsView,
+  type SaveModelSettingsInput,
+} from "@/lib/domain/model";
 import type { Actor } from "@/lib/domain/permissions";
 import { recordAudit } from "./audit";
 import { db as defaultDb, type Db } from "./db";
@@ -47,7 +53,13 @@ async function resolve(prisma: Db): Promise<{ config: ModelConfig | null; view: 
     hasKey: !!apiKey.value,
     concurrency: concurrency.value,
     timeoutMs: timeoutMs.value,
-    sources: { baseUrl: baseUrl.source, model: model.source, apiKey: apiKey.source, concurrency: concurrency.source, timeoutMs: timeoutMs.source },
+    sources: {
+      baseUrl: baseUrl.source,
+      model: model.source,
+      apiKey: apiKey.source,
+      concurrency: concurrency.source,
+      timeoutMs: timeoutMs.source,
+    },
     isConfigured,
   });
   const config = isConfigured
@@ -65,7 +77,11 @@ export async function getModelSettings(actor: Actor, prisma: Db = defaultDb()): 
 /** The endpoint with its key, for the server's own calls; 503 when none is configured. */
 export async function modelConfig(prisma: Db = defaultDb()): Promise<ModelConfig> {
   const { config } = await resolve(prisma);
-  if (!config) throw new AppError("unavailable", "No model endpoint is configured: an admin sets one on the Model page (or STUDIO_MODEL_URL and STUDIO_MODEL_NAME).");
+  if (!config)
+    throw new AppError(
+      "unavailable",
+      "No model endpoint is configured: an admin sets one on the Model page (or STUDIO_MODEL_URL and STUDIO_MODEL_NAME).",
+    );
   return config;
 }
 
@@ -86,7 +102,14 @@ export async function saveModelSettings(actor: Actor, input: SaveModelSettingsIn
     const shown = (r: { baseUrl: string | null; model: string | null; concurrency: number | null; timeoutMs: number | null } | null) =>
       r ? { baseUrl: r.baseUrl, model: r.model, concurrency: r.concurrency, timeoutMs: r.timeoutMs } : null;
     const keyChange = input.apiKey === undefined ? "kept" : input.apiKey === "" ? "cleared" : "replaced";
-    await recordAudit(tx, { actor: auditActor(actor), action: "model.settings", entityType: "model", entityId: SETTING_ID, before: shown(before), after: { ...shown({ ...data }), apiKey: keyChange } });
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      action: "model.settings",
+      entityType: "model",
+      entityId: SETTING_ID,
+      before: shown(before),
+      after: { ...shown({ ...data }), apiKey: keyChange },
+    });
     return (await resolve(tx as unknown as Db)).view;
   });
 }
@@ -127,15 +150,26 @@ function gateFor(config: ModelConfig): Gate {
 /** An error from the endpoint in words a person can act on; never includes the key or headers. */
 function modelError(e: unknown, config: ModelConfig): AppError {
   if (e instanceof APIConnectionTimeoutError || (e instanceof APIUserAbortError && /timed out/i.test(e.message))) {
-    return new AppError("gateway_timeout", `The model endpoint did not answer within ${Math.round(config.timeoutMs / 1000)} s.`, { reason: "timeout" });
+    return new AppError("gateway_timeout", `The model endpoint did not answer within ${Math.round(config.timeoutMs / 1000)} s.`, {
+      reason: "timeout",
+    });
   }
   if (e instanceof APIError && e.status !== undefined) {
-    const detail = typeof e.error === "object" && e.error && "message" in e.error ? String((e.error as { message: unknown }).message) : e.message;
-    return new AppError("bad_gateway", `The model endpoint answered ${e.status}: ${detail.slice(0, 300)}`, { reason: "status", status: e.status });
+    const detail =
+      typeof e.error === "object" && e.error && "message" in e.error ? String((e.error as { message: unknown }).message) : e.message;
+    return new AppError("bad_gateway", `The model endpoint answered ${e.status}: ${detail.slice(0, 300)}`, {
+      reason: "status",
+      status: e.status,
+    });
   }
-  if (e instanceof APIError) return new AppError("bad_gateway", `The model endpoint could not be reached at ${config.baseUrl} (${e.message.slice(0, 200)}).`, { reason: "connection" });
+  if (e instanceof APIError)
+    return new AppError("bad_gateway", `The model endpoint could not be reached at ${config.baseUrl} (${e.message.slice(0, 200)}).`, {
+      reason: "connection",
+    });
   if (e instanceof AppError) return e;
-  return new AppError("bad_gateway", `The model call failed: ${(e as Error).message?.slice(0, 300) ?? "unknown error"}`, { reason: "other" });
+  return new AppError("bad_gateway", `The model call failed: ${(e as Error).message?.slice(0, 300) ?? "unknown error"}`, {
+    reason: "other",
+  });
 }
 
 /**
@@ -143,14 +177,32 @@ function modelError(e: unknown, config: ModelConfig): AppError {
  * no retries (a person is waiting; a job retries on its own terms). Throws AppError bad_gateway or
  * gateway_timeout; an empty answer is bad_gateway too.
  */
-export async function chat(config: ModelConfig, messages: ChatMessage[], opts: { maxTokens?: number; signal?: AbortSignal } = {}): Promise<ChatAnswer> {
-  const client = new OpenAI({ baseURL: config.baseUrl, apiKey: config.apiKey ?? "EMPTY", timeout: config.timeoutMs, maxRetries: 0, logLevel: "off" });
+export async function chat(
+  config: ModelConfig,
+  messages: ChatMessage[],
+  opts: { maxTokens?: number; signal?: AbortSignal } = {},
+): Promise<ChatAnswer> {
+  const client = new OpenAI({
+    baseURL: config.baseUrl,
+    apiKey: config.apiKey ?? "EMPTY",
+    timeout: config.timeoutMs,
+    maxRetries: 0,
+    logLevel: "off",
+  });
   return gateFor(config).run(async () => {
     try {
-      const res = await client.chat.completions.create({ model: config.model, messages, temperature: 0, max_tokens: opts.maxTokens ?? 512 }, { signal: opts.signal });
+      const res = await client.chat.completions.create(
+        { model: config.model, messages, temperature: 0, max_tokens: opts.maxTokens ?? 512 },
+        { signal: opts.signal },
+      );
       const text = res.choices[0]?.message?.content ?? "";
       if (!text.trim()) throw new AppError("bad_gateway", "The model endpoint answered with an empty message.", { reason: "empty" });
-      return { text, promptTokens: res.usage?.prompt_tokens ?? 0, completionTokens: res.usage?.completion_tokens ?? 0, model: res.model || config.model };
+      return {
+        text,
+        promptTokens: res.usage?.prompt_tokens ?? 0,
+        completionTokens: res.usage?.completion_tokens ?? 0,
+        model: res.model || config.model,
+      };
     } catch (e) {
       throw modelError(e, config);
     }
@@ -169,7 +221,14 @@ export async function testModelConnection(actor: Actor, prisma: Db = defaultDb()
   }
   try {
     const a = await chat(config, [{ role: "user", content: "Reply with the single word: pong" }], { maxTokens: 16 });
-    return { ok: true, model: a.model, reply: a.text.slice(0, 2_000), error: null, ms: Date.now() - started, usage: { promptTokens: a.promptTokens, completionTokens: a.completionTokens } };
+    return {
+      ok: true,
+      model: a.model,
+      reply: a.text.slice(0, 2_000),
+      error: null,
+      ms: Date.now() - started,
+      usage: { promptTokens: a.promptTokens, completionTokens: a.completionTokens },
+    };
   } catch (e) {
     return { ok: false, model: config.model, reply: null, error: (e as Error).message, ms: Date.now() - started, usage: null };
   }

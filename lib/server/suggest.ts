@@ -39,7 +39,11 @@ type StepContext = Awaited<ReturnType<typeof loadContext>>;
 async function loadContext(prisma: Db, stepId: string) {
   const step = await prisma.step.findUnique({ where: { id: stepId }, include: { screenshot: true, trajectory: true } });
   if (!step) throw new AppError("not_found", `step ${stepId} does not exist`);
-  const before = await prisma.step.findMany({ where: { trajectoryId: step.trajectoryId, index: { lt: step.index } }, orderBy: { index: "asc" }, include: { screenshot: true } });
+  const before = await prisma.step.findMany({
+    where: { trajectoryId: step.trajectoryId, index: { lt: step.index } },
+    orderBy: { index: "asc" },
+    include: { screenshot: true },
+  });
   return { step, view: stepFromRow(step), history: before.map(stepFromRow), trajectory: step.trajectory };
 }
 
@@ -47,7 +51,11 @@ async function loadContext(prisma: Db, stepId: string) {
 export async function thoughtMessages(ctx: StepContext): Promise<{ prompt: string; messages: ChatMessage[] }> {
   const p = await loadPrompt(PROMPTS.thought);
   const history = ctx.history.length
-    ? ctx.history.map((h) => `Step ${h.index + 1}: ${h.clearAction || h.thought.nextAction || "(no description)"} | ${formatMobileUseCall(h.toolCall)}`).join("\n")
+    ? ctx.history
+        .map(
+          (h) => `Step ${h.index + 1}: ${h.clearAction || h.thought.nextAction || "(no description)"} | ${formatMobileUseCall(h.toolCall)}`,
+        )
+        .join("\n")
     : "(none: this is the first step)";
   const user = fill(p.user, {
     instruction: ctx.trajectory.instruction,
@@ -62,7 +70,13 @@ export async function thoughtMessages(ctx: StepContext): Promise<{ prompt: strin
     prompt: p.name,
     messages: [
       { role: "system", content: p.system },
-      { role: "user", content: [{ type: "text", text: user }, { type: "image_url", image_url: { url: image } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: user },
+          { type: "image_url", image_url: { url: image } },
+        ],
+      },
     ],
   };
 }
@@ -72,7 +86,9 @@ async function actionMessages(ctx: StepContext): Promise<{ prompt: string; messa
   const p = await loadPrompt(PROMPTS.action);
   const original = { width: ctx.step.screenshot.width, height: ctx.step.screenshot.height };
   const frames = framePair(original, modelMaxPixels(), QWEN_MIN_PIXELS);
-  const history = ctx.history.map((h) => mapPoints(h.toolCall, (pt) => toResizedPoint(pt, framePair(h.screenshot, modelMaxPixels(), QWEN_MIN_PIXELS))));
+  const history = ctx.history.map((h) =>
+    mapPoints(h.toolCall, (pt) => toResizedPoint(pt, framePair(h.screenshot, modelMaxPixels(), QWEN_MIN_PIXELS))),
+  );
   const system = fill(p.system, { mobile_use_system_prompt: mobileUseSystemPrompt(frames.resized) });
   const user = fill(p.user, { user_text: mobileUseUserText(ctx.trajectory.instruction, history) });
   const image = await screenshotDataUrl(ctx.step.screenshot.sha256, ctx.step.screenshot.mime);
@@ -82,7 +98,13 @@ async function actionMessages(ctx: StepContext): Promise<{ prompt: string; messa
     original,
     messages: [
       { role: "system", content: system },
-      { role: "user", content: [{ type: "text", text: user }, { type: "image_url", image_url: { url: image } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: user },
+          { type: "image_url", image_url: { url: image } },
+        ],
+      },
     ],
   };
 }
@@ -107,11 +129,20 @@ async function askAction(config: ModelConfig, ctx: StepContext): Promise<Asked> 
   const { prompt, messages, frame, original } = await actionMessages(ctx);
   const a = await chat(config, messages, { maxTokens: 512 });
   const parsed = parseModelOutput(a.text);
-  if (!parsed.toolCall) throw new AppError("bad_gateway", `The model's answer holds no usable tool call (${parsed.problems.map((p) => `${p.field}: ${p.message}`).join("; ")}).`, { reason: "unusable", reply: a.text.slice(0, 500) });
+  if (!parsed.toolCall)
+    throw new AppError(
+      "bad_gateway",
+      `The model's answer holds no usable tool call (${parsed.problems.map((p) => `${p.field}: ${p.message}`).join("; ")}).`,
+      { reason: "unusable", reply: a.text.slice(0, 500) },
+    );
   const frames = { original, resized: frame };
   const toolCall: ToolCall = mapPoints(parsed.toolCall, (pt) => toOriginalPoint(pt, frames));
   const off = screenProblems(toolCall, original);
-  if (off.length) throw new AppError("bad_gateway", `The model's action is off the screen (${off.map((p) => p.message).join("; ")}).`, { reason: "unusable", reply: a.text.slice(0, 500) });
+  if (off.length)
+    throw new AppError("bad_gateway", `The model's action is off the screen (${off.map((p) => p.message).join("; ")}).`, {
+      reason: "unusable",
+      reply: a.text.slice(0, 500),
+    });
   const output = actionSuggestionSchema.parse({ toolCall, clearAction: parsed.clearAction ?? "", thought: parsed.thought ?? "" });
   return { prompt, model: a.model, output, rawText: a.text, promptTokens: a.promptTokens, completionTokens: a.completionTokens };
 }
@@ -119,7 +150,15 @@ async function askAction(config: ModelConfig, ctx: StepContext): Promise<Asked> 
 type SuggestionRow = Awaited<ReturnType<Db["stepSuggestion"]["findFirstOrThrow"]>>;
 
 export function suggestionView(row: SuggestionRow): SuggestionView {
-  return suggestionViewSchema.parse({ id: row.id, kind: row.kind, stepId: row.stepId, prompt: row.prompt, model: row.model, output: JSON.parse(row.outputJson), createdAt: row.createdAt.toISOString() });
+  return suggestionViewSchema.parse({
+    id: row.id,
+    kind: row.kind,
+    stepId: row.stepId,
+    prompt: row.prompt,
+    model: row.model,
+    output: JSON.parse(row.outputJson),
+    createdAt: row.createdAt.toISOString(),
+  });
 }
 
 /**
@@ -127,10 +166,19 @@ export function suggestionView(row: SuggestionRow): SuggestionView {
  * is recorded (table StepSuggestion, audit step.suggest) and returned; nothing in the step changes
  * until the person accepts it. A failing or slow endpoint is a 502/504/503 with a clear message.
  */
-export async function suggestForStep(actor: Actor, stepId: string, kind: SuggestionKind, prisma: Db = defaultDb()): Promise<SuggestionView> {
+export async function suggestForStep(
+  actor: Actor,
+  stepId: string,
+  kind: SuggestionKind,
+  prisma: Db = defaultDb(),
+): Promise<SuggestionView> {
   const ctx = await loadContext(prisma, stepId);
   authorize(actor, "trajectory.annotate", ctx.trajectory);
-  if (!isEditableStatus(ctx.trajectory.status)) throw new AppError("forbidden", `This trajectory is ${ctx.trajectory.status.replace("_", " ")}; suggestions are for work being edited.`);
+  if (!isEditableStatus(ctx.trajectory.status))
+    throw new AppError(
+      "forbidden",
+      `This trajectory is ${ctx.trajectory.status.replace("_", " ")}; suggestions are for work being edited.`,
+    );
   const config = await modelConfig(prisma);
   const asked = kind === "thought" ? await askThought(config, ctx) : await askAction(config, ctx);
   const row = await prisma.$transaction(async (tx) => {
@@ -154,7 +202,13 @@ export async function suggestForStep(actor: Actor, stepId: string, kind: Suggest
       action: "step.suggest",
       entityType: "step",
       entityId: stepId,
-      after: { suggestionId: created.id, kind, prompt: asked.prompt, model: asked.model, tokens: { prompt: asked.promptTokens, completion: asked.completionTokens } },
+      after: {
+        suggestionId: created.id,
+        kind,
+        prompt: asked.prompt,
+        model: asked.model,
+        tokens: { prompt: asked.promptTokens, completion: asked.completionTokens },
+      },
     });
     return created;
   });
@@ -172,16 +226,26 @@ export async function acceptSuggestion(actor: Actor, suggestionId: string, prism
     if (!row) throw new AppError("not_found", `suggestion ${suggestionId} does not exist`);
     const t = await tx.trajectory.findUniqueOrThrow({ where: { id: row.trajectoryId }, select: { assigneeId: true, status: true } });
     authorize(actor, "trajectory.annotate", t);
-    if (!isEditableStatus(t.status)) throw new AppError("forbidden", `This trajectory is ${t.status.replace("_", " ")}; it cannot be edited now.`);
+    if (!isEditableStatus(t.status))
+      throw new AppError("forbidden", `This trajectory is ${t.status.replace("_", " ")}; it cannot be edited now.`);
     const acceptedAt = new Date();
     const updated = await tx.stepSuggestion.update({ where: { id: suggestionId }, data: { acceptedAt, acceptedById: actor.id } });
-    await recordAudit(tx, { actor: auditActor(actor), action: "step.suggest.accept", entityType: "step", entityId: row.stepId, after: { suggestionId, kind: row.kind, prompt: row.prompt, model: row.model } });
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      action: "step.suggest.accept",
+      entityType: "step",
+      entityId: row.stepId,
+      after: { suggestionId, kind: row.kind, prompt: row.prompt, model: row.model },
+    });
     return suggestionView(updated);
   });
 }
 
 /** The latest accepted suggestion of each kind for a step, with its acceptance time (for provenance at save). */
-export async function acceptedSuggestions(tx: Pick<Db, "stepSuggestion">, stepId: string): Promise<(SuggestionView & { acceptedAt: Date })[]> {
+export async function acceptedSuggestions(
+  tx: Pick<Db, "stepSuggestion">,
+  stepId: string,
+): Promise<(SuggestionView & { acceptedAt: Date })[]> {
   const rows = await tx.stepSuggestion.findMany({ where: { stepId, acceptedAt: { not: null } }, orderBy: { acceptedAt: "desc" } });
   const seen = new Set<string>();
   const out: (SuggestionView & { acceptedAt: Date })[] = [];

@@ -34,7 +34,8 @@ const en = {
   "model.test.tokens": "{prompt} prompt + {completion} completion tokens",
 
   "model.jobs.title": "Background jobs",
-  "model.jobs.sub": "Pre-annotation writes suggested thoughts into steps nobody has touched; a person's edit is never overwritten. The judge reads reviewed trajectories.",
+  "model.jobs.sub":
+    "Pre-annotation writes suggested thoughts into steps nobody has touched; a person's edit is never overwritten. The judge reads reviewed trajectories.",
   "model.jobs.ids": "Trajectory ids (one per line or separated by spaces)",
   "model.jobs.idsHint": "For the judge, leave empty to judge every reviewed trajectory.",
   "model.jobs.startPrefill": "Pre-annotate these",

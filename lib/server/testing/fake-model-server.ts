@@ -6,7 +6,7 @@
 // `tsx lib/server/testing/fake-model-server.ts --port 3299`, controlled over HTTP:
 // POST /_control {"mode":"ok"|"slow"|"fail","delayMs":n}, GET /_requests, DELETE /_requests.
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 
 export type ChatPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
 export type ChatMessage = { role: string; content: string | ChatPart[] };
@@ -34,7 +34,9 @@ export function requestText(req: ChatRequest): string {
 
 /** Image URLs of a request, in order. */
 export function requestImages(req: ChatRequest): string[] {
-  return req.messages.flatMap((m) => (typeof m.content === "string" ? [] : m.content.flatMap((p) => (p.type === "image_url" ? [p.image_url.url] : []))));
+  return req.messages.flatMap((m) =>
+    typeof m.content === "string" ? [] : m.content.flatMap((p) => (p.type === "image_url" ? [p.image_url.url] : [])),
+  );
 }
 
 /** A plausible answer for each studio prompt, recognised by what it asks for. */
@@ -43,7 +45,8 @@ export function defaultReply(req: ChatRequest): string {
   if (/"next_action"/.test(text)) {
     return '```json\n{"state": "The settings page is open.", "next_action": "Tap the Wi-Fi entry.", "purpose": "To turn Wi-Fi on."}\n```';
   }
-  if (/"completed"/.test(text) && /"consistent"/.test(text)) return '{"completed": true, "consistent": true, "reason": "The last screen shows the task done."}';
+  if (/"completed"/.test(text) && /"consistent"/.test(text))
+    return '{"completed": true, "consistent": true, "reason": "The last screen shows the task done."}';
   if (/mobile_use/.test(text)) {
     return '<think>The Wi-Fi entry is near the top.</think>\n<action>Tap the Wi-Fi entry.</action>\n<tool_call>\n{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [540, 600]}}\n</tool_call>';
   }
@@ -62,7 +65,7 @@ export async function startFakeModelServer(opts: { port?: number; host?: string 
   const requests: RecordedRequest[] = [];
   let mode: FakeMode = { mode: "ok" };
   let responder = defaultReply;
-  const sockets = new Set<import("node:net").Socket>();
+  const sockets = new Set<Socket>();
 
   const server: Server = createServer(async (req, res) => {
     const send = (status: number, body: unknown) => {
@@ -81,12 +84,14 @@ export async function startFakeModelServer(opts: { port?: number; host?: string 
         if (req.method === "DELETE") requests.length = 0;
         return send(200, { requests });
       }
-      if (url.pathname !== "/v1/chat/completions" || req.method !== "POST") return send(404, { error: { message: `no route ${req.method} ${url.pathname}`, type: "invalid_request_error" } });
+      if (url.pathname !== "/v1/chat/completions" || req.method !== "POST")
+        return send(404, { error: { message: `no route ${req.method} ${url.pathname}`, type: "invalid_request_error" } });
       const body = JSON.parse(raw) as ChatRequest;
       requests.push({ path: url.pathname, authorization: req.headers.authorization ?? null, body, at: Date.now() });
       if (mode.mode === "slow") await sleep(mode.delayMs ?? 30_000);
       if (mode.mode === "fail") return send(500, { error: { message: "The model server broke (fake 500).", type: "server_error" } });
-      if (!Array.isArray(body.messages) || body.messages.length === 0) return send(400, { error: { message: "messages: required", type: "invalid_request_error" } });
+      if (!Array.isArray(body.messages) || body.messages.length === 0)
+        return send(400, { error: { message: "messages: required", type: "invalid_request_error" } });
       const content = responder(body);
       const promptTokens = Math.ceil(requestText(body).length / 4) + requestImages(body).length * 1_000;
       const completionTokens = Math.ceil(content.length / 4);
