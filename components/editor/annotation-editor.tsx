@@ -21,6 +21,7 @@ import { SubmitBlocked, Submitted } from "./submit-panel";
 import { StepForm } from "./step-form";
 import { ReviewNotes } from "./review-notes";
 import { StepStrip } from "./step-strip";
+import { createSuggestions, SuggestionPanel } from "./suggestion-panel";
 import { useEditor } from "./use-editor";
 import "./editor.css";
 import { usePrefetchScreenshots, useStepInUrl } from "@/components/step-viewer/step-hooks";
@@ -82,6 +83,7 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
     }),
   );
   useEffect(() => () => autosave.dispose(), [autosave]);
+  const [suggestions] = useState(() => createSuggestions(editor));
   const submit = useSubmitTrajectory(trajectory.id);
   const thoughtRef = useRef<HTMLTextAreaElement>(null);
   const stepIndex = useEditor(editor, (s) => s.stepIndex);
@@ -129,8 +131,9 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
         submit: () => void doSubmitRef.current(),
         focusThought: () => thoughtRef.current?.focus(),
         isVerdictAdvancing: () => readFlag(personId, VERDICT_ADVANCES),
+        acceptSuggestion: () => void suggestions.accept(),
       }),
-    [editor, autosave, personId],
+    [editor, autosave, personId, suggestions],
   );
   useShortcuts(shortcuts, editor.get);
   useStepInUrl(stepIndex);
@@ -148,6 +151,7 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
         <CanvasPane editor={editor} step={step} stepCount={trajectory.steps.length} shortcuts={shortcuts} />
         <div className="side-panel">
           <ReviewNotes trajectoryId={trajectory.id} stepIndex={stepIndex} onPickStep={editor.goTo} />
+          <SuggestionPanel editor={editor} suggestions={suggestions} step={step} />
           <StepForm editor={editor} step={step} thoughtRef={thoughtRef} shortcuts={shortcuts} personId={personId} isSubmitAttempted={isSubmitAttempted} />
         </div>
       </div>

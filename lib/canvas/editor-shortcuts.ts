@@ -9,7 +9,7 @@ import { viewShortcuts } from "./view-shortcuts";
  * What the page adds to the engine's commands: saving and submitting talk to the server, focusing
  * talks to the DOM, and whether a verdict key moves on is the person's setting.
  */
-export type PageActions = { save: () => void; submit: () => void; focusThought: () => void; isVerdictAdvancing?: () => boolean };
+export type PageActions = { save: () => void; submit: () => void; focusThought: () => void; isVerdictAdvancing?: () => boolean; acceptSuggestion?: () => void };
 
 /**
  * The next step (after the current one, wrapping round) that still blocks a submit: inside the cut
@@ -105,6 +105,7 @@ function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[
     { id: "outcome.success", kbd: ["shift+s"], label: "shortcut.outcomeSuccess", group: "shortcut.group.verdict", when: canDecideOutcome, run: () => editor.setOutcome("success") },
     { id: "outcome.failure", kbd: ["shift+f"], label: "shortcut.outcomeFailure", group: "shortcut.group.verdict", when: canDecideOutcome, run: () => editor.setOutcome("failure") },
     { id: "trajectory.discard", kbd: ["shift+d"], label: "shortcut.discard", group: "shortcut.group.verdict", when: canEdit, run: (s) => editor.setDiscarded(!s.doc.trajectory.isDiscarded) },
+    { id: "suggest.accept", kbd: ["a"], label: "shortcut.suggestAccept", group: "shortcut.group.verdict", when: canEdit, run: () => page.acceptSuggestion?.() },
 
     { id: "history.undo", kbd: ["mod+z"], label: "shortcut.undo", group: "shortcut.group.general", isGlobal: true, run: editor.undo },
     { id: "history.redo", kbd: ["mod+shift+z", "mod+y"], label: "shortcut.redo", group: "shortcut.group.general", isGlobal: true, run: editor.redo },

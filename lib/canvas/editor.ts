@@ -474,6 +474,8 @@ export function createEditor(init: EditorInit) {
       change("history.merge", (doc) => withValues(doc, { [key]: merged }));
     },
     setReadOnly: (isReadOnly: boolean) => store.set({ isReadOnly }),
+    /** Several fields of the current step at once (an accepted suggestion): one undo step. */
+    patchStep: (label: string, patch: Partial<StepAnnotation>) => changeStep(label, (a) => ({ ...a, ...patch })),
   };
 }
 

@@ -30,6 +30,7 @@ export const ACTIONS = [
   "tokens.manage-own",
   "tokens.manage-all",
   "audit.read",
+  "model.manage",
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -53,6 +54,8 @@ const RULES: Record<Action, (actor: Actor, t?: TrajectoryFacts) => boolean> = {
   "tokens.manage-own": () => true,
   "tokens.manage-all": (a) => a.role === "admin",
   "audit.read": (a) => a.role === "admin",
+  // The model endpoint, pre-annotation and judge jobs. Suggestions in the editor need trajectory.annotate.
+  "model.manage": (a) => a.role === "admin",
 };
 
 export function can(actor: Actor, action: Action, trajectory?: TrajectoryFacts): boolean {
@@ -69,5 +72,6 @@ export const NAV_ITEMS = [
   { href: "/export", key: "export", action: "export.run" },
   { href: "/admin/people", key: "people", action: "people.manage" },
   { href: "/admin/audit", key: "audit", action: "audit.read" },
+  { href: "/admin/model", key: "model", action: "model.manage" },
 ] as const satisfies readonly { href: string; key: string; action: Action }[];
 export type NavKey = (typeof NAV_ITEMS)[number]["key"];

@@ -4,6 +4,7 @@ import { text } from "./limits";
 import { thoughtPartsSchema } from "./thought";
 import { taskStatusSchema } from "./status";
 import { toolCallSchema } from "./tool-call";
+import { stepProvenanceSchema } from "./provenance";
 
 export const TRAJECTORY_SOURCES = ["mobile-r1", "ui-s1", "studio", "demo"] as const;
 export type TrajectorySource = (typeof TRAJECTORY_SOURCES)[number];
@@ -56,6 +57,8 @@ export const canonicalStepSchema = z.object({
   box: boxSchema.nullable(),
   candidateBoxes: z.array(boxSchema),
   verdict: verdictSchema,
+  /** per field: typed, suggested-accepted, suggested-edited or prefilled (with prompt and model); absent: as imported */
+  provenance: stepProvenanceSchema.optional(),
 });
 export type CanonicalStep = z.infer<typeof canonicalStepSchema>;
 
@@ -81,6 +84,10 @@ export const canonicalTrajectorySchema = z.object({
   /** Dataset split the export assigned (train, test, ...), when it made splits. */
   split: z.string().optional(),
   provenance: z.record(z.string(), z.unknown()).optional(),
+  /** The latest model judge verdict on the trajectory as executed, beside the human outcome (absent: never judged). */
+  judge: z
+    .object({ outcome: outcomeSchema, isConsistent: z.boolean(), reason: z.string(), model: z.string(), prompt: z.string(), at: z.string() })
+    .optional(),
 });
 export type CanonicalTrajectory = z.infer<typeof canonicalTrajectorySchema>;
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { boxSchema } from "./geometry";
 import { taskStatusSchema } from "./status";
 import { toolCallSchema } from "./tool-call";
+import { stepProvenanceSchema } from "./provenance";
 import { originalOutputSchema, outcomeSchema, verdictSchema } from "./trajectory";
 
 // What the API answers with: used by the route handlers to shape responses and by the client to
@@ -51,6 +52,8 @@ export const stepViewSchema = z.object({
   candidateBoxes: z.array(boxSchema),
   verdict: verdictSchema,
   version: z.number().int(),
+  /** where each text field's value came from; a field with no entry holds what was imported */
+  provenance: stepProvenanceSchema.default({}),
 });
 export type StepView = z.infer<typeof stepViewSchema>;
 

@@ -7,6 +7,7 @@ import { errors } from "./messages/errors";
 import { imports } from "./messages/import";
 import { keyboard } from "./messages/keyboard";
 import { list } from "./messages/list";
+import { model } from "./messages/model";
 import { review } from "./messages/review";
 import { viewer } from "./messages/viewer";
 
@@ -21,8 +22,8 @@ export type Locale = (typeof LOCALES)[number];
 export const LOCALE_NAMES: Record<Locale, string> = { en: "English", zh: "简体中文" };
 
 export const CATALOGUE = {
-  en: { ...common.en, ...dashboard.en, ...admin.en, ...review.en, ...editor.en, ...list.en, ...viewer.en, ...imports.en, ...keyboard.en, ...errors.en, ...canvas.en },
-  zh: { ...common.zh, ...dashboard.zh, ...admin.zh, ...review.zh, ...editor.zh, ...list.zh, ...viewer.zh, ...imports.zh, ...keyboard.zh, ...errors.zh, ...canvas.zh },
+  en: { ...common.en, ...dashboard.en, ...admin.en, ...review.en, ...editor.en, ...list.en, ...viewer.en, ...imports.en, ...keyboard.en, ...errors.en, ...canvas.en, ...model.en },
+  zh: { ...common.zh, ...dashboard.zh, ...admin.zh, ...review.zh, ...editor.zh, ...list.zh, ...viewer.zh, ...imports.zh, ...keyboard.zh, ...errors.zh, ...canvas.zh, ...model.zh },
 };
 
 export type MessageKey = keyof (typeof CATALOGUE)["en"];

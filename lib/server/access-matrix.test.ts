@@ -13,12 +13,14 @@ import { importFile } from "./import";
 import { createUser } from "./people";
 import { createToken } from "./tokens";
 import { settleExportJobs } from "./export-jobs";
+import { settleModelJobs } from "./model-jobs";
 import { blankPng, freshStudio } from "./testing/fixtures";
+import { startFakeModelServer } from "./testing/fake-model-server";
 
 type Who = Role | "other-annotator";
 const WHO: Who[] = ["admin", "reviewer", "annotator", "other-annotator"];
 
-type Ctx = { db: Db; mine: string; theirs: string; stepOfMine: string; commentOnMine: string; png: Buffer; users: Record<Who, string>; annotatorsToken: string };
+type Ctx = { db: Db; mine: string; theirs: string; stepOfMine: string; commentOnMine: string; png: Buffer; users: Record<Who, string>; annotatorsToken: string; modelUrl: string; suggestionOnMine: string; pausedJob: string };
 type Case = {
   name: string;
   route: string;
@@ -220,6 +222,47 @@ const CASES: Case[] = [
     // The export runs in the background and records its audit row when done: let it finish first.
     reset: () => settleExportJobs(),
   },
+  {
+    name: "save the model endpoint",
+    route: "model/settings",
+    method: "PUT",
+    body: (c) => ({ baseUrl: c.modelUrl, model: "fake-vl", apiKey: "sk-matrix", concurrency: 2, timeoutMs: 5_000 }),
+    allowed: ["admin"],
+  },
+  { name: "test the model connection", route: "model/test", method: "POST", body: () => ({}), allowed: ["admin"] },
+  {
+    name: "start a pre-annotation job",
+    route: "model/jobs",
+    method: "POST",
+    body: (c) => ({ kind: "prefill", trajectoryIds: [c.theirs] }),
+    allowed: ["admin"],
+    reset: () => settleModelJobs(),
+  },
+  {
+    name: "cancel a model job",
+    route: "model/jobs/[id]",
+    method: "POST",
+    params: (c) => ({ id: c.pausedJob }),
+    body: () => ({ command: "cancel" }),
+    allowed: ["admin"],
+    reset: async (c) => void (await c.db.modelJob.update({ where: { id: c.pausedJob }, data: { state: "paused", finishedAt: null } })),
+  },
+  {
+    name: "ask the model for a suggestion",
+    route: "steps/[id]/suggestions",
+    method: "POST",
+    params: (c) => ({ id: c.stepOfMine }),
+    body: () => ({ kind: "thought" }),
+    allowed: ["admin", "annotator"],
+  },
+  {
+    name: "accept a suggestion",
+    route: "suggestions/[id]/accept",
+    method: "POST",
+    params: (c) => ({ id: c.suggestionOnMine }),
+    body: () => ({}),
+    allowed: ["admin", "annotator"],
+  },
 ];
 
 /** Every row of every table a mutation could touch (a token's last-used time is bookkeeping, not data). */
@@ -236,6 +279,11 @@ async function dump(db: Db) {
     db.importBatch.findMany({ orderBy: { id: "asc" } }),
     db.screenshot.findMany({ orderBy: { sha256: "asc" } }),
     db.project.findMany({ orderBy: { id: "asc" } }),
+    db.modelSetting.findMany({ orderBy: { id: "asc" } }),
+    db.stepSuggestion.findMany({ orderBy: { id: "asc" } }),
+    db.modelJob.findMany({ orderBy: { id: "asc" } }),
+    db.modelJobItem.findMany({ orderBy: [{ jobId: "asc" }, { itemId: "asc" }] }),
+    db.judgeVerdict.findMany({ orderBy: { id: "asc" } }),
   ]);
 }
 
@@ -262,7 +310,13 @@ beforeAll(async () => {
   const stepOfMine = (await db.step.findFirstOrThrow({ where: { trajectoryId: mine.id } })).id;
   const annotatorsToken = (await createToken(CLI_ACTOR, users.annotator, "spare", db)).id;
   const commentOnMine = (await db.comment.create({ data: { trajectoryId: mine.id, stepIndex: 0, authorId: users.reviewer, body: "Which app?" } })).id;
-  ctx = { db, mine: mine.id, theirs: theirs.id, stepOfMine, commentOnMine, png, users, annotatorsToken };
+  const model = await startFakeModelServer();
+  await db.modelSetting.create({ data: { id: "default", baseUrl: model.baseUrl, model: "fake-vl" } });
+  const suggestionOnMine = (
+    await db.stepSuggestion.create({ data: { stepId: stepOfMine, trajectoryId: mine.id, kind: "thought", origin: "editor", prompt: "suggest-thought.v1", model: "fake-vl", outputJson: JSON.stringify({ state: "a", nextAction: "b", purpose: "c", text: "a. b. c." }), rawText: "{}" } })
+  ).id;
+  const pausedJob = (await db.modelJob.create({ data: { kind: "prefill", state: "paused", selectionJson: JSON.stringify({ trajectoryIds: [theirs.id] }), prompt: "suggest-thought.v1", createdByLabel: "cli", progressTotal: 1 } })).id;
+  ctx = { db, mine: mine.id, theirs: theirs.id, stepOfMine, commentOnMine, png, users, annotatorsToken, modelUrl: model.baseUrl, suggestionOnMine, pausedJob };
 });
 
 async function call(c: Case, who: Who): Promise<Response> {

@@ -16,6 +16,7 @@ import { auditActor, authorize } from "./session";
 import { getTrajectory, stepFromRow } from "./trajectories";
 import { fromStore } from "./stored";
 import { submitProblemRef } from "@/lib/i18n/problems";
+import { provenanceAfterSave } from "./provenance";
 
 /** How long a lease lasts without a heartbeat. The editor renews it every minute. */
 export const LEASE_MS = 10 * 60_000;
@@ -76,8 +77,9 @@ export async function saveStepAnnotation(actor: Actor, stepId: string, input: Sa
       boxJson: annotation.box ? JSON.stringify(annotation.box) : null,
       verdict: annotation.verdict,
     };
+    const provenance = await provenanceAfterSave(tx, row, annotationOf(before), annotation);
     // Conditional on the version, so two saves racing past the check above cannot both land.
-    const { count } = await tx.step.updateMany({ where: { id: stepId, version: input.version }, data: { ...data, version: { increment: 1 } } });
+    const { count } = await tx.step.updateMany({ where: { id: stepId, version: input.version }, data: { ...data, provenanceJson: provenance.json, version: { increment: 1 } } });
     if (count !== 1) {
       const now = stepView((await loadStep(tx, stepId))!);
       throw appError("conflict", "error.stepConflictNow", { n: row.index + 1 }, { current: now });
@@ -88,8 +90,8 @@ export async function saveStepAnnotation(actor: Actor, stepId: string, input: Sa
       action: "step.annotate",
       entityType: "step",
       entityId: stepId,
-      before: { ...diff.before, version: row.version },
-      after: { ...diff.after, version: row.version + 1 },
+      before: { ...diff.before, ...provenance.auditBefore, version: row.version },
+      after: { ...diff.after, ...provenance.auditAfter, version: row.version + 1 },
     });
     await startIfNeeded(tx, actor, row.trajectory);
     return stepView((await loadStep(tx, stepId))!);

@@ -8,6 +8,9 @@ export type ErrorCode =
   | "conflict"
   | "unprocessable"
   | "payload_too_large"
+  | "bad_gateway"
+  | "unavailable"
+  | "gateway_timeout"
   | "internal";
 
 export const HTTP_STATUS: Record<ErrorCode, number> = {
@@ -19,6 +22,12 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   unprocessable: 422,
   payload_too_large: 413,
   internal: 500,
+  /** the model endpoint answered with an error, or something unusable */
+  bad_gateway: 502,
+  /** no model endpoint is configured */
+  unavailable: 503,
+  /** the model endpoint did not answer in time */
+  gateway_timeout: 504,
 };
 
 /**

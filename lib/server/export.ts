@@ -17,6 +17,7 @@ import { fromStore } from "./stored";
 import { stepFromRow } from "./trajectories";
 import { screenshotFile } from "./screenshot-store";
 import { splitOf, type SplitSpec } from "./split";
+import { latestJudgeVerdicts } from "./judge";
 
 export const EXPORT_FORMAT = "trajectory-studio-export/v1";
 /** Which work an export takes; the list lives once, in lib/domain/exports. */
@@ -127,6 +128,7 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
       if (page.length === 0) break;
       const last = page[page.length - 1]!;
       cursor = { fingerprint: last.fingerprint, id: last.id };
+      const judged = await latestJudgeVerdicts(prisma, page.map((t) => t.id));
       for (const t of page) {
         const split = opts.split ? splitOf(opts.split, t) : undefined;
         const record: CanonicalTrajectory = {
@@ -146,6 +148,7 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
           ...(split ? { split } : {}),
           steps: [],
           provenance: { fingerprint: t.fingerprint, importBatch: t.batchId, createdAt: t.createdAt.toISOString(), updatedAt: t.updatedAt.toISOString() },
+          ...(judged.has(t.id) ? { judge: judged.get(t.id) } : {}),
         };
         for (const s of t.steps) {
           const ext = path.extname(screenshotFile(s.screenshotSha, s.screenshot.mime));

@@ -22,6 +22,7 @@ import {
 } from "@/lib/domain/review";
 import type { Actor } from "@/lib/domain/permissions";
 import { changedFields, recordAudit } from "./audit";
+import { provenanceAfterSave } from "./provenance";
 import { db as defaultDb, type Db, type Tx } from "./db";
 import { AppError } from "./errors";
 import { fromStore } from "./stored";
@@ -240,6 +241,7 @@ async function applyFixes(tx: Tx, actor: Actor, t: { id: string; cutAfter: numbe
       if (blocking.length > 0) throw new AppError("unprocessable", `Step ${row.index + 1}: the fix is incomplete (${blocking.map((p) => p.detail ?? p.code).join("; ")}).`, { stepIndex: row.index, problems: blocking });
     }
     const before = stepFromRow(row);
+    const provenance = await provenanceAfterSave(tx, row, { thought: before.thought, clearAction: before.clearAction, toolCall: before.toolCall, box: before.box, verdict: before.verdict }, next);
     const { count } = await tx.step.updateMany({
       where: { id: row.id, version: fix.version },
       data: {
@@ -251,6 +253,7 @@ async function applyFixes(tx: Tx, actor: Actor, t: { id: string; cutAfter: numbe
         toolCallJson: JSON.stringify(next.toolCall),
         boxJson: next.box ? JSON.stringify(next.box) : null,
         verdict: next.verdict,
+        provenanceJson: provenance.json,
         version: { increment: 1 },
       },
     });
@@ -262,8 +265,8 @@ async function applyFixes(tx: Tx, actor: Actor, t: { id: string; cutAfter: numbe
       action: "step.annotate",
       entityType: "step",
       entityId: row.id,
-      before: { ...diff.before, version: row.version },
-      after: { ...diff.after, version: row.version + 1, via: "review.fix", trajectoryId: t.id, stepIndex: row.index },
+      before: { ...diff.before, ...provenance.auditBefore, version: row.version },
+      after: { ...diff.after, ...provenance.auditAfter, version: row.version + 1, via: "review.fix", trajectoryId: t.id, stepIndex: row.index },
     });
     fixed.push(row.index);
   }

@@ -152,6 +152,7 @@ export function stepFromRow(s: StepRow & { screenshot: { sha256: string; width: 
       candidateBoxes: JSON.parse(s.candidateBoxJson),
       verdict: s.verdict,
       version: s.version,
+      provenance: s.provenanceJson ? JSON.parse(s.provenanceJson) : {},
     },
     `step ${s.id}`,
   );
