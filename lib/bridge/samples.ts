@@ -54,7 +54,7 @@ export type StepSample = {
 
 export type SampleResult = { ok: true; sample: StepSample } | { ok: false; problem: BridgeProblem };
 
-export function annotationOf(verdict: Verdict): Annotation {
+export function uiS1AnnotationOf(verdict: Verdict): Annotation {
   if (verdict === "harmful") return "HARMFUL";
   if (verdict === "neutral") return "NEUTRAL";
   return "GOOD";
@@ -129,7 +129,7 @@ export async function* stepSamples(exp: ExportDir, record: Extract<TrajectoryRec
     // Every earlier kept step converted cleanly (firstBadHistory is unset), so each has a resized call.
     const history = prepared.slice(0, step.index).flatMap((p) => (p.error === undefined ? [p.resizedCall] : []));
     const { frames, resizedCall } = prep;
-    const annotation = annotationOf(step.verdict);
+    const annotation = uiS1AnnotationOf(step.verdict);
     yield {
       ok: true,
       sample: {

@@ -1,4 +1,5 @@
 import {
+  annotationOf,
   isEditableStatus,
   submitProblems,
   type SaveStepInput,
@@ -40,10 +41,6 @@ function auditedStep(a: StepAnnotation) {
   };
 }
 
-function annotationOf(v: StepView): StepAnnotation {
-  return { thought: v.thought, clearAction: v.clearAction, toolCall: v.toolCall, box: v.box, verdict: v.verdict };
-}
-
 function assertEditable(status: string) {
   if (!isEditableStatus(status)) {
     throw new AppError("forbidden", `This trajectory is ${status.replace("_", " ")}; it can be edited again once a reviewer sends it back.`);
@@ -64,7 +61,7 @@ async function startIfNeeded(tx: Tx, actor: Actor, trajectory: { id: string; sta
  * Save one step's annotation. `input.version` is the version the edit started from: a different
  * current version is a 409 whose `issues.current` is the step as it is now, for the merge.
  */
-export async function saveStepAnnotation(actor: Actor, stepId: string, input: SaveStepInput, prisma: Db = defaultDb()): Promise<StepView> {
+export async function saveStepAnnotation({ actor, stepId, ...input }: { actor: Actor; stepId: string } & SaveStepInput, prisma: Db = defaultDb()): Promise<StepView> {
   return prisma.$transaction(async (tx) => {
     const row = await loadStep(tx, stepId);
     if (!row) throw new AppError("not_found", `step ${stepId} does not exist`);
@@ -110,7 +107,7 @@ function trajectoryAnnotationView(t: { outcome: string | null; isDiscarded: bool
 }
 
 /** Save the trajectory-level annotation (outcome, discard, cut point), versioned like a step. */
-export async function saveTrajectoryAnnotation(actor: Actor, id: string, input: SaveTrajectoryInput, prisma: Db = defaultDb()): Promise<TrajectoryAnnotationView> {
+export async function saveTrajectoryAnnotation({ actor, id, ...input }: { actor: Actor; id: string } & SaveTrajectoryInput, prisma: Db = defaultDb()): Promise<TrajectoryAnnotationView> {
   return prisma.$transaction(async (tx) => {
     const t = await tx.trajectory.findUnique({ where: { id } });
     if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
@@ -136,7 +133,7 @@ export async function saveTrajectoryAnnotation(actor: Actor, id: string, input: 
  * Submit for review: only from a status that allows it, and only when the trajectory is discarded
  * or has an outcome and every kept step complete (422 listing what is missing otherwise).
  */
-export async function submitTrajectory(actor: Actor, id: string, prisma: Db = defaultDb()): Promise<TrajectoryView> {
+export async function submitTrajectory({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb()): Promise<TrajectoryView> {
   await prisma.$transaction(async (tx) => {
     const t = await tx.trajectory.findUnique({ where: { id }, include: { steps: { orderBy: { index: "asc" }, include: { screenshot: true } } } });
     if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
@@ -171,7 +168,7 @@ export async function submitTrajectory(actor: Actor, id: string, prisma: Db = de
  * The heartbeat: the assignee working on an editable trajectory holds a lease that runs LEASE_MS
  * from now. Others with the right to annotate (admins) edit without taking it.
  */
-export async function renewLease(actor: Actor, id: string, prisma: Db = defaultDb(), now = new Date()): Promise<{ leaseUntil: string | null }> {
+export async function renewLease({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb(), now = new Date()): Promise<{ leaseUntil: string | null }> {
   return prisma.$transaction(async (tx) => {
     const t = await tx.trajectory.findUnique({ where: { id }, select: { id: true, assigneeId: true, status: true, leaseUntil: true } });
     if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
@@ -200,7 +197,7 @@ export async function renewLease(actor: Actor, id: string, prisma: Db = defaultD
  * annotate anything through the API, but on someone else's or unassigned work the page shows the
  * read-only viewer, so looking never turns into editing by accident.
  */
-export async function annotationAccess(actor: Actor, id: string, prisma: Db = defaultDb()): Promise<{ exists: boolean; canAnnotate: boolean; isEditable: boolean }> {
+export async function annotationAccess({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb()): Promise<{ exists: boolean; canAnnotate: boolean; isEditable: boolean }> {
   const t = await prisma.trajectory.findUnique({ where: { id }, select: { assigneeId: true, status: true } });
   if (!t) return { exists: false, canAnnotate: false, isEditable: false };
   const canAnnotate = can(actor, "trajectory.annotate", t) && t.assigneeId === actor.id;

@@ -17,7 +17,7 @@ let other: Actor;
 let trajectoryId: string;
 
 async function actor(email: string, role: Actor["role"]): Promise<Actor> {
-  const { user } = await createUser(CLI_ACTOR, { email, role, password: "password-123" }, db);
+  const { person: user } = await createUser({ actor: CLI_ACTOR, email, role, password: "password-123" }, db);
   return { id: user.id, email: user.email, name: user.name, role };
 }
 
@@ -68,7 +68,7 @@ describe("review", () => {
   });
 
   it("never lets someone review their own work", async () => {
-    const { user } = await createUser(CLI_ACTOR, { email: "boss@example.com", role: "admin", password: "password-123" }, db);
+    const { person: user } = await createUser({ actor: CLI_ACTOR, email: "boss@example.com", role: "admin", password: "password-123" }, db);
     const boss: Actor = { id: user.id, email: user.email, name: user.name, role: "admin" };
     await db.trajectory.update({ where: { id: trajectoryId }, data: { status: "submitted", assigneeId: boss.id } });
     const t = await db.trajectory.findUniqueOrThrow({ where: { id: trajectoryId } });

@@ -17,7 +17,7 @@ describe("leases", () => {
     await writeFile(path.join(dir, "d.jsonl"), `${JSON.stringify({ goal: "only task", steps: [{ action_content: { action: "open", text: "A" }, screenshot: "s.png" }] })}\n`);
     await importFile({ file: path.join(dir, "d.jsonl"), format: "ui-s1", db });
     const mk = async (email: string): Promise<Actor> => {
-      const { user } = await createUser(CLI_ACTOR, { email, role: "annotator" }, db);
+      const { person: user } = await createUser({ actor: CLI_ACTOR, email, role: "annotator" }, db);
       return { id: user.id, email, name: user.name, role: "annotator" };
     };
     const a = await mk("a@example.com");
