@@ -24,7 +24,8 @@ export const BRIDGE_HELP = `Trajectory Studio trainer bridge
   bridge grpo <export-dir> --out <dir> --target ms-swift|verl [--max-pixels <n>] [--rule ${RULE_LIST}]
                 [--image-root <dir>] [--embed-images]
       prompt rows plus ground truth (original pixels); harmful steps included as negatives
-      (annotation HARMFUL), steps after a cut never. verl: parquet; --rule sets data_source.
+      (annotation HARMFUL), steps after a cut never. verl: parquet. --rule picks the reward (data_source) and the prompt:
+      ui-s1 rows carry UI-S1's own prompt and answer format, the others the mobile_use tool.
   bridge traj <export-dir> --out <dir> --target ui-s1 [--image-root <dir>]
       UI-S1 trajectory JSONL (original pixels, cut respected)
   bridge score <export-dir> --predictions <file> --rule ${RULE_LIST} [--max-pixels <n>] [--out <dir>] [--json]

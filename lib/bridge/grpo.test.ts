@@ -74,8 +74,9 @@ describe("bridge grpo (verl parquet)", () => {
 
   const verlRowSchema = z.object({
     data_source: z.literal("trajectory_studio_ui_s1"),
-    prompt: z.array(z.object({ role: z.string(), content: z.string() })).length(2),
-    images: z.array(z.object({ image: z.string().regex(/^images\/[0-9a-f]{64}\.png$/), max_pixels: z.bigint(), min_pixels: z.bigint() })).length(1),
+    // --rule ui-s1: UI-S1's own layout (ui-s1-prompt.ts): history turns, the last two screenshots.
+    prompt: z.array(z.object({ role: z.string(), content: z.string() })).min(2),
+    images: z.array(z.object({ image: z.string().regex(/^images\/[0-9a-f]{64}\.png$/), max_pixels: z.bigint(), min_pixels: z.bigint() })).min(1).max(2),
     ability: z.literal("gui"),
     reward_model: z.object({ style: z.literal("rule"), ground_truth: z.string() }),
     extra_info: z.object({
@@ -103,7 +104,8 @@ describe("bridge grpo (verl parquet)", () => {
     }
     const en = verlRowSchema.parse(rows[1]);
     expect(en.extra_info).toMatchObject({ trajectory_id: "traj-en", step: 1, width: 1080, height: 2400, resized_width: 672, resized_height: 1484 });
-    expect(en.prompt[0]!.content).toContain("The screen's resolution is 672x1484.");
+    expect(en.prompt[0]!.content).toContain("You are a GUI agent.");
+    expect(en.images).toHaveLength(2);
   });
 
   it("is scored by the written Python plugin's compute_score", async () => {

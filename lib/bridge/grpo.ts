@@ -7,7 +7,8 @@ import { openExport } from "./export-reader";
 import { ImageFolder, imageBytes } from "./images";
 import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
 import type { RewardRule } from "./rewards";
-import { exportActionSpace, imagePairingProblem, promptMessages, walkSamples, type ChatMessage, type FrameOptions, type StepSample } from "./samples";
+import { exportActionSpace, imagePairingProblem, walkSamples, type ChatMessage, type FrameOptions, type StepSample } from "./samples";
+import { mobileUseGrpoPrompt, uiS1GrpoPrompt, type GrpoPrompt } from "./ui-s1-prompt";
 
 export const GRPO_TARGETS = ["ms-swift", "verl"] as const;
 export type GrpoTarget = (typeof GRPO_TARGETS)[number];
@@ -18,6 +19,13 @@ export const DATA_SOURCES: Record<RewardRule, string> = {
   "mobile-r1": "trajectory_studio_mobile_r1",
   "ui-s1": "trajectory_studio_ui_s1",
   "studio-lenient": "trajectory_studio_lenient",
+};
+
+/** ms-swift ORM names per rule (reward_plugin.py registers them). */
+const SWIFT_REWARD_FUNCS: Record<RewardRule, string> = {
+  "mobile-r1": "mobile_r1_action mobile_r1_format",
+  "ui-s1": "ui_s1_step",
+  "studio-lenient": "studio_lenient_step",
 };
 
 /**
@@ -67,12 +75,12 @@ export type GrpoSummary = {
   file: string;
 };
 
-/** `image` is how the row names its screenshot (see ImageFolder). */
-export function swiftGrpoRow(sample: StepSample, image: string): SwiftGrpoRow {
+/** `images`: how the row names each of `prompt.imagePaths` (see ImageFolder). */
+export function swiftGrpoRow(sample: StepSample, prompt: GrpoPrompt, images: string[]): SwiftGrpoRow {
   const gt = sample.groundTruth;
   return {
-    messages: promptMessages(sample),
-    images: [image],
+    messages: prompt.messages,
+    images,
     gt_action: JSON.stringify(gt.gt_action),
     gt_bbox: gt.gt_bbox,
     candidate_bbox: gt.candidate_bbox,
@@ -111,15 +119,15 @@ export type VerlRow = {
   };
 };
 
-/** `image` is a path (see ImageFolder) or the screenshot's bytes (--embed-images). */
-export function verlRow(sample: StepSample, index: number, rule: RewardRule, opts: FrameOptions, image: string | Uint8Array): VerlRow {
+/** `images`: each of `prompt.imagePaths` as a path (see ImageFolder) or its bytes (--embed-images). */
+export function verlRow(sample: StepSample, index: number, rule: RewardRule, opts: FrameOptions, prompt: GrpoPrompt, images: (string | Uint8Array)[]): VerlRow {
   const gt = sample.groundTruth;
   const limits = { max_pixels: BigInt(opts.maxPixels), min_pixels: BigInt(opts.minPixels) };
   return {
     data_source: DATA_SOURCES[rule],
-    prompt: promptMessages(sample),
+    prompt: prompt.messages,
     // fetch_image resizes with these per-image limits, so verl sees exactly the frame the prompt announces.
-    images: [typeof image === "string" ? { image, ...limits } : { bytes: image, ...limits }],
+    images: images.map((image) => (typeof image === "string" ? { image, ...limits } : { bytes: image, ...limits })),
     ability: "gui",
     reward_model: { style: "rule", ground_truth: JSON.stringify(gt) },
     extra_info: {
@@ -250,17 +258,21 @@ export async function exportGrpo(
     onProblem: (p) => log.problem(p),
     onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${out.rows} rows, ${log.problems} problems`),
     onSample: async (sample) => {
-      const messages = promptMessages(sample);
-      const pairing = imagePairingProblem(messages, [sample.imagePath]);
+      // Prompt layout per rule (README "Prompts per rule"): UI-S1's own for ui-s1, the cookbook's otherwise.
+      const prompt = opts.rule === "ui-s1" ? await uiS1GrpoPrompt(exp, sample, opts) : mobileUseGrpoPrompt(sample);
+      if (!prompt.ok) return log.problem({ ...sample.where, message: prompt.message });
+      const pairing = imagePairingProblem(prompt.messages, prompt.imagePaths);
       if (pairing) return log.problem({ ...sample.where, message: pairing });
       if (sample.annotation === "HARMFUL") harmfulRows += 1;
       if (sample.isUnreviewed) unreviewedRows += 1;
       const action = sample.groundTruth.gt_action.action;
       if ((action === "click" || action === "long_press") && sample.groundTruth.gt_bbox === null) coordinateRowsWithoutBox += 1;
-      const image = embed ? await imageBytes(sample.imagePath) : await images.ref(sample.imagePath);
-      if (out instanceof VerlParquetOutput) await out.write(verlRow(sample, out.rows, opts.rule, opts, image));
-      else await out.write(swiftGrpoRow(sample, image as string));
-      hints = addRow(hints, { imageTokens: imageTokens(sample.frames.resized), promptTokens: promptTokens(messages, [sample.frames.resized]), responseTokens: 0 });
+      const refs: (string | Uint8Array)[] = [];
+      for (const p of prompt.imagePaths) refs.push(embed ? await imageBytes(p) : await images.ref(p));
+      if (out instanceof VerlParquetOutput) await out.write(verlRow(sample, out.rows, opts.rule, opts, prompt, refs));
+      else await out.write(swiftGrpoRow(sample, prompt, refs as string[]));
+      const rowImageTokens = prompt.imageSizes.reduce((n, size) => n + imageTokens(size), 0);
+      hints = addRow(hints, { imageTokens: rowImageTokens, promptTokens: promptTokens(prompt.messages, prompt.imageSizes), responseTokens: 0 });
     },
   });
   const exportStatus = exp.manifest.filters?.status ?? null;
@@ -283,7 +295,8 @@ export async function exportGrpo(
     unreviewedRows,
     exportStatus,
     refused: refused ?? null,
-    actionSpace,
+    // ui-s1 rows declare UI-S1's RAW_SPACE (ui-s1-prompt.ts): the same actions as the "ui-s1" space.
+    actionSpace: opts.rule === "ui-s1" ? "ui-s1" : actionSpace,
     embeddedImages: embed,
     imageRoot: opts.imageRoot ?? null,
     images: images.files,
@@ -297,7 +310,7 @@ export async function exportGrpo(
   return { summary, exitCode };
 }
 
-function grpoHint(opts: TrainingRowOptions & { target: GrpoTarget }, embed: boolean, hints: TrainerHints, file: string): string {
+function grpoHint(opts: TrainingRowOptions & { target: GrpoTarget; rule: RewardRule }, embed: boolean, hints: TrainerHints, file: string): string {
   const dataDir = opts.imageRoot ?? opts.outDir;
   const plugin = "<dir>/trajectory_studio_rewards.py (write it with: bridge reward-plugin --out <dir>)";
   if (opts.target === "verl") {
@@ -318,6 +331,6 @@ function grpoHint(opts: TrainingRowOptions & { target: GrpoTarget }, embed: bool
     `ms-swift GRPO: ${opts.imageRoot ? `images are absolute paths under ${opts.imageRoot}/images/` : "images are relative to the output folder"}. Set:`,
     `  MAX_PIXELS=${hints.maxPixels} MIN_PIXELS=${hints.minPixels} ROOT_IMAGE_DIR=${shellQuote(dataDir)}`,
     `  --dataset ${shellQuote(file)} --max_length ${lengthSetting(hints.maxPromptTokens)} (prompts up to ${hints.maxPromptTokens} estimated tokens)`,
-    `  --external_plugins ${plugin} --reward_funcs mobile_r1_action mobile_r1_format (or ui_s1_step)`,
+    `  --external_plugins ${plugin} --reward_funcs ${SWIFT_REWARD_FUNCS[opts.rule]}`,
   ].join("\n");
 }
