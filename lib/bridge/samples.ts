@@ -1,5 +1,5 @@
 import { groundTruthContradictions } from "@/lib/domain/annotation";
-import { framePair, isPointOnScreen, QWEN_MAX_PIXELS, QWEN_MIN_PIXELS, toResizedPoint, type FramePair } from "@/lib/domain/geometry";
+import { framePair, isPointOnScreen, toResizedPoint, type FramePair } from "@/lib/domain/geometry";
 import { mobileR1Response, mobileUseSystemPrompt, mobileUseUserText, type ActionSpace } from "@/lib/domain/prompt";
 import { mapPoints, pointsOf, type ToolCall } from "@/lib/domain/tool-call";
 import { isTrainingTarget, type CanonicalStep, type CanonicalTrajectory, type Verdict } from "@/lib/domain/trajectory";
@@ -14,7 +14,6 @@ export const IMAGE_TAG = "<image>";
  * space the system prompt declares (exportActionSpace decides it; the cookbook's when unset).
  */
 export type FrameOptions = { maxPixels: number; minPixels: number; actionSpace?: ActionSpace };
-export const DEFAULT_FRAME_OPTIONS: FrameOptions = { maxPixels: QWEN_MAX_PIXELS, minPixels: QWEN_MIN_PIXELS };
 
 /** Trajectory statuses a reviewer's eye has passed (or an annotator handed in); anything else is raw model output. */
 const REVIEWED_STATUSES = new Set(["submitted", "approved"]);

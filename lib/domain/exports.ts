@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { trainerCommands, trainerHintsSchema } from "./trainer-hints";
+import { trainerHintsSchema } from "./trainer-hints";
 import { text } from "./limits";
 import { nextStatus, TASK_STATUSES, type TaskStatus } from "./status";
 
@@ -55,8 +55,3 @@ export type ExportItem = z.infer<typeof exportSchema>;
 
 export const exportsSchema = z.object({ exports: z.array(exportSchema) });
 export const exportAnswerSchema = z.object({ export: exportSchema });
-
-/** The trainer bridge command that turns an export folder into ms-swift SFT rows (the first of trainerCommands). */
-export function bridgeCommand(outDir: string): string {
-  return trainerCommands(outDir, null)[0]!.bridge;
-}

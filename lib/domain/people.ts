@@ -17,7 +17,6 @@ export type Person = z.infer<typeof personSchema>;
 
 /** GET /api/me: the person asking (session or token). */
 export const meSchema = z.object({ person: personSchema.pick({ id: true, email: true, name: true, role: true, locale: true }) });
-export type Me = z.infer<typeof meSchema>["person"];
 
 export const peopleSchema = z.object({ people: z.array(personSchema) });
 /** A new person and their password, shown once. */

@@ -17,7 +17,6 @@ export const okSchema = z.object({ ok: z.literal(true) });
 /** GET /api/screenshots/:sha: the content address, and which variant (the 720 px WebP for viewing, or the original bytes). */
 export const screenshotParams = z.object({ sha: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lower-case hex characters") });
 export const SCREENSHOT_VARIANTS = ["display", "original"] as const;
-export type ScreenshotVariant = (typeof SCREENSHOT_VARIANTS)[number];
 export const screenshotQuery = z.object({ variant: z.enum(SCREENSHOT_VARIANTS).default("display") });
 
 export const statsSchema = z.object({
@@ -128,7 +127,6 @@ export const taskRowSchema = z.object({
   leaseUntil: z.coerce.string().nullable(),
   updatedAt: z.coerce.string(),
 });
-export type TaskRow = z.infer<typeof taskRowSchema>;
 export const taskListSchema = z.object({ tasks: z.array(taskRowSchema), available: z.number().int() });
 export type TaskList = z.infer<typeof taskListSchema>;
 

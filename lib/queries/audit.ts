@@ -24,7 +24,6 @@ function dayRange(from?: string, to?: string): { from?: string; to?: string } {
 export const auditKeys = {
   all: ["audit"] as const,
   list: (f: AuditFilters) => [...auditKeys.all, "list", f] as const,
-  entity: (entityType: string, entityId: string) => [...auditKeys.all, "entity", entityType, entityId] as const,
   facets: () => [...auditKeys.all, "facets"] as const,
 };
 
@@ -36,13 +35,6 @@ export const auditListQuery = (f: AuditFilters) =>
       return getJson(`/api/audit${searchString({ ...rest, ...dayRange(from, to), page, pageSize: AUDIT_PAGE_SIZE })}`, auditPageSchema, signal);
     },
     placeholderData: keepPreviousData,
-  });
-
-/** The history of one record, newest first (e.g. a step: annotators may read their own trajectories' steps). */
-export const entityHistoryQuery = (entityType: string, entityId: string) =>
-  queryOptions({
-    queryKey: auditKeys.entity(entityType, entityId),
-    queryFn: ({ signal }) => getJson(`/api/audit${searchString({ entityType, entityId, pageSize: 200 })}`, auditPageSchema, signal),
   });
 
 export const auditFacetsQuery = () =>

@@ -4,8 +4,6 @@ import { readBoundedText } from "./body";
 import { AppError, HTTP_STATUS } from "./errors";
 import { BEARER, requireActor } from "./session";
 
-export type ApiErrorBody = { error: { code: string; message: string; issues?: unknown } };
-
 /** The one mapping from thrown errors to HTTP answers: { error: { code, message, issues? } }. */
 export function errorResponse(e: unknown): Response {
   if (e instanceof ZodError) {
