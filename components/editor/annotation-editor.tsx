@@ -124,10 +124,12 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
   return (
     <main className="editor">
       <EditorHeader trajectory={trajectory} editor={editor} autosave={autosave} problems={problems} canSubmit={canSubmit} isSubmitting={submit.isPending} submitError={submit.error} onSubmit={doSubmit} />
-      <ReviewNotes trajectoryId={trajectory.id} onPickStep={editor.goTo} />
       <div className="editor-main">
         <CanvasPane editor={editor} step={step} stepCount={trajectory.steps.length} shortcuts={shortcuts} />
-        <StepForm editor={editor} step={step} thoughtRef={thoughtRef} />
+        <div className="side-panel">
+          <ReviewNotes trajectoryId={trajectory.id} stepIndex={stepIndex} onPickStep={editor.goTo} />
+          <StepForm editor={editor} step={step} thoughtRef={thoughtRef} />
+        </div>
       </div>
       <StepStrip editor={editor} steps={trajectory.steps} />
       {isHelpOpen && <HelpOverlay shortcuts={shortcuts} onClose={editor.toggleHelp} />}

@@ -1,18 +1,17 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import type { EditorState } from "@/lib/canvas/editor";
 import { formatKbd, type Shortcut } from "@/lib/canvas/shortcuts";
 import { useT } from "@/lib/i18n/react";
 import type { MessageKey } from "@/lib/i18n";
 
 /** Every shortcut, grouped, generated from the same registry the key listener reads. */
-export function HelpOverlay({ shortcuts, onClose }: { shortcuts: Shortcut<EditorState>[]; onClose: () => void }) {
+export function HelpOverlay<C>({ shortcuts, onClose }: { shortcuts: Shortcut<C>[]; onClose: () => void }) {
   const t = useT();
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), []);
   const isMac = typeof navigator !== "undefined" && /Mac/.test(navigator.platform);
-  const groups = new Map<string, Shortcut<EditorState>[]>();
+  const groups = new Map<string, Shortcut<C>[]>();
   for (const s of shortcuts) groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
   return (
     <div className="overlay" onClick={onClose}>
@@ -50,8 +49,8 @@ export function HelpOverlay({ shortcuts, onClose }: { shortcuts: Shortcut<Editor
 }
 
 /** Rows with the same label (the four nudge arrows) print as one row with all their keys. */
-function dedupe(list: Shortcut<EditorState>[]): Shortcut<EditorState>[] {
-  const out: Shortcut<EditorState>[] = [];
+function dedupe<C>(list: Shortcut<C>[]): Shortcut<C>[] {
+  const out: Shortcut<C>[] = [];
   for (const s of list) {
     const same = out.find((o) => o.label === s.label && o.group === s.group);
     if (same) same.kbd = [...same.kbd, ...s.kbd];

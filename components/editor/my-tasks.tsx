@@ -3,7 +3,10 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect } from "react";
+import { useMemo, useState } from "react";
+import { HelpOverlay } from "@/components/editor/help-overlay";
+import { useShortcuts } from "@/components/review/use-shortcuts";
+import { myTasksShortcuts } from "@/lib/canvas/review-shortcuts";
 import { useT } from "@/lib/i18n/react";
 import { myTasksQuery, useStartNextTask } from "@/lib/queries/tasks";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
@@ -19,16 +22,9 @@ export function MyTasks() {
     const id = await start.mutateAsync().catch(() => undefined);
     if (id) router.push(`/trajectories/${id}`);
   };
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "n" && !e.ctrlKey && !e.metaKey && !e.altKey && !(e.target instanceof HTMLInputElement)) {
-        e.preventDefault();
-        void startNext();
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  });
+  const [isHelpOpen, setHelpOpen] = useState(false);
+  const shortcuts = useMemo(() => myTasksShortcuts({ startNext: () => void startNext(), help: () => setHelpOpen((v) => !v) }), []); // eslint-disable-line react-hooks/exhaustive-deps
+  useShortcuts<void>(shortcuts, undefined, !isHelpOpen);
 
   return (
     <main className="page">
@@ -69,6 +65,8 @@ export function MyTasks() {
                   <tr key={task.id}>
                     <td className="instruction">
                       <Link href={`/trajectories/${task.id}`}>{task.instruction}</Link>
+                      {task.sentBack && <div className="task-reason">{t("review.tasks.sentBack", { reviewer: task.sentBack.reviewer, reason: task.sentBack.reason ?? "" })}</div>}
+                      {task.openComments > 0 && <div className="sub">{t("review.tasks.openComments", { n: task.openComments })}</div>}
                     </td>
                     <td className="nowrap">{task.app}</td>
                     <td className="nowrap">
@@ -88,6 +86,7 @@ export function MyTasks() {
           </table>
         </div>
       )}
+      {isHelpOpen && <HelpOverlay shortcuts={shortcuts} onClose={() => setHelpOpen(false)} />}
     </main>
   );
 }

@@ -126,6 +126,10 @@ export const taskRowSchema = z.object({
   doneSteps: z.number().int(),
   leaseUntil: z.coerce.string().nullable(),
   updatedAt: z.coerce.string(),
+  /** Sent back and not resubmitted yet: the reviewer's reason. */
+  sentBack: z.object({ reason: z.string().nullable(), reviewer: z.string(), at: z.coerce.string() }).nullable().default(null),
+  /** Comments nobody has resolved yet. */
+  openComments: z.number().int().default(0),
 });
 export const taskListSchema = z.object({ tasks: z.array(taskRowSchema), available: z.number().int() });
 export type TaskList = z.infer<typeof taskListSchema>;

@@ -18,7 +18,7 @@ import { blankPng, freshStudio } from "./testing/fixtures";
 type Who = Role | "other-annotator";
 const WHO: Who[] = ["admin", "reviewer", "annotator", "other-annotator"];
 
-type Ctx = { db: Db; mine: string; theirs: string; stepOfMine: string; png: Buffer; users: Record<Who, string>; annotatorsToken: string };
+type Ctx = { db: Db; mine: string; theirs: string; stepOfMine: string; commentOnMine: string; png: Buffer; users: Record<Who, string>; annotatorsToken: string };
 type Case = {
   name: string;
   route: string;
@@ -66,11 +66,79 @@ const CASES: Case[] = [
     reset: async (c) => void (await c.db.trajectory.update({ where: { id: c.theirs }, data: { status: "submitted" } })),
   },
   {
+    name: "fix and approve",
+    route: "reviews/[id]",
+    method: "POST",
+    params: (c) => ({ id: c.theirs }),
+    body: async (c) => {
+      const s = await c.db.step.findFirstOrThrow({ where: { trajectoryId: c.theirs } });
+      return {
+        decision: "approve",
+        version: (await c.db.trajectory.findUniqueOrThrow({ where: { id: c.theirs } })).version,
+        fixes: [
+          {
+            stepId: s.id,
+            version: s.version,
+            thought: { state: "Home screen.", nextAction: "Open Gmail.", purpose: "To read mail.", text: "Home screen. Open Gmail. To read mail." },
+            clearAction: "Open Gmail.",
+            toolCall: { action: "open", text: "Gmail" },
+            box: null,
+            verdict: "good",
+          },
+        ],
+      };
+    },
+    allowed: ["admin", "reviewer"],
+    reset: async (c) => void (await c.db.trajectory.update({ where: { id: c.theirs }, data: { status: "submitted" } })),
+  },
+  {
+    name: "start the next review",
+    route: "reviews/next",
+    method: "POST",
+    body: () => ({}),
+    allowed: ["admin", "reviewer"],
+    reset: async (c) => void (await c.db.trajectory.updateMany({ data: { reviewLeaseById: null, reviewLeaseUntil: null } })),
+  },
+  {
+    name: "claim a review",
+    route: "reviews/[id]/claim",
+    method: "POST",
+    params: (c) => ({ id: c.theirs }),
+    body: () => ({}),
+    allowed: ["admin", "reviewer"],
+    reset: async (c) => void (await c.db.trajectory.updateMany({ data: { reviewLeaseById: null, reviewLeaseUntil: null } })),
+  },
+  {
+    name: "leave a review",
+    route: "reviews/[id]/claim",
+    method: "DELETE",
+    params: (c) => ({ id: c.theirs }),
+    body: () => ({}),
+    allowed: ["admin", "reviewer"],
+  },
+  {
     name: "comment on a trajectory",
     route: "comments",
     method: "POST",
     body: (c) => ({ trajectoryId: c.mine, body: "looks right" }),
     allowed: ["admin", "reviewer", "annotator"],
+  },
+  {
+    name: "reply to a comment",
+    route: "comments/[id]/replies",
+    method: "POST",
+    params: (c) => ({ id: c.commentOnMine }),
+    body: () => ({ body: "done" }),
+    allowed: ["admin", "reviewer", "annotator"],
+  },
+  {
+    name: "resolve a comment",
+    route: "comments/[id]",
+    method: "PATCH",
+    params: (c) => ({ id: c.commentOnMine }),
+    body: () => ({ isResolved: true }),
+    allowed: ["admin", "reviewer", "annotator"],
+    reset: async (c) => void (await c.db.comment.update({ where: { id: c.commentOnMine }, data: { isResolved: false } })),
   },
   {
     name: "add a person",
@@ -160,6 +228,8 @@ async function dump(db: Db) {
     db.trajectory.findMany({ orderBy: { id: "asc" } }),
     db.step.findMany({ orderBy: { id: "asc" } }),
     db.comment.findMany({ orderBy: { id: "asc" } }),
+    db.commentReply.findMany({ orderBy: { id: "asc" } }),
+    db.reviewDecision.findMany({ orderBy: { id: "asc" } }),
     db.auditEvent.findMany({ orderBy: { id: "asc" } }),
     db.user.findMany({ orderBy: { id: "asc" } }),
     db.apiToken.findMany({ orderBy: { id: "asc" }, omit: { lastUsedAt: true } }),
@@ -191,7 +261,8 @@ beforeAll(async () => {
   await db.trajectory.update({ where: { id: theirs.id }, data: { assigneeId: users["other-annotator"], status: "submitted" } });
   const stepOfMine = (await db.step.findFirstOrThrow({ where: { trajectoryId: mine.id } })).id;
   const annotatorsToken = (await createToken({ actor: CLI_ACTOR, user: users.annotator, name: "spare" }, db)).id;
-  ctx = { db, mine: mine.id, theirs: theirs.id, stepOfMine, png, users, annotatorsToken };
+  const commentOnMine = (await db.comment.create({ data: { trajectoryId: mine.id, stepIndex: 0, authorId: users.reviewer, body: "Which app?" } })).id;
+  ctx = { db, mine: mine.id, theirs: theirs.id, stepOfMine, commentOnMine, png, users, annotatorsToken };
 });
 
 async function call(c: Case, who: Who): Promise<Response> {

@@ -8,6 +8,7 @@ import {
 } from "@/lib/domain/annotation";
 import { can, type Actor } from "@/lib/domain/permissions";
 import { nextStatus, type TaskStatus } from "@/lib/domain/status";
+import { auditedStep } from "@/lib/domain/review";
 import { trajectoryAnnotationViewSchema, type StepView, type TrajectoryAnnotationView, type TrajectoryView } from "@/lib/domain/views";
 import { changedFields, recordAudit } from "./audit";
 import { db as defaultDb, type Db, type Tx } from "./db";
@@ -26,20 +27,6 @@ function loadStep(tx: Tx | Db, id: string) {
 }
 
 const stepView = (s: StepRow): StepView => stepFromRow(s);
-
-/** The audited, comparable form of a step's annotation. */
-function auditedStep(a: StepAnnotation) {
-  return {
-    thoughtState: a.thought.state,
-    thoughtNext: a.thought.nextAction,
-    thoughtPurpose: a.thought.purpose,
-    thought: a.thought.text,
-    clearAction: a.clearAction,
-    toolCall: a.toolCall,
-    box: a.box,
-    verdict: a.verdict,
-  };
-}
 
 function assertEditable(status: string) {
   if (!isEditableStatus(status)) {

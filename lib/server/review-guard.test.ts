@@ -14,6 +14,7 @@ import { CLI_ACTOR } from "./audit";
 import type { Db } from "./db";
 import { importFile } from "./import";
 import { createUser } from "./people";
+import { startNextReview } from "./review";
 import { createToken } from "./tokens";
 import { blankPng, freshStudio } from "./testing/fixtures";
 
@@ -71,7 +72,7 @@ beforeAll(async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), "guard-"));
   await writeFile(path.join(dir, "a.png"), await blankPng(1080, 2400));
   const line = (goal: string) => `${JSON.stringify({ goal, steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "a.png" }, { action_content: { action: "terminate", status: "success" }, screenshot: "a.png" }] })}\n`;
-  await writeFile(path.join(dir, "d.jsonl"), ["t1", "t2", "t3", "t4"].map(line).join(""));
+  await writeFile(path.join(dir, "d.jsonl"), ["t1", "t2", "t3", "t4", "t5"].map(line).join(""));
   await importFile({ file: path.join(dir, "d.jsonl"), format: "ui-s1", db });
   ids = (await db.trajectory.findMany({ orderBy: { instruction: "asc" } })).map((t) => t.id);
   await assignTrajectories({ actor: people.boss, trajectoryIds: ids, assignee: "ann@example.com" }, db);
@@ -125,5 +126,16 @@ describe("nobody reviews work they edited or submitted", () => {
     await complete(people.ann, id);
     await finishAndSubmit(people.ann, id);
     expect((await decide("boss", id, "approve")).status).toBe(200);
+  });
+
+  it("'Start next review' skips work the admin edited and hands it to someone who did not", async () => {
+    const id = ids[4]!;
+    await complete(people.boss, id, [0]);
+    await complete(people.ann, id, [1]);
+    await finishAndSubmit(people.ann, id);
+    const waiting = await db.trajectory.findMany({ where: { status: "submitted" }, select: { id: true } });
+    expect(waiting.map((t) => t.id)).toEqual([id]);
+    expect(await startNextReview(people.boss, db)).toBeNull();
+    expect(await startNextReview(people.boss2, db)).toBe(id);
   });
 });
