@@ -64,7 +64,7 @@ describe("annotation use cases against a real database", () => {
     ann = await person(db, "annotator", "ann");
     other = await person(db, "annotator", "other");
     admin = await person(db, "admin", "admin");
-    tid = (await startNextTask(ann, db))!;
+    tid = (await startNextTask({ actor: ann }, db))!;
   });
 
   it("start next task takes an unassigned trajectory with a lease, audited; asking again returns the same one", async () => {
@@ -74,8 +74,8 @@ describe("annotation use cases against a real database", () => {
     const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "trajectory.take", entityId: tid } });
     expect(JSON.parse(audit.beforeJson!)).toEqual({ assigneeId: null, leaseUntil: null });
     expect(JSON.parse(audit.afterJson!)).toMatchObject({ assigneeId: ann.id });
-    expect(await startNextTask(ann, db)).toBe(tid);
-    const tasks = await listMyTasks(ann, db);
+    expect(await startNextTask({ actor: ann }, db)).toBe(tid);
+    const tasks = await listMyTasks({ actor: ann }, db);
     expect(tasks.tasks.map((x) => x.id)).toEqual([tid]);
     expect(tasks.available).toBe(31);
   });
@@ -154,7 +154,7 @@ describe("annotation use cases against a real database", () => {
   });
 
   it("ground truth that contradicts itself blocks submit, naming the step and the reason", async () => {
-    const id = (await startNextTask(other, db))!;
+    const id = (await startNextTask({ actor: other }, db))!;
     let t = await getTrajectory(id, db);
     for (const s of t.steps) await saveStepAnnotation({ actor: other, stepId: s.id, ...completeInput(s) }, db);
     t = await getTrajectory(id, db);
@@ -173,7 +173,7 @@ describe("annotation use cases against a real database", () => {
   });
 
   it("a discarded trajectory can be submitted without step work; admins may edit any", async () => {
-    const id = (await startNextTask(ann, db))!;
+    const id = (await startNextTask({ actor: ann }, db))!;
     expect(id).not.toBe(tid);
     const t = await getTrajectory(id, db);
     await saveTrajectoryAnnotation({ actor: admin, id, outcome: null, isDiscarded: true, cutAfter: null, version: t.version }, db);
@@ -181,7 +181,7 @@ describe("annotation use cases against a real database", () => {
   });
 
   it("the heartbeat extends the assignee's lease; taking up a lapsed lease is audited, renewals are not", async () => {
-    const id = (await startNextTask(ann, db))!;
+    const id = (await startNextTask({ actor: ann }, db))!;
     const leaseRows = () => db.auditEvent.count({ where: { action: "trajectory.lease", entityId: id } });
     const later = new Date(Date.now() + 5 * 60_000);
     const { leaseUntil } = await renewLease({ actor: ann, id }, db, later);
@@ -202,7 +202,7 @@ describe("start next task under a race", () => {
     // Leave exactly two free trajectories, so the four racers must split them and two get nothing.
     const all = await db.trajectory.findMany({ orderBy: { id: "asc" }, select: { id: true } });
     await db.trajectory.updateMany({ where: { id: { in: all.slice(2).map((t) => t.id) } }, data: { status: "approved" } });
-    const got = await Promise.all(people.map((p) => startNextTask(p, db)));
+    const got = await Promise.all(people.map((p) => startNextTask({ actor: p }, db)));
     const taken = got.filter((x): x is string => x !== null);
     expect(taken.sort()).toEqual(all.slice(0, 2).map((t) => t.id).sort());
     expect(got.filter((x) => x === null)).toHaveLength(2);

@@ -7,7 +7,8 @@ import { COOKBOOK_EN_PNG } from "@/fixtures";
 import { exportDataset } from "./export";
 import { importFile } from "./import";
 import { getStats, getTrajectory, listTrajectories } from "./trajectories";
-import { blankPng, freshStudio, uiS1ScreenshotDir, UI_S1_EVAL } from "./testing/fixtures";
+import { UI_S1_EVAL_JSONL as UI_S1_EVAL } from "@/fixtures";
+import { blankPng, freshStudio, uiS1ScreenshotDir } from "./testing/fixtures";
 import type { Db } from "./db";
 import { CLI_ACTOR } from "./audit";
 

@@ -135,7 +135,7 @@ describe("nobody reviews work they edited or submitted", () => {
     await finishAndSubmit(people.ann, id);
     const waiting = await db.trajectory.findMany({ where: { status: "submitted" }, select: { id: true } });
     expect(waiting.map((t) => t.id)).toEqual([id]);
-    expect(await startNextReview(people.boss, db)).toBeNull();
-    expect(await startNextReview(people.boss2, db)).toBe(id);
+    expect(await startNextReview({ actor: people.boss }, db)).toBeNull();
+    expect(await startNextReview({ actor: people.boss2 }, db)).toBe(id);
   });
 });
