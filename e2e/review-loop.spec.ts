@@ -7,6 +7,7 @@ import { storageStateFor, type DemoRole } from "./accounts";
 import { expect as baseExpect, test } from "./fixtures";
 import { AuditPage } from "./pages/audit-page";
 import { EditorPage } from "./pages/editor-page";
+import { StepCanvasPart } from "./pages/step-canvas";
 
 // The review loop with two people, annotator and reviewer, each in their own browser context. The spec seeds its own
 // two trajectories (an upload as the admin, assigned to the annotator), so it passes alone and in any order.
@@ -128,9 +129,15 @@ test("two people close the review loop: comment on a step, send back, fix, reply
   // Chips name what a person changed: thought and clear action, not the imported box nobody touched.
   await expect(step1.locator(".chip-changed", { hasText: "Clear action" })).toBeVisible();
   await expect(step1.locator(".chip-changed", { hasText: "Box" })).toHaveCount(0);
-  const small = (await step1.getByRole("img").boundingBox())!.width;
+  // Inspect step 1 on the step canvas: open it for room, then 100 % draws the full-resolution original.
+  const canvas = new StepCanvasPart(rp, step1);
+  await canvas.waitForScreenshot();
+  const small = (await canvas.stage.boundingBox())!.height;
   await step1.getByRole("button", { name: "Open step 1" }).click();
-  await expect.poll(async () => (await step1.getByRole("img").boundingBox())!.width, { timeout: 20_000 }).toBeGreaterThan(small * 2);
+  await expect.poll(async () => (await canvas.stage.boundingBox())!.height, { timeout: 20_000 }).toBeGreaterThan(small * 1.5);
+  await canvas.button("100 %").click();
+  await expect.poll(async () => (await canvas.drawn()).screenshot?.variant, { timeout: 20_000 }).toBe("original");
+  expect((await canvas.drawn()).screenshot!.naturalWidth).toBe(1080);
   await step1.getByRole("textbox", { name: "Comment on step 1…" }).fill("Say which search bar: the one at the top of the page.");
   await step1.getByRole("button", { name: "Comment", exact: true }).click();
   await expect(step1.getByRole("article", { name: /Say which search bar/ })).toBeVisible();

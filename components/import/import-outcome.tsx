@@ -55,7 +55,7 @@ export function ImportOutcome({ result, error }: { result: ImportSuccess | undef
             <tr key={i}>
               <td className="nowrap">{p.file}</td>
               <td className="num">{p.line ?? "—"}</td>
-              <td className="num">{p.step ?? "—"}</td>
+              <td className="num">{p.step === undefined ? "—" : p.step + 1}</td>
               <td className="nowrap">{p.field ?? "—"}</td>
               <td>{p.message}</td>
             </tr>

@@ -9,7 +9,7 @@ import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
 import { reviewQueueShortcuts } from "@/lib/canvas/review-shortcuts";
 import { useT } from "@/lib/i18n/react";
 import { postNextReview, reviewQueueQuery } from "@/lib/queries/review";
-import { useShortcuts } from "./use-shortcuts";
+import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
 import "@/components/editor/editor.css";
 
 /** After a decision with nothing left, or a "Start next review" that found nothing. */
@@ -26,7 +26,7 @@ export function ReviewQueue({ notice = null }: { notice?: QueueNotice }) {
     if (id) router.push(`/reviews/${id}`);
   };
   const shortcuts = useMemo(() => reviewQueueShortcuts({ startNext: () => void startNext(), help: () => setHelpOpen((v) => !v) }), []); // eslint-disable-line react-hooks/exhaustive-deps
-  useShortcuts<void>(shortcuts, undefined, !isHelpOpen);
+  useShortcuts<void>(shortcuts, () => undefined, !isHelpOpen);
   const message = next.data === null || notice === "none" ? t("review.next.none") : notice ? t(`review.after.${notice}.none`) : null;
   return (
     <>

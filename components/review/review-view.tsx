@@ -11,13 +11,14 @@ import { describeToolCall, pyJsonDumps } from "@/lib/domain/tool-call";
 import { useT } from "@/lib/i18n/react";
 import { commentsQuery, postClaim, postComment, postDecision, postNextReview, reviewContextQuery, reviewKeys } from "@/lib/queries/review";
 import { ApiError } from "@/lib/queries/fetcher";
-import { trajectoryKeys, trajectoryQuery, type StepView, type TrajectoryView } from "@/lib/queries/trajectories";
+import { trajectoryKeys, trajectoryQuery } from "@/lib/queries/trajectories";
+import type { StepView, TrajectoryView } from "@/lib/domain/views";
 import { CommentThread } from "./comment-thread";
 import { FixForm, initialFixDraft, type FixDraft } from "./fix-form";
 import { SinceLast } from "./since-last";
 import { StepPicture } from "./step-picture";
 import { TextDiff } from "./text-diff";
-import { useShortcuts } from "./use-shortcuts";
+import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
 import "@/components/editor/editor.css";
 
 /** The claim is renewed every minute while the page is open (it lasts ten). */
@@ -146,7 +147,7 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
     // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt with the state the actions read
     [current, reason, fixes, decide.isPending, trajectory],
   );
-  useShortcuts<ReviewContextState>(shortcuts, { canDecide, hasFixes: fixList.length > 0 }, !isHelpOpen);
+  useShortcuts<ReviewContextState>(shortcuts, () => ({ canDecide, hasFixes: fixList.length > 0 }), !isHelpOpen);
 
   const afterKey = after ? (`review.after.${after}` as const) : null;
   return (
@@ -289,7 +290,7 @@ function ReviewStep({ step, isExcluded, isOpen, onToggleOpen, changes, isChanged
   return (
     <article className={`review-step${isExcluded ? " is-excluded" : ""}${isOpen ? " is-open" : ""}`} aria-label={t("review.since.step", { n })}>
       <div className="review-picture">
-        <StepPicture step={step} />
+        <StepPicture step={step} isExcluded={isExcluded} isOpen={isOpen} />
         <button type="button" className="btn btn-small" aria-expanded={isOpen} onClick={onToggleOpen}>
           {isOpen ? t("review.step.close", { n }) : t("review.step.open", { n })}
         </button>

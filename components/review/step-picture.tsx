@@ -1,10 +1,10 @@
-import type { StepView } from "@/lib/queries/trajectories";
-import { ActionThumb } from "./action-thumb";
+import { ReviewStepCanvas } from "@/components/step-canvas/review-step-canvas";
+import type { StepView } from "@/lib/domain/views";
 
 /**
- * The review's picture of one step: the screenshot with the model's and the corrected action. The one
- * place the review draws a step, so moving to the shared read-only step canvas is a change here only.
+ * The review's picture of one step: the shared read-only step canvas (both actions and both boxes,
+ * legend, zoom to full resolution). Opening a step gives its canvas more room.
  */
-export function StepPicture({ step }: { step: StepView }) {
-  return <ActionThumb sha256={step.screenshot.sha256} width={step.screenshot.width} height={step.screenshot.height} original={step.original.toolCall} corrected={step.toolCall} box={step.box} />;
+export function StepPicture({ step, isExcluded, isOpen }: { step: StepView; isExcluded: boolean; isOpen: boolean }) {
+  return <ReviewStepCanvas step={step} isExcluded={isExcluded} height={isOpen ? 820 : 420} />;
 }

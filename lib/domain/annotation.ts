@@ -259,7 +259,7 @@ export function isStepComplete(a: StepAnnotation, size: Size): boolean {
 
 export type SubmitProblem =
   | { code: "outcome.unset" }
-  | { code: "step.incomplete"; stepIndex: number; problems: StepProblemCode[] };
+  | { code: "step.incomplete"; stepIndex: number; problems: StepProblemCode[]; details?: string[] };
 
 /**
  * Why a trajectory cannot be submitted yet. A discarded trajectory needs nothing else; otherwise the
@@ -276,7 +276,11 @@ export function submitProblems(
   for (const s of steps) {
     if (!isKept(t, s.index)) continue;
     const blocking = stepProblems(s.annotation, s.size).filter((p) => p.isBlocking);
-    if (blocking.length > 0) out.push({ code: "step.incomplete", stepIndex: s.index, problems: blocking.map((p) => p.code) });
+    if (blocking.length > 0) {
+      const details = blocking.map((p) => ("detail" in p && typeof p.detail === "string" ? p.detail : ""));
+      // The numbers behind a problem ("click (540, 1200), box [0, 0, 10, 10]"), where it has any.
+      out.push({ code: "step.incomplete", stepIndex: s.index, problems: blocking.map((p) => p.code), ...(details.some(Boolean) ? { details } : {}) });
+    }
   }
   return out;
 }

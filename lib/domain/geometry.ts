@@ -20,6 +20,12 @@ export type Box = z.infer<typeof boxSchema>;
 export type Size = { width: number; height: number };
 
 /**
+ * Width in pixels of the display variant the server makes of every screenshot (a phone screenshot at
+ * roughly screen density 1.5; never enlarged). The canvas fetches the original once a zoom needs more.
+ */
+export const DISPLAY_VARIANT_WIDTH = 720;
+
+/**
  * Python's built-in round(): halves go to the even neighbour (round(2.5) == 2).
  * Qwen's reference code is Python, so coordinates and sizes must round the same way.
  */

@@ -35,6 +35,8 @@ export const originalOutputSchema = z.object({
   thought: z.string().optional(),
   clearAction: z.string().optional(),
   toolCall: toolCallSchema,
+  /** The target box that came with the import (bbox, else the first candidate), original pixels; the annotator's box may differ. */
+  box: boxSchema.optional(),
   /** The action exactly as the source file held it (any dialect), for provenance. */
   rawAction: z.unknown().optional(),
   /** Other per-step fields the source had (step_instruction, subtask, check_options...). */

@@ -3,9 +3,6 @@ import { assignablePeopleSchema, assignResultSchema, type AssignInput } from "@/
 import { statsSchema, trajectoryFiltersSchema, trajectoryPageSchema, trajectoryViewSchema, type TrajectoryFilters } from "@/lib/domain/views";
 import { filtersFromUrl, getJson, searchString, sendJson } from "./fetcher";
 
-// TEMPORARY until the canvas, keys and review branches are merged: they import these types from here.
-export type { StepView, TrajectoryRow, TrajectoryView } from "@/lib/domain/views";
-
 export function parseFilters(params: Record<string, string | string[] | undefined>): TrajectoryFilters {
   return filtersFromUrl(trajectoryFiltersSchema, params);
 }

@@ -165,8 +165,9 @@ describe("annotation use cases against a real database", () => {
     t = await getTrajectory(id, db);
     await saveTrajectoryAnnotation({ actor: other, id, outcome: "success", isDiscarded: false, cutAfter: null, version: t.version }, db);
     const e = await expectAppError(submitTrajectory({ actor: other, id }, db), "unprocessable");
-    expect(e.message).toContain("step 2 is incomplete (box.missesPoint)");
-    expect(e.details).toEqual([{ code: "step.incomplete", stepIndex: 1, problems: ["box.missesPoint"] }]);
+    expect(e.message).toContain("Step 2: The point lies outside this step's own target box (click (");
+    expect(e.message).toMatch(/box \[\d+, \d+, \d+, \d+\]\): move the point or redraw the box/);
+    expect(e.details).toEqual([{ code: "step.incomplete", stepIndex: 1, problems: ["box.missesPoint"], details: [expect.stringMatching(/^click \(/)] }]);
     // Redrawing the box around the click lets it through.
     await saveStepAnnotation({ actor: other, stepId: s2.id, ...completeInput(s2), version: (await getTrajectory(id, db)).steps[1]!.version }, db);
     expect((await submitTrajectory({ actor: other, id }, db)).status).toBe("submitted");

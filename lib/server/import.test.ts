@@ -123,7 +123,7 @@ describe("a malformed import", () => {
       env: { ...process.env, DATABASE_URL: url, STUDIO_DATA_DIR: dir },
     });
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/data\.jsonl:1 step 0 screenshot: screenshot file not found/);
+    expect(r.stderr).toMatch(/data\.jsonl:1 step 1 screenshot: screenshot file not found/);
     expect(r.stderr).toMatch(/data\.jsonl:2: broken JSON/);
     expect(r.stderr).toMatch(/nothing was imported/);
     const stats = JSON.parse(

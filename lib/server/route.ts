@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { mayAttempt, type Action, type Actor } from "@/lib/domain/permissions";
-import { assertSameOrigin, errorResponse, json, readJson } from "./http";
+import { actorLocale, assertSameOrigin, errorResponse, json, readJson, requestLocale } from "./http";
 import { authorize, requireActor } from "./session";
 
 /**
@@ -53,8 +53,9 @@ export function route<P extends Permission, Params extends Schema | undefined = 
   spec: RouteSpec<P, Params, Query, Body, Output>,
 ): RouteHandler {
   const handler = async (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }): Promise<Response> => {
+    let actor: Actor | null = null;
     try {
-      const actor = spec.permission === "public" ? null : await requireActor(req.headers);
+      if (spec.permission !== "public") actor = await requireActor(req.headers);
       if (actor) {
         assertSameOrigin(req);
         if (spec.permission !== "signed-in" && !mayAttempt(actor, spec.permission as Action)) authorize(actor, spec.permission as Action);
@@ -71,7 +72,8 @@ export function route<P extends Permission, Params extends Schema | undefined = 
       // The value as the handler built it (dates serialise as ISO text); the schema only vouches for it.
       return json(result, spec.status ?? 200);
     } catch (e) {
-      return errorResponse(e);
+      // In the person's language once we know who asks; before that, in the browser's.
+      return errorResponse(e, actor ? actorLocale(actor) : requestLocale(req));
     }
   };
   return Object.assign(handler, { permission: spec.permission, readsBody: spec.body !== undefined });

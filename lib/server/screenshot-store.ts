@@ -3,6 +3,7 @@ import { createReadStream, existsSync } from "node:fs";
 import { copyFile, mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp, { type Metadata } from "sharp";
+import { DISPLAY_VARIANT_WIDTH } from "@/lib/domain/geometry";
 import { dataDir } from "./config";
 import { AppError } from "./errors";
 
@@ -10,8 +11,8 @@ export type ImageInfo = { sha256: string; width: number; height: number; bytes: 
 
 const MIME_BY_FORMAT: Record<string, string> = { png: "image/png", jpeg: "image/jpeg", webp: "image/webp" };
 const EXT_BY_MIME: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp" };
-/** Width of the display variant the viewer loads (a phone screenshot at roughly screen density 1.5). */
-export const DISPLAY_WIDTH = 720;
+/** Width of the display variant the viewer loads (lib/domain/geometry, shared with the canvas). */
+export const DISPLAY_WIDTH = DISPLAY_VARIANT_WIDTH;
 
 /** sha256 of a file, streamed. */
 export async function sha256File(file: string): Promise<string> {

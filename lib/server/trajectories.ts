@@ -3,7 +3,7 @@ import type { Step as StepRow } from "./generated/sqlite/client";
 import { TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
 import { db as defaultDb, type Db } from "./db";
 import type { Actor } from "@/lib/domain/permissions";
-import { AppError } from "./errors";
+import { AppError, appError } from "./errors";
 import { fromStore } from "./stored";
 import { authorize, isPerson, type Caller } from "./session";
 
@@ -86,7 +86,7 @@ export async function listTrajectories({ actor, ...input }: { actor: Caller } & 
 /** A trajectory `actor` may read (404 when it does not exist, 403 when it is someone else's work). */
 export async function getTrajectoryFor({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb()): Promise<TrajectoryView> {
   const facts = await prisma.trajectory.findUnique({ where: { id }, select: { assigneeId: true, status: true } });
-  if (!facts) throw new AppError("not_found", `trajectory ${id} does not exist`);
+  if (!facts) throw appError("not_found", "error.trajectoryMissing", { id });
   authorize(actor, "trajectory.read", facts);
   return getTrajectory(id, prisma);
 }
@@ -101,7 +101,7 @@ export async function getTrajectory(id: string, prisma: Db = defaultDb()): Promi
       steps: { orderBy: { index: "asc" }, include: { screenshot: true } },
     },
   });
-  if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
+  if (!t) throw appError("not_found", "error.trajectoryMissing", { id });
   return fromStore(trajectoryViewSchema, {
     id: t.id,
     project: t.project.name,
