@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { taskStatusSchema } from "./status";
 import { text } from "./limits";
-import { getField, isSameValue, MERGE_FIELDS, stepAnnotationSchema, trajectoryAnnotationSchema, type MergeField, type StepAnnotation, type TrajectoryAnnotation } from "./annotation";
+import { getField, isSameValue, MERGE_FIELDS, stepAnnotationSchema, trajectoryAnnotationSchema, type StepAnnotation, type TrajectoryAnnotation } from "./annotation";
 
 // ── Decisions ───────────────────────────────────────────────────────────────────────────────────
 

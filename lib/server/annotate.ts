@@ -4,7 +4,6 @@ import {
   submitProblems,
   type SaveStepInput,
   type SaveTrajectoryInput,
-  type StepAnnotation,
 } from "@/lib/domain/annotation";
 import { can, type Actor } from "@/lib/domain/permissions";
 import { nextStatus, type TaskStatus } from "@/lib/domain/status";
