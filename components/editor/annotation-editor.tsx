@@ -25,7 +25,6 @@ import { StepStrip } from "./step-strip";
 import { useEditor } from "./use-editor";
 import "./editor.css";
 import { usePrefetchScreenshots, useStepInUrl } from "@/components/step-viewer/step-hooks";
-import { TEST_HOOKS } from "@/components/testing/test-hooks";
 
 /** Heartbeat interval: the lease lasts ten minutes, renewed every minute while the editor is open. */
 const HEARTBEAT_MS = 60_000;
@@ -198,10 +197,12 @@ declare global {
   }
 }
 
-/** The engine's state for browser tests (test builds only: TEST_HOOKS): read the store, never pixels. */
+/** The engine's state for browser tests (test builds only): read the store, never pixels. */
 function useExposeForTests(editor: Editor, autosave: Autosave) {
   useEffect(() => {
-    if (!TEST_HOOKS) return;
+    // Test builds only: the browser tests' build sets NEXT_PUBLIC_STUDIO_TEST_HOOKS=1 (scripts/test-all.mjs,
+    // playwright.config.ts). Written out here, not imported, so a production build inlines it and drops the hook.
+    if (process.env.NEXT_PUBLIC_STUDIO_TEST_HOOKS !== "1") return;
     window.__studioEditor = { state: editor.get, sync: autosave.state.get, view: () => viewTransform(editor.get()), flush: () => autosave.flush() };
     return () => {
       window.__studioEditor = undefined;
