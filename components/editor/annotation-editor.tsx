@@ -6,10 +6,11 @@ import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
 import { createAutosave, restoreDrafts, type Autosave } from "@/lib/canvas/autosave";
 import { createEditor, TRAJECTORY_KEY, viewTransform, type DocValue, type Editor, type Synced } from "@/lib/canvas/editor";
 import { editorShortcuts } from "@/lib/canvas/editor-shortcuts";
-import { isEditableStatus, saveTrajectoryInput, stepAnnotationSchema, submitProblems } from "@/lib/domain/annotation";
+import { annotationOf, isEditableStatus, saveTrajectoryInput, stepAnnotationSchema, submitProblems, trajectoryAnnotationOf } from "@/lib/domain/annotation";
 import { useT } from "@/lib/i18n/react";
-import { annotationOf, renewLeaseRequest, saveStepRequest, saveTrajectoryRequest, trajectoryAnnotationOf, useSubmitTrajectory } from "@/lib/queries/annotation";
-import { trajectoryQuery, type TrajectoryView } from "@/lib/queries/trajectories";
+import { renewLeaseRequest, saveStepRequest, saveTrajectoryRequest, useSubmitTrajectory } from "@/lib/queries/annotation";
+import { trajectoryQuery } from "@/lib/queries/trajectories";
+import type { TrajectoryView } from "@/lib/domain/views";
 import { ErrorBox, Loading } from "@/components/ui/states";
 import { CanvasPane } from "./canvas-pane";
 import { localDrafts } from "./drafts";
@@ -200,9 +201,12 @@ declare global {
   }
 }
 
-/** The engine's state for browser tests and the benchmark: read the store, never pixels. */
+/** The engine's state for browser tests (test builds only): read the store, never pixels. */
 function useExposeForTests(editor: Editor, autosave: Autosave) {
   useEffect(() => {
+    // Test builds only: the browser tests' build sets NEXT_PUBLIC_STUDIO_TEST_HOOKS=1 (scripts/test-all.mjs,
+    // playwright.config.ts). Written out here, not imported, so a production build inlines it and drops the hook.
+    if (process.env.NEXT_PUBLIC_STUDIO_TEST_HOOKS !== "1") return;
     window.__studioEditor = { state: editor.get, sync: autosave.state.get, view: () => viewTransform(editor.get()), flush: () => autosave.flush() };
     return () => {
       window.__studioEditor = undefined;

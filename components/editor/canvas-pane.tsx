@@ -4,7 +4,7 @@ import { useCallback } from "react";
 import { TOOLS, type Editor, type EditorState, type Tool } from "@/lib/canvas/editor";
 import { formatKbd, type Shortcut } from "@/lib/canvas/shortcuts";
 import { useT } from "@/lib/i18n/react";
-import type { StepView } from "@/lib/queries/trajectories";
+import type { StepView } from "@/lib/domain/views";
 import { StepCanvas } from "@/components/step-canvas/step-canvas";
 import { importedBoxesOf } from "@/lib/canvas/overlay";
 import { useCurrentAnnotation, useEditor } from "./use-editor";

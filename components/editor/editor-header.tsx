@@ -7,7 +7,7 @@ import type { Editor, EditorState } from "@/lib/canvas/editor";
 import { kbdHint, withKbd, type Shortcut } from "@/lib/canvas/shortcuts";
 import { OUTCOMES } from "@/lib/domain/trajectory";
 import { useT } from "@/lib/i18n/react";
-import type { TrajectoryView } from "@/lib/queries/trajectories";
+import type { TrajectoryView } from "@/lib/domain/views";
 import { errorMessage } from "@/components/ui/states";
 import { useEditor } from "./use-editor";
 

@@ -7,7 +7,8 @@ import { isStepComplete } from "@/lib/domain/annotation";
 import { openCommentsByStep } from "@/lib/domain/review";
 import { commentsQuery } from "@/lib/queries/review";
 import { useT } from "@/lib/i18n/react";
-import { screenshotUrl, type StepView } from "@/lib/queries/trajectories";
+import { screenshotUrl } from "@/lib/queries/trajectories";
+import type { StepView } from "@/lib/domain/views";
 import { useEditor } from "./use-editor";
 
 /** Thumbnails with status marks: verdict colour, complete / incomplete, unsaved, after the cut. */

@@ -6,7 +6,7 @@ import { composeThought } from "@/lib/domain/thought";
 import { toolCallSchema } from "@/lib/domain/tool-call";
 import { VERDICTS, type Verdict } from "@/lib/domain/trajectory";
 import { useT } from "@/lib/i18n/react";
-import type { StepView } from "@/lib/queries/trajectories";
+import type { StepView } from "@/lib/domain/views";
 
 /** A fix in progress: the parsed fix, or what is wrong with the form. */
 export type FixDraft = { fix: StepFix; error: null } | { fix: null; error: string };

@@ -1,5 +1,5 @@
 import { ReviewStepCanvas } from "@/components/step-canvas/review-step-canvas";
-import type { StepView } from "@/lib/queries/trajectories";
+import type { StepView } from "@/lib/domain/views";
 
 /**
  * The review's picture of one step: the shared read-only step canvas (both actions and both boxes,

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { importedBoxesOf } from "@/lib/canvas/overlay";
 import { createView, type View } from "@/lib/canvas/view";
-import type { StepView } from "@/lib/queries/trajectories";
+import type { StepView } from "@/lib/domain/views";
 import { StepCanvas } from "./step-canvas";
 
 /**

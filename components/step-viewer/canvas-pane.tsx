@@ -4,7 +4,7 @@ import { useCallback } from "react";
 import type { View } from "@/lib/canvas/view";
 import type { ViewerStore } from "@/lib/canvas/viewer";
 import { formatKbd, type Shortcut } from "@/lib/canvas/shortcuts";
-import { type StepView } from "@/lib/queries/trajectories";
+import type { StepView } from "@/lib/domain/views";
 import { fillNodes } from "@/components/ui/format";
 import { StepCanvas } from "@/components/step-canvas/step-canvas";
 import { importedBoxesOf } from "@/lib/canvas/overlay";

@@ -1,5 +1,5 @@
 import { groundTruthContradictions } from "@/lib/domain/annotation";
-import { framePair, isPointOnScreen, QWEN_MAX_PIXELS, QWEN_MIN_PIXELS, toResizedPoint, type FramePair } from "@/lib/domain/geometry";
+import { framePair, isPointOnScreen, toResizedPoint, type FramePair } from "@/lib/domain/geometry";
 import { mobileR1Response, mobileUseSystemPrompt, mobileUseUserText, type ActionSpace } from "@/lib/domain/prompt";
 import { mapPoints, pointsOf, type ToolCall } from "@/lib/domain/tool-call";
 import { isTrainingTarget, type CanonicalStep, type CanonicalTrajectory, type Verdict } from "@/lib/domain/trajectory";
@@ -14,7 +14,6 @@ export const IMAGE_TAG = "<image>";
  * space the system prompt declares (exportActionSpace decides it; the cookbook's when unset).
  */
 export type FrameOptions = { maxPixels: number; minPixels: number; actionSpace?: ActionSpace };
-export const DEFAULT_FRAME_OPTIONS: FrameOptions = { maxPixels: QWEN_MAX_PIXELS, minPixels: QWEN_MIN_PIXELS };
 
 /** Trajectory statuses a reviewer's eye has passed (or an annotator handed in); anything else is raw model output. */
 const REVIEWED_STATUSES = new Set(["submitted", "approved"]);
@@ -54,7 +53,7 @@ export type StepSample = {
 
 export type SampleResult = { ok: true; sample: StepSample } | { ok: false; problem: BridgeProblem };
 
-export function annotationOf(verdict: Verdict): Annotation {
+export function uiS1AnnotationOf(verdict: Verdict): Annotation {
   if (verdict === "harmful") return "HARMFUL";
   if (verdict === "neutral") return "NEUTRAL";
   return "GOOD";
@@ -129,7 +128,7 @@ export async function* stepSamples(exp: ExportDir, record: Extract<TrajectoryRec
     // Every earlier kept step converted cleanly (firstBadHistory is unset), so each has a resized call.
     const history = prepared.slice(0, step.index).flatMap((p) => (p.error === undefined ? [p.resizedCall] : []));
     const { frames, resizedCall } = prep;
-    const annotation = annotationOf(step.verdict);
+    const annotation = uiS1AnnotationOf(step.verdict);
     yield {
       ok: true,
       sample: {

@@ -4,6 +4,7 @@ import { type Box, type Size, boxOverlapsScreen, boxSchema, isPointInBox } from 
 import { splitSentences } from "./thought";
 import { isCoordinateAction, screenProblems, toolCallSchema, type ActionType, type ToolCall } from "./tool-call";
 import { isTrainingTarget, outcomeSchema, verdictSchema } from "./trajectory";
+import type { StepView, TrajectoryAnnotationView } from "./views";
 
 /**
  * What an annotator edits on one step. The editor, the save route and the server use case all read
@@ -30,6 +31,16 @@ export const trajectoryAnnotationSchema = z.object({
   cutAfter: z.number().int().nonnegative().nullable(),
 });
 export type TrajectoryAnnotation = z.infer<typeof trajectoryAnnotationSchema>;
+
+/** The editable part of a step as the server sent it. */
+export function annotationOf(v: StepView): StepAnnotation {
+  return { thought: v.thought, clearAction: v.clearAction, toolCall: v.toolCall, box: v.box, verdict: v.verdict };
+}
+
+/** The editable part of a trajectory as the server sent it. */
+export function trajectoryAnnotationOf(v: Pick<TrajectoryAnnotationView, "outcome" | "isDiscarded" | "cutAfter">): TrajectoryAnnotation {
+  return { outcome: v.outcome, isDiscarded: v.isDiscarded, cutAfter: v.cutAfter };
+}
 
 export const saveTrajectoryInput = trajectoryAnnotationSchema.extend({ version: z.number().int().positive() });
 export type SaveTrajectoryInput = z.infer<typeof saveTrajectoryInput>;

@@ -62,6 +62,15 @@ export function can(actor: Actor, action: Action, trajectory?: TrajectoryFacts):
   return RULES[action](actor, trajectory);
 }
 
+/**
+ * Whether the actor's role may do `action` at all: outright, or on work assigned to them for the
+ * actions that depend on a trajectory. Routes ask this before the use case asks `can` about the
+ * particular trajectory.
+ */
+export function mayAttempt(actor: Actor, action: Action): boolean {
+  return can(actor, action) || can(actor, action, { assigneeId: actor.id, status: "in_progress" });
+}
+
 /** Pages in the navigation and who sees them (`key` names the label in the message catalogue: nav.<key>). */
 export const NAV_ITEMS = [
   { href: "/tasks", key: "tasks", action: "trajectory.take" },

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { taskStatusSchema } from "./status";
 import { text } from "./limits";
-import { getField, isSameValue, MERGE_FIELDS, stepAnnotationSchema, trajectoryAnnotationSchema, type MergeField, type StepAnnotation, type TrajectoryAnnotation } from "./annotation";
+import { getField, isSameValue, MERGE_FIELDS, stepAnnotationSchema, trajectoryAnnotationSchema, type StepAnnotation, type TrajectoryAnnotation } from "./annotation";
 
 // ── Decisions ───────────────────────────────────────────────────────────────────────────────────
 
@@ -170,6 +171,29 @@ export const reviewDecisionViewSchema = z.object({
 });
 export type ReviewDecisionView = z.infer<typeof reviewDecisionViewSchema>;
 
+/** GET /api/reviews: one row of work waiting for review, and who is reviewing it now. */
+export const reviewQueueRowSchema = z.object({
+  id: z.string(),
+  app: z.string(),
+  instruction: z.string(),
+  stepCount: z.number(),
+  outcome: z.string().nullable(),
+  submittedAt: z.string().nullable(),
+  annotator: z.string().nullable(),
+  /** Sent back before: this is a resubmission. */
+  isResubmission: z.boolean(),
+  reviewer: z.string().nullable(),
+});
+export type ReviewQueueRow = z.infer<typeof reviewQueueRowSchema>;
+export const reviewQueueSchema = z.object({ rows: z.array(reviewQueueRowSchema) });
+
+/** POST /api/reviews/:id: the status and version after the decision, and the steps the reviewer fixed (1-based). */
+export const decisionResultSchema = z.object({ status: taskStatusSchema, version: z.number().int(), fixedSteps: z.array(z.number().int()) });
+
+/** GET /api/comments?trajectoryId= */
+export const commentsQueryInput = z.object({ trajectoryId: text("id").min(1) });
+export const commentsSchema = z.object({ rows: z.array(commentViewSchema) });
+
 export const reviewClaimSchema = z.object({ reviewer: z.string(), leaseUntil: z.coerce.string(), isMine: z.boolean() });
 export type ReviewClaim = z.infer<typeof reviewClaimSchema>;
 
@@ -188,4 +212,3 @@ export type ReviewContext = z.infer<typeof reviewContextSchema>;
 export const nextReviewSchema = z.object({ id: z.string().nullable() });
 export const claimResultSchema = z.object({ claim: reviewClaimSchema.nullable() });
 
-export type { MergeField };

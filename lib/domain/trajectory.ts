@@ -28,7 +28,6 @@ export const screenshotRefSchema = z.object({
   /** Path of the file relative to the export folder (screenshots/<sha>.png), when exported. */
   file: z.string().optional(),
 });
-export type ScreenshotRef = z.infer<typeof screenshotRefSchema>;
 
 /** The model's output for one step as it was imported: never edited. Coordinates in original pixels. */
 export const originalOutputSchema = z.object({

@@ -1,30 +1,18 @@
 import { queryOptions } from "@tanstack/react-query";
-import { z } from "zod";
 import {
   claimResultSchema,
+  commentsSchema,
   commentViewSchema,
+  decisionResultSchema,
   nextReviewSchema,
   reviewContextSchema,
+  reviewQueueSchema,
   type CommentInput,
   type ReplyInput,
   type ResolveInput,
   type ReviewDecisionInput,
 } from "@/lib/domain/review";
-import { taskStatusSchema } from "@/lib/domain/status";
-import { getJson, sendJson } from "./fetcher";
-
-const queueRowSchema = z.object({
-  id: z.string(),
-  app: z.string(),
-  instruction: z.string(),
-  stepCount: z.number(),
-  outcome: z.string().nullable(),
-  submittedAt: z.string().nullable(),
-  annotator: z.string().nullable(),
-  isResubmission: z.boolean(),
-  reviewer: z.string().nullable(),
-});
-export type ReviewQueueRow = z.infer<typeof queueRowSchema>;
+import { getJson, searchString, sendJson } from "./fetcher";
 
 export const reviewKeys = {
   queue: () => ["reviews"] as const,
@@ -33,7 +21,7 @@ export const reviewKeys = {
 };
 
 export const reviewQueueQuery = () =>
-  queryOptions({ queryKey: reviewKeys.queue(), queryFn: ({ signal }) => getJson("/api/reviews", z.object({ rows: z.array(queueRowSchema) }), signal) });
+  queryOptions({ queryKey: reviewKeys.queue(), queryFn: ({ signal }) => getJson("/api/reviews", reviewQueueSchema, signal) });
 
 export const reviewContextQuery = (trajectoryId: string) =>
   // Always fresh when a review opens: a resubmission must be compared with the decision as it is now.
@@ -42,7 +30,7 @@ export const reviewContextQuery = (trajectoryId: string) =>
 export const commentsQuery = (trajectoryId: string) =>
   queryOptions({
     queryKey: reviewKeys.comments(trajectoryId),
-    queryFn: ({ signal }) => getJson(`/api/comments?trajectoryId=${encodeURIComponent(trajectoryId)}`, z.object({ rows: z.array(commentViewSchema) }), signal),
+    queryFn: ({ signal }) => getJson(`/api/comments${searchString({ trajectoryId })}`, commentsSchema, signal),
     staleTime: 0,
   });
 
@@ -51,7 +39,7 @@ export const postReply = (commentId: string, input: ReplyInput) => sendJson("POS
 export const patchResolved = (commentId: string, input: ResolveInput) => sendJson("PATCH", `/api/comments/${encodeURIComponent(commentId)}`, input, commentViewSchema);
 
 export const postDecision = (trajectoryId: string, input: ReviewDecisionInput) =>
-  sendJson("POST", `/api/reviews/${encodeURIComponent(trajectoryId)}`, input, z.object({ status: taskStatusSchema, version: z.number(), fixedSteps: z.array(z.number()) }));
+  sendJson("POST", `/api/reviews/${encodeURIComponent(trajectoryId)}`, input, decisionResultSchema);
 
 /** "Start next review": the id to open, or null when nothing is free. */
 export const postNextReview = () => sendJson("POST", "/api/reviews/next", {}, nextReviewSchema).then((r) => r.id);

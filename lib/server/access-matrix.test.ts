@@ -294,9 +294,9 @@ beforeAll(async () => {
   const { db } = await freshStudio();
   const users = {} as Record<Who, string>;
   for (const who of WHO) {
-    const { user } = await createUser(CLI_ACTOR, { email: `${who}@example.com`, role: who === "other-annotator" ? "annotator" : who, password: "password-123" }, db);
+    const { person: user } = await createUser({ actor: CLI_ACTOR, email: `${who}@example.com`, role: who === "other-annotator" ? "annotator" : who, password: "password-123" }, db);
     users[who] = user.id;
-    tokens[who] = (await createToken(CLI_ACTOR, user.email, "matrix", db)).token;
+    tokens[who] = (await createToken({ actor: CLI_ACTOR, user: user.email, name: "matrix" }, db)).token;
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), "matrix-"));
   const png = await blankPng(1080, 2400);
@@ -308,7 +308,7 @@ beforeAll(async () => {
   await db.trajectory.update({ where: { id: mine.id }, data: { assigneeId: users.annotator, status: "in_progress" } });
   await db.trajectory.update({ where: { id: theirs.id }, data: { assigneeId: users["other-annotator"], status: "submitted" } });
   const stepOfMine = (await db.step.findFirstOrThrow({ where: { trajectoryId: mine.id } })).id;
-  const annotatorsToken = (await createToken(CLI_ACTOR, users.annotator, "spare", db)).id;
+  const annotatorsToken = (await createToken({ actor: CLI_ACTOR, user: users.annotator, name: "spare" }, db)).id;
   const commentOnMine = (await db.comment.create({ data: { trajectoryId: mine.id, stepIndex: 0, authorId: users.reviewer, body: "Which app?" } })).id;
   const model = await startFakeModelServer();
   await db.modelSetting.create({ data: { id: "default", baseUrl: model.baseUrl, model: "fake-vl" } });

@@ -1,9 +1,9 @@
 import {
+  annotationOf,
   isEditableStatus,
   submitProblems,
   type SaveStepInput,
   type SaveTrajectoryInput,
-  type StepAnnotation,
 } from "@/lib/domain/annotation";
 import { can, type Actor } from "@/lib/domain/permissions";
 import { nextStatus, type TaskStatus } from "@/lib/domain/status";
@@ -32,10 +32,6 @@ const stepView = (s: StepRow): StepView => stepFromRow(s);
 /** The catalogue key of a task status ("status.in_progress"); unknown statuses read as "new". */
 const statusKey = (status: string) => (["new", "in_progress", "submitted", "approved", "rejected"].includes(status) ? (`status.${status}` as "status.new") : "status.new");
 
-function annotationOf(v: StepView): StepAnnotation {
-  return { thought: v.thought, clearAction: v.clearAction, toolCall: v.toolCall, box: v.box, verdict: v.verdict };
-}
-
 function assertEditable(status: string) {
   if (!isEditableStatus(status)) {
     throw appError("forbidden", "error.notEditable", { status: { key: statusKey(status) } });
@@ -56,7 +52,7 @@ async function startIfNeeded(tx: Tx, actor: Actor, trajectory: { id: string; sta
  * Save one step's annotation. `input.version` is the version the edit started from: a different
  * current version is a 409 whose `issues.current` is the step as it is now, for the merge.
  */
-export async function saveStepAnnotation(actor: Actor, stepId: string, input: SaveStepInput, prisma: Db = defaultDb()): Promise<StepView> {
+export async function saveStepAnnotation({ actor, stepId, ...input }: { actor: Actor; stepId: string } & SaveStepInput, prisma: Db = defaultDb()): Promise<StepView> {
   return prisma.$transaction(async (tx) => {
     const row = await loadStep(tx, stepId);
     if (!row) throw appError("not_found", "error.stepMissing", { id: stepId });
@@ -103,7 +99,7 @@ function trajectoryAnnotationView(t: { outcome: string | null; isDiscarded: bool
 }
 
 /** Save the trajectory-level annotation (outcome, discard, cut point), versioned like a step. */
-export async function saveTrajectoryAnnotation(actor: Actor, id: string, input: SaveTrajectoryInput, prisma: Db = defaultDb()): Promise<TrajectoryAnnotationView> {
+export async function saveTrajectoryAnnotation({ actor, id, ...input }: { actor: Actor; id: string } & SaveTrajectoryInput, prisma: Db = defaultDb()): Promise<TrajectoryAnnotationView> {
   return prisma.$transaction(async (tx) => {
     const t = await tx.trajectory.findUnique({ where: { id } });
     if (!t) throw appError("not_found", "error.trajectoryMissing", { id });
@@ -129,7 +125,7 @@ export async function saveTrajectoryAnnotation(actor: Actor, id: string, input: 
  * Submit for review: only from a status that allows it, and only when the trajectory is discarded
  * or has an outcome and every kept step complete (422 listing what is missing otherwise).
  */
-export async function submitTrajectory(actor: Actor, id: string, prisma: Db = defaultDb()): Promise<TrajectoryView> {
+export async function submitTrajectory({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb()): Promise<TrajectoryView> {
   await prisma.$transaction(async (tx) => {
     const t = await tx.trajectory.findUnique({ where: { id }, include: { steps: { orderBy: { index: "asc" }, include: { screenshot: true } } } });
     if (!t) throw appError("not_found", "error.trajectoryMissing", { id });
@@ -164,7 +160,7 @@ export async function submitTrajectory(actor: Actor, id: string, prisma: Db = de
  * The heartbeat: the assignee working on an editable trajectory holds a lease that runs LEASE_MS
  * from now. Others with the right to annotate (admins) edit without taking it.
  */
-export async function renewLease(actor: Actor, id: string, prisma: Db = defaultDb(), now = new Date()): Promise<{ leaseUntil: string | null }> {
+export async function renewLease({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb(), now = new Date()): Promise<{ leaseUntil: string | null }> {
   return prisma.$transaction(async (tx) => {
     const t = await tx.trajectory.findUnique({ where: { id }, select: { id: true, assigneeId: true, status: true, leaseUntil: true } });
     if (!t) throw appError("not_found", "error.trajectoryMissing", { id });
@@ -193,7 +189,7 @@ export async function renewLease(actor: Actor, id: string, prisma: Db = defaultD
  * annotate anything through the API, but on someone else's or unassigned work the page shows the
  * read-only viewer, so looking never turns into editing by accident.
  */
-export async function annotationAccess(actor: Actor, id: string, prisma: Db = defaultDb()): Promise<{ exists: boolean; canAnnotate: boolean; isEditable: boolean }> {
+export async function annotationAccess({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb()): Promise<{ exists: boolean; canAnnotate: boolean; isEditable: boolean }> {
   const t = await prisma.trajectory.findUnique({ where: { id }, select: { assigneeId: true, status: true } });
   if (!t) return { exists: false, canAnnotate: false, isEditable: false };
   const canAnnotate = can(actor, "trajectory.annotate", t) && t.assigneeId === actor.id;

@@ -25,11 +25,11 @@ describe("error messages in the person's language", () => {
   let enToken: string;
   beforeAll(async () => {
     ({ db } = await freshStudio());
-    await createUser(CLI_ACTOR, { email: "li@example.com", role: "annotator", password: "password-123" }, db);
-    await updateUser(CLI_ACTOR, "li@example.com", { locale: "zh" }, db);
-    await createUser(CLI_ACTOR, { email: "ann@example.com", role: "annotator", password: "password-123" }, db);
-    zhToken = (await createToken(CLI_ACTOR, "li@example.com", "t", db)).token;
-    enToken = (await createToken(CLI_ACTOR, "ann@example.com", "t", db)).token;
+    await createUser({ actor: CLI_ACTOR, email: "li@example.com", role: "annotator", password: "password-123" }, db);
+    await updateUser({ actor: CLI_ACTOR, id: "li@example.com", locale: "zh" }, db);
+    await createUser({ actor: CLI_ACTOR, email: "ann@example.com", role: "annotator", password: "password-123" }, db);
+    zhToken = (await createToken({ actor: CLI_ACTOR, user: "li@example.com", name: "t" }, db)).token;
+    enToken = (await createToken({ actor: CLI_ACTOR, user: "ann@example.com", name: "t" }, db)).token;
   });
 
   it("a missing trajectory reads in Chinese for a person who chose Chinese, in English for the others", async () => {

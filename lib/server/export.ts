@@ -10,7 +10,7 @@ import { formatMobileUseCall } from "@/lib/domain/tool-call";
 import { CANONICAL_FORMAT, isTrainingTarget, type CanonicalTrajectory } from "@/lib/domain/trajectory";
 import { taskStatusSchema, type TaskStatus } from "@/lib/domain/status";
 import { db as defaultDb, type Db } from "./db";
-import { EXPORT_STATUS_OPTIONS } from "@/lib/domain/exports";
+import { EXPORT_STATUS_OPTIONS, exportedStatuses } from "@/lib/domain/exports";
 import { CLI_ACTOR, recordAudit, type AuditActor } from "./audit";
 import { AppError } from "./errors";
 import { fromStore } from "./stored";
@@ -49,10 +49,9 @@ export type ExportSummary = {
 
 const PAGE = 100;
 
-/** Which statuses an export takes: approved work by default; `submitted` adds work awaiting review. */
+/** Which statuses an export takes (every status for `all`: no filter at all). */
 function statusesFor(s: ExportStatus): TaskStatus[] | undefined {
-  if (s === "all") return undefined;
-  return s === "approved" ? ["approved"] : ["submitted", "approved"];
+  return s === "all" ? undefined : [...exportedStatuses(s)];
 }
 
 /** A JSONL writer that hashes what it writes and respects back-pressure. */

@@ -3,9 +3,7 @@ import { isLocale, translator, type Locale } from "@/lib/i18n";
 import type { Actor } from "@/lib/domain/permissions";
 import { readBoundedText } from "./body";
 import { AppError, appError, HTTP_STATUS } from "./errors";
-import { BEARER, requireActor } from "./session";
-
-export type ApiErrorBody = { error: { code: string; message: string; issues?: unknown } };
+import { BEARER } from "./session";
 
 /**
  * The one mapping from thrown errors to HTTP answers: { error: { code, message, issues? } }, the
@@ -57,17 +55,6 @@ export function json(body: unknown, status = 200, headers: HeadersInit = {}): Re
   return Response.json(body, { status, headers });
 }
 
-/** Wrap a route handler so every error goes through errorResponse. */
-export function route<A extends unknown[]>(fn: (...args: A) => Promise<Response>): (...args: A) => Promise<Response> {
-  return async (...args: A) => {
-    try {
-      return await fn(...args);
-    } catch (e) {
-      return errorResponse(e, requestLocale(args[0]));
-    }
-  };
-}
-
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /**
@@ -85,20 +72,4 @@ export function assertSameOrigin(req: Request): void {
   const site = req.headers.get("sec-fetch-site");
   if (site === "same-origin" || site === "none") return;
   throw appError("forbidden", "error.crossSite");
-}
-
-/**
- * A route handler that needs a signed-in person or an API token: 401 without one, 403 on a
- * cross-site mutation, and every error through errorResponse.
- */
-export function authed<C>(fn: (req: Request, ctx: C, actor: Actor) => Promise<Response>): (req: Request, ctx: C) => Promise<Response> {
-  return route(async (req: Request, ctx: C) => {
-    const actor = await requireActor(req.headers);
-    try {
-      assertSameOrigin(req);
-      return await fn(req, ctx, actor);
-    } catch (e) {
-      return errorResponse(e, actorLocale(actor));
-    }
-  });
 }

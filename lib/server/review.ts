@@ -19,6 +19,7 @@ import {
   type ReviewDecisionInput,
   type ReviewSnapshot,
   type StepFix,
+  type ReviewQueueRow,
 } from "@/lib/domain/review";
 import type { Actor } from "@/lib/domain/permissions";
 import { changedFields, recordAudit } from "./audit";
@@ -36,7 +37,7 @@ export const REVIEW_LEASE_MS = 10 * 60_000;
 const CLAIM_ATTEMPTS = 8;
 
 /** Work waiting for review, oldest submission first, with who is reviewing it now. */
-export async function reviewQueue(actor: Actor, prisma: Db = defaultDb(), now = new Date()) {
+export async function reviewQueue({ actor }: { actor: Actor }, prisma: Db = defaultDb(), now = new Date()): Promise<ReviewQueueRow[]> {
   authorize(actor, "trajectory.review");
   const rows = await prisma.trajectory.findMany({
     where: { status: "submitted" },
@@ -102,7 +103,7 @@ async function isOwnWork(prisma: Db, actor: Actor, t: { id: string }): Promise<b
  * work nobody else is reviewing. Claiming is one conditional update (only while still free), so two
  * reviewers starting at once never get the same task: the loser moves on to the next candidate.
  */
-export async function startNextReview(actor: Actor, prisma: Db = defaultDb(), now = new Date()): Promise<string | null> {
+export async function startNextReview({ actor }: { actor: Actor }, prisma: Db = defaultDb(), now = new Date()): Promise<string | null> {
   authorize(actor, "trajectory.review");
   const leaseUntil = new Date(now.getTime() + REVIEW_LEASE_MS);
   const mine = await prisma.trajectory.findFirst({
@@ -156,7 +157,7 @@ async function claimIn(prisma: Db, actor: Actor, t: { id: string; reviewLeaseByI
  * Opening a review (and its heartbeat): claim it, or renew this reviewer's claim. Someone else's live
  * claim answers 409 naming them; work that is not submitted has nothing to claim (claim: null).
  */
-export async function claimReview(actor: Actor, id: string, prisma: Db = defaultDb(), now = new Date()): Promise<{ claim: ReviewClaim | null }> {
+export async function claimReview({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb(), now = new Date()): Promise<{ claim: ReviewClaim | null }> {
   authorize(actor, "trajectory.review");
   const t = await prisma.trajectory.findUnique({ where: { id }, select: { id: true, status: true, assigneeId: true, reviewLeaseById: true, reviewLeaseUntil: true } });
   if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
@@ -172,7 +173,7 @@ export async function claimReview(actor: Actor, id: string, prisma: Db = default
 }
 
 /** Leave a review without deciding: the caller's claim ends now, so the next reviewer can take it. */
-export async function releaseReview(actor: Actor, id: string, prisma: Db = defaultDb()): Promise<{ claim: null }> {
+export async function releaseReview({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb()): Promise<{ claim: null }> {
   authorize(actor, "trajectory.review");
   await prisma.$transaction(async (tx) => {
     const t = await tx.trajectory.findUnique({ where: { id }, select: { reviewLeaseById: true, reviewLeaseUntil: true } });
@@ -279,7 +280,7 @@ async function applyFixes(tx: Tx, actor: Actor, t: { id: string; cutAfter: numbe
  * decision on a version the reviewer did not see, or on work another reviewer holds, answers 409.
  * Every decision stores the annotation as decided on, so a resubmission can show what changed since.
  */
-export async function decideReview(actor: Actor, trajectoryId: string, input: ReviewDecisionInput, prisma: Db = defaultDb(), now = new Date()) {
+export async function decideReview({ actor, id: trajectoryId, ...input }: { actor: Actor; id: string } & ReviewDecisionInput, prisma: Db = defaultDb(), now = new Date()) {
   const data = reviewDecisionInput.parse(input);
   authorize(actor, "trajectory.review");
   return prisma.$transaction(async (tx) => {
@@ -315,12 +316,12 @@ export async function decideReview(actor: Actor, trajectoryId: string, input: Re
       before: { status: from, reviewerId: t.reviewerId },
       after: { status: to, reviewerId: actor.id, ...(data.comment ? { comment: data.comment } : {}), ...(fixedSteps.length ? { fixedSteps: fixedSteps.map((i) => i + 1) } : {}) },
     });
-    return { ...updated, fixedSteps: fixedSteps.map((i) => i + 1) };
+    return { status: to, version: updated.version, fixedSteps: fixedSteps.map((i) => i + 1) };
   });
 }
 
 /** The review page's context: claim, last decision, what changed since it, and what people changed per step. */
-export async function reviewContext(actor: Actor, id: string, prisma: Db = defaultDb(), now = new Date()): Promise<ReviewContext> {
+export async function reviewContext({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb(), now = new Date()): Promise<ReviewContext> {
   authorize(actor, "trajectory.review");
   const t = await prisma.trajectory.findUnique({
     where: { id },
@@ -365,7 +366,7 @@ function commentView(c: CommentRow): CommentView {
 }
 
 /** Comment on a trajectory or one of its steps. */
-export async function addComment(actor: Actor, input: CommentInput, prisma: Db = defaultDb()): Promise<CommentView> {
+export async function addComment({ actor, ...input }: { actor: Actor } & CommentInput, prisma: Db = defaultDb()): Promise<CommentView> {
   const data = commentInput.parse(input);
   const t = await prisma.trajectory.findUnique({ where: { id: data.trajectoryId }, select: { assigneeId: true, status: true, stepCount: true } });
   if (!t) throw new AppError("not_found", `trajectory ${data.trajectoryId} does not exist`);
@@ -386,7 +387,7 @@ async function loadComment(commentId: string, prisma: Db | Tx) {
 }
 
 /** Reply in a comment's thread (the annotator answering the reviewer, or back). */
-export async function replyToComment(actor: Actor, commentId: string, input: ReplyInput, prisma: Db = defaultDb()): Promise<CommentView> {
+export async function replyToComment({ actor, commentId, ...input }: { actor: Actor; commentId: string } & ReplyInput, prisma: Db = defaultDb()): Promise<CommentView> {
   const data = replyInput.parse(input);
   return prisma.$transaction(async (tx) => {
     const c = await loadComment(commentId, tx);
@@ -398,7 +399,7 @@ export async function replyToComment(actor: Actor, commentId: string, input: Rep
 }
 
 /** Resolve a comment (or open it again). */
-export async function setCommentResolved(actor: Actor, commentId: string, input: ResolveInput, prisma: Db = defaultDb()): Promise<CommentView> {
+export async function setCommentResolved({ actor, commentId, ...input }: { actor: Actor; commentId: string } & ResolveInput, prisma: Db = defaultDb()): Promise<CommentView> {
   const data = resolveInput.parse(input);
   return prisma.$transaction(async (tx) => {
     const c = await loadComment(commentId, tx);
@@ -419,7 +420,7 @@ export async function setCommentResolved(actor: Actor, commentId: string, input:
 }
 
 /** The comments on a trajectory `actor` may read, each with its replies. */
-export async function listComments(actor: Actor, trajectoryId: string, prisma: Db = defaultDb()): Promise<CommentView[]> {
+export async function listComments({ actor, trajectoryId }: { actor: Actor; trajectoryId: string }, prisma: Db = defaultDb()): Promise<CommentView[]> {
   const t = await prisma.trajectory.findUnique({ where: { id: trajectoryId }, select: { assigneeId: true, status: true } });
   if (!t) throw new AppError("not_found", `trajectory ${trajectoryId} does not exist`);
   authorize(actor, "trajectory.read", t);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
-import { copyFile, mkdir, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp, { type Metadata } from "sharp";
 import { DISPLAY_VARIANT_WIDTH } from "@/lib/domain/geometry";
@@ -75,4 +75,11 @@ export async function displayVariant(sha256: string, mime: string): Promise<stri
   const data = await sharp(source).resize({ width: DISPLAY_WIDTH, withoutEnlargement: true }).webp({ quality: 82 }).toBuffer();
   await writeAtomically(target, (tmp) => writeFile(tmp, data));
   return target;
+}
+
+/** A stored screenshot's bytes: the display WebP, or the original as imported. */
+export async function readScreenshot(sha256: string, mime: string, variant: "display" | "original"): Promise<{ bytes: Uint8Array<ArrayBuffer>; contentType: string }> {
+  const file = variant === "display" ? await displayVariant(sha256, mime) : screenshotFile(sha256, mime);
+  if (!existsSync(file)) throw new AppError("not_found", `screenshot ${sha256} is not in the store`);
+  return { bytes: new Uint8Array(await readFile(file)), contentType: variant === "display" ? "image/webp" : mime };
 }

@@ -43,6 +43,22 @@ export function authorize(actor: Actor, action: Action, trajectory?: TrajectoryF
   if (!can(actor, action, trajectory)) throw appError("forbidden", "error.roleForbidden", { role: actor.role, action });
 }
 
-export function auditActor(actor: Actor): AuditActor {
-  return { id: actor.id, label: actor.email };
+/**
+ * Who calls a use case: a person (an Actor, held to the permission table) or the command line or
+ * the system (an AuditActor: trusted, recorded by its label).
+ */
+export type Caller = Actor | AuditActor;
+
+export function isPerson(caller: Caller): caller is Actor {
+  return "role" in caller;
+}
+
+/** authorize for a person; the command line and the system are trusted. */
+export function authorizeCaller(caller: Caller, action: Action, trajectory?: TrajectoryFacts): void {
+  if (isPerson(caller)) authorize(caller, action, trajectory);
+}
+
+/** How the audit trail names a caller: a person by email, the CLI and the system by their labels. */
+export function auditActor(caller: Caller): AuditActor {
+  return isPerson(caller) ? { id: caller.id, label: caller.email } : caller;
 }

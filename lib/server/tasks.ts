@@ -31,7 +31,7 @@ function takeable(now: Date) {
  * starting at once never get the same task: the loser moves on to the next candidate.
  * Returns the trajectory id, or null when there is nothing to do.
  */
-export async function startNextTask(actor: Actor, prisma: Db = defaultDb(), now = new Date()): Promise<string | null> {
+export async function startNextTask({ actor }: { actor: Actor }, prisma: Db = defaultDb(), now = new Date()): Promise<string | null> {
   authorize(actor, "trajectory.take");
   const leaseUntil = new Date(now.getTime() + LEASE_MS);
   const own = await prisma.trajectory.findMany({
@@ -85,7 +85,7 @@ export async function startNextTask(actor: Actor, prisma: Db = defaultDb(), now 
 }
 
 /** "My tasks": everything assigned to the person, with how many steps have a verdict, and how many are free to take. */
-export async function listMyTasks(actor: Actor, prisma: Db = defaultDb()): Promise<TaskList> {
+export async function listMyTasks({ actor }: { actor: Actor }, prisma: Db = defaultDb()): Promise<TaskList> {
   authorize(actor, "trajectory.take");
   const [rows, available] = await Promise.all([
     prisma.trajectory.findMany({

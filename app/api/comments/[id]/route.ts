@@ -1,12 +1,13 @@
 // PATCH /api/comments/:id: resolve a comment or open it again ({isResolved})
-import { z } from "zod";
-import { resolveInput } from "@/lib/domain/review";
-import { authed, json, readJson } from "@/lib/server/http";
+import { commentViewSchema, resolveInput } from "@/lib/domain/review";
+import { idParams } from "@/lib/domain/views";
 import { setCommentResolved } from "@/lib/server/review";
+import { route } from "@/lib/server/route";
 
-const paramsSchema = z.object({ id: z.string().min(1).max(100) });
-
-export const PATCH = authed(async (req: Request, ctx: { params: Promise<{ id: string }> }, actor) => {
-  const { id } = paramsSchema.parse(await ctx.params);
-  return json(await setCommentResolved(actor, id, resolveInput.parse(await readJson(req))));
+export const PATCH = route({
+  permission: "comment.write",
+  params: idParams,
+  body: resolveInput,
+  output: commentViewSchema,
+  handler: ({ actor, params, body }) => setCommentResolved({ actor, commentId: params.id, ...body }),
 });

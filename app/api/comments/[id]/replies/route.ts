@@ -1,12 +1,14 @@
 // POST /api/comments/:id/replies: reply in a comment's thread ({body})
-import { z } from "zod";
-import { replyInput } from "@/lib/domain/review";
-import { authed, json, readJson } from "@/lib/server/http";
+import { commentViewSchema, replyInput } from "@/lib/domain/review";
+import { idParams } from "@/lib/domain/views";
 import { replyToComment } from "@/lib/server/review";
+import { route } from "@/lib/server/route";
 
-const paramsSchema = z.object({ id: z.string().min(1).max(100) });
-
-export const POST = authed(async (req: Request, ctx: { params: Promise<{ id: string }> }, actor) => {
-  const { id } = paramsSchema.parse(await ctx.params);
-  return json(await replyToComment(actor, id, replyInput.parse(await readJson(req))), 201);
+export const POST = route({
+  permission: "comment.write",
+  params: idParams,
+  body: replyInput,
+  output: commentViewSchema,
+  status: 201,
+  handler: ({ actor, params, body }) => replyToComment({ actor, commentId: params.id, ...body }),
 });
