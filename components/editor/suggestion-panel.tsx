@@ -8,7 +8,7 @@ import type { MessageKey, Translate } from "@/lib/i18n";
 import { useT } from "@/lib/i18n/react";
 import { ApiError } from "@/lib/queries/fetcher";
 import { acceptSuggestionRequest, requestSuggestion, type SuggestionKind, type SuggestionView } from "@/lib/queries/model";
-import type { StepView } from "@/lib/queries/trajectories";
+import type { StepView } from "@/lib/domain/views";
 import { useEditor } from "./use-editor";
 
 type State = {
@@ -121,7 +121,7 @@ export function SuggestionPanel({ editor, suggestions, step }: { editor: Editor;
       <p className="muted small provenance" title={t("provenance.label")}>
         {PROVENANCE_ROWS.map(([field, label]) => (
           <span key={field} data-testid={`provenance-${field}`}>
-            {t(label)}: {t(`provenance.${step.provenance[field]?.source ?? "imported"}`)}{" "}
+            {t(label)}: {t(`provenance.${step.provenance[field]?.source ?? "imported"}` as MessageKey)}{" "}
           </span>
         ))}
       </p>

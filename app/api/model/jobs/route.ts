@@ -1,11 +1,18 @@
 // GET /api/model/jobs: pre-annotation and judge jobs. POST: start one in the background (admin)
-import { startModelJobInput } from "@/lib/domain/model";
-import { authed, json, readJson } from "@/lib/server/http";
+import { modelJobAnswerSchema, modelJobListSchema, startModelJobInput } from "@/lib/domain/model";
 import { listModelJobs, startModelJob } from "@/lib/server/model-jobs";
+import { route } from "@/lib/server/route";
 
-export const GET = authed(async (_req: Request, _ctx: unknown, actor) => json({ jobs: await listModelJobs(actor) }));
+export const GET = route({
+  permission: "model.manage",
+  output: modelJobListSchema,
+  handler: async ({ actor }) => ({ jobs: await listModelJobs(actor) }),
+});
 
-export const POST = authed(async (req: Request, _ctx: unknown, actor) => {
-  const input = startModelJobInput.parse(await readJson(req));
-  return json({ job: await startModelJob(actor, input) }, 202);
+export const POST = route({
+  permission: "model.manage",
+  body: startModelJobInput,
+  output: modelJobAnswerSchema,
+  status: 202,
+  handler: async ({ actor, body }) => ({ job: await startModelJob(actor, body) }),
 });

@@ -1,11 +1,20 @@
 // GET /api/model/settings: the model endpoint as the studio uses it (never the key). PUT: save it (admin)
-import { saveModelSettingsInput } from "@/lib/domain/model";
-import { authed, json, readJson } from "@/lib/server/http";
+import { z } from "zod";
+import { modelSettingsViewSchema, saveModelSettingsInput } from "@/lib/domain/model";
 import { getModelSettings, saveModelSettings } from "@/lib/server/model";
+import { route } from "@/lib/server/route";
 
-export const GET = authed(async (_req: Request, _ctx: unknown, actor) => json({ settings: await getModelSettings(actor) }));
+const answer = z.object({ settings: modelSettingsViewSchema });
 
-export const PUT = authed(async (req: Request, _ctx: unknown, actor) => {
-  const input = saveModelSettingsInput.parse(await readJson(req));
-  return json({ settings: await saveModelSettings(actor, input) });
+export const GET = route({
+  permission: "model.manage",
+  output: answer,
+  handler: async ({ actor }) => ({ settings: await getModelSettings(actor) }),
+});
+
+export const PUT = route({
+  permission: "model.manage",
+  body: saveModelSettingsInput,
+  output: answer,
+  handler: async ({ actor, body }) => ({ settings: await saveModelSettings(actor, body) }),
 });

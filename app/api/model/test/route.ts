@@ -1,5 +1,11 @@
 // POST /api/model/test: send one real request to the model endpoint and show what came back (admin)
-import { authed, json } from "@/lib/server/http";
+import { z } from "zod";
+import { connectionTestSchema } from "@/lib/domain/model";
 import { testModelConnection } from "@/lib/server/model";
+import { route } from "@/lib/server/route";
 
-export const POST = authed(async (_req: Request, _ctx: unknown, actor) => json({ test: await testModelConnection(actor) }));
+export const POST = route({
+  permission: "model.manage",
+  output: z.object({ test: connectionTestSchema }),
+  handler: async ({ actor }) => ({ test: await testModelConnection(actor) }),
+});
