@@ -132,6 +132,8 @@ function documented(ids: string[], before: Data, isBoxSelected: boolean, redoTar
       });
     }
     if (/^(step|tool|zoom|view)\./.test(id) || ["help", "cancel", "save", "submit", "thought.focus"].includes(id)) return ok(null);
+    // Accepts a model suggestion only while one is shown (e2e/suggest.spec.ts); none is shown here.
+    if (id === "suggest.accept") return ok(null);
     if (id.startsWith("action.")) {
       const action = id.slice("action.".length);
       if (before.steps[STEP]!.toolCall.action === action) return ok(null);
