@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useState } from "react";
 import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
 import { createAutosave, restoreDrafts, type Autosave } from "@/lib/canvas/autosave";
 import { createEditor, TRAJECTORY_KEY, viewTransform, type DocValue, type Editor, type Synced } from "@/lib/canvas/editor";
@@ -19,7 +19,7 @@ import { HelpOverlay } from "./help-overlay";
 import { MergeDialog } from "./merge-dialog";
 import { readFlag, VERDICT_ADVANCES } from "./preferences";
 import { SubmitBlocked, Submitted } from "./submit-panel";
-import { StepForm } from "./step-form";
+import { StepForm, THOUGHT_STATE_ID } from "./step-form";
 import { ReviewNotes } from "./review-notes";
 import { StepStrip } from "./step-strip";
 import { createSuggestions, SuggestionPanel } from "./suggestion-panel";
@@ -86,7 +86,6 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
   useEffect(() => () => autosave.dispose(), [autosave]);
   const [suggestions] = useState(() => createSuggestions(editor));
   const submit = useSubmitTrajectory(trajectory.id);
-  const thoughtRef = useRef<HTMLTextAreaElement>(null);
   const stepIndex = useEditor(editor, (s) => s.stepIndex);
   const isHelpOpen = useEditor(editor, (s) => s.isHelpOpen);
   const doc = useEditor(editor, (s) => s.doc);
@@ -122,19 +121,17 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
     }
   }, [autosave, editor, submit, problems]);
 
-  const doSubmitRef = useRef(doSubmit);
-  doSubmitRef.current = doSubmit;
   const personId = trajectory.assigneeId ?? "none";
   const shortcuts = useMemo(
     () =>
       editorShortcuts(editor, {
         save: () => void autosave.flush(),
-        submit: () => void doSubmitRef.current(),
-        focusThought: () => thoughtRef.current?.focus(),
+        submit: () => void doSubmit(),
+        focusThought: () => document.getElementById(THOUGHT_STATE_ID)?.focus(),
         isVerdictAdvancing: () => readFlag(personId, VERDICT_ADVANCES),
         acceptSuggestion: () => void suggestions.accept(),
       }),
-    [editor, autosave, personId, suggestions],
+    [editor, autosave, personId, suggestions, doSubmit],
   );
   useShortcuts(shortcuts, editor.get);
   useStepInUrl(stepIndex);
@@ -153,7 +150,7 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
         <div className="side-panel">
           <ReviewNotes trajectoryId={trajectory.id} stepIndex={stepIndex} onPickStep={editor.goTo} />
           <SuggestionPanel editor={editor} suggestions={suggestions} step={step} />
-          <StepForm editor={editor} step={step} thoughtRef={thoughtRef} shortcuts={shortcuts} personId={personId} isSubmitAttempted={isSubmitAttempted} />
+          <StepForm editor={editor} step={step} shortcuts={shortcuts} personId={personId} isSubmitAttempted={isSubmitAttempted} />
         </div>
       </div>
       <StepStrip editor={editor} steps={trajectory.steps} />

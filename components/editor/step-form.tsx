@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo, type RefObject } from "react";
+import { useMemo } from "react";
 import type { Editor, EditorState } from "@/lib/canvas/editor";
 import { kbdHint, withKbd, type Shortcut } from "@/lib/canvas/shortcuts";
 import { rewardPreview } from "@/lib/canvas/reward-preview";
@@ -18,7 +18,6 @@ import { useCurrentAnnotation, useEditor } from "./use-editor";
 type Props = {
   editor: Editor;
   step: StepView;
-  thoughtRef: RefObject<HTMLTextAreaElement | null>;
   shortcuts: Shortcut<EditorState>[];
   personId: string;
   /** The person pressed Submit: every open problem shows, "choose a verdict" included. */
@@ -36,7 +35,10 @@ export function shownProblems(all: StepProblem[], opts: { isAfterCut: boolean; i
     .map((p) => (opts.isAfterCut ? { ...p, isBlocking: false } : p));
 }
 
-export function StepForm({ editor, step, thoughtRef, shortcuts, personId, isSubmitAttempted }: Props) {
+/** The thought's first field: the "focus the thought" key moves here. */
+export const THOUGHT_STATE_ID = "thought-state";
+
+export function StepForm({ editor, step, shortcuts, personId, isSubmitAttempted }: Props) {
   const t = useT();
   const a = useCurrentAnnotation(editor);
   const isReadOnly = useEditor(editor, (s) => s.isReadOnly);
@@ -95,7 +97,7 @@ export function StepForm({ editor, step, thoughtRef, shortcuts, personId, isSubm
             {t("editor.thought")} <span className="kbd">{kbdHint(shortcuts, "thought.focus")}</span>
           </h3>
           <Field label={t("thought.state")} problems={of("thought.state")}>
-            <textarea ref={thoughtRef} rows={2} value={a.thought.state} onChange={(e) => editor.setThoughtPart("state", e.target.value)} placeholder={t("thought.statePlaceholder")} />
+            <textarea id={THOUGHT_STATE_ID} rows={2} value={a.thought.state} onChange={(e) => editor.setThoughtPart("state", e.target.value)} placeholder={t("thought.statePlaceholder")} />
           </Field>
           <Field label={t("thought.nextAction")} problems={of("thought.nextAction")}>
             <textarea rows={2} value={a.thought.nextAction} onChange={(e) => editor.setThoughtPart("nextAction", e.target.value)} placeholder={t("thought.nextActionPlaceholder")} />

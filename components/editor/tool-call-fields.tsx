@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import type { Editor } from "@/lib/canvas/editor";
 import { ACTION_TYPE_KEYS } from "@/lib/canvas/editor-shortcuts";
 import type { StepProblem } from "@/lib/domain/annotation";
@@ -95,9 +95,13 @@ function JsonView({ editor, call }: { editor: Editor; call: ToolCall }) {
   const [text, setText] = useState(() => pretty(call));
   const [error, setError] = useState<string | null>(null);
   const [isEditing, setEditing] = useState(false);
-  useEffect(() => {
+  // A new call from elsewhere (another key, undo, another step) replaces the text unless it is being edited.
+  // Leaving the field shows the call as it stands (a half-typed, invalid text is dropped).
+  const [shown, setShown] = useState({ call, isEditing });
+  if (shown.call !== call || shown.isEditing !== isEditing) {
+    setShown({ call, isEditing });
     if (!isEditing) setText(pretty(call));
-  }, [call, isEditing]);
+  }
   function apply(value: string) {
     let parsed: unknown;
     try {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { HelpOverlay } from "@/components/editor/help-overlay";
 import { ErrorBox, Loading } from "@/components/ui/states";
@@ -20,6 +20,14 @@ import { StepPicture } from "./step-picture";
 import { TextDiff } from "./text-diff";
 import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
 import "@/components/editor/editor.css";
+
+/** A lease end as the local time of day ("—" when unknown). */
+const formatTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleTimeString() : "—");
+
+/** The comment field of a step (0-based index): the comment key focuses it. */
+const commentInputId = (index: number) => `review-comment-${index + 1}`;
+/** A step's list item (0-based index): j / k scroll to it. */
+const stepItemId = (index: number) => `review-step-${index + 1}`;
 
 /** The claim is renewed every minute while the page is open (it lasts ten). */
 const HEARTBEAT_MS = 60_000;
@@ -77,8 +85,6 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
   const [open, setOpen] = useState<Set<number>>(() => new Set());
   const [fixes, setFixes] = useState<Record<string, FixDraft>>({});
   const [isHelpOpen, setHelpOpen] = useState(false);
-  const stepRefs = useRef<(HTMLElement | null)[]>([]);
-  const commentRefs = useRef<(HTMLInputElement | null)[]>([]);
   const isSubmitted = trajectory.status === "submitted";
   const { error: claimError, until: claimUntil } = useClaim(trajectory.id, isSubmitted);
   const heldByOther = claimError !== null || (context.claim !== null && !context.claim.isMine);
@@ -119,7 +125,7 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
   const goTo = (i: number) => {
     const n = Math.min(Math.max(i, 0), trajectory.steps.length - 1);
     setCurrent(n);
-    stepRefs.current[n]?.scrollIntoView({ block: "start", behavior: "smooth" });
+    document.getElementById(stepItemId(n))?.scrollIntoView({ block: "start", behavior: "smooth" });
   };
   const toggleOpen = (i: number) =>
     setOpen((s) => {
@@ -136,7 +142,7 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
         next: () => goTo(current + 1),
         prev: () => goTo(current - 1),
         toggleOpen: () => toggleOpen(current),
-        comment: () => commentRefs.current[current]?.focus(),
+        comment: () => document.getElementById(commentInputId(current))?.focus(),
         fix: () => startFix(trajectory.steps[current]!),
         approve,
         focusReason: () => document.getElementById("review-reason")?.focus(),
@@ -178,7 +184,7 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
             <p className="notice" role="alert">
               {t("review.claim.other", {
                 reviewer: String((claimError?.issues as { reviewer?: string } | undefined)?.reviewer ?? context.claim?.reviewer ?? "—"),
-                time: new Date(String((claimError?.issues as { leaseUntil?: string } | undefined)?.leaseUntil ?? context.claim?.leaseUntil ?? Date.now())).toLocaleTimeString(),
+                time: formatTime((claimError?.issues as { leaseUntil?: string } | undefined)?.leaseUntil ?? context.claim?.leaseUntil),
               })}
             </p>
           )}
@@ -219,7 +225,7 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
       <SinceLast context={context} onPickStep={goTo} />
       <ol className="review-steps">
         {trajectory.steps.map((s, i) => (
-          <li key={s.id} ref={(el) => void (stepRefs.current[i] = el)} className={i === current ? "is-current" : undefined} onFocusCapture={() => setCurrent(i)}>
+          <li key={s.id} id={stepItemId(i)} className={i === current ? "is-current" : undefined} onFocusCapture={() => setCurrent(i)}>
             <ReviewStep
               step={s}
               isExcluded={trajectory.cutAfter !== null && s.index > trajectory.cutAfter}
@@ -229,7 +235,6 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
               isChangedSince={changedSince.has(s.index)}
               comments={rows.filter((c) => c.stepIndex === s.index)}
               trajectoryId={trajectory.id}
-              commentRef={(el) => void (commentRefs.current[i] = el)}
               fix={fixes[s.id] ?? null}
               canFix={canDecide}
               onStartFix={() => startFix(s)}
@@ -259,7 +264,6 @@ type StepProps = {
   isChangedSince: boolean;
   comments: CommentView[];
   trajectoryId: string;
-  commentRef: (el: HTMLInputElement | null) => void;
   fix: FixDraft | null;
   canFix: boolean;
   onStartFix: () => void;
@@ -268,7 +272,7 @@ type StepProps = {
   t: T;
 };
 
-function ReviewStep({ step, isExcluded, isOpen, onToggleOpen, changes, isChangedSince, comments, trajectoryId, commentRef, fix, canFix, onStartFix, onFix, onDiscardFix, t }: StepProps) {
+function ReviewStep({ step, isExcluded, isOpen, onToggleOpen, changes, isChangedSince, comments, trajectoryId, fix, canFix, onStartFix, onFix, onDiscardFix, t }: StepProps) {
   const client = useQueryClient();
   const [draft, setDraft] = useState("");
   const add = useMutation({
@@ -334,7 +338,7 @@ function ReviewStep({ step, isExcluded, isOpen, onToggleOpen, changes, isChanged
               if (draft.trim()) add.mutate();
             }}
           >
-            <input ref={commentRef} value={draft} onChange={(e) => setDraft(e.target.value)} placeholder={t("review.comment.placeholder", { n })} aria-label={t("review.comment.placeholder", { n })} />
+            <input id={commentInputId(step.index)} value={draft} onChange={(e) => setDraft(e.target.value)} placeholder={t("review.comment.placeholder", { n })} aria-label={t("review.comment.placeholder", { n })} />
             <button type="submit" className="btn" disabled={!draft.trim() || add.isPending}>
               {t("review.comment.add")}
             </button>

@@ -10,6 +10,8 @@ const STUDIO = "http://studio.invalid";
  */
 export function safeNextPath(next: string | string[] | undefined, fallback = "/trajectories"): string {
   const n = Array.isArray(next) ? next[0] : next;
+  // Control characters (and backslashes) in a redirect target are refused outright, never interpreted.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point of this test
   if (!n || n.length > 2_000 || !n.startsWith("/") || /[\\\u0000-\u001f\u007f]/.test(n)) return fallback;
   let url: URL;
   try {
