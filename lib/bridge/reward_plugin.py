@@ -185,7 +185,7 @@ def normalize_action(raw):
     if isinstance(raw, str):
         try:
             raw = json.loads(raw, parse_constant=_reject_constant)
-        except ValueError:
+        except (ValueError, RecursionError):  # nesting deeper than the interpreter allows is unreadable too
             return None
     if not isinstance(raw, dict):
         return None
@@ -503,7 +503,7 @@ def read_mobile_r1_response(response):
     if tool is not None:
         try:
             call = _tool_call(json.loads(tool["body"], parse_constant=_reject_constant))
-        except ValueError:
+        except (ValueError, RecursionError):  # never raise into the trainer on a model's output
             call = None
     ok = (
         think is not None and action is not None and tool is not None
