@@ -190,6 +190,21 @@ describe("bridge stats", () => {
     expect(s.overBudget.first.map((o) => o.trajectory)).toEqual(["traj-en", "traj-en", "traj-en", "traj-en"]);
   });
 
+  it("prints a table whose columns line up under app names in Chinese, and names over-budget steps from 1 as the editor does", async () => {
+    const { dir } = await standardExport();
+    const io = captureIo();
+    expect(await runBridge(["stats", dir, "--max-tokens", "3000"], io)).toBe(0);
+    const text = io.out();
+    // A CJK character takes two terminal columns: the numbers start in the same column on every row.
+    const wide = (l: string) => [...l].reduce((n, c) => n + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/.test(c) ? 2 : 1), 0);
+    const rows = text.split("\n").filter((l) => /^ {2}\S.* \d+$/.test(l) && !l.includes("trajectory"));
+    expect(rows.some((l) => l.includes("盒马"))).toBe(true);
+    expect(new Set(rows.map(wide)).size).toBe(1);
+    // JSON keeps the 0-based step index; the human line counts from 1 (traj-en's first step is over 3000).
+    expect(text).toContain("  trajectory traj-en step 1: ");
+    expect(text).not.toContain("step 0:");
+  });
+
   it("shrinks with --max-pixels", async () => {
     const { dir } = await standardExport();
     const io = captureIo();
