@@ -21,6 +21,9 @@ Ground truth (ms-swift GRPO columns, or the JSON in verl's reward_model.ground_t
     orig_wh         [width, height]
     resized_wh      [width, height]
     annotation      "GOOD" | "HARMFUL" | "NEUTRAL"
+verl rows also hold UI-S1's own ground truth, check_options and num_steps (what TrajDataset.fix_line builds), so
+UI-S1's gui_action_match_compute_score(solution, json.loads(ground_truth), extra_info) runs on them as is; the
+functions here read the keys above.
 
 Entry points:
     ms-swift: --external_plugins trajectory_studio_rewards.py
