@@ -170,6 +170,10 @@ describe("problems are reported, never dropped silently", () => {
     const { dir } = await standardExport();
     expect(await runBridge(["sft", dir, "--out", await tempDir(), "--target", "axolotl"], captureIo())).toBe(2);
     expect(await runBridge(["grpo", dir, "--out", await tempDir(), "--target", "verl", "--max-pixels", "-5"], captureIo())).toBe(2);
+    // Under one 28x28 patch qwen-vl-utils floors a side to 0 (and crashes); no trainer can read such a frame.
+    const tiny = captureIo();
+    expect(await runBridge(["sft", dir, "--out", await tempDir(), "--target", "ms-swift", "--max-pixels", "700", "--min-pixels", "100"], tiny)).toBe(2);
+    expect(tiny.err()).toContain("--max-pixels must be at least 784");
     expect(await runBridge(["sft", dir, "--target", "ms-swift"], captureIo())).toBe(2);
     expect(await runBridge(["sft", dir, "--out", "x", "--target", "ms-swift", "--bogus"], captureIo())).toBe(2);
   });
