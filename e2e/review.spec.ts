@@ -26,20 +26,23 @@ test("a reviewer sends work back with a reason the annotator then sees, and appr
   await page.locator(`a[href="/reviews/${task.id}"]`).click();
   await expect(page.getByText("Marked as unreasonable: discard")).toBeVisible();
   await page.getByLabel("Why it goes back (the annotator sees this)").fill("The instruction is fine: annotate it.");
-  await page.getByRole("button", { name: "Send back" }).click();
-  await expect(page.getByRole("status").filter({ hasText: "Decision saved: rejected." })).toBeVisible();
+  await page.getByRole("button", { name: "Request changes" }).click();
+  await expect(page.getByRole("status").filter({ hasText: /^Sent back\./ })).toBeVisible();
 
   const work = await annotator.newPage();
   await work.goto(`/trajectories/${task.id}`);
   await expect(work.getByRole("region", { name: "Comments" })).toContainText("The instruction is fine: annotate it.");
 
   await submitDiscarded(annotator.request, baseURL!, task.id);
-  await page.reload();
+  await page.goto(`/reviews/${task.id}`);
   await page.getByRole("heading", { level: 1 }).click(); // focus the page, not a field
   await page.keyboard.press("a");
-  await expect(page.getByRole("status").filter({ hasText: "Decision saved: approved." })).toBeVisible();
+  await expect(page.getByRole("status").filter({ hasText: /^Approved\./ })).toBeVisible();
   const after = (await (await reviewer.request.get(`/api/trajectories/${task.id}`)).json()) as { status: string };
   expect(after.status).toBe("approved");
+  // Deciding moved the reviewer on to the next review (a claim): leave it, so other specs find the queue as it was.
+  const held = (await (await reviewer.request.get("/api/reviews")).json()) as { rows: { id: string; reviewer: string | null }[] };
+  for (const r of held.rows.filter((x) => x.reviewer === "reviewer@studio.local")) await reviewer.request.delete(`/api/reviews/${r.id}/claim`, { headers: { origin: baseURL! } });
   await annotator.close();
   await reviewer.close();
 });

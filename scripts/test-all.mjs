@@ -37,6 +37,8 @@ const unitOk = step("unit and integration tests (vitest)", process.execPath, [
   bin("vitest/vitest.mjs"), "run", "--reporter=default", "--reporter=json", `--outputFile=${path.join(TMP, "vitest.json")}`,
 ], { allowFail: true });
 rmSync(path.join(TMP, "e2e-data"), { recursive: true, force: true });
+// The browser tests' build carries the window.__studio* test hooks (NEXT_PUBLIC_STUDIO_TEST_HOOKS); `npm run build` does not.
+env.NEXT_PUBLIC_STUDIO_TEST_HOOKS = "1";
 step("production build for the browser tests", process.execPath, [bin("next/dist/bin/next"), "build"]);
 env.STUDIO_SKIP_BUILD = "1";
 const e2eOk = step("browser tests (Playwright, Chromium)", process.execPath, [bin("@playwright/test/cli.js"), "test"], {

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { Dashboard } from "@/components/dashboard/dashboard";
+import { JudgeAgreement } from "@/components/dashboard/judge-agreement";
 import { isLocale, translator } from "@/lib/i18n";
 import { pageActor } from "@/lib/server/page-auth";
 
@@ -15,6 +16,7 @@ export default async function DashboardPage() {
         <span className="sub">{t("dashboard.sub")}</span>
       </div>
       <Dashboard />
+      <JudgeAgreement />
     </main>
   );
 }

@@ -1,6 +1,6 @@
 "use client";
 
-import type { Token } from "@/lib/queries/tokens";
+import type { Token } from "@/lib/domain/tokens";
 import { useT } from "@/lib/i18n/react";
 import { ConfirmButton } from "./copy";
 import { useFormatDate } from "./use-format-date";

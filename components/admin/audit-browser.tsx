@@ -6,7 +6,8 @@ import { useState, type FormEvent } from "react";
 import { useFormatDate } from "@/components/account/use-format-date";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
 import { useT } from "@/lib/i18n/react";
-import { AUDIT_PAGE_SIZE, auditFacetsQuery, auditFiltersToSearch, auditListQuery, type AuditFilters } from "@/lib/queries/audit";
+import { AUDIT_PAGE_SIZE, type AuditFilters } from "@/lib/domain/audit-log";
+import { auditFacetsQuery, auditFiltersToSearch, auditListQuery } from "@/lib/queries/audit";
 import { AuditDiff } from "./audit-diff";
 
 const FIELDS = ["action", "entityType", "entityId", "actor", "from", "to"] as const;

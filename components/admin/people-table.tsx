@@ -7,7 +7,8 @@ import { useFormatDate } from "@/components/account/use-format-date";
 import { EmptyState, ErrorBox, QueryBody } from "@/components/ui/states";
 import { ROLES, roleSchema } from "@/lib/domain/permissions";
 import { useT } from "@/lib/i18n/react";
-import { peopleQuery, useResetPassword, useUpdatePerson, type Person } from "@/lib/queries/people";
+import type { Person } from "@/lib/domain/people";
+import { peopleQuery, useResetPassword, useUpdatePerson } from "@/lib/queries/people";
 
 /** Everyone with an account: change role, disable or enable, reset a password (shown once). */
 export function PeopleTable({ currentUserId }: { currentUserId: string }) {

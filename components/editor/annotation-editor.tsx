@@ -2,23 +2,27 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
 import { createAutosave, restoreDrafts, type Autosave } from "@/lib/canvas/autosave";
 import { createEditor, TRAJECTORY_KEY, viewTransform, type DocValue, type Editor, type Synced } from "@/lib/canvas/editor";
 import { editorShortcuts } from "@/lib/canvas/editor-shortcuts";
-import { isTypingTarget, matchShortcut } from "@/lib/canvas/shortcuts";
-import { isEditableStatus, saveTrajectoryInput, stepAnnotationSchema, submitProblems } from "@/lib/domain/annotation";
+import { annotationOf, isEditableStatus, saveTrajectoryInput, stepAnnotationSchema, submitProblems, trajectoryAnnotationOf } from "@/lib/domain/annotation";
 import { useT } from "@/lib/i18n/react";
-import { annotationOf, renewLeaseRequest, saveStepRequest, saveTrajectoryRequest, trajectoryAnnotationOf, useSubmitTrajectory } from "@/lib/queries/annotation";
-import { trajectoryQuery, type TrajectoryView } from "@/lib/queries/trajectories";
+import { renewLeaseRequest, saveStepRequest, saveTrajectoryRequest, useSubmitTrajectory } from "@/lib/queries/annotation";
+import { trajectoryQuery } from "@/lib/queries/trajectories";
+import type { TrajectoryView } from "@/lib/domain/views";
 import { ErrorBox, Loading } from "@/components/ui/states";
 import { CanvasPane } from "./canvas-pane";
 import { localDrafts } from "./drafts";
 import { EditorHeader } from "./editor-header";
 import { HelpOverlay } from "./help-overlay";
 import { MergeDialog } from "./merge-dialog";
+import { readFlag, VERDICT_ADVANCES } from "./preferences";
+import { SubmitBlocked, Submitted } from "./submit-panel";
 import { StepForm } from "./step-form";
 import { ReviewNotes } from "./review-notes";
 import { StepStrip } from "./step-strip";
+import { createSuggestions, SuggestionPanel } from "./suggestion-panel";
 import { useEditor } from "./use-editor";
 import "./editor.css";
 import { usePrefetchScreenshots, useStepInUrl } from "@/components/step-viewer/step-hooks";
@@ -80,6 +84,7 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
     }),
   );
   useEffect(() => () => autosave.dispose(), [autosave]);
+  const [suggestions] = useState(() => createSuggestions(editor));
   const submit = useSubmitTrajectory(trajectory.id);
   const thoughtRef = useRef<HTMLTextAreaElement>(null);
   const stepIndex = useEditor(editor, (s) => s.stepIndex);
@@ -92,28 +97,46 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
     [doc, trajectory.steps],
   );
   const canSubmit = problems.length === 0 && !editor.get().isReadOnly;
+  // After a blocked attempt the open problems stay listed (live, until fixed or closed) and every
+  // step shows all of its problems; after a submit that went through, the confirmation.
+  const [isSubmitAttempted, setSubmitAttempted] = useState(false);
+  const [isBlockedShown, setBlockedShown] = useState(false);
+  const [isSubmitted, setSubmitted] = useState(false);
 
   const doSubmit = useCallback(async () => {
     if (submit.isPending || editor.get().isReadOnly) return;
+    if (problems.length > 0) {
+      setSubmitAttempted(true);
+      setBlockedShown(true);
+      const first = problems.find((p) => p.code === "step.incomplete");
+      if (first?.code === "step.incomplete") editor.goTo(first.stepIndex);
+      return;
+    }
     await autosave.flush();
     const s = autosave.state.get();
     if (s.status !== "saved") return;
     const view = await submit.mutateAsync().catch(() => null);
-    if (view) editor.setReadOnly(!isEditableStatus(view.status));
-  }, [autosave, editor, submit]);
+    if (view) {
+      editor.setReadOnly(!isEditableStatus(view.status));
+      setSubmitted(true);
+    }
+  }, [autosave, editor, submit, problems]);
 
-  const canSubmitRef = useRef(canSubmit);
-  canSubmitRef.current = canSubmit;
+  const doSubmitRef = useRef(doSubmit);
+  doSubmitRef.current = doSubmit;
+  const personId = trajectory.assigneeId ?? "none";
   const shortcuts = useMemo(
     () =>
       editorShortcuts(editor, {
         save: () => void autosave.flush(),
-        submit: () => void (canSubmitRef.current && doSubmit()),
+        submit: () => void doSubmitRef.current(),
         focusThought: () => thoughtRef.current?.focus(),
+        isVerdictAdvancing: () => readFlag(personId, VERDICT_ADVANCES),
+        acceptSuggestion: () => void suggestions.accept(),
       }),
-    [editor, autosave, doSubmit],
+    [editor, autosave, personId, suggestions],
   );
-  useKeyboard(editor, shortcuts);
+  useShortcuts(shortcuts, editor.get);
   useStepInUrl(stepIndex);
   usePrefetchScreenshots(trajectory, stepIndex);
   useHeartbeat(trajectory.id, !editor.get().isReadOnly);
@@ -122,14 +145,19 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
 
   return (
     <main className="editor">
-      <EditorHeader trajectory={trajectory} editor={editor} autosave={autosave} problems={problems} canSubmit={canSubmit} isSubmitting={submit.isPending} submitError={submit.error} onSubmit={doSubmit} />
-      <ReviewNotes trajectoryId={trajectory.id} onPickStep={editor.goTo} />
+      <EditorHeader trajectory={trajectory} editor={editor} autosave={autosave} shortcuts={shortcuts} canSubmit={canSubmit} isSubmitting={submit.isPending} submitError={submit.error} onSubmit={doSubmit} />
+      {isBlockedShown && problems.length > 0 && <SubmitBlocked problems={problems} onPickStep={editor.goTo} onClose={() => setBlockedShown(false)} />}
+      {isSubmitted && <Submitted />}
       <div className="editor-main">
         <CanvasPane editor={editor} step={step} stepCount={trajectory.steps.length} shortcuts={shortcuts} />
-        <StepForm editor={editor} step={step} thoughtRef={thoughtRef} />
+        <div className="side-panel">
+          <ReviewNotes trajectoryId={trajectory.id} stepIndex={stepIndex} onPickStep={editor.goTo} />
+          <SuggestionPanel editor={editor} suggestions={suggestions} step={step} />
+          <StepForm editor={editor} step={step} thoughtRef={thoughtRef} shortcuts={shortcuts} personId={personId} isSubmitAttempted={isSubmitAttempted} />
+        </div>
       </div>
       <StepStrip editor={editor} steps={trajectory.steps} />
-      {isHelpOpen && <HelpOverlay shortcuts={shortcuts} onClose={editor.toggleHelp} />}
+      {isHelpOpen && <HelpOverlay shortcuts={shortcuts} onClose={editor.toggleHelp} notes={t("shortcut.inFields")} />}
       <MergeDialog editor={editor} steps={trajectory.steps} />
       <p className="sr-only" aria-live="polite">
         {t("editor.stepOf", { n: stepIndex + 1, count: trajectory.steps.length })}
@@ -137,28 +165,6 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
     </main>
   );
 }
-
-/** The editor's one key listener, reading the shortcut registry. */
-function useKeyboard(editor: Editor, shortcuts: ReturnType<typeof editorShortcuts>) {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.isComposing || document.querySelector("[data-modal-open]")) return;
-      const isTyping = isTypingTarget(e.target);
-      if (isTyping && e.key === "Escape") {
-        (e.target as HTMLElement).blur();
-        return;
-      }
-      const hit = matchShortcut(e, shortcuts, editor.get(), isTyping);
-      if (!hit) return;
-      e.preventDefault();
-      hit.run(editor.get());
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [editor, shortcuts]);
-}
-
-
 
 function useHeartbeat(id: string, isActive: boolean) {
   useEffect(() => {
@@ -189,14 +195,19 @@ declare global {
       sync: () => ReturnType<Autosave["state"]["get"]>;
       /** Stage transform: display pixels per original pixel and the image's top-left, in stage pixels. */
       view: () => ReturnType<typeof viewTransform>;
+      /** Save what waits now (instead of after the debounce); resolves when the server answered. */
+      flush: () => Promise<void>;
     };
   }
 }
 
-/** The engine's state for browser tests and the benchmark: read the store, never pixels. */
+/** The engine's state for browser tests (test builds only): read the store, never pixels. */
 function useExposeForTests(editor: Editor, autosave: Autosave) {
   useEffect(() => {
-    window.__studioEditor = { state: editor.get, sync: autosave.state.get, view: () => viewTransform(editor.get()) };
+    // Test builds only: the browser tests' build sets NEXT_PUBLIC_STUDIO_TEST_HOOKS=1 (scripts/test-all.mjs,
+    // playwright.config.ts). Written out here, not imported, so a production build inlines it and drops the hook.
+    if (process.env.NEXT_PUBLIC_STUDIO_TEST_HOOKS !== "1") return;
+    window.__studioEditor = { state: editor.get, sync: autosave.state.get, view: () => viewTransform(editor.get()), flush: () => autosave.flush() };
     return () => {
       window.__studioEditor = undefined;
     };

@@ -1,17 +1,13 @@
 "use client";
 
-import dynamic from "next/dynamic";
-import { useEffect, useRef } from "react";
+import { useCallback } from "react";
 import { TOOLS, type Editor, type EditorState, type Tool } from "@/lib/canvas/editor";
 import { formatKbd, type Shortcut } from "@/lib/canvas/shortcuts";
-import { describeToolCall } from "@/lib/domain/tool-call";
 import { useT } from "@/lib/i18n/react";
-import type { StepView } from "@/lib/queries/trajectories";
-import { Loading } from "@/components/ui/states";
+import type { StepView } from "@/lib/domain/views";
+import { StepCanvas } from "@/components/step-canvas/step-canvas";
+import { importedBoxesOf } from "@/lib/canvas/overlay";
 import { useCurrentAnnotation, useEditor } from "./use-editor";
-
-// Konva touches `window` on import, so the canvas only ever renders in the browser.
-const EditorCanvas = dynamic(() => import("./editor-canvas").then((m) => m.EditorCanvas), { ssr: false, loading: () => <Loading /> });
 
 type Props = { editor: Editor; step: StepView; stepCount: number; shortcuts: Shortcut<EditorState>[] };
 
@@ -23,27 +19,19 @@ export function kbdOf(shortcuts: Shortcut<EditorState>[], id: string): string {
 
 export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
   const t = useT();
-  const stage = useRef<HTMLDivElement>(null);
   const tool = useEditor(editor, (s) => s.tool);
-  const zoom = useEditor(editor, (s) => s.zoom);
+  const isBoxSelected = useEditor(editor, (s) => s.isBoxSelected);
+  const cutAfter = useEditor(editor, (s) => s.doc.trajectory.cutAfter);
   const canUndo = useEditor(editor, (s) => s.history.past.length > 0);
   const canRedo = useEditor(editor, (s) => s.history.future.length > 0);
   const isReadOnly = useEditor(editor, (s) => s.isReadOnly);
   const annotation = useCurrentAnnotation(editor);
 
-  useEffect(() => {
-    const el = stage.current;
-    if (!el) return;
-    const ro = new ResizeObserver(([entry]) => {
-      if (entry) editor.setViewport({ width: Math.floor(entry.contentRect.width), height: Math.floor(entry.contentRect.height) });
-    });
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, [editor]);
+  const onImageLoaded = useCallback((isImageLoaded: boolean) => editor.set({ isImageLoaded }), [editor]);
 
-  return (
-    <section className="canvas-pane" aria-label={t("editor.screenshot")}>
-      <div className="canvas-bar">
+  const header = (
+    <>
+      <div className="canvas-nav">
         <button className="btn btn-icon" type="button" onClick={editor.prev} disabled={step.index === 0} aria-label={t("shortcut.stepPrev")} title={`${t("shortcut.stepPrev")} (${kbdOf(shortcuts, "step.prev")})`}>
           ←
         </button>
@@ -53,49 +41,52 @@ export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
         <button className="btn btn-icon" type="button" onClick={editor.next} disabled={step.index >= stepCount - 1} aria-label={t("shortcut.stepNext")} title={`${t("shortcut.stepNext")} (${kbdOf(shortcuts, "step.next")})`}>
           →
         </button>
-        <div className="tool-group" role="toolbar" aria-label={t("editor.tools")}>
-          {TOOLS.map((x: Tool) => (
-            <button
-              key={x}
-              type="button"
-              className="btn tool-btn"
-              aria-pressed={tool === x}
-              disabled={isReadOnly && x !== "select"}
-              onClick={() => editor.setTool(x)}
-              title={`${t(`tool.${x}.hint`)} (${kbdOf(shortcuts, `tool.${x}`)})`}
-            >
-              {t(`tool.${x}`)} <span className="kbd">{kbdOf(shortcuts, `tool.${x}`)}</span>
-            </button>
-          ))}
-        </div>
-        <code className="action-summary" title={t("editor.corrected")}>
-          {describeToolCall(annotation.toolCall)}
-        </code>
-        <div className="bar-right">
-          <button className="btn btn-icon" type="button" onClick={editor.undo} disabled={!canUndo} aria-label={t("shortcut.undo")} title={`${t("shortcut.undo")} (${kbdOf(shortcuts, "history.undo")})`}>
-            ↶
-          </button>
-          <button className="btn btn-icon" type="button" onClick={editor.redo} disabled={!canRedo} aria-label={t("shortcut.redo")} title={`${t("shortcut.redo")} (${kbdOf(shortcuts, "history.redo")})`}>
-            ↷
-          </button>
-          <button className="btn btn-icon" type="button" onClick={() => editor.zoomOut()} aria-label={t("shortcut.zoomOut")} title={`${t("shortcut.zoomOut")} (-)`}>
-            −
-          </button>
-          <button className="btn zoom-label" type="button" onClick={editor.zoomReset} title={`${t("shortcut.zoomFit")} (F)`}>
-            {Math.round(zoom * 100)}%
-          </button>
-          <button className="btn btn-icon" type="button" onClick={() => editor.zoomIn()} aria-label={t("shortcut.zoomIn")} title={`${t("shortcut.zoomIn")} (+)`}>
-            +
-          </button>
-        </div>
       </div>
-      <div className="canvas-stage" ref={stage} data-tool={tool}>
-        <EditorCanvas editor={editor} step={step} />
-        <div className="canvas-legend" aria-hidden>
-          <span className="lg lg-model">{t("editor.legendModel")}</span>
-          <span className="lg lg-corrected">{t("editor.legendCorrected")}</span>
-          <span className="lg lg-box">{t("editor.legendBox")}</span>
-        </div>
+      <div className="canvas-tools" role="toolbar" aria-label={t("editor.tools")}>
+        {TOOLS.map((x: Tool) => (
+          <button
+            key={x}
+            type="button"
+            className="btn tool-btn"
+            aria-pressed={tool === x}
+            disabled={isReadOnly && x !== "select"}
+            onClick={() => editor.setTool(x)}
+            title={`${t(`tool.${x}.hint`)} (${kbdOf(shortcuts, `tool.${x}`)})`}
+          >
+            {t(`tool.${x}`)} <span className="kbd">{kbdOf(shortcuts, `tool.${x}`)}</span>
+          </button>
+        ))}
+      </div>
+      <div className="canvas-history">
+        <button className="btn btn-icon" type="button" onClick={editor.undo} disabled={!canUndo} aria-label={t("shortcut.undo")} title={`${t("shortcut.undo")} (${kbdOf(shortcuts, "history.undo")})`}>
+          ↶
+        </button>
+        <button className="btn btn-icon" type="button" onClick={editor.redo} disabled={!canRedo} aria-label={t("shortcut.redo")} title={`${t("shortcut.redo")} (${kbdOf(shortcuts, "history.redo")})`}>
+          ↷
+        </button>
+      </div>
+    </>
+  );
+
+  return (
+    <section className="canvas-pane has-side-tools" aria-label={t("editor.screenshot")}>
+      <div className="canvas-host" data-tool={tool}>
+        <StepCanvas
+          view={editor.view}
+          stepKey={step.id}
+          screenshot={step.screenshot}
+          model={step.original.toolCall}
+          corrected={annotation.toolCall}
+          importedBoxes={importedBoxesOf(step)}
+          correctedBox={annotation.box}
+          editor={editor}
+          isBoxSelected={isBoxSelected}
+          isDimmed={cutAfter !== null && step.index > cutAfter}
+          paintIndex={step.index}
+          onImageLoaded={onImageLoaded}
+          hints={{ zoomIn: kbdOf(shortcuts, "zoom.in"), zoomOut: kbdOf(shortcuts, "zoom.out"), fit: kbdOf(shortcuts, "zoom.fit"), actual: kbdOf(shortcuts, "zoom.actual") }}
+          header={header}
+        />
       </div>
     </section>
   );

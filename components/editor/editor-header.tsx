@@ -3,37 +3,32 @@
 import Link from "next/link";
 import { useSyncExternalStore } from "react";
 import type { Autosave } from "@/lib/canvas/autosave";
-import type { Editor } from "@/lib/canvas/editor";
-import type { SubmitProblem } from "@/lib/domain/annotation";
+import type { Editor, EditorState } from "@/lib/canvas/editor";
+import { kbdHint, withKbd, type Shortcut } from "@/lib/canvas/shortcuts";
 import { OUTCOMES } from "@/lib/domain/trajectory";
 import { useT } from "@/lib/i18n/react";
-import type { TrajectoryView } from "@/lib/queries/trajectories";
+import type { TrajectoryView } from "@/lib/domain/views";
+import { errorMessage } from "@/components/ui/states";
 import { useEditor } from "./use-editor";
 
 type Props = {
   trajectory: TrajectoryView;
   editor: Editor;
   autosave: Autosave;
-  problems: SubmitProblem[];
+  shortcuts: Shortcut<EditorState>[];
   canSubmit: boolean;
   isSubmitting: boolean;
   submitError: Error | null;
   onSubmit: () => void;
 };
 
-export function EditorHeader({ trajectory: tr, editor, autosave, problems, canSubmit, isSubmitting, submitError, onSubmit }: Props) {
+export function EditorHeader({ trajectory: tr, editor, autosave, shortcuts, canSubmit, isSubmitting, submitError, onSubmit }: Props) {
   const t = useT();
   const annotation = useEditor(editor, (s) => s.doc.trajectory);
   const isReadOnly = useEditor(editor, (s) => s.isReadOnly);
   // The first saved edit starts the task on the server; show it without refetching.
   const hasHistory = useEditor(editor, (s) => s.history.past.length > 0);
   const status = (tr.status === "new" || tr.status === "rejected") && hasHistory ? "in_progress" : tr.status;
-  const firstProblem = problems[0];
-  const blocker = !firstProblem
-    ? null
-    : firstProblem.code === "outcome.unset"
-      ? t("submit.needOutcome")
-      : t("submit.needStep", { n: firstProblem.stepIndex + 1, more: problems.length - 1 });
   return (
     <header className="editor-head">
       <Link href="/tasks" className="back">
@@ -59,34 +54,39 @@ export function EditorHeader({ trajectory: tr, editor, autosave, problems, canSu
         <fieldset className="segmented" disabled={isReadOnly || annotation.isDiscarded} aria-label={t("editor.outcome")}>
           <legend>{t("editor.outcome")}</legend>
           {OUTCOMES.map((o) => (
-            <label key={o} className={annotation.outcome === o ? `is-on is-${o}` : undefined}>
+            <label key={o} className={annotation.outcome === o ? `is-on is-${o}` : undefined} title={withKbd(t(`outcome.${o}`), shortcuts, `outcome.${o}`)}>
               <input type="radio" name="outcome" value={o} checked={annotation.outcome === o} onChange={() => editor.setOutcome(o)} />
               {t(`outcome.${o}`)}
             </label>
           ))}
         </fieldset>
-        <label className="check" title={t("editor.discardHint")}>
+        <label className="check" title={`${t("editor.discardHint")} (${kbdHint(shortcuts, "trajectory.discard")})`}>
           <input type="checkbox" checked={annotation.isDiscarded} disabled={isReadOnly} onChange={(e) => editor.setDiscarded(e.target.checked)} />
           {t("editor.discard")}
         </label>
         <SyncBadge autosave={autosave} />
-        <button type="button" className="btn btn-ghost" onClick={editor.toggleHelp} title={t("shortcut.help")} aria-label={t("shortcut.help")}>
+        <button type="button" className="btn btn-ghost" onClick={editor.toggleHelp} title={withKbd(t("shortcut.help"), shortcuts, "help")} aria-label={t("shortcut.help")}>
           <span className="kbd">?</span>
         </button>
         <div className="submit-wrap">
           <button
             type="button"
             className="btn btn-primary"
-            disabled={!canSubmit || isSubmitting}
+            disabled={isReadOnly || isSubmitting}
+            aria-describedby={canSubmit ? undefined : "submit-state"}
             onClick={onSubmit}
-            title={blocker ?? `${t("editor.submit")} (Ctrl+Enter)`}
+            title={withKbd(t("editor.submit"), shortcuts, "submit")}
           >
             {isSubmitting ? t("editor.submitting") : t("editor.submit")}
           </button>
-          {!isReadOnly && blocker && <span className="submit-blocker">{blocker}</span>}
+          {!isReadOnly && !canSubmit && (
+            <span className="submit-blocker" id="submit-state">
+              {t("submit.notYet")}
+            </span>
+          )}
           {submitError && (
             <span className="submit-blocker is-error" role="alert">
-              {submitError.message}
+              {errorMessage(submitError, t)}
             </span>
           )}
         </div>

@@ -1,18 +1,21 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import type { EditorState } from "@/lib/canvas/editor";
 import { formatKbd, type Shortcut } from "@/lib/canvas/shortcuts";
 import { useT } from "@/lib/i18n/react";
 import type { MessageKey } from "@/lib/i18n";
 
-/** Every shortcut, grouped, generated from the same registry the key listener reads. */
-export function HelpOverlay({ shortcuts, onClose }: { shortcuts: Shortcut<EditorState>[]; onClose: () => void }) {
+/**
+ * Every shortcut, grouped, generated from the same registry the key listener reads. Each key
+ * carries its spec in `data-kbd` (and the row its ids in `data-shortcut`), so a test can press
+ * exactly what the overlay lists.
+ */
+export function HelpOverlay<C>({ shortcuts, onClose, notes }: { shortcuts: readonly Shortcut<C>[]; onClose: () => void; notes?: string }) {
   const t = useT();
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), []);
   const isMac = typeof navigator !== "undefined" && /Mac/.test(navigator.platform);
-  const groups = new Map<string, Shortcut<EditorState>[]>();
+  const groups = new Map<string, Shortcut<C>[]>();
   for (const s of shortcuts) groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
   return (
     <div className="overlay" onClick={onClose}>
@@ -29,10 +32,10 @@ export function HelpOverlay({ shortcuts, onClose }: { shortcuts: Shortcut<Editor
               <h3>{t(group as MessageKey)}</h3>
               <dl>
                 {dedupe(list).map((s) => (
-                  <div key={s.id} className="help-row">
+                  <div key={s.id} className="help-row" data-shortcut={s.id}>
                     <dt>
                       {s.kbd.map((k) => (
-                        <span key={k} className="kbd">
+                        <span key={k} className="kbd" data-kbd={k}>
                           {formatKbd(k, isMac)}
                         </span>
                       ))}
@@ -44,18 +47,21 @@ export function HelpOverlay({ shortcuts, onClose }: { shortcuts: Shortcut<Editor
             </section>
           ))}
         </div>
+        {notes && <p className="help-notes">{notes}</p>}
       </div>
     </div>
   );
 }
 
 /** Rows with the same label (the four nudge arrows) print as one row with all their keys. */
-function dedupe(list: Shortcut<EditorState>[]): Shortcut<EditorState>[] {
-  const out: Shortcut<EditorState>[] = [];
+function dedupe<C>(list: Shortcut<C>[]): Shortcut<C>[] {
+  const out: Shortcut<C>[] = [];
   for (const s of list) {
     const same = out.find((o) => o.label === s.label && o.group === s.group);
-    if (same) same.kbd = [...same.kbd, ...s.kbd];
-    else out.push({ ...s, kbd: [...s.kbd] });
+    if (same) {
+      same.kbd = [...same.kbd, ...s.kbd];
+      same.id = `${same.id} ${s.id}`;
+    } else out.push({ ...s, kbd: [...s.kbd] });
   }
   return out;
 }

@@ -16,7 +16,7 @@ import {
 import { describeToolCall, type ToolCall } from "@/lib/domain/tool-call";
 import { useT } from "@/lib/i18n/react";
 import type { MessageKey } from "@/lib/i18n";
-import type { StepView } from "@/lib/queries/trajectories";
+import type { StepView } from "@/lib/domain/views";
 import { useEditor } from "./use-editor";
 
 const TRAJECTORY_FIELDS = ["outcome", "isDiscarded", "cutAfter"] as const;

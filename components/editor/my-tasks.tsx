@@ -3,7 +3,12 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect } from "react";
+import { useMemo, useState } from "react";
+import { useFormatDate } from "@/components/account/use-format-date";
+import { HelpOverlay } from "@/components/editor/help-overlay";
+import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
+import { myTasksShortcuts } from "@/lib/canvas/review-shortcuts";
+import { kbdHint, withKbd } from "@/lib/canvas/shortcuts";
 import { useT } from "@/lib/i18n/react";
 import { myTasksQuery, useStartNextTask } from "@/lib/queries/tasks";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
@@ -19,16 +24,10 @@ export function MyTasks() {
     const id = await start.mutateAsync().catch(() => undefined);
     if (id) router.push(`/trajectories/${id}`);
   };
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "n" && !e.ctrlKey && !e.metaKey && !e.altKey && !(e.target instanceof HTMLInputElement)) {
-        e.preventDefault();
-        void startNext();
-      }
-    };
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  });
+  const formatDate = useFormatDate();
+  const [isHelpOpen, setHelpOpen] = useState(false);
+  const shortcuts = useMemo(() => myTasksShortcuts({ startNext: () => void startNext(), help: () => setHelpOpen((v) => !v) }), []); // eslint-disable-line react-hooks/exhaustive-deps
+  useShortcuts<void>(shortcuts, () => undefined, !isHelpOpen);
 
   return (
     <main className="page">
@@ -37,8 +36,8 @@ export function MyTasks() {
           <h1>{t("tasks.title")}</h1>
           {query.data && <span className="sub">{t("tasks.available", { count: query.data.available })}</span>}
         </div>
-        <button type="button" className="btn btn-primary" onClick={startNext} disabled={start.isPending} title={`${t("tasks.startNext")} (N)`}>
-          {start.isPending ? t("tasks.starting") : t("tasks.startNext")} <span className="kbd kbd-on-primary">N</span>
+        <button type="button" className="btn btn-primary" onClick={startNext} disabled={start.isPending} title={withKbd(t("tasks.startNext"), shortcuts, "tasks.startNext")}>
+          {start.isPending ? t("tasks.starting") : t("tasks.startNext")} <span className="kbd kbd-on-primary">{kbdHint(shortcuts, "tasks.startNext")}</span>
         </button>
       </div>
       {start.data === null && (
@@ -69,6 +68,8 @@ export function MyTasks() {
                   <tr key={task.id}>
                     <td className="instruction">
                       <Link href={`/trajectories/${task.id}`}>{task.instruction}</Link>
+                      {task.sentBack && <div className="task-reason">{t("review.tasks.sentBack", { reviewer: task.sentBack.reviewer, reason: task.sentBack.reason ?? "" })}</div>}
+                      {task.openComments > 0 && <div className="sub">{t("review.tasks.openComments", { n: task.openComments })}</div>}
                     </td>
                     <td className="nowrap">{task.app}</td>
                     <td className="nowrap">
@@ -80,7 +81,7 @@ export function MyTasks() {
                       </span>
                       {task.doneSteps}/{task.stepCount}
                     </td>
-                    <td className="nowrap muted">{new Date(task.updatedAt).toLocaleString()}</td>
+                    <td className="nowrap muted">{formatDate(task.updatedAt)}</td>
                   </tr>
                 );
               })}
@@ -88,6 +89,7 @@ export function MyTasks() {
           </table>
         </div>
       )}
+      {isHelpOpen && <HelpOverlay shortcuts={shortcuts} onClose={() => setHelpOpen(false)} />}
     </main>
   );
 }

@@ -1,29 +1,57 @@
 "use client";
 
 import { useMemo, type RefObject } from "react";
-import type { Editor } from "@/lib/canvas/editor";
+import type { Editor, EditorState } from "@/lib/canvas/editor";
+import { kbdHint, withKbd, type Shortcut } from "@/lib/canvas/shortcuts";
 import { rewardPreview } from "@/lib/canvas/reward-preview";
 import { stepProblems, type StepProblem } from "@/lib/domain/annotation";
 import { composeThought } from "@/lib/domain/thought";
 import { formatMobileUseCall } from "@/lib/domain/tool-call";
 import { VERDICTS } from "@/lib/domain/trajectory";
 import { useT } from "@/lib/i18n/react";
-import type { StepView } from "@/lib/queries/trajectories";
+import { annotationOf } from "@/lib/domain/annotation";
+import type { StepView } from "@/lib/domain/views";
+import { useFlagPreference, VERDICT_ADVANCES } from "./preferences";
 import { ToolCallFields } from "./tool-call-fields";
 import { useCurrentAnnotation, useEditor } from "./use-editor";
 
-const VERDICT_KEYS: Record<string, string> = { good: "G", corrected: "C", harmful: "H", neutral: "N" };
+type Props = {
+  editor: Editor;
+  step: StepView;
+  thoughtRef: RefObject<HTMLTextAreaElement | null>;
+  shortcuts: Shortcut<EditorState>[];
+  personId: string;
+  /** The person pressed Submit: every open problem shows, "choose a verdict" included. */
+  isSubmitAttempted: boolean;
+};
 
-export function StepForm({ editor, step, thoughtRef }: { editor: Editor; step: StepView; thoughtRef: RefObject<HTMLTextAreaElement | null> }) {
+/**
+ * Which of a step's problems to show. "Choose a verdict" waits until the person has worked on the
+ * step (it differs from what was loaded, or was saved before) or tried to submit. Steps after the
+ * cut are not trained on and block nothing: no verdict needed, the rest shown as warnings.
+ */
+export function shownProblems(all: StepProblem[], opts: { isAfterCut: boolean; isTouched: boolean; isSubmitAttempted: boolean }): StepProblem[] {
+  return all
+    .filter((p) => p.code !== "verdict.unset" || (!opts.isAfterCut && (opts.isTouched || opts.isSubmitAttempted)))
+    .map((p) => (opts.isAfterCut ? { ...p, isBlocking: false } : p));
+}
+
+export function StepForm({ editor, step, thoughtRef, shortcuts, personId, isSubmitAttempted }: Props) {
   const t = useT();
   const a = useCurrentAnnotation(editor);
   const isReadOnly = useEditor(editor, (s) => s.isReadOnly);
   const cutAfter = useEditor(editor, (s) => s.doc.trajectory.cutAfter);
   const stepCount = useEditor(editor, (s) => s.steps.length);
-  const problems = useMemo(() => stepProblems(a, step.screenshot), [a, step.screenshot]);
+  const loaded = useEditor(editor, (s) => s.server[step.id]);
+  const [isAdvancing, setAdvancing] = useFlagPreference(personId, VERDICT_ADVANCES);
+  const isAfterCut = cutAfter !== null && step.index > cutAfter;
+  const isTouched = step.version > 1 || (loaded !== undefined && loaded.version > step.version) || JSON.stringify(a) !== JSON.stringify(annotationOf(step));
+  const problems = useMemo(
+    () => shownProblems(stepProblems(a, step.screenshot), { isAfterCut, isTouched, isSubmitAttempted }),
+    [a, step.screenshot, isAfterCut, isTouched, isSubmitAttempted],
+  );
   const preview = useMemo(() => rewardPreview(step.original, a, step.candidateBoxes, step.screenshot), [a, step]);
   const isComposed = a.thought.text === composeThought(a.thought);
-  const isAfterCut = cutAfter !== null && step.index > cutAfter;
   const isCutHere = cutAfter === step.index;
   const of = (field: string) => problems.filter((p) => p.field === field || p.field.startsWith(`${field}.`));
 
@@ -38,7 +66,7 @@ export function StepForm({ editor, step, thoughtRef }: { editor: Editor; step: S
             className={`btn btn-small${isCutHere ? " is-on" : ""}`}
             onClick={editor.toggleCutHere}
             disabled={step.index === stepCount - 1 && !isCutHere}
-            title={`${t("editor.cutHint")} (X)`}
+            title={withKbd(t("editor.cutHint"), shortcuts, "trajectory.cut")}
             aria-pressed={isCutHere}
           >
             ✂ {isCutHere ? t("editor.uncut") : t("editor.cutAfter")}
@@ -49,18 +77,22 @@ export function StepForm({ editor, step, thoughtRef }: { editor: Editor; step: S
           <h3>{t("editor.verdict")}</h3>
           <div className="segmented verdicts" role="radiogroup" aria-label={t("editor.verdict")}>
             {VERDICTS.filter((v) => v !== "unreviewed").map((v) => (
-              <label key={v} className={a.verdict === v ? `is-on is-${v}` : undefined} title={t(`verdict.${v}.hint`)}>
+              <label key={v} className={a.verdict === v ? `is-on is-${v}` : undefined} title={withKbd(t(`verdict.${v}.hint`), shortcuts, `verdict.${v}`)}>
                 <input type="radio" name="verdict" value={v} checked={a.verdict === v} onChange={() => editor.setVerdict(v)} />
-                {t(`verdict.${v}`)} <span className="kbd">{VERDICT_KEYS[v]}</span>
+                {t(`verdict.${v}`)} <span className="kbd">{kbdHint(shortcuts, `verdict.${v}`)}</span>
               </label>
             ))}
           </div>
+          <label className="verdict-advance" title={t("shortcut.verdictAdvanceHint")}>
+            <input type="checkbox" checked={isAdvancing} onChange={(e) => setAdvancing(e.target.checked)} />
+            {t("shortcut.verdictAdvance")}
+          </label>
           <Problems list={of("verdict")} />
         </section>
 
         <section className="form-section" aria-label={t("editor.thought")}>
           <h3>
-            {t("editor.thought")} <span className="kbd">E</span>
+            {t("editor.thought")} <span className="kbd">{kbdHint(shortcuts, "thought.focus")}</span>
           </h3>
           <Field label={t("thought.state")} problems={of("thought.state")}>
             <textarea ref={thoughtRef} rows={2} value={a.thought.state} onChange={(e) => editor.setThoughtPart("state", e.target.value)} placeholder={t("thought.statePlaceholder")} />

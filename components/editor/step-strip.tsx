@@ -1,10 +1,14 @@
 "use client";
 
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { dirtyKeys, type Editor } from "@/lib/canvas/editor";
 import { isStepComplete } from "@/lib/domain/annotation";
+import { openCommentsByStep } from "@/lib/domain/review";
+import { commentsQuery } from "@/lib/queries/review";
 import { useT } from "@/lib/i18n/react";
-import { screenshotUrl, type StepView } from "@/lib/queries/trajectories";
+import { screenshotUrl } from "@/lib/queries/trajectories";
+import type { StepView } from "@/lib/domain/views";
 import { useEditor } from "./use-editor";
 
 /** Thumbnails with status marks: verdict colour, complete / incomplete, unsaved, after the cut. */
@@ -16,6 +20,8 @@ export function StepStrip({ editor, steps }: { editor: Editor; steps: StepView[]
   const server = useEditor(editor, (s) => s.server);
   const conflicts = useEditor(editor, (s) => s.conflicts);
   const dirty = new Set(dirtyKeys({ doc, server }));
+  const comments = useQuery(commentsQuery(editor.get().trajectoryId));
+  const openComments = openCommentsByStep(comments.data?.rows ?? []);
   useEffect(() => {
     list.current?.children[current]?.scrollIntoView({ block: "nearest", inline: "nearest" });
   }, [current]);
@@ -33,6 +39,7 @@ export function StepStrip({ editor, steps }: { editor: Editor; steps: StepView[]
             dirty.has(s.id) ? t("strip.unsaved") : null,
             conflicts[s.id] ? t("strip.conflict") : null,
             isAfterCut ? t("editor.afterCut") : null,
+            openComments.get(s.index) ? t("review.strip.comments", { n: openComments.get(s.index)! }) : null,
           ].filter(Boolean);
           return (
             <li key={s.id} className={isAfterCut ? "is-after-cut" : undefined}>
@@ -50,6 +57,7 @@ export function StepStrip({ editor, steps }: { editor: Editor; steps: StepView[]
                   </span>
                   {s.index + 1} · {a.toolCall.action}
                   {dirty.has(s.id) && <span className="mark mark-dirty" aria-hidden>●</span>}
+                  {openComments.get(s.index) ? <span className="mark mark-comments" aria-hidden>💬{openComments.get(s.index)}</span> : null}
                 </span>
               </button>
               {cut === s.index && <span className="cut-line" title={t("editor.cutHint")} aria-hidden>✂</span>}

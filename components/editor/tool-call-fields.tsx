@@ -13,6 +13,12 @@ type Props = { editor: Editor; call: ToolCall; size: Size; problems: StepProblem
 
 const pretty = formatMobileUseCallPretty;
 
+/** A half-typed number ("", "-", "1e") changes nothing; the field shows it until it reads as a number. */
+const isNumber = (el: HTMLInputElement) => el.value !== "" && Number.isFinite(Number(el.value));
+
+/** The wheel scrolls the panel; over a focused number field it would count the value up or down. */
+const leaveOnWheel = (e: React.WheelEvent<HTMLInputElement>) => e.currentTarget.blur();
+
 /** Action type plus exactly the fields that action needs, and the call as JSON (editable, validated by the domain schema). */
 export function ToolCallFields({ editor, call, size, problems }: Props) {
   const t = useT();
@@ -40,7 +46,7 @@ export function ToolCallFields({ editor, call, size, problems }: Props) {
       {"time" in call && (
         <label className="form-field inline">
           <span>time (s)</span>
-          <input type="number" min={0} step={0.5} value={call.time} onChange={(e) => set({ time: Number(e.target.value) || 0 }, "time")} aria-label="time" />
+          <input type="number" min={0} step={0.5} onWheel={leaveOnWheel} value={call.time} onChange={(e) => isNumber(e.target) && set({ time: Number(e.target.value) }, "time")} aria-label="time" />
         </label>
       )}
       {call.action === "system_button" && (
@@ -77,8 +83,8 @@ function PointField({ label, value, size, onChange }: { label: string; value: Po
   return (
     <div className="form-field inline point-field">
       <span>{label}</span>
-      <input type="number" aria-label={`${label} x`} min={0} max={size.width} value={value[0]} onChange={(e) => onChange([Number(e.target.value) || 0, value[1]])} />
-      <input type="number" aria-label={`${label} y`} min={0} max={size.height} value={value[1]} onChange={(e) => onChange([value[0], Number(e.target.value) || 0])} />
+      <input type="number" aria-label={`${label} x`} onWheel={leaveOnWheel} min={0} max={size.width} value={value[0]} onChange={(e) => isNumber(e.target) && onChange([Number(e.target.value), value[1]])} />
+      <input type="number" aria-label={`${label} y`} onWheel={leaveOnWheel} min={0} max={size.height} value={value[1]} onChange={(e) => isNumber(e.target) && onChange([value[0], Number(e.target.value)])} />
     </div>
   );
 }

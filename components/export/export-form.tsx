@@ -4,17 +4,16 @@ import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ErrorBox } from "@/components/ui/states";
 import { useT } from "@/lib/i18n/react";
-import { EXPORT_STATUS_OPTIONS, useStartExport, type ExportItem } from "@/lib/queries/exports";
+import { EXPORT_STATUS_OPTIONS, exportedStatuses, type ExportItem, type ExportStatusOption } from "@/lib/domain/exports";
+import { useStartExport } from "@/lib/queries/exports";
 import { statsQuery } from "@/lib/queries/trajectories";
-
-type Status = (typeof EXPORT_STATUS_OPTIONS)[number];
 
 /** What to export: which statuses, apps and project, and how to split; starts a background export. */
 export function ExportForm({ isRunning, onStarted }: { isRunning: boolean; onStarted: (job: ExportItem) => void }) {
   const t = useT();
   const stats = useQuery(statsQuery());
   const start = useStartExport();
-  const [status, setStatus] = useState<Status>("approved");
+  const [status, setStatus] = useState<ExportStatusOption>("approved");
   const [apps, setApps] = useState<string[]>([]);
 
   function submit(e: FormEvent<HTMLFormElement>) {
@@ -24,7 +23,7 @@ export function ExportForm({ isRunning, onStarted }: { isRunning: boolean; onSta
     start.mutate({ status, apps, project: text("project"), split: text("split") }, { onSuccess: (r) => onStarted(r.export) });
   }
 
-  const matching = stats.data ? (status === "all" ? stats.data.trajectories : status === "approved" ? stats.data.byStatus.approved : (stats.data.byStatus.approved ?? 0) + (stats.data.byStatus.submitted ?? 0)) : undefined;
+  const matching = stats.data ? exportedStatuses(status).reduce((n, s) => n + (stats.data.byStatus[s] ?? 0), 0) : undefined;
 
   return (
     <form className="panel export-form" onSubmit={submit} aria-label={t("export.formLabel")}>

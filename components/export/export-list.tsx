@@ -6,7 +6,8 @@ import { useFormatDate } from "@/components/account/use-format-date";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
 import { useT } from "@/lib/i18n/react";
 import { trainerCommands } from "@/lib/domain/trainer-hints";
-import { exportsQuery, type ExportItem } from "@/lib/queries/exports";
+import type { ExportItem } from "@/lib/domain/exports";
+import { exportsQuery } from "@/lib/queries/exports";
 
 /** Finished (and failed) exports: filters, counts from the manifest, the folder, and the trainer bridge command. */
 export function ExportList() {

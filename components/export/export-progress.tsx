@@ -2,7 +2,7 @@
 
 import { ErrorBox } from "@/components/ui/states";
 import { useT } from "@/lib/i18n/react";
-import type { ExportItem } from "@/lib/queries/exports";
+import type { ExportItem } from "@/lib/domain/exports";
 
 /** The export just started: a progress bar while it runs, then its outcome. */
 export function ExportProgress({ job }: { job: ExportItem }) {

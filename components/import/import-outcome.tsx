@@ -2,7 +2,8 @@ import Link from "next/link";
 import { fillNodes, useFormatNumber } from "@/components/ui/format";
 import { ErrorBox } from "@/components/ui/states";
 import { useT } from "@/lib/i18n/react";
-import { problemsOf, type ImportSuccess } from "@/lib/queries/imports";
+import type { ImportSuccess } from "@/lib/domain/imports";
+import { problemsOf } from "@/lib/queries/imports";
 
 export function ImportOutcome({ result, error }: { result: ImportSuccess | undefined; error: unknown }) {
   const t = useT();
@@ -55,7 +56,7 @@ export function ImportOutcome({ result, error }: { result: ImportSuccess | undef
             <tr key={i}>
               <td className="nowrap">{p.file}</td>
               <td className="num">{p.line ?? "—"}</td>
-              <td className="num">{p.step ?? "—"}</td>
+              <td className="num">{p.step === undefined ? "—" : p.step + 1}</td>
               <td className="nowrap">{p.field ?? "—"}</td>
               <td>{p.message}</td>
             </tr>

@@ -1,67 +1,164 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useRouter } from "next/navigation";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { HelpOverlay } from "@/components/editor/help-overlay";
 import { ErrorBox, Loading } from "@/components/ui/states";
-import { stepChanges, type StepChange } from "@/lib/domain/review";
+import { reviewShortcuts, type ReviewContextState } from "@/lib/canvas/review-shortcuts";
+import type { CommentView, ReviewContext, StepChange } from "@/lib/domain/review";
 import { describeToolCall, pyJsonDumps } from "@/lib/domain/tool-call";
 import { useT } from "@/lib/i18n/react";
-import { commentsQuery, postComment, postDecision, reviewKeys } from "@/lib/queries/review";
-import { trajectoryKeys, trajectoryQuery, type StepView, type TrajectoryView } from "@/lib/queries/trajectories";
-import { ActionThumb } from "./action-thumb";
+import { commentsQuery, postClaim, postComment, postDecision, postNextReview, reviewContextQuery, reviewKeys } from "@/lib/queries/review";
+import { ApiError } from "@/lib/queries/fetcher";
+import { trajectoryKeys, trajectoryQuery } from "@/lib/queries/trajectories";
+import type { StepView, TrajectoryView } from "@/lib/domain/views";
+import { CommentThread } from "./comment-thread";
+import { FixForm, initialFixDraft, type FixDraft } from "./fix-form";
+import { SinceLast } from "./since-last";
+import { StepPicture } from "./step-picture";
 import { TextDiff } from "./text-diff";
+import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
+import "@/components/editor/editor.css";
 
-/** What changed against the model's output, step by step, with comments and the decision. */
-export function ReviewView({ id }: { id: string }) {
+/** The claim is renewed every minute while the page is open (it lasts ten). */
+const HEARTBEAT_MS = 60_000;
+
+type T = ReturnType<typeof useT>;
+export type AfterDecision = "approve" | "reject" | null;
+
+/** Review one trajectory: what people changed, what changed since the last decision, comments per step, fixes, the decision. */
+export function ReviewView({ id, after = null }: { id: string; after?: AfterDecision }) {
   const t = useT();
-  const q = useQuery(trajectoryQuery(id));
-  if (q.isPending) return <Loading />;
+  // Never a cached copy: the annotator may have resubmitted since this page last showed the trajectory.
+  const q = useQuery({ ...trajectoryQuery(id), staleTime: 0, refetchOnMount: "always" });
+  const context = useQuery({ ...reviewContextQuery(id), refetchOnMount: "always" });
   if (q.isError) return <ErrorBox error={q.error} />;
-  return <ReviewBody trajectory={q.data} t={t} />;
+  if (context.isError) return <ErrorBox error={context.error} />;
+  if (q.isPending || context.isPending || !q.isFetchedAfterMount || !context.isFetchedAfterMount) return <Loading />;
+  return <ReviewBody key={`${id}.${q.data.version}`} trajectory={q.data} context={context.data} after={after} t={t} />;
 }
 
-function ReviewBody({ trajectory, t }: { trajectory: TrajectoryView; t: ReturnType<typeof useT> }) {
+/** Claim the review while the page is open; someone else's claim comes back as the error. */
+function useClaim(id: string, isSubmitted: boolean) {
+  const [error, setError] = useState<ApiError | null>(null);
+  const [until, setUntil] = useState<string | null>(null);
+  useEffect(() => {
+    if (!isSubmitted) return;
+    let isLive = true;
+    const beat = () =>
+      void postClaim(id)
+        .then((r) => {
+          if (!isLive) return;
+          setError(null);
+          setUntil(r.claim?.isMine ? r.claim.leaseUntil : null);
+        })
+        .catch((e: unknown) => {
+          if (!isLive || !(e instanceof ApiError) || e.status !== 409) return;
+          setError(e);
+          setUntil(null);
+        });
+    beat();
+    const timer = window.setInterval(beat, HEARTBEAT_MS);
+    return () => {
+      isLive = false;
+      window.clearInterval(timer);
+    };
+  }, [id, isSubmitted]);
+  return { error, until };
+}
+
+function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryView; context: ReviewContext; after: AfterDecision; t: T }) {
+  const router = useRouter();
   const client = useQueryClient();
   const comments = useQuery(commentsQuery(trajectory.id));
   const [reason, setReason] = useState("");
   const [current, setCurrent] = useState(0);
+  const [open, setOpen] = useState<Set<number>>(() => new Set());
+  const [fixes, setFixes] = useState<Record<string, FixDraft>>({});
+  const [isHelpOpen, setHelpOpen] = useState(false);
   const stepRefs = useRef<(HTMLElement | null)[]>([]);
-  const changed = trajectory.steps.filter((s) => stepChanges(s).length > 0).length;
+  const commentRefs = useRef<(HTMLInputElement | null)[]>([]);
+  const isSubmitted = trajectory.status === "submitted";
+  const { error: claimError, until: claimUntil } = useClaim(trajectory.id, isSubmitted);
+  const heldByOther = claimError !== null || (context.claim !== null && !context.claim.isMine);
+  const canDecide = isSubmitted && !heldByOther;
+  const fixList = Object.values(fixes);
+  const hasFixError = fixList.some((f) => f.error !== null);
+  const changedSince = new Set((context.sinceLast?.steps ?? []).map((s) => s.index));
+  const changed = trajectory.steps.filter((s) => (context.personChanges[s.id] ?? []).length > 0).length;
+  const rows = comments.data?.rows ?? [];
+
+  const next = useMutation({ mutationFn: postNextReview });
   const decide = useMutation({
-    mutationFn: (decision: "approve" | "reject") => postDecision(trajectory.id, { decision, comment: reason || undefined, version: trajectory.version }),
-    onSuccess: () => {
+    mutationFn: (decision: "approve" | "reject") =>
+      postDecision(trajectory.id, {
+        decision,
+        comment: reason.trim() || undefined,
+        version: trajectory.version,
+        fixes: decision === "approve" ? fixList.flatMap((f) => (f.fix ? [f.fix] : [])) : [],
+      }),
+    onSuccess: async (_r, decision) => {
       void client.invalidateQueries({ queryKey: trajectoryKeys.all });
       void client.invalidateQueries({ queryKey: reviewKeys.queue() });
       void client.invalidateQueries({ queryKey: reviewKeys.comments(trajectory.id) });
-      setReason("");
+      void client.invalidateQueries({ queryKey: reviewKeys.context(trajectory.id) });
+      // Move on: the next review, or back to the queue when nothing is left.
+      const nextId = await postNextReview().catch(() => null);
+      router.push(nextId ? `/reviews/${nextId}?after=${decision}` : `/reviews?after=${decision}`);
     },
   });
-  const isSubmitted = trajectory.status === "submitted";
+  const startNext = async () => {
+    const nextId = await next.mutateAsync().catch(() => undefined);
+    if (nextId) router.push(`/reviews/${nextId}`);
+    else if (nextId === null) router.push("/reviews?after=none");
+  };
+  const approve = () => !decide.isPending && !hasFixError && decide.mutate("approve");
+  const requestChanges = () => !decide.isPending && reason.trim() !== "" && decide.mutate("reject");
 
-  useEffect(() => {
-    function onKey(e: KeyboardEvent) {
-      const target = e.target as HTMLElement;
-      if (target.closest("input, textarea, select, [contenteditable]") || e.ctrlKey || e.metaKey || e.altKey) return;
-      const move = (d: number) => {
-        const next = Math.min(Math.max(current + d, 0), trajectory.steps.length - 1);
-        setCurrent(next);
-        stepRefs.current[next]?.scrollIntoView({ block: "start", behavior: "smooth" });
-      };
-      if (e.key === "j") move(1);
-      else if (e.key === "k") move(-1);
-      else if (e.key === "a" && isSubmitted) decide.mutate("approve");
-      else if (e.key === "r" && isSubmitted) document.getElementById("review-reason")?.focus();
-      else return;
-      e.preventDefault();
-    }
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [current, trajectory.steps.length, isSubmitted, decide]);
+  const goTo = (i: number) => {
+    const n = Math.min(Math.max(i, 0), trajectory.steps.length - 1);
+    setCurrent(n);
+    stepRefs.current[n]?.scrollIntoView({ block: "start", behavior: "smooth" });
+  };
+  const toggleOpen = (i: number) =>
+    setOpen((s) => {
+      const n = new Set(s);
+      if (n.has(i)) n.delete(i);
+      else n.add(i);
+      return n;
+    });
+  const startFix = (step: StepView) => setFixes((f) => (f[step.id] ? f : { ...f, [step.id]: initialFixDraft(step, t) }));
 
+  const shortcuts = useMemo(
+    () =>
+      reviewShortcuts({
+        next: () => goTo(current + 1),
+        prev: () => goTo(current - 1),
+        toggleOpen: () => toggleOpen(current),
+        comment: () => commentRefs.current[current]?.focus(),
+        fix: () => startFix(trajectory.steps[current]!),
+        approve,
+        focusReason: () => document.getElementById("review-reason")?.focus(),
+        decide: () => (reason.trim() ? requestChanges() : approve()),
+        startNext: () => void startNext(),
+        help: () => setHelpOpen((v) => !v),
+      }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt with the state the actions read
+    [current, reason, fixes, decide.isPending, trajectory],
+  );
+  useShortcuts<ReviewContextState>(shortcuts, () => ({ canDecide, hasFixes: fixList.length > 0 }), !isHelpOpen);
+
+  const afterKey = after ? (`review.after.${after}` as const) : null;
   return (
     <div className="review">
+      {afterKey && (
+        <p className="notice" role="status">
+          {t(afterKey)}
+        </p>
+      )}
       <header className="review-head">
-        <div>
+        <div className="review-summary">
           <div className="sub">
             {trajectory.app} · {trajectory.assignee ?? "—"} · {t("review.changed", { n: changed, total: trajectory.steps.length })}
           </div>
@@ -70,67 +167,108 @@ function ReviewBody({ trajectory, t }: { trajectory: TrajectoryView; t: ReturnTy
             {trajectory.outcome && t("review.outcome", { outcome: trajectory.outcome })}
             {trajectory.isDiscarded && ` · ${t("review.discarded")}`}
           </div>
-          {(comments.data?.rows ?? [])
+          {context.lastDecision && (
+            <p className="sub last-decision">
+              {context.lastDecision.decision === "reject"
+                ? t("review.lastDecision.reject", { reviewer: context.lastDecision.reviewer, date: new Date(context.lastDecision.createdAt).toLocaleString(), reason: context.lastDecision.reason ?? "" })
+                : t("review.lastDecision.approve", { reviewer: context.lastDecision.reviewer, date: new Date(context.lastDecision.createdAt).toLocaleString() })}
+            </p>
+          )}
+          {isSubmitted && heldByOther && (
+            <p className="notice" role="alert">
+              {t("review.claim.other", {
+                reviewer: String((claimError?.issues as { reviewer?: string } | undefined)?.reviewer ?? context.claim?.reviewer ?? "—"),
+                time: new Date(String((claimError?.issues as { leaseUntil?: string } | undefined)?.leaseUntil ?? context.claim?.leaseUntil ?? Date.now())).toLocaleTimeString(),
+              })}
+            </p>
+          )}
+          {isSubmitted && !heldByOther && claimUntil && <p className="sub">{t("review.claim.mine", { time: new Date(claimUntil).toLocaleTimeString() })}</p>}
+          {rows
             .filter((c) => c.stepIndex === null)
             .map((c) => (
-              <p key={c.id} className="comment">
-                <b>{c.author}</b> {c.body}
-              </p>
+              <CommentThread key={c.id} comment={c} trajectoryId={trajectory.id} tag={c.body === context.lastDecision?.reason ? t("review.comment.reason") : undefined} />
             ))}
         </div>
         <div className="review-decision">
           {!isSubmitted && <p className="sub">{t("review.notSubmitted", { status: trajectory.status })}</p>}
-          <textarea
-            id="review-reason"
-            aria-label={t("review.reject.reason")}
-            placeholder={t("review.reject.reason")}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            disabled={!isSubmitted}
-          />
+          <textarea id="review-reason" aria-label={t("review.reject.reason")} placeholder={t("review.reject.reason")} value={reason} onChange={(e) => setReason(e.target.value)} disabled={!canDecide} />
           <div className="row">
-            <button type="button" className="btn" disabled={!isSubmitted || reason.trim() === "" || decide.isPending} onClick={() => decide.mutate("reject")}>
-              {t("review.reject")}
+            <button type="button" className="btn" disabled={!canDecide || reason.trim() === "" || decide.isPending} onClick={requestChanges}>
+              {t("review.requestChanges")}
             </button>
-            <button type="button" className="btn btn-primary" disabled={!isSubmitted || decide.isPending} onClick={() => decide.mutate("approve")}>
-              {t("review.approve")}
-            </button>
+            {fixList.length > 0 ? (
+              <button type="button" className="btn btn-primary" disabled={!canDecide || hasFixError || decide.isPending} onClick={approve}>
+                {t("review.fixAndApprove", { n: fixList.length })}
+              </button>
+            ) : (
+              <button type="button" className="btn btn-primary" disabled={!canDecide || decide.isPending} onClick={approve}>
+                {t("review.approve")}
+              </button>
+            )}
           </div>
           {decide.isError && <ErrorBox error={decide.error} />}
-          {decide.isSuccess && <p role="status">{t("review.decided", { status: decide.data.status })}</p>}
+          <div className="row">
+            <button type="button" className="btn" onClick={() => void startNext()} disabled={next.isPending}>
+              {t("review.next")} <span className="kbd">N</span>
+            </button>
+          </div>
+          {next.isError && <ErrorBox error={next.error} />}
           <p className="sub kbd-hint">{t("review.keys")}</p>
         </div>
       </header>
+      <SinceLast context={context} onPickStep={goTo} />
       <ol className="review-steps">
         {trajectory.steps.map((s, i) => (
-          <li key={s.id} ref={(el) => void (stepRefs.current[i] = el)} className={i === current ? "is-current" : undefined}>
+          <li key={s.id} ref={(el) => void (stepRefs.current[i] = el)} className={i === current ? "is-current" : undefined} onFocusCapture={() => setCurrent(i)}>
             <ReviewStep
               step={s}
               isExcluded={trajectory.cutAfter !== null && s.index > trajectory.cutAfter}
-              comments={(comments.data?.rows ?? []).filter((c) => c.stepIndex === s.index)}
+              isOpen={open.has(i)}
+              onToggleOpen={() => toggleOpen(i)}
+              changes={context.personChanges[s.id] ?? []}
+              isChangedSince={changedSince.has(s.index)}
+              comments={rows.filter((c) => c.stepIndex === s.index)}
               trajectoryId={trajectory.id}
+              commentRef={(el) => void (commentRefs.current[i] = el)}
+              fix={fixes[s.id] ?? null}
+              canFix={canDecide}
+              onStartFix={() => startFix(s)}
+              onFix={(d) => setFixes((f) => ({ ...f, [s.id]: d }))}
+              onDiscardFix={() =>
+                setFixes((f) => {
+                  const { [s.id]: _gone, ...rest } = f;
+                  return rest;
+                })
+              }
               t={t}
             />
           </li>
         ))}
       </ol>
+      {isHelpOpen && <HelpOverlay shortcuts={shortcuts} onClose={() => setHelpOpen(false)} />}
     </div>
   );
 }
 
-function ReviewStep({
-  step,
-  isExcluded,
-  comments,
-  trajectoryId,
-  t,
-}: {
+type StepProps = {
   step: StepView;
   isExcluded: boolean;
-  comments: { id: string; author: string; body: string }[];
+  isOpen: boolean;
+  onToggleOpen: () => void;
+  changes: StepChange[];
+  isChangedSince: boolean;
+  comments: CommentView[];
   trajectoryId: string;
-  t: ReturnType<typeof useT>;
-}) {
+  commentRef: (el: HTMLInputElement | null) => void;
+  fix: FixDraft | null;
+  canFix: boolean;
+  onStartFix: () => void;
+  onFix: (d: FixDraft) => void;
+  onDiscardFix: () => void;
+  t: T;
+};
+
+function ReviewStep({ step, isExcluded, isOpen, onToggleOpen, changes, isChangedSince, comments, trajectoryId, commentRef, fix, canFix, onStartFix, onFix, onDiscardFix, t }: StepProps) {
   const client = useQueryClient();
   const [draft, setDraft] = useState("");
   const add = useMutation({
@@ -140,7 +278,7 @@ function ReviewStep({
       void client.invalidateQueries({ queryKey: reviewKeys.comments(trajectoryId) });
     },
   });
-  const changes = stepChanges(step);
+  const n = step.index + 1;
   const label: Record<StepChange, string> = {
     thought: t("review.field.thought"),
     clearAction: t("review.field.clearAction"),
@@ -148,21 +286,22 @@ function ReviewStep({
     box: t("review.field.box"),
     verdict: t("review.field.verdict"),
   };
+  const open = comments.filter((c) => !c.isResolved).length;
   return (
-    <article className={`review-step${isExcluded ? " is-excluded" : ""}`} aria-label={`Step ${step.index + 1}`}>
-      <ActionThumb
-        sha256={step.screenshot.sha256}
-        width={step.screenshot.width}
-        height={step.screenshot.height}
-        original={step.original.toolCall}
-        corrected={step.toolCall}
-        box={step.box}
-      />
+    <article className={`review-step${isExcluded ? " is-excluded" : ""}${isOpen ? " is-open" : ""}`} aria-label={t("review.since.step", { n })}>
+      <div className="review-picture">
+        <StepPicture step={step} isExcluded={isExcluded} isOpen={isOpen} />
+        <button type="button" className="btn btn-small" aria-expanded={isOpen} onClick={onToggleOpen}>
+          {isOpen ? t("review.step.close", { n }) : t("review.step.open", { n })}
+        </button>
+      </div>
       <div className="review-fields">
         <div className="review-step-head">
-          <strong>#{step.index + 1}</strong>
-          <span className={`verdict verdict-${step.verdict}`}>{step.verdict}</span>
+          <strong>#{n}</strong>
+          <span className={`verdict verdict-${step.verdict}`}>{t(`verdict.${step.verdict}`)}</span>
           {changes.length === 0 ? <span className="chip">{t("review.unchanged")}</span> : changes.map((c) => <span key={c} className="chip chip-changed">{label[c]}</span>)}
+          {isChangedSince && <span className="chip chip-since">{t("review.since.mark")}</span>}
+          {open > 0 && <span className="chip chip-comments">{t("review.comment.open", { n: open })}</span>}
           {isExcluded && <span className="chip">{t("review.excluded")}</span>}
         </div>
         <dl>
@@ -187,9 +326,7 @@ function ReviewStep({
         </dl>
         <div className="review-comments">
           {comments.map((c) => (
-            <p key={c.id} className="comment">
-              <b>{c.author}</b> {c.body}
-            </p>
+            <CommentThread key={c.id} comment={c} trajectoryId={trajectoryId} />
           ))}
           <form
             onSubmit={(e) => {
@@ -197,13 +334,22 @@ function ReviewStep({
               if (draft.trim()) add.mutate();
             }}
           >
-            <input value={draft} onChange={(e) => setDraft(e.target.value)} placeholder={t("review.comment.placeholder", { n: step.index + 1 })} aria-label={t("review.comment.placeholder", { n: step.index + 1 })} />
+            <input ref={commentRef} value={draft} onChange={(e) => setDraft(e.target.value)} placeholder={t("review.comment.placeholder", { n })} aria-label={t("review.comment.placeholder", { n })} />
             <button type="submit" className="btn" disabled={!draft.trim() || add.isPending}>
               {t("review.comment.add")}
             </button>
           </form>
           {add.isError && <ErrorBox error={add.error} />}
         </div>
+        {fix ? (
+          <FixForm step={step} onChange={onFix} onDiscard={onDiscardFix} />
+        ) : (
+          canFix && (
+            <button type="button" className="btn btn-small" onClick={onStartFix}>
+              {t("review.step.fix", { n })}
+            </button>
+          )
+        )}
       </div>
     </article>
   );

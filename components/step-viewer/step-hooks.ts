@@ -1,8 +1,9 @@
 "use client";
 
 import { useEffect } from "react";
-import { screenshotUrl, type TrajectoryView } from "@/lib/queries/trajectories";
-import { preloadImage } from "./use-image";
+import { screenshotUrl } from "@/lib/queries/trajectories";
+import type { TrajectoryView } from "@/lib/domain/views";
+import { preloadImage } from "@/components/step-canvas/use-image";
 
 /** Screenshots decoded ahead of the current step (and the one before), so moving on paints at once. */
 const PREFETCH_AHEAD = 3;

@@ -1,6 +1,6 @@
 import { Badge } from "@/components/ui/badge";
 import { formatMobileUseCall, formatMobileUseCallPretty } from "@/lib/domain/tool-call";
-import type { StepView } from "@/lib/queries/trajectories";
+import type { StepView } from "@/lib/domain/views";
 import { useFormatNumber } from "@/components/ui/format";
 import { useT } from "@/lib/i18n/react";
 

@@ -1,10 +1,11 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, useState } from "react";
-import { overlayFor } from "@/lib/canvas/overlay";
-import { createViewerStore, type ViewerStore } from "@/lib/canvas/viewer";
-import { trajectoryQuery, type TrajectoryView } from "@/lib/queries/trajectories";
+import { useState } from "react";
+import { createView } from "@/lib/canvas/view";
+import { createViewerStore } from "@/lib/canvas/viewer";
+import { trajectoryQuery } from "@/lib/queries/trajectories";
+import type { TrajectoryView } from "@/lib/domain/views";
 import { ErrorBox, Loading } from "@/components/ui/states";
 import { useT } from "@/lib/i18n/react";
 import { CanvasPane } from "./canvas-pane";
@@ -31,59 +32,23 @@ export function StepViewer({ id, initialStepIndex }: { id: string; initialStepIn
 
 function LoadedViewer({ trajectory, initialStepIndex }: { trajectory: TrajectoryView; initialStepIndex: number }) {
   const [store] = useState(() => createViewerStore({ stepIndex: initialStepIndex, stepCount: trajectory.steps.length }));
+  const [view] = useState(() => createView());
   const stepIndex = useViewer(store, (s) => s.stepIndex);
   const step = trajectory.steps[stepIndex];
-  const shapes = useMemo(() => (step ? overlayFor(step) : []), [step]);
 
-  useEffect(() => store.set({ overlay: shapes }), [store, shapes]);
-  useStepShortcuts(store);
+  const shortcuts = useStepShortcuts(store, view);
   useStepInUrl(stepIndex);
   usePrefetchScreenshots(trajectory, stepIndex);
-  useExposeForTests(store, trajectory);
 
   if (!step) return null;
   return (
     <main className="viewer">
       <ViewerHeader trajectory={trajectory} />
       <div className="viewer-main">
-        <CanvasPane store={store} step={step} shapes={shapes} stepCount={trajectory.steps.length} />
+        <CanvasPane store={store} view={view} step={step} stepCount={trajectory.steps.length} shortcuts={shortcuts} />
         <StepPanel step={step} stepCount={trajectory.steps.length} />
       </div>
       <ThumbStrip steps={trajectory.steps} current={stepIndex} onPick={store.goTo} />
     </main>
   );
-}
-
-
-
-declare global {
-  interface Window {
-    __studio?: unknown;
-  }
-}
-
-/** The viewer's state for browser tests: what is drawn, in original pixels, without reading pixels. */
-function useExposeForTests(store: ViewerStore, trajectory: TrajectoryView) {
-  useEffect(() => {
-    const publish = () => {
-      const s = store.get();
-      const step = trajectory.steps[s.stepIndex];
-      window.__studio = {
-        trajectoryId: trajectory.id,
-        stepIndex: s.stepIndex,
-        stepCount: s.stepCount,
-        toolCall: step?.toolCall,
-        screenshot: step?.screenshot,
-        overlay: s.overlay,
-        scale: s.scale,
-        isImageLoaded: s.isImageLoaded,
-      };
-    };
-    publish();
-    const unsubscribe = store.subscribe(publish);
-    return () => {
-      unsubscribe();
-      window.__studio = undefined;
-    };
-  }, [store, trajectory]);
 }

@@ -1,7 +1,8 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { screenshotUrl, type StepView } from "@/lib/queries/trajectories";
+import { screenshotUrl } from "@/lib/queries/trajectories";
+import type { StepView } from "@/lib/domain/views";
 import { useT } from "@/lib/i18n/react";
 
 export function ThumbStrip({ steps, current, onPick }: { steps: StepView[]; current: number; onPick: (index: number) => void }) {

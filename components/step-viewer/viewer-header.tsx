@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Badge, StatusBadge } from "@/components/ui/badge";
-import type { TrajectoryView } from "@/lib/queries/trajectories";
+import type { TrajectoryView } from "@/lib/domain/views";
 import { useT } from "@/lib/i18n/react";
 
 export function ViewerHeader({ trajectory: tr }: { trajectory: TrajectoryView }) {

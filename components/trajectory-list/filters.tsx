@@ -3,7 +3,8 @@
 import { useState, type FormEvent } from "react";
 import { TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
 import { useQuery } from "@tanstack/react-query";
-import { assignablePeopleQuery, type TrajectoryFilters } from "@/lib/queries/trajectories";
+import type { TrajectoryFilters } from "@/lib/domain/views";
+import { assignablePeopleQuery } from "@/lib/queries/trajectories";
 import { useFormatNumber } from "@/components/ui/format";
 import { useT } from "@/lib/i18n/react";
 

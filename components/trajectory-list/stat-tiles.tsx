@@ -1,10 +1,7 @@
 import { TASK_STATUSES } from "@/lib/domain/status";
 import { useFormatNumber } from "@/components/ui/format";
 import { useT } from "@/lib/i18n/react";
-import type { z } from "zod";
-import type { statsSchema } from "@/lib/queries/trajectories";
-
-type Stats = z.infer<typeof statsSchema>;
+import type { StudioStats as Stats } from "@/lib/domain/views";
 
 export function StatTiles({ stats }: { stats: Stats | undefined }) {
   const t = useT();

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { useFormatNumber } from "@/components/ui/format";
-import type { TrajectoryRow } from "@/lib/queries/trajectories";
+import type { TrajectoryRow } from "@/lib/domain/views";
 import { useT } from "@/lib/i18n/react";
 
 type Selection = { ids: Set<string>; toggle: (id: string) => void; setAll: (ids: string[], on: boolean) => void };

@@ -1,7 +1,9 @@
 "use client";
 
 import type { ReactNode } from "react";
+import type { Translate } from "@/lib/i18n";
 import { useT } from "@/lib/i18n/react";
+import { ApiError } from "@/lib/queries/fetcher";
 
 export function Spinner({ label }: { label?: string }) {
   const t = useT();
@@ -19,7 +21,7 @@ export function Loading({ children }: { children?: ReactNode }) {
 
 export function ErrorBox({ error }: { error: unknown }) {
   const t = useT();
-  const message = error instanceof Error ? error.message : t("ui.error");
+  const message = errorMessage(error, t);
   return (
     <div className="error-box" role="alert">
       {message}
@@ -62,4 +64,16 @@ export function QueryBody<T>({
   }
   if (query.data === undefined) return <Loading>{loading}</Loading>;
   return isEmpty(query.data) ? empty : children(query.data);
+}
+
+/**
+ * What a person reads for a failed request: the server's message (already in their language), or
+ * words for what the browser reports in English (no connection, an answer without a message).
+ */
+export function errorMessage(error: unknown, t: Translate): string {
+  if (error instanceof ApiError) return error.code === "http_error" ? t("error.httpStatus", { status: error.status }) : error.message;
+  if (error instanceof TypeError && /fetch|network/i.test(error.message)) return t("error.network");
+  // A response that drifted from its schema says nothing a person can act on.
+  if (!(error instanceof Error) || error.name === "ZodError" || !error.message) return t("ui.error");
+  return error.message;
 }

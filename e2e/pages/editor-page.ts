@@ -1,6 +1,7 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 import type { StepAnnotation, TrajectoryAnnotation } from "@/lib/domain/annotation";
 import type { Box, Point } from "@/lib/domain/geometry";
+import { StepCanvasPart } from "./step-canvas";
 
 type EngineState = {
   stepIndex: number;
@@ -11,11 +12,15 @@ type EngineState = {
   isBoxSelected: boolean;
   tool: string;
 };
-type EditorWindow = { __studioEditor?: { state: () => EngineState; sync: () => { status: string }; view: () => { scale: number; x: number; y: number } } };
+type EditorWindow = { __studioEditor?: { state: () => EngineState; sync: () => { status: string } } };
 
 /** The annotation editor, spoken to in intent: set a tap, draw a box, write a thought, submit. */
 export class EditorPage {
-  constructor(readonly page: Page) {}
+  readonly canvas: StepCanvasPart;
+
+  constructor(readonly page: Page) {
+    this.canvas = new StepCanvasPart(page, page.getByRole("region", { name: "Screenshot" }));
+  }
 
   async goto(id: string, step?: number) {
     await this.page.goto(`/trajectories/${id}${step ? `?step=${step}` : ""}`);
@@ -75,11 +80,9 @@ export class EditorPage {
     await this.leaveField();
   }
 
-  /** Page coordinates of a point in original screenshot pixels. */
-  async toScreen([x, y]: Point): Promise<Point> {
-    const box = await this.page.locator(".canvas-stage .konva-stage").boundingBox();
-    const view = await this.page.evaluate(() => (window as unknown as EditorWindow).__studioEditor!.view());
-    return [box!.x + view.x + x * view.scale, box!.y + view.y + y * view.scale];
+  /** Page coordinates of a point in original screenshot pixels, from where Konva drew the screenshot. */
+  async toScreen(p: Point): Promise<Point> {
+    return this.canvas.toPage(p);
   }
 
   /** Point tool, then a click on the screenshot: the step's action becomes a tap there. */

@@ -1,22 +1,13 @@
 import { expect, type Locator, type Page } from "@playwright/test";
-import type { OverlayShape } from "@/lib/canvas/overlay";
-import type { ToolCall } from "@/lib/domain/tool-call";
-
-/** What the viewer exposes on window.__studio for tests. */
-export type StudioState = {
-  trajectoryId: string;
-  stepIndex: number;
-  stepCount: number;
-  toolCall: ToolCall;
-  screenshot: { sha256: string; width: number; height: number };
-  overlay: OverlayShape[];
-  scale: number;
-  isImageLoaded: boolean;
-};
+import { StepCanvasPart } from "./step-canvas";
 
 /** The read-only step viewer. */
 export class StepViewerPage {
-  constructor(readonly page: Page) {}
+  readonly canvas: StepCanvasPart;
+
+  constructor(readonly page: Page) {
+    this.canvas = new StepCanvasPart(page, page.getByRole("region", { name: "Screenshot" }));
+  }
 
   async goto(id: string, step?: number) {
     await this.page.goto(`/trajectories/${id}${step ? `?step=${step}` : ""}`);
@@ -31,6 +22,10 @@ export class StepViewerPage {
     return this.page.getByRole("heading", { level: 1 });
   }
 
+  get panel(): Locator {
+    return this.page.getByRole("complementary", { name: "Step details" });
+  }
+
   async expectStep(n: number, of?: number) {
     await expect(this.counter).toHaveText(of ? `Step ${n} / ${of}` : new RegExp(`^Step ${n} / \\d+$`));
     await expect(this.page).toHaveURL(new RegExp(`[?&]step=${n}(&|$)`));
@@ -40,12 +35,9 @@ export class StepViewerPage {
     await this.page.keyboard.press(key);
   }
 
+  /** The screenshot is drawn on the Konva stage (read from its nodes). */
   async waitForScreenshot() {
-    await this.page.waitForFunction(() => (window as unknown as { __studio?: { isImageLoaded?: boolean } }).__studio?.isImageLoaded === true);
-  }
-
-  async state(): Promise<StudioState> {
-    return this.page.evaluate(() => (window as unknown as { __studio: StudioState }).__studio);
+    await this.canvas.waitForScreenshot();
   }
 
   thumbnail(n: number): Locator {

@@ -10,6 +10,7 @@ import { REWARD_RULES, type RewardRule } from "./rewards";
 import { formatScoreSummary, scorePredictions } from "./score";
 import { exportSft, SFT_TARGETS, type SftTarget } from "./sft";
 import { exportStats, formatStats } from "./stats";
+import { exportJudge } from "./judge";
 import { exportTraj, TRAJ_TARGETS, type TrajTarget } from "./traj";
 
 const RULE_LIST = REWARD_RULES.join("|");
@@ -37,6 +38,8 @@ export const BRIDGE_HELP = `Trajectory Studio trainer bridge
       responses in the resized frame of --max-pixels. --out writes per-step scores.jsonl.
   bridge stats <export-dir> [--max-pixels <n>] [--max-tokens <n>] [--json]
       image tokens (resized pixels / 784), text length, samples over budget, per app and action
+  bridge judge <export-dir> --out <dir>
+      judge.jsonl: the model judge's verdict beside the human outcome per trajectory, with agreement and Cohen's kappa
   bridge reward-plugin --out <dir>
       write ${REWARD_PLUGIN_NAME}: the same rewards in standard-library Python, with an ms-swift
       ORM entry point and verl compute_score(data_source, solution_str, ground_truth, extra_info)
@@ -203,6 +206,11 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
       const summary = await exportStats(exportDir, { ...frame, maxTokens }, io);
       io.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : formatStats(summary));
       return summary.problems > 0 && !allowProblems ? 1 : 0;
+    }
+    case "judge": {
+      const { summary, exitCode } = await exportJudge(exportDir, requireOut(), io);
+      io.stdout.write(`${JSON.stringify(summary)}\n`);
+      return exitCode;
     }
     default:
       throw new UsageError(`unknown command "${command}"`);

@@ -26,7 +26,6 @@ export type Resizer = "qwen" | "llamafactory";
  * space the system prompt declares (exportActionSpace decides it; the cookbook's when unset).
  */
 export type FrameOptions = { maxPixels: number; minPixels: number; actionSpace?: ActionSpace; resizer?: Resizer };
-export const DEFAULT_FRAME_OPTIONS: FrameOptions = { maxPixels: QWEN_MAX_PIXELS, minPixels: QWEN_MIN_PIXELS };
 
 /** The original size and the size the trainer's model sees (see Resizer). Throws where smart_resize raises. */
 export function trainerFrames(original: Size, opts: FrameOptions): FramePair {
@@ -82,7 +81,7 @@ export type StepSample = {
 
 export type SampleResult = { ok: true; sample: StepSample } | { ok: false; problem: BridgeProblem };
 
-export function annotationOf(verdict: Verdict): Annotation {
+export function uiS1AnnotationOf(verdict: Verdict): Annotation {
   if (verdict === "harmful") return "HARMFUL";
   if (verdict === "neutral") return "NEUTRAL";
   return "GOOD";
@@ -157,7 +156,7 @@ export async function* stepSamples(exp: ExportDir, record: Extract<TrajectoryRec
     // Every earlier kept step converted cleanly (firstBadHistory is unset), so each has a resized call.
     const history = prepared.slice(0, step.index).flatMap((p) => (p.error === undefined ? [p.resizedCall] : []));
     const { frames, resizedCall } = prep;
-    const annotation = annotationOf(step.verdict);
+    const annotation = uiS1AnnotationOf(step.verdict);
     yield {
       ok: true,
       sample: {

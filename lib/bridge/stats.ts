@@ -3,7 +3,6 @@ import { RunLog, type BridgeIo } from "./output";
 import { estimateTextTokens, imageTokens as imageTokensOf, promptTokens, TEMPLATE_TOKENS } from "@/lib/domain/trainer-hints";
 import { assistantTarget, exportActionSpace, promptMessages, walkSamples, type FrameOptions } from "./samples";
 
-export { estimateTextTokens, PIXELS_PER_IMAGE_TOKEN } from "@/lib/domain/trainer-hints";
 
 type Dist = { values: number[] };
 function describe(d: Dist) {

@@ -8,7 +8,7 @@ import { openExport, readTrajectories, resolveScreenshot, type BridgeProblem } f
 import { ImageFolder } from "./images";
 import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
 import type { Annotation } from "./rewards";
-import { annotationOf, isUnreviewed } from "./samples";
+import { uiS1AnnotationOf, isUnreviewed } from "./samples";
 
 /** UI-S1's TrajDataset resizes every screenshot at these limits (rl_dataset.py: 12800*28*28 and 4*28*28). */
 export const UI_S1_MAX_PIXELS = 12800 * 28 * 28;
@@ -123,7 +123,7 @@ export async function exportTraj(
         screenshot: image.path,
         thought: step.thought.text,
         action_description: step.clearAction,
-        annotation: annotationOf(step.verdict),
+        annotation: uiS1AnnotationOf(step.verdict),
         check_options: { ...step.toolCall, candidate_bbox: candidates },
       });
       tokens.push(imageTokens(smartResize(step.screenshot, { maxPixels: UI_S1_MAX_PIXELS, minPixels: UI_S1_MIN_PIXELS })));

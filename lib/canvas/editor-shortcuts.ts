@@ -1,9 +1,33 @@
+import { isKept, isStepComplete } from "@/lib/domain/annotation";
 import { ACTION_TYPES } from "@/lib/domain/tool-call";
+import type { Verdict } from "@/lib/domain/trajectory";
 import type { Editor, EditorState } from "./editor";
 import type { Shortcut } from "./shortcuts";
+import { viewShortcuts } from "./view-shortcuts";
 
-/** What the page adds to the engine's commands: saving and submitting talk to the server, focusing talks to the DOM. */
-export type PageActions = { save: () => void; submit: () => void; focusThought: () => void };
+/**
+ * What the page adds to the engine's commands: saving and submitting talk to the server, focusing
+ * talks to the DOM, and whether a verdict key moves on is the person's setting.
+ */
+export type PageActions = { save: () => void; submit: () => void; focusThought: () => void; isVerdictAdvancing?: () => boolean; acceptSuggestion?: () => void };
+
+/**
+ * The next step (after the current one, wrapping round) that still blocks a submit: inside the cut
+ * and not complete. Null when every kept step is complete.
+ */
+export function nextIncompleteStep(s: Pick<EditorState, "steps" | "stepIndex" | "doc">): number | null {
+  const n = s.steps.length;
+  for (let k = 1; k <= n; k++) {
+    const i = (s.stepIndex + k) % n;
+    const meta = s.steps[i]!;
+    const a = s.doc.steps[meta.id];
+    if (a && isKept(s.doc.trajectory, meta.index) && !isStepComplete(a, meta.size)) return i;
+  }
+  return null;
+}
+
+/** The verdict keys (also printed next to the verdict buttons). */
+export const VERDICT_KEYS = { good: "g", corrected: "c", harmful: "h", neutral: "n" } as const;
 
 /** Digits 1..9, 0 pick the action type, in ACTION_TYPES order. */
 export const ACTION_TYPE_KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0"] as const;
@@ -13,15 +37,39 @@ export const ACTION_TYPE_KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0
  * by `group` and prints `kbd` with formatKbd.
  */
 export function editorShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[] {
+  // The help overlay is a modal dialog: while it is open only ? and Esc (close it) act.
+  return allShortcuts(editor, page).map((s) =>
+    s.id === "help" || s.id === "cancel" ? s : { ...s, when: (st: EditorState) => !st.isHelpOpen && (!s.when || s.when(st)) },
+  );
+}
+
+function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[] {
   const hasBox = (s: EditorState) => s.isBoxSelected && !!s.doc.steps[s.steps[s.stepIndex]!.id]?.box;
   const noBox = (s: EditorState) => !hasBox(s);
   const canEdit = (s: EditorState) => !s.isReadOnly;
   const editWithBox = (s: EditorState) => canEdit(s) && hasBox(s);
+  const canDecideOutcome = (s: EditorState) => canEdit(s) && !s.doc.trajectory.isDiscarded;
+  /** A verdict key sets the verdict and, when the person chose so, moves to the next step. */
+  const verdictKey = (v: Exclude<Verdict, "unreviewed">, key = VERDICT_KEYS[v]): Shortcut<EditorState> => ({
+    id: `verdict.${v}`,
+    kbd: [key],
+    label: `verdict.${v}`,
+    group: "shortcut.group.verdict",
+    when: canEdit,
+    run: () => {
+      editor.setVerdict(v);
+      if (page.isVerdictAdvancing?.()) editor.next();
+    },
+  });
   return [
     { id: "step.next", kbd: ["j", "ArrowRight"], label: "shortcut.stepNext", group: "shortcut.group.steps", when: noBox, run: editor.next },
     { id: "step.prev", kbd: ["k", "ArrowLeft"], label: "shortcut.stepPrev", group: "shortcut.group.steps", when: noBox, run: editor.prev },
     { id: "step.first", kbd: ["Home"], label: "shortcut.stepFirst", group: "shortcut.group.steps", run: editor.first },
     { id: "step.last", kbd: ["End"], label: "shortcut.stepLast", group: "shortcut.group.steps", run: editor.last },
+    { id: "step.nextIncomplete", kbd: ["i"], label: "shortcut.stepNextIncomplete", group: "shortcut.group.steps", run: (s) => {
+        const i = nextIncompleteStep(s);
+        if (i !== null) editor.goTo(i);
+      } },
 
     { id: "tool.select", kbd: ["v"], label: "shortcut.toolSelect", group: "shortcut.group.tools", run: () => editor.setTool("select") },
     { id: "tool.point", kbd: ["p"], label: "shortcut.toolPoint", group: "shortcut.group.tools", run: () => editor.setTool("point") },
@@ -51,20 +99,19 @@ export function editorShortcuts(editor: Editor, page: PageActions): Shortcut<Edi
     { id: "box.delete", kbd: ["Delete", "Backspace"], label: "shortcut.boxDelete", group: "shortcut.group.box", when: editWithBox, run: editor.deleteBox },
     { id: "cancel", kbd: ["Escape"], label: "shortcut.cancel", group: "shortcut.group.box", run: editor.cancel },
 
-    { id: "verdict.good", kbd: ["g"], label: "verdict.good", group: "shortcut.group.verdict", when: canEdit, run: () => editor.setVerdict("good") },
-    { id: "verdict.corrected", kbd: ["c"], label: "verdict.corrected", group: "shortcut.group.verdict", when: canEdit, run: () => editor.setVerdict("corrected") },
-    { id: "verdict.harmful", kbd: ["h"], label: "verdict.harmful", group: "shortcut.group.verdict", when: canEdit, run: () => editor.setVerdict("harmful") },
-    { id: "verdict.neutral", kbd: ["n"], label: "verdict.neutral", group: "shortcut.group.verdict", when: canEdit, run: () => editor.setVerdict("neutral") },
+    ...(["good", "corrected", "harmful", "neutral"] as const).map((v) => verdictKey(v)),
     { id: "trajectory.cut", kbd: ["x"], label: "shortcut.cut", group: "shortcut.group.verdict", when: canEdit, run: editor.toggleCutHere },
     { id: "thought.focus", kbd: ["e"], label: "shortcut.focusThought", group: "shortcut.group.verdict", when: canEdit, run: page.focusThought },
+    { id: "outcome.success", kbd: ["shift+s"], label: "shortcut.outcomeSuccess", group: "shortcut.group.verdict", when: canDecideOutcome, run: () => editor.setOutcome("success") },
+    { id: "outcome.failure", kbd: ["shift+f"], label: "shortcut.outcomeFailure", group: "shortcut.group.verdict", when: canDecideOutcome, run: () => editor.setOutcome("failure") },
+    { id: "trajectory.discard", kbd: ["shift+d"], label: "shortcut.discard", group: "shortcut.group.verdict", when: canEdit, run: (s) => editor.setDiscarded(!s.doc.trajectory.isDiscarded) },
+    { id: "suggest.accept", kbd: ["a"], label: "shortcut.suggestAccept", group: "shortcut.group.verdict", when: canEdit, run: () => page.acceptSuggestion?.() },
 
     { id: "history.undo", kbd: ["mod+z"], label: "shortcut.undo", group: "shortcut.group.general", isGlobal: true, run: editor.undo },
     { id: "history.redo", kbd: ["mod+shift+z", "mod+y"], label: "shortcut.redo", group: "shortcut.group.general", isGlobal: true, run: editor.redo },
     { id: "save", kbd: ["mod+s"], label: "shortcut.save", group: "shortcut.group.general", isGlobal: true, run: page.save },
     { id: "submit", kbd: ["mod+Enter"], label: "shortcut.submit", group: "shortcut.group.general", isGlobal: true, run: page.submit },
-    { id: "zoom.in", kbd: ["+", "="], label: "shortcut.zoomIn", group: "shortcut.group.general", run: () => editor.zoomIn() },
-    { id: "zoom.out", kbd: ["-"], label: "shortcut.zoomOut", group: "shortcut.group.general", run: () => editor.zoomOut() },
-    { id: "zoom.fit", kbd: ["f"], label: "shortcut.zoomFit", group: "shortcut.group.general", run: editor.zoomReset },
+    ...viewShortcuts<EditorState>(editor.view),
     { id: "help", kbd: ["?"], label: "shortcut.help", group: "shortcut.group.general", run: editor.toggleHelp },
   ];
 }

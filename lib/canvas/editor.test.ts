@@ -23,7 +23,7 @@ function setup(opts: { now?: () => number } = {}) {
   const server: Record<string, Synced<DocValue>> = { [TRAJECTORY_KEY]: { version: 1, value: traj } };
   for (const s of steps) server[s.id] = { version: 1, value: doc.steps[s.id as "s0"] };
   const editor = createEditor({ trajectoryId: "t1", steps, doc, server, now: opts.now });
-  editor.setViewport({ width: 600 + 24, height: 1200 + 24 }); // fit scale 0.5
+  editor.setViewport({ width: 540 + 16, height: 1200 + 16 }); // fit scale 0.5 with the 8 px padding
   return editor;
 }
 const cur = (e: ReturnType<typeof setup>) => e.get().doc.steps[e.get().steps[e.get().stepIndex]!.id]!;
@@ -44,7 +44,7 @@ describe("view transform", () => {
     const p = at(e, 300, 400).display;
     e.zoomIn(p);
     e.zoomIn(p);
-    expect(e.get().zoom).toBeCloseTo(1.5625);
+    expect(viewTransform(e.get()).scale).toBeCloseTo(0.5 * 1.5625);
     const back = toImagePoint(e.get(), p);
     expect(back[0]).toBeCloseTo(300);
     expect(back[1]).toBeCloseTo(400);
@@ -128,7 +128,8 @@ describe("tools", () => {
     e.pointerDown({ image: [0, 0], display: [10, 10] });
     e.pointerMove({ image: [0, 0], display: [60, 40] });
     e.pointerUp({ image: [0, 0], display: [60, 40] });
-    expect(e.get().pan).toEqual([50, 30]);
+    const fitted = { x: 8, y: 8 }; // the fit centres the image inside the 8 px padding
+    expect(viewTransform(e.get())).toMatchObject({ scale: 0.5, x: fitted.x + 50, y: fitted.y + 30 });
     expect(e.get().history.past).toHaveLength(0);
   });
 

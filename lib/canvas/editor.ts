@@ -8,8 +8,8 @@ import { composeThought } from "@/lib/domain/thought";
 import type { ActionType, ToolCall } from "@/lib/domain/tool-call";
 import type { Verdict } from "@/lib/domain/trajectory";
 import { diffKeys, EMPTY_HISTORY, record, redo as redoOf, undo as undoOf, type History } from "./history";
-import { fitScale } from "./overlay";
 import { createStore, type Store } from "./store";
+import { createView, initialViewState, lens, toImage, transformOf, type Transform, type ViewState } from "./view";
 
 /**
  * The annotation editor's engine: document, tools, per-gesture history, view (zoom/pan) and sync
@@ -44,7 +44,7 @@ export type Drag =
   | { kind: "box-draw"; anchor: Point }
   | { kind: "box-move"; grab: Point; start: Box }
   | { kind: "box-resize"; handle: Handle; start: Box }
-  | { kind: "pan"; grab: Point; startPan: Point };
+  | { kind: "pan" };
 
 export type EditorState = {
   trajectoryId: string;
@@ -58,25 +58,17 @@ export type EditorState = {
   tool: Tool;
   isBoxSelected: boolean;
   drag: Drag | null;
-  /** Multiplier over the fit-to-pane scale (1 = fit). */
-  zoom: number;
-  /** Offset of the image from its centred position, display pixels. */
-  pan: Point;
-  /** Size of the canvas pane, display pixels. */
-  viewport: Size;
+  /** Zoom, pan, layers and stage size (lib/canvas/view): never recorded, reset on each step. */
+  view: ViewState;
   isReadOnly: boolean;
   isHelpOpen: boolean;
   isImageLoaded: boolean;
 };
 
-export const MIN_ZOOM = 0.5;
-export const MAX_ZOOM = 8;
-const ZOOM_STEP = 1.25;
 /** Handles and the tap point are grabbed within this many display pixels. */
 export const GRAB_PX = 8;
 /** Smaller drags are clicks, not boxes or swipes (original pixels). */
 const MIN_DRAG = 4;
-const PANE_PADDING = 24;
 
 export type EditorInit = {
   trajectoryId: string;
@@ -89,10 +81,12 @@ export type EditorInit = {
   now?: () => number;
 };
 
+/** A pointer event: `image` in original pixels, `display` in stage pixels. */
 export type PointerInput = { image: Point; display: Point; shiftKey?: boolean };
 
 export function createEditor(init: EditorInit) {
   const now = init.now ?? (() => Date.now());
+  const first = init.steps[clampIndex(init.stepIndex ?? 0, init.steps.length)];
   const store: Store<EditorState> = createStore<EditorState>({
     trajectoryId: init.trajectoryId,
     steps: init.steps,
@@ -104,13 +98,12 @@ export function createEditor(init: EditorInit) {
     tool: "point",
     isBoxSelected: false,
     drag: null,
-    zoom: 1,
-    pan: [0, 0],
-    viewport: { width: 0, height: 0 },
+    view: initialViewState(first ? { image: first.size, imageKey: first.id } : {}),
     isReadOnly: init.isReadOnly ?? false,
     isHelpOpen: false,
     isImageLoaded: false,
   });
+  const view = createView(lens(store, "view"));
   /** Document before the gesture in progress; null when none. */
   let gestureStart: Doc | null = null;
 
@@ -183,6 +176,8 @@ export function createEditor(init: EditorInit) {
 
   function applyEntry(values: Record<string, unknown>, stepIndex: number) {
     store.set((s) => ({ doc: withValues(s.doc, values), stepIndex: clampIndex(stepIndex, s.steps.length), isBoxSelected: false }));
+    const m = meta();
+    view.setImage(m.id, m.size);
   }
 
   function undo() {
@@ -231,7 +226,8 @@ export function createEditor(init: EditorInit) {
   }
 
   function setActionType(action: ActionType) {
-    changeStep("history.actionType", (a) => ({ ...a, toolCall: convertToolCall(a.toolCall, action, { box: a.box, size: meta().size }) }));
+    // The same type again is no change (and no undo step that undoes nothing).
+    changeStep("history.actionType", (a) => (a.toolCall.action === action ? a : { ...a, toolCall: convertToolCall(a.toolCall, action, { box: a.box, size: meta().size }) }));
   }
 
   function setVerdict(verdict: Verdict) {
@@ -311,7 +307,8 @@ export function createEditor(init: EditorInit) {
     if (s.drag) return;
     const p = e.image;
     if (s.isReadOnly) {
-      store.set({ drag: { kind: "pan", grab: e.display, startPan: s.pan } });
+      view.beginPan(e.display);
+      store.set({ drag: { kind: "pan" } });
       return;
     }
     switch (s.tool) {
@@ -338,7 +335,8 @@ export function createEditor(init: EditorInit) {
           beginGesture();
           store.set({ isBoxSelected: true, drag: hit === "body" ? { kind: "box-move", grab: p, start: box } : { kind: "box-resize", handle: hit, start: box } });
         } else {
-          store.set({ isBoxSelected: false, drag: { kind: "pan", grab: e.display, startPan: s.pan } });
+          view.beginPan(e.display);
+          store.set({ isBoxSelected: false, drag: { kind: "pan" } });
         }
         return;
       }
@@ -368,7 +366,7 @@ export function createEditor(init: EditorInit) {
       case "box-resize":
         return setBox(roundBox(clampBox(resizeBox(d.start, d.handle, p), size)));
       case "pan":
-        return store.set({ pan: [d.startPan[0] + e.display[0] - d.grab[0], d.startPan[1] + e.display[1] - d.grab[1]] });
+        return view.movePan(e.display);
     }
   }
 
@@ -395,6 +393,7 @@ export function createEditor(init: EditorInit) {
       case "box-resize":
         return commitGesture("history.box");
       case "pan":
+        view.endPan();
         return store.set({ drag: null });
     }
   }
@@ -410,22 +409,11 @@ export function createEditor(init: EditorInit) {
 
   function goTo(index: number) {
     if (get().drag) cancel();
-    store.set((s) => {
-      const stepIndex = clampIndex(index, s.steps.length);
-      return stepIndex === s.stepIndex ? {} : { stepIndex, isBoxSelected: false, zoom: 1, pan: [0, 0] as Point, isImageLoaded: false };
-    });
-  }
-
-  /** Zoom by `factor` keeping the image point under `at` (display pixels; default the pane's centre) still. */
-  function zoomBy(factor: number, at?: Point) {
-    const s = get();
-    const zoom = Math.min(MAX_ZOOM, Math.max(MIN_ZOOM, s.zoom * factor));
-    if (zoom === s.zoom) return;
-    const anchor = at ?? [s.viewport.width / 2, s.viewport.height / 2];
-    const before = viewTransform(s);
-    const img: Point = [(anchor[0] - before.x) / before.scale, (anchor[1] - before.y) / before.scale];
-    const after = viewTransform({ ...s, zoom, pan: [0, 0] });
-    store.set({ zoom, pan: [anchor[0] - img[0] * after.scale - after.x, anchor[1] - img[1] * after.scale - after.y] });
+    const stepIndex = clampIndex(index, get().steps.length);
+    if (stepIndex === get().stepIndex) return;
+    store.set({ stepIndex, isBoxSelected: false, isImageLoaded: false });
+    const m = meta();
+    view.setImage(m.id, m.size);
   }
 
   return {
@@ -459,11 +447,14 @@ export function createEditor(init: EditorInit) {
     prev: () => goTo(get().stepIndex - 1),
     first: () => goTo(0),
     last: () => goTo(get().steps.length - 1),
-    zoomIn: (at?: Point) => zoomBy(ZOOM_STEP, at),
-    zoomOut: (at?: Point) => zoomBy(1 / ZOOM_STEP, at),
-    zoomBy,
-    zoomReset: () => store.set({ zoom: 1, pan: [0, 0] }),
-    setViewport: (viewport: Size) => store.set((s) => (s.viewport.width === viewport.width && s.viewport.height === viewport.height ? {} : { viewport })),
+    /** Zoom, pan and layers of the canvas (the same engine the viewer and review use). */
+    view,
+    zoomIn: view.zoomIn,
+    zoomOut: view.zoomOut,
+    zoomBy: view.zoomBy,
+    zoomActual: view.zoomActual,
+    zoomFit: view.fit,
+    setViewport: view.setViewport,
     toggleHelp: () => store.set((s) => ({ isHelpOpen: !s.isHelpOpen })),
     // sync (loading from or acknowledging the server is never an undo step)
     markSaved(key: string, synced: Synced<DocValue>) {
@@ -483,6 +474,8 @@ export function createEditor(init: EditorInit) {
       change("history.merge", (doc) => withValues(doc, { [key]: merged }));
     },
     setReadOnly: (isReadOnly: boolean) => store.set({ isReadOnly }),
+    /** Several fields of the current step at once (an accepted suggestion): one undo step. */
+    patchStep: (label: string, patch: Partial<StepAnnotation>) => changeStep(label, (a) => ({ ...a, ...patch })),
   };
 }
 
@@ -496,22 +489,18 @@ export function dirtyKeys(s: Pick<EditorState, "doc" | "server">): string[] {
   return out;
 }
 
-/** Stage transform: display pixels per original pixel, and where the image's top-left corner sits. */
-export function viewTransform(s: Pick<EditorState, "viewport" | "zoom" | "pan" | "steps" | "stepIndex">): { scale: number; x: number; y: number } {
-  const size = s.steps[s.stepIndex]?.size ?? { width: 1, height: 1 };
-  const fit = fitScale(size, { width: s.viewport.width - PANE_PADDING, height: s.viewport.height - PANE_PADDING });
-  const scale = fit * s.zoom;
-  return { scale, x: (s.viewport.width - size.width * scale) / 2 + s.pan[0], y: (s.viewport.height - size.height * scale) / 2 + s.pan[1] };
+/** Stage transform: stage pixels per original pixel, and where the image's top-left corner sits. */
+export function viewTransform(s: Pick<EditorState, "view">): Transform {
+  return transformOf(s.view);
 }
 
-export function viewScale(s: EditorState): number {
+export function viewScale(s: Pick<EditorState, "view">): number {
   return viewTransform(s).scale || 1;
 }
 
-/** Display pixels -> original screenshot pixels under the current transform. */
-export function toImagePoint(s: EditorState, [dx, dy]: Point): Point {
-  const t = viewTransform(s);
-  return [(dx - t.x) / (t.scale || 1), (dy - t.y) / (t.scale || 1)];
+/** Stage pixels -> original screenshot pixels under the current transform. */
+export function toImagePoint(s: Pick<EditorState, "view">, p: Point): Point {
+  return toImage(viewTransform(s), p);
 }
 
 function resizeBox([x1, y1, x2, y2]: Box, handle: Handle, [px, py]: Point): Box {

@@ -55,8 +55,43 @@ function sameBox(a: Box, b: Box): boolean {
   return a.every((v, i) => Math.abs(v - b[i]!) < 0.5);
 }
 
-/** Scale that fits an image of `size` original pixels inside `space` display pixels (never above 1 display px per px). */
-export function fitScale(size: { width: number; height: number }, space: { width: number; height: number }): number {
-  if (size.width <= 0 || size.height <= 0 || space.width <= 0 || space.height <= 0) return 0;
-  return Math.min(space.width / size.width, space.height / size.height, 1);
+/**
+ * The one palette of the step canvas (viewer, editor, review, and the legend's swatches): the
+ * model's output is violet and dashed, the person's correction is pink and solid, the other
+ * acceptable boxes are grey and dotted.
+ */
+export const CANVAS_COLOURS = {
+  model: "#7c5cff",
+  corrected: "#e6206a",
+  candidate: "#6b7280",
+  halo: "#ffffff",
+} as const;
+
+/** Gestures are drawn on the screenshot; every other action is told in the legend, never over the image. */
+export type GestureShape = Extract<OverlayShape, { kind: "tap" | "long_press" | "swipe" }>;
+
+export function gestureOf(call: ToolCall): GestureShape | null {
+  const [shape] = overlayFor({ toolCall: call, box: null, candidateBoxes: [] });
+  return shape && (shape.kind === "tap" || shape.kind === "long_press" || shape.kind === "swipe") ? shape : null;
+}
+
+/** What the canvas draws for one step, in ORIGINAL screenshot pixels. */
+export type StepMarks = {
+  model: GestureShape | null;
+  corrected: GestureShape | null;
+  /** Boxes that came with the import (the model's target and its acceptable candidates). */
+  importedBoxes: Box[];
+  /** The box as the annotator left it. */
+  correctedBox: Box | null;
+};
+
+export function stepMarks(input: { original: ToolCall; corrected: ToolCall; importedBoxes: Box[]; correctedBox: Box | null }): StepMarks {
+  const imported: Box[] = [];
+  for (const b of input.importedBoxes) if (!imported.some((x) => sameBox(x, b))) imported.push(b);
+  return { model: gestureOf(input.original), corrected: gestureOf(input.corrected), importedBoxes: imported, correctedBox: input.correctedBox };
+}
+
+/** The boxes a step was imported with: the model's target first (when the import recorded it), then the other acceptable ones. */
+export function importedBoxesOf(step: { original: { box?: Box }; candidateBoxes: Box[] }): Box[] {
+  return step.original.box ? [step.original.box, ...step.candidateBoxes] : step.candidateBoxes;
 }

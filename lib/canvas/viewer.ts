@@ -1,17 +1,12 @@
 import { createStore, type Store } from "./store";
-import type { OverlayShape } from "./overlay";
 
 /**
- * The step viewer's state. Editing tools and undo history will sit beside it; what is drawn is
- * derived from the step data, never read back from Konva nodes.
+ * The step viewer's state: which step is shown. Zoom, pan and layers live in the canvas view
+ * (lib/canvas/view); what is drawn is derived from the step data, never read back from Konva nodes.
  */
 export type ViewerState = {
   stepIndex: number;
   stepCount: number;
-  /** Shapes the canvas currently draws, in ORIGINAL screenshot pixels. */
-  overlay: OverlayShape[];
-  /** Display pixels per original pixel; 0 until the image is laid out. */
-  scale: number;
   isImageLoaded: boolean;
 };
 
@@ -24,7 +19,7 @@ export type ViewerStore = Store<ViewerState> & {
 };
 
 export function createViewerStore(init: { stepIndex: number; stepCount: number }): ViewerStore {
-  const store = createStore<ViewerState>({ ...init, stepIndex: clamp(init.stepIndex, init.stepCount), overlay: [], scale: 0, isImageLoaded: false });
+  const store = createStore<ViewerState>({ ...init, stepIndex: clamp(init.stepIndex, init.stepCount), isImageLoaded: false });
   const goTo = (index: number) => store.set((s) => ({ stepIndex: clamp(index, s.stepCount) }));
   return {
     ...store,

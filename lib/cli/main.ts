@@ -69,7 +69,7 @@ async function main(argv: string[]): Promise<number> {
       const { seedDemo, DEMO_ACCOUNTS } = await import("@/lib/server/seed");
       await seedDemo({ log: (s) => progress(s), trajectories: Number(process.env.STUDIO_DEMO_TRAJECTORIES ?? 60) });
       io.err("\n");
-      const stats = await getStats();
+      const stats = await getStats({ actor: CLI_ACTOR });
       io.out(`studio holds ${stats.trajectories} trajectories, ${stats.steps} steps over ${stats.apps} apps\n`);
       io.out(`demo accounts (email / password):\n${DEMO_ACCOUNTS.map((a) => `  ${a.role.padEnd(10)} ${a.email} / ${a.password}`).join("\n")}\n`);
       return 0;
@@ -77,7 +77,7 @@ async function main(argv: string[]): Promise<number> {
     case "stats": {
       const { values } = parseArgs({ args: rest, options: { json: { type: "boolean", default: false } } });
       await migrate();
-      const stats = await getStats();
+      const stats = await getStats({ actor: CLI_ACTOR });
       if (values.json) io.out(`${JSON.stringify(stats)}\n`);
       else {
         io.out(`${stats.trajectories} trajectories, ${stats.steps} steps, ${stats.apps} apps, ${stats.screenshots} screenshots\n`);
@@ -206,25 +206,25 @@ async function runUsers(args: string[]): Promise<number> {
   });
   switch (sub) {
     case "add": {
-      const { user, password } = await createUser(CLI_ACTOR, { email: values.email ?? "", role: values.role as Role, password: values.password, name: values.name });
+      const { person: user, password } = await createUser({ actor: CLI_ACTOR, email: values.email ?? "", role: values.role as Role, password: values.password, name: values.name });
       io.out(`created ${user.email} (${user.role})${values.password ? "" : ` with password ${password}`}\n`);
       return 0;
     }
     case "list":
-      for (const u of await listUsers()) io.out(`${u.email.padEnd(32)} ${u.role.padEnd(10)} ${u.isDisabled ? "disabled" : "active"}\n`);
+      for (const u of await listUsers({ actor: CLI_ACTOR })) io.out(`${u.email.padEnd(32)} ${u.role.padEnd(10)} ${u.isDisabled ? "disabled" : "active"}\n`);
       return 0;
     case "disable":
     case "enable": {
       const who = positionals[0] ?? values.email;
       if (!who) return usage(`users ${sub} needs an email`);
-      const u = await updateUser(CLI_ACTOR, who, { isDisabled: sub === "disable" });
+      const u = await updateUser({ actor: CLI_ACTOR, id: who, isDisabled: sub === "disable" });
       io.out(`${u.email} is ${u.isDisabled ? "disabled (signed out, tokens revoked)" : "active"}\n`);
       return 0;
     }
     case "reset-password": {
       const who = positionals[0] ?? values.email;
       if (!who) return usage("users reset-password needs an email");
-      const password = await resetPassword(CLI_ACTOR, who, values.password);
+      const password = await resetPassword({ actor: CLI_ACTOR, id: who, password: values.password });
       io.out(`new password for ${who}: ${password}\n`);
       return 0;
     }
@@ -240,21 +240,21 @@ async function runTokens(args: string[]): Promise<number> {
   switch (sub) {
     case "create": {
       if (!values.user) return usage("tokens create needs --user <email>");
-      const t = await createToken(CLI_ACTOR, values.user, values.name ?? "cli");
+      const t = await createToken({ actor: CLI_ACTOR, user: values.user, name: values.name ?? "cli" });
       io.err(`token "${t.name}" for ${t.userEmail} (id ${t.id}); it is shown only now:\n`);
       io.out(`${t.token}\n`);
       return 0;
     }
     case "list": {
-      const user = values.user ? (await listUsers()).find((u) => u.email === values.user!.toLowerCase()) : undefined;
-      for (const t of await listTokens(user ? { userId: user.id } : {})) {
+      const user = values.user ? (await listUsers({ actor: CLI_ACTOR })).find((u) => u.email === values.user!.toLowerCase()) : undefined;
+      for (const t of await listTokens({ actor: CLI_ACTOR, ...(user ? { userId: user.id } : {}) })) {
         io.out(`${t.id}  ${t.prefix}…  ${t.userEmail.padEnd(28)} ${t.name.padEnd(16)} ${t.revokedAt ? "revoked" : "active"}\n`);
       }
       return 0;
     }
     case "revoke": {
       if (!positionals[0]) return usage("tokens revoke needs a token id");
-      await revokeToken(CLI_ACTOR, positionals[0]);
+      await revokeToken({ actor: CLI_ACTOR, id: positionals[0] });
       io.out(`revoked ${positionals[0]}\n`);
       return 0;
     }

@@ -7,6 +7,7 @@ import sharp from "sharp";
 import { mobileR1Response } from "@/lib/domain/prompt";
 import { formatMobileUseCall } from "@/lib/domain/tool-call";
 import type { Box } from "@/lib/domain/geometry";
+import { loadDemoFont } from "./fonts";
 import { buildTrajectory, type DraftTrajectory } from "./flows";
 import { deriveSeed } from "./prng";
 
@@ -69,6 +70,7 @@ export function toLine(draft: DraftTrajectory, index: number): MobileR1DemoLine 
 
 /** Rasterise one SVG screen to a PNG buffer (RGB, flat colours, zlib level 6). */
 export async function renderScreen(svg: string): Promise<Buffer> {
+  loadDemoFont();
   return sharp(Buffer.from(svg), { density: 72 }).removeAlpha().png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer();
 }
 

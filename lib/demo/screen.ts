@@ -7,7 +7,8 @@ import type { Box, Size } from "@/lib/domain/geometry";
  * is drawn, so a demo step's bbox always lines up with the picture.
  */
 
-export const FONT_FAMILY = "Noto Sans CJK SC, Noto Sans SC, sans-serif";
+/** The vendored demo font first (lib/demo/fonts.ts), so screenshots look the same on every machine. */
+export const FONT_FAMILY = "Studio Demo Sans, Noto Sans CJK SC, Noto Sans SC, sans-serif";
 
 export type Theme = { primary: string; onPrimary: string };
 

@@ -4,6 +4,7 @@ import { type Box, type Size, boxOverlapsScreen, boxSchema, isPointInBox } from 
 import { splitSentences } from "./thought";
 import { isCoordinateAction, screenProblems, toolCallSchema, type ActionType, type ToolCall } from "./tool-call";
 import { isTrainingTarget, outcomeSchema, verdictSchema } from "./trajectory";
+import type { StepView, TrajectoryAnnotationView } from "./views";
 
 /**
  * What an annotator edits on one step. The editor, the save route and the server use case all read
@@ -30,6 +31,16 @@ export const trajectoryAnnotationSchema = z.object({
   cutAfter: z.number().int().nonnegative().nullable(),
 });
 export type TrajectoryAnnotation = z.infer<typeof trajectoryAnnotationSchema>;
+
+/** The editable part of a step as the server sent it. */
+export function annotationOf(v: StepView): StepAnnotation {
+  return { thought: v.thought, clearAction: v.clearAction, toolCall: v.toolCall, box: v.box, verdict: v.verdict };
+}
+
+/** The editable part of a trajectory as the server sent it. */
+export function trajectoryAnnotationOf(v: Pick<TrajectoryAnnotationView, "outcome" | "isDiscarded" | "cutAfter">): TrajectoryAnnotation {
+  return { outcome: v.outcome, isDiscarded: v.isDiscarded, cutAfter: v.cutAfter };
+}
 
 export const saveTrajectoryInput = trajectoryAnnotationSchema.extend({ version: z.number().int().positive() });
 export type SaveTrajectoryInput = z.infer<typeof saveTrajectoryInput>;
@@ -248,7 +259,7 @@ export function isStepComplete(a: StepAnnotation, size: Size): boolean {
 
 export type SubmitProblem =
   | { code: "outcome.unset" }
-  | { code: "step.incomplete"; stepIndex: number; problems: StepProblemCode[] };
+  | { code: "step.incomplete"; stepIndex: number; problems: StepProblemCode[]; details?: string[] };
 
 /**
  * Why a trajectory cannot be submitted yet. A discarded trajectory needs nothing else; otherwise the
@@ -265,7 +276,11 @@ export function submitProblems(
   for (const s of steps) {
     if (!isKept(t, s.index)) continue;
     const blocking = stepProblems(s.annotation, s.size).filter((p) => p.isBlocking);
-    if (blocking.length > 0) out.push({ code: "step.incomplete", stepIndex: s.index, problems: blocking.map((p) => p.code) });
+    if (blocking.length > 0) {
+      const details = blocking.map((p) => ("detail" in p && typeof p.detail === "string" ? p.detail : ""));
+      // The numbers behind a problem ("click (540, 1200), box [0, 0, 10, 10]"), where it has any.
+      out.push({ code: "step.incomplete", stepIndex: s.index, problems: blocking.map((p) => p.code), ...(details.some(Boolean) ? { details } : {}) });
+    }
   }
   return out;
 }

@@ -1,11 +1,22 @@
 import { z } from "zod";
-import { trainerCommands, trainerHintsSchema } from "./trainer-hints";
+import { trainerHintsSchema } from "./trainer-hints";
 import { text } from "./limits";
+import { nextStatus, TASK_STATUSES, type TaskStatus } from "./status";
 
 // Wire shapes of the exports API: route handlers shape their answers with these, the client parses them.
 
-/** Which trajectories an export takes (lib/server/export.ts EXPORT_STATUSES). */
+/** Which trajectories an export takes: see exportedStatuses. */
 export const EXPORT_STATUS_OPTIONS = ["approved", "submitted", "all"] as const;
+export type ExportStatusOption = (typeof EXPORT_STATUS_OPTIONS)[number];
+
+/**
+ * The task statuses an export option takes, asked of the transition table: `approved` only
+ * approved work; `submitted` adds the work a reviewer can still approve; `all` every status.
+ */
+export function exportedStatuses(option: ExportStatusOption): readonly TaskStatus[] {
+  if (option === "all") return TASK_STATUSES;
+  return TASK_STATUSES.filter((s) => s === "approved" || (option === "submitted" && nextStatus(s, "approve") === "approved"));
+}
 
 export const startExportInput = z.object({
   status: z.enum(EXPORT_STATUS_OPTIONS).default("approved"),
@@ -44,8 +55,3 @@ export type ExportItem = z.infer<typeof exportSchema>;
 
 export const exportsSchema = z.object({ exports: z.array(exportSchema) });
 export const exportAnswerSchema = z.object({ export: exportSchema });
-
-/** The trainer bridge command that turns an export folder into ms-swift SFT rows (the first of trainerCommands). */
-export function bridgeCommand(outDir: string): string {
-  return trainerCommands(outDir, null)[0]!.bridge;
-}

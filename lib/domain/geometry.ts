@@ -20,6 +20,12 @@ export type Box = z.infer<typeof boxSchema>;
 export type Size = { width: number; height: number };
 
 /**
+ * Width in pixels of the display variant the server makes of every screenshot (a phone screenshot at
+ * roughly screen density 1.5; never enlarged). The canvas fetches the original once a zoom needs more.
+ */
+export const DISPLAY_VARIANT_WIDTH = 720;
+
+/**
  * Python's built-in round(): halves go to the even neighbour (round(2.5) == 2).
  * Qwen's reference code is Python, so coordinates and sizes must round the same way.
  */
@@ -88,13 +94,6 @@ export function toResizedBox([x1, y1, x2, y2]: Box, frames: FramePair): Box {
   return [a, b, c, d];
 }
 
-/** Box in resized-frame pixels -> original pixels. */
-export function toOriginalBox([x1, y1, x2, y2]: Box, frames: FramePair): Box {
-  const [a, b] = toOriginalPoint([x1, y1], frames);
-  const [c, d] = toOriginalPoint([x2, y2], frames);
-  return [a, b, c, d];
-}
-
 /** Is the point inside the box, borders included? Both in the same frame. */
 export function isPointInBox([x, y]: Point, [x1, y1, x2, y2]: Box): boolean {
   return x >= x1 && x <= x2 && y >= y1 && y <= y2;
@@ -103,10 +102,6 @@ export function isPointInBox([x, y]: Point, [x1, y1, x2, y2]: Box): boolean {
 /** Is the point on the screen (0 <= x <= width, 0 <= y <= height)? */
 export function isPointOnScreen([x, y]: Point, size: Size): boolean {
   return x >= 0 && y >= 0 && x <= size.width && y <= size.height;
-}
-
-export function isBoxOnScreen([x1, y1, x2, y2]: Box, size: Size): boolean {
-  return isPointOnScreen([x1, y1], size) && isPointOnScreen([x2, y2], size);
 }
 
 /**

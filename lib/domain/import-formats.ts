@@ -227,6 +227,7 @@ export function mapRecord(format: ImportFormat, record: unknown, sourceRef: stri
             thought: s.original.thought,
             clearAction: s.original.clearAction,
             extra: s.original.extra,
+            box: s.original.box,
             annotated: {
               thought: s.thought,
               clearAction: s.clearAction,
@@ -297,6 +298,7 @@ export function buildTrajectory(
       ...(thoughtText ? { thought: thoughtText } : {}),
       ...(clear ? { clearAction: clear } : {}),
       toolCall: original,
+      ...(box ? { box } : {}),
       rawAction: s.rawAction,
       ...(s.extra && Object.keys(s.extra).length > 0 ? { extra: s.extra } : {}),
     };

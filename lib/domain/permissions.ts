@@ -30,6 +30,7 @@ export const ACTIONS = [
   "tokens.manage-own",
   "tokens.manage-all",
   "audit.read",
+  "model.manage",
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -53,10 +54,21 @@ const RULES: Record<Action, (actor: Actor, t?: TrajectoryFacts) => boolean> = {
   "tokens.manage-own": () => true,
   "tokens.manage-all": (a) => a.role === "admin",
   "audit.read": (a) => a.role === "admin",
+  // The model endpoint, pre-annotation and judge jobs. Suggestions in the editor need trajectory.annotate.
+  "model.manage": (a) => a.role === "admin",
 };
 
 export function can(actor: Actor, action: Action, trajectory?: TrajectoryFacts): boolean {
   return RULES[action](actor, trajectory);
+}
+
+/**
+ * Whether the actor's role may do `action` at all: outright, or on work assigned to them for the
+ * actions that depend on a trajectory. Routes ask this before the use case asks `can` about the
+ * particular trajectory.
+ */
+export function mayAttempt(actor: Actor, action: Action): boolean {
+  return can(actor, action) || can(actor, action, { assigneeId: actor.id, status: "in_progress" });
 }
 
 /** Pages in the navigation and who sees them (`key` names the label in the message catalogue: nav.<key>). */
@@ -69,5 +81,6 @@ export const NAV_ITEMS = [
   { href: "/export", key: "export", action: "export.run" },
   { href: "/admin/people", key: "people", action: "people.manage" },
   { href: "/admin/audit", key: "audit", action: "audit.read" },
+  { href: "/admin/model", key: "model", action: "model.manage" },
 ] as const satisfies readonly { href: string; key: string; action: Action }[];
 export type NavKey = (typeof NAV_ITEMS)[number]["key"];

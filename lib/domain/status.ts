@@ -20,11 +20,3 @@ const TRANSITIONS: Record<TaskStatus, Partial<Record<TaskEvent, TaskStatus>>> = 
 export function nextStatus(from: TaskStatus, event: TaskEvent): TaskStatus | null {
   return TRANSITIONS[from][event] ?? null;
 }
-
-export const STATUS_LABELS: Record<TaskStatus, string> = {
-  new: "New",
-  in_progress: "In progress",
-  submitted: "Submitted",
-  approved: "Approved",
-  rejected: "Sent back",
-};

@@ -46,9 +46,7 @@ export type ToolCallOf<A extends ActionType> = Extract<ToolCall, { action: A }>;
 
 /** The wire shape the model writes inside <tool_call>. */
 export const mobileUseCallSchema = z.object({ name: z.literal("mobile_use"), arguments: toolCallSchema });
-export type MobileUseCall = z.infer<typeof mobileUseCallSchema>;
 
-export const COORDINATE_ACTIONS = ["click", "long_press", "swipe"] as const;
 export function isCoordinateAction(call: ToolCall): call is ToolCallOf<"click" | "long_press" | "swipe"> {
   return call.action === "click" || call.action === "long_press" || call.action === "swipe";
 }

@@ -4,6 +4,7 @@ import { text } from "./limits";
 import { thoughtPartsSchema } from "./thought";
 import { taskStatusSchema } from "./status";
 import { toolCallSchema } from "./tool-call";
+import { stepProvenanceSchema } from "./provenance";
 
 export const TRAJECTORY_SOURCES = ["mobile-r1", "ui-s1", "studio", "demo"] as const;
 export type TrajectorySource = (typeof TRAJECTORY_SOURCES)[number];
@@ -27,7 +28,6 @@ export const screenshotRefSchema = z.object({
   /** Path of the file relative to the export folder (screenshots/<sha>.png), when exported. */
   file: z.string().optional(),
 });
-export type ScreenshotRef = z.infer<typeof screenshotRefSchema>;
 
 /** The model's output for one step as it was imported: never edited. Coordinates in original pixels. */
 export const originalOutputSchema = z.object({
@@ -36,6 +36,8 @@ export const originalOutputSchema = z.object({
   thought: z.string().optional(),
   clearAction: z.string().optional(),
   toolCall: toolCallSchema,
+  /** The target box that came with the import (bbox, else the first candidate), original pixels; the annotator's box may differ. */
+  box: boxSchema.optional(),
   /** The action exactly as the source file held it (any dialect), for provenance. */
   rawAction: z.unknown().optional(),
   /** Other per-step fields the source had (step_instruction, subtask, check_options...). */
@@ -54,6 +56,8 @@ export const canonicalStepSchema = z.object({
   box: boxSchema.nullable(),
   candidateBoxes: z.array(boxSchema),
   verdict: verdictSchema,
+  /** per field: typed, suggested-accepted, suggested-edited or prefilled (with prompt and model); absent: as imported */
+  provenance: stepProvenanceSchema.optional(),
 });
 export type CanonicalStep = z.infer<typeof canonicalStepSchema>;
 
@@ -79,6 +83,10 @@ export const canonicalTrajectorySchema = z.object({
   /** Dataset split the export assigned (train, test, ...), when it made splits. */
   split: z.string().optional(),
   provenance: z.record(z.string(), z.unknown()).optional(),
+  /** The latest model judge verdict on the trajectory as executed, beside the human outcome (absent: never judged). */
+  judge: z
+    .object({ outcome: outcomeSchema, isConsistent: z.boolean(), reason: z.string(), model: z.string(), prompt: z.string(), at: z.string() })
+    .optional(),
 });
 export type CanonicalTrajectory = z.infer<typeof canonicalTrajectorySchema>;
 

@@ -1,11 +1,24 @@
 import { z } from "zod";
 import { boxSchema } from "./geometry";
+import { text } from "./limits";
 import { taskStatusSchema } from "./status";
 import { toolCallSchema } from "./tool-call";
+import { stepProvenanceSchema } from "./provenance";
 import { originalOutputSchema, outcomeSchema, verdictSchema } from "./trajectory";
 
 // What the API answers with: used by the route handlers to shape responses and by the client to
 // parse them, so a drift between the two fails loudly.
+
+/** The `[id]` segment of a route's path. */
+export const idParams = z.object({ id: text("id").min(1) });
+
+/** The answer of a call that has nothing else to say. */
+export const okSchema = z.object({ ok: z.literal(true) });
+
+/** GET /api/screenshots/:sha: the content address, and which variant (the 720 px WebP for viewing, or the original bytes). */
+export const screenshotParams = z.object({ sha: z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lower-case hex characters") });
+export const SCREENSHOT_VARIANTS = ["display", "original"] as const;
+export const screenshotQuery = z.object({ variant: z.enum(SCREENSHOT_VARIANTS).default("display") });
 
 export const statsSchema = z.object({
   trajectories: z.number(),
@@ -16,6 +29,24 @@ export const statsSchema = z.object({
   byApp: z.array(z.object({ app: z.string(), trajectories: z.number(), steps: z.number() })),
 });
 export type StudioStats = z.infer<typeof statsSchema>;
+
+/**
+ * GET /api/trajectories: filters and page. The list page keeps the same fields in its URL
+ * (lib/queries/trajectories.ts parseFilters reads them field by field with this schema).
+ */
+export const listTrajectoriesInput = z.object({
+  app: text("appName").optional(),
+  status: taskStatusSchema.optional(),
+  q: text("query").optional(),
+  /** An assignee's email, or "none" for work nobody has. */
+  assignee: text("email").optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type ListTrajectoriesInput = z.infer<typeof listTrajectoriesInput>;
+/** The list page's filters as its URL keeps them (the page size is the page's own). */
+export const trajectoryFiltersSchema = listTrajectoriesInput.omit({ pageSize: true });
+export type TrajectoryFilters = z.infer<typeof trajectoryFiltersSchema>;
 
 export const trajectoryRowSchema = z.object({
   id: z.string(),
@@ -51,6 +82,8 @@ export const stepViewSchema = z.object({
   candidateBoxes: z.array(boxSchema),
   verdict: verdictSchema,
   version: z.number().int(),
+  /** where each text field's value came from; a field with no entry holds what was imported */
+  provenance: stepProvenanceSchema.default({}),
 });
 export type StepView = z.infer<typeof stepViewSchema>;
 
@@ -96,8 +129,11 @@ export const taskRowSchema = z.object({
   doneSteps: z.number().int(),
   leaseUntil: z.coerce.string().nullable(),
   updatedAt: z.coerce.string(),
+  /** Sent back and not resubmitted yet: the reviewer's reason. */
+  sentBack: z.object({ reason: z.string().nullable(), reviewer: z.string(), at: z.coerce.string() }).nullable().default(null),
+  /** Comments nobody has resolved yet. */
+  openComments: z.number().int().default(0),
 });
-export type TaskRow = z.infer<typeof taskRowSchema>;
 export const taskListSchema = z.object({ tasks: z.array(taskRowSchema), available: z.number().int() });
 export type TaskList = z.infer<typeof taskListSchema>;
 

@@ -1,20 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import type { StepAnnotation, TrajectoryAnnotation } from "@/lib/domain/annotation";
-import { leaseSchema, stepViewSchema, trajectoryAnnotationViewSchema, trajectoryViewSchema, type StepView, type TrajectoryAnnotationView } from "@/lib/domain/views";
+import { annotationOf, trajectoryAnnotationOf, type StepAnnotation, type TrajectoryAnnotation } from "@/lib/domain/annotation";
+import { leaseSchema, stepViewSchema, trajectoryAnnotationViewSchema, trajectoryViewSchema } from "@/lib/domain/views";
 import type { SaveOutcome } from "@/lib/canvas/autosave";
 import { apiErrorFrom } from "./fetcher";
 import { taskKeys } from "./tasks";
 import { trajectoryKeys } from "./trajectories";
-
-/** The editable part of a step as the server sent it. */
-export function annotationOf(v: StepView): StepAnnotation {
-  return { thought: v.thought, clearAction: v.clearAction, toolCall: v.toolCall, box: v.box, verdict: v.verdict };
-}
-
-export function trajectoryAnnotationOf(v: Pick<TrajectoryAnnotationView, "outcome" | "isDiscarded" | "cutAfter">): TrajectoryAnnotation {
-  return { outcome: v.outcome, isDiscarded: v.isDiscarded, cutAfter: v.cutAfter };
-}
 
 /**
  * PUT a versioned value and classify the answer for autosave: saved, a conflict (409 with the

@@ -1,30 +1,11 @@
 import { keepPreviousData, queryOptions } from "@tanstack/react-query";
-import { getJson, searchString } from "./fetcher";
-import { auditPageSchema, auditFacetsSchema, AUDIT_PAGE_SIZE } from "@/lib/domain/audit-log";
-export * from "@/lib/domain/audit-log";
-
-/** Audit filters as the page keeps them in its URL: dates as YYYY-MM-DD in the browser's time zone. */
-export type AuditFilters = { action?: string; entityType?: string; entityId?: string; actor?: string; from?: string; to?: string; page: number };
+import { auditPageSchema, auditFacetsSchema, auditFiltersSchema, AUDIT_PAGE_SIZE, type AuditFilters } from "@/lib/domain/audit-log";
+import { filtersFromUrl, getJson, searchString } from "./fetcher";
 
 const FILTER_KEYS = ["action", "entityType", "entityId", "actor", "from", "to"] as const;
-const isDay = (s: string | undefined) => (s && /^\d{4}-\d{2}-\d{2}$/.test(s) ? s : undefined);
 
 export function parseAuditFilters(params: Record<string, string | string[] | undefined>): AuditFilters {
-  const one = (k: string) => {
-    const v = params[k];
-    const s = (Array.isArray(v) ? v[0] : v)?.trim();
-    return s ? s.slice(0, 200) : undefined;
-  };
-  const page = Number(one("page") ?? 1);
-  return {
-    action: one("action"),
-    entityType: one("entityType"),
-    entityId: one("entityId"),
-    actor: one("actor"),
-    from: isDay(one("from")),
-    to: isDay(one("to")),
-    page: Number.isInteger(page) && page > 0 ? page : 1,
-  };
+  return filtersFromUrl(auditFiltersSchema, params);
 }
 
 export function auditFiltersToSearch(f: AuditFilters): string {
@@ -43,7 +24,6 @@ function dayRange(from?: string, to?: string): { from?: string; to?: string } {
 export const auditKeys = {
   all: ["audit"] as const,
   list: (f: AuditFilters) => [...auditKeys.all, "list", f] as const,
-  entity: (entityType: string, entityId: string) => [...auditKeys.all, "entity", entityType, entityId] as const,
   facets: () => [...auditKeys.all, "facets"] as const,
 };
 
@@ -55,13 +35,6 @@ export const auditListQuery = (f: AuditFilters) =>
       return getJson(`/api/audit${searchString({ ...rest, ...dayRange(from, to), page, pageSize: AUDIT_PAGE_SIZE })}`, auditPageSchema, signal);
     },
     placeholderData: keepPreviousData,
-  });
-
-/** The history of one record, newest first (e.g. a step: annotators may read their own trajectories' steps). */
-export const entityHistoryQuery = (entityType: string, entityId: string) =>
-  queryOptions({
-    queryKey: auditKeys.entity(entityType, entityId),
-    queryFn: ({ signal }) => getJson(`/api/audit${searchString({ entityType, entityId, pageSize: 200 })}`, auditPageSchema, signal),
   });
 
 export const auditFacetsQuery = () =>

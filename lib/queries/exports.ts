@@ -1,7 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { getJson, sendJson } from "./fetcher";
 import { type StartExportInput, exportsSchema, exportAnswerSchema } from "@/lib/domain/exports";
-export * from "@/lib/domain/exports";
 
 export const exportKeys = {
   all: ["exports"] as const,

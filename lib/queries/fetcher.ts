@@ -30,6 +30,20 @@ export async function getJson<T>(url: string, schema: z.ZodType<T>, signal?: Abo
   return schema.parse(body);
 }
 
+/**
+ * Filters from a page's URL, read with the API's own schema field by field: a value the schema
+ * refuses (a typo, an old link) is dropped (or falls back to its default) instead of breaking the page.
+ */
+export function filtersFromUrl<S extends z.ZodObject>(schema: S, params: Record<string, string | string[] | undefined>): z.output<S> {
+  const kept: Record<string, string> = {};
+  for (const [key, field] of Object.entries(schema.shape)) {
+    const raw = params[key];
+    const value = (Array.isArray(raw) ? raw[0] : raw)?.trim();
+    if (value && (field as z.ZodType).safeParse(value).success) kept[key] = value;
+  }
+  return schema.parse(kept);
+}
+
 /** Query string from defined, non-empty values. */
 export function searchString(params: Record<string, string | number | undefined>): string {
   const q = new URLSearchParams();

@@ -1,32 +1,9 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
+import { importBatchesSchema, importSuccessSchema, type ImportSuccess } from "@/lib/domain/imports";
 import type { ImportProblem } from "@/lib/domain/problems";
 import { ApiError, apiErrorFrom, getJson } from "./fetcher";
 import { trajectoryKeys } from "./trajectories";
-
-export const importBatchSchema = z.object({
-  id: z.string(),
-  fileName: z.string(),
-  format: z.string(),
-  project: z.string(),
-  status: z.string(),
-  trajectories: z.number(),
-  steps: z.number(),
-  duplicates: z.number(),
-  startedAt: z.string(),
-});
-export type ImportBatch = z.infer<typeof importBatchSchema>;
-
-export const importSuccessSchema = z.object({
-  ok: z.literal(true),
-  batchId: z.string(),
-  project: z.string(),
-  trajectories: z.number(),
-  steps: z.number(),
-  duplicates: z.number(),
-  screenshots: z.number(),
-});
-export type ImportSuccess = z.infer<typeof importSuccessSchema>;
 
 const problemSchema = z.object({
   file: z.string(),
@@ -48,7 +25,7 @@ export const importKeys = { all: ["imports"] as const, batches: () => [...import
 export const importBatchesQuery = () =>
   queryOptions({
     queryKey: importKeys.batches(),
-    queryFn: ({ signal }) => getJson("/api/imports", z.object({ batches: z.array(importBatchSchema) }), signal),
+    queryFn: ({ signal }) => getJson("/api/imports", importBatchesSchema, signal),
   });
 
 export type UploadProgress = { phase: "uploading"; loaded: number; total: number } | { phase: "importing" };

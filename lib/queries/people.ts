@@ -1,8 +1,15 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { getJson, sendJson } from "./fetcher";
 import { tokenKeys } from "./tokens";
-import { type Person, peopleSchema, createdPersonSchema, personAnswerSchema, newPasswordSchema } from "@/lib/domain/people";
-export * from "@/lib/domain/people";
+import {
+  createdPersonSchema,
+  newPasswordSchema,
+  peopleSchema,
+  personAnswerSchema,
+  type CreateUserInput,
+  type UpdateMeInput,
+  type UpdateUserInput,
+} from "@/lib/domain/people";
 
 export const peopleKeys = {
   all: ["people"] as const,
@@ -13,22 +20,18 @@ export const peopleKeys = {
 export const peopleQuery = () =>
   queryOptions({ queryKey: peopleKeys.list(), queryFn: ({ signal }) => getJson("/api/users", peopleSchema, signal) });
 
-export type CreatePersonInput = { email: string; name?: string; role: Person["role"]; password?: string };
-
 export function useCreatePerson() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreatePersonInput) => sendJson("POST", "/api/users", input, createdPersonSchema),
+    mutationFn: (input: CreateUserInput) => sendJson("POST", "/api/users", input, createdPersonSchema),
     onSettled: () => client.invalidateQueries({ queryKey: peopleKeys.all }),
   });
 }
 
-export type UpdatePersonInput = { id: string; role?: Person["role"]; isDisabled?: boolean; name?: string };
-
 export function useUpdatePerson() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, ...patch }: UpdatePersonInput) => sendJson("PATCH", `/api/users/${encodeURIComponent(id)}`, patch, personAnswerSchema),
+    mutationFn: ({ id, ...patch }: { id: string } & UpdateUserInput) => sendJson("PATCH", `/api/users/${encodeURIComponent(id)}`, patch, personAnswerSchema),
     onSettled: () => {
       void client.invalidateQueries({ queryKey: peopleKeys.all });
       // Disabling a person revokes their tokens.
@@ -49,7 +52,7 @@ export function useResetPassword() {
 export function useUpdateMe() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (patch: { locale?: "en" | "zh"; name?: string }) => sendJson("PATCH", "/api/me", patch, personAnswerSchema),
+    mutationFn: (patch: UpdateMeInput) => sendJson("PATCH", "/api/me", patch, personAnswerSchema),
     onSettled: () => client.invalidateQueries({ queryKey: peopleKeys.me() }),
   });
 }

@@ -1,8 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
-import { z } from "zod";
 import { getJson, sendJson } from "./fetcher";
 import { tokensSchema, createdTokenSchema, type TokenScope } from "@/lib/domain/tokens";
-export * from "@/lib/domain/tokens";
+import { okSchema } from "@/lib/domain/views";
 
 export const tokenKeys = {
   all: ["tokens"] as const,
@@ -23,7 +22,7 @@ export function useCreateToken() {
 export function useRevokeToken() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => sendJson("DELETE", `/api/tokens/${encodeURIComponent(id)}`, undefined, z.object({ ok: z.literal(true) })),
+    mutationFn: (id: string) => sendJson("DELETE", `/api/tokens/${encodeURIComponent(id)}`, undefined, okSchema),
     onSettled: () => client.invalidateQueries({ queryKey: tokenKeys.all }),
   });
 }

@@ -1,30 +1,10 @@
 import { queryOptions } from "@tanstack/react-query";
-import { z } from "zod";
-import { TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
-import { statsSchema, trajectoryPageSchema, trajectoryViewSchema } from "@/lib/domain/views";
-import { getJson, searchString, sendJson } from "./fetcher";
-
-export { statsSchema, trajectoryPageSchema, trajectoryRowSchema, trajectoryViewSchema } from "@/lib/domain/views";
-export type { StepView, TrajectoryPage, TrajectoryRow, TrajectoryView } from "@/lib/domain/views";
-
-/** List filters as they appear in the URL. */
-export type TrajectoryFilters = { app?: string; status?: TaskStatus; q?: string; assignee?: string; page: number };
+import { assignablePeopleSchema, assignResultSchema, type AssignInput } from "@/lib/domain/assignments";
+import { statsSchema, trajectoryFiltersSchema, trajectoryPageSchema, trajectoryViewSchema, type TrajectoryFilters } from "@/lib/domain/views";
+import { filtersFromUrl, getJson, searchString, sendJson } from "./fetcher";
 
 export function parseFilters(params: Record<string, string | string[] | undefined>): TrajectoryFilters {
-  const one = (k: string) => {
-    const v = params[k];
-    const s = (Array.isArray(v) ? v[0] : v)?.trim();
-    return s ? s : undefined;
-  };
-  const status = one("status");
-  const page = Number(one("page") ?? 1);
-  return {
-    app: one("app"),
-    status: status && (TASK_STATUSES as readonly string[]).includes(status) ? (status as TaskStatus) : undefined,
-    q: one("q")?.slice(0, 200),
-    assignee: one("assignee")?.slice(0, 200),
-    page: Number.isInteger(page) && page > 0 ? page : 1,
-  };
+  return filtersFromUrl(trajectoryFiltersSchema, params);
 }
 
 export function filtersToSearch(f: Partial<TrajectoryFilters>): string {
@@ -63,12 +43,10 @@ export function screenshotUrl(sha256: string, variant: "display" | "original" = 
   return `/api/screenshots/${sha256}?variant=${variant}`;
 }
 
-const assignablePeopleSchema = z.object({ people: z.array(z.object({ email: z.string(), name: z.string(), role: z.string() })) });
-
 /** People an admin can give work to. */
 export const assignablePeopleQuery = () =>
   queryOptions({ queryKey: ["assignable-people"] as const, queryFn: ({ signal }) => getJson("/api/assignments", assignablePeopleSchema, signal) });
 
 /** Give trajectories to a person (email) or back to the pool (null). */
 export const assignTrajectories = (trajectoryIds: string[], assignee: string | null) =>
-  sendJson("POST", "/api/assignments", { trajectoryIds, assignee }, z.object({ assigned: z.number(), unchanged: z.number() }));
+  sendJson("POST", "/api/assignments", { trajectoryIds, assignee } satisfies AssignInput, assignResultSchema);

@@ -13,12 +13,14 @@ import { importFile } from "./import";
 import { createUser } from "./people";
 import { createToken } from "./tokens";
 import { settleExportJobs } from "./export-jobs";
+import { settleModelJobs } from "./model-jobs";
 import { blankPng, freshStudio } from "./testing/fixtures";
+import { startFakeModelServer } from "./testing/fake-model-server";
 
 type Who = Role | "other-annotator";
 const WHO: Who[] = ["admin", "reviewer", "annotator", "other-annotator"];
 
-type Ctx = { db: Db; mine: string; theirs: string; stepOfMine: string; png: Buffer; users: Record<Who, string>; annotatorsToken: string };
+type Ctx = { db: Db; mine: string; theirs: string; stepOfMine: string; commentOnMine: string; png: Buffer; users: Record<Who, string>; annotatorsToken: string; modelUrl: string; suggestionOnMine: string; pausedJob: string };
 type Case = {
   name: string;
   route: string;
@@ -66,11 +68,79 @@ const CASES: Case[] = [
     reset: async (c) => void (await c.db.trajectory.update({ where: { id: c.theirs }, data: { status: "submitted" } })),
   },
   {
+    name: "fix and approve",
+    route: "reviews/[id]",
+    method: "POST",
+    params: (c) => ({ id: c.theirs }),
+    body: async (c) => {
+      const s = await c.db.step.findFirstOrThrow({ where: { trajectoryId: c.theirs } });
+      return {
+        decision: "approve",
+        version: (await c.db.trajectory.findUniqueOrThrow({ where: { id: c.theirs } })).version,
+        fixes: [
+          {
+            stepId: s.id,
+            version: s.version,
+            thought: { state: "Home screen.", nextAction: "Open Gmail.", purpose: "To read mail.", text: "Home screen. Open Gmail. To read mail." },
+            clearAction: "Open Gmail.",
+            toolCall: { action: "open", text: "Gmail" },
+            box: null,
+            verdict: "good",
+          },
+        ],
+      };
+    },
+    allowed: ["admin", "reviewer"],
+    reset: async (c) => void (await c.db.trajectory.update({ where: { id: c.theirs }, data: { status: "submitted" } })),
+  },
+  {
+    name: "start the next review",
+    route: "reviews/next",
+    method: "POST",
+    body: () => ({}),
+    allowed: ["admin", "reviewer"],
+    reset: async (c) => void (await c.db.trajectory.updateMany({ data: { reviewLeaseById: null, reviewLeaseUntil: null } })),
+  },
+  {
+    name: "claim a review",
+    route: "reviews/[id]/claim",
+    method: "POST",
+    params: (c) => ({ id: c.theirs }),
+    body: () => ({}),
+    allowed: ["admin", "reviewer"],
+    reset: async (c) => void (await c.db.trajectory.updateMany({ data: { reviewLeaseById: null, reviewLeaseUntil: null } })),
+  },
+  {
+    name: "leave a review",
+    route: "reviews/[id]/claim",
+    method: "DELETE",
+    params: (c) => ({ id: c.theirs }),
+    body: () => ({}),
+    allowed: ["admin", "reviewer"],
+  },
+  {
     name: "comment on a trajectory",
     route: "comments",
     method: "POST",
     body: (c) => ({ trajectoryId: c.mine, body: "looks right" }),
     allowed: ["admin", "reviewer", "annotator"],
+  },
+  {
+    name: "reply to a comment",
+    route: "comments/[id]/replies",
+    method: "POST",
+    params: (c) => ({ id: c.commentOnMine }),
+    body: () => ({ body: "done" }),
+    allowed: ["admin", "reviewer", "annotator"],
+  },
+  {
+    name: "resolve a comment",
+    route: "comments/[id]",
+    method: "PATCH",
+    params: (c) => ({ id: c.commentOnMine }),
+    body: () => ({ isResolved: true }),
+    allowed: ["admin", "reviewer", "annotator"],
+    reset: async (c) => void (await c.db.comment.update({ where: { id: c.commentOnMine }, data: { isResolved: false } })),
   },
   {
     name: "add a person",
@@ -152,6 +222,47 @@ const CASES: Case[] = [
     // The export runs in the background and records its audit row when done: let it finish first.
     reset: () => settleExportJobs(),
   },
+  {
+    name: "save the model endpoint",
+    route: "model/settings",
+    method: "PUT",
+    body: (c) => ({ baseUrl: c.modelUrl, model: "fake-vl", apiKey: "sk-matrix", concurrency: 2, timeoutMs: 5_000 }),
+    allowed: ["admin"],
+  },
+  { name: "test the model connection", route: "model/test", method: "POST", body: () => ({}), allowed: ["admin"] },
+  {
+    name: "start a pre-annotation job",
+    route: "model/jobs",
+    method: "POST",
+    body: (c) => ({ kind: "prefill", trajectoryIds: [c.theirs] }),
+    allowed: ["admin"],
+    reset: () => settleModelJobs(),
+  },
+  {
+    name: "cancel a model job",
+    route: "model/jobs/[id]",
+    method: "POST",
+    params: (c) => ({ id: c.pausedJob }),
+    body: () => ({ command: "cancel" }),
+    allowed: ["admin"],
+    reset: async (c) => void (await c.db.modelJob.update({ where: { id: c.pausedJob }, data: { state: "paused", finishedAt: null } })),
+  },
+  {
+    name: "ask the model for a suggestion",
+    route: "steps/[id]/suggestions",
+    method: "POST",
+    params: (c) => ({ id: c.stepOfMine }),
+    body: () => ({ kind: "thought" }),
+    allowed: ["admin", "annotator"],
+  },
+  {
+    name: "accept a suggestion",
+    route: "suggestions/[id]/accept",
+    method: "POST",
+    params: (c) => ({ id: c.suggestionOnMine }),
+    body: () => ({}),
+    allowed: ["admin", "annotator"],
+  },
 ];
 
 /** Every row of every table a mutation could touch (a token's last-used time is bookkeeping, not data). */
@@ -160,12 +271,19 @@ async function dump(db: Db) {
     db.trajectory.findMany({ orderBy: { id: "asc" } }),
     db.step.findMany({ orderBy: { id: "asc" } }),
     db.comment.findMany({ orderBy: { id: "asc" } }),
+    db.commentReply.findMany({ orderBy: { id: "asc" } }),
+    db.reviewDecision.findMany({ orderBy: { id: "asc" } }),
     db.auditEvent.findMany({ orderBy: { id: "asc" } }),
     db.user.findMany({ orderBy: { id: "asc" } }),
     db.apiToken.findMany({ orderBy: { id: "asc" }, omit: { lastUsedAt: true } }),
     db.importBatch.findMany({ orderBy: { id: "asc" } }),
     db.screenshot.findMany({ orderBy: { sha256: "asc" } }),
     db.project.findMany({ orderBy: { id: "asc" } }),
+    db.modelSetting.findMany({ orderBy: { id: "asc" } }),
+    db.stepSuggestion.findMany({ orderBy: { id: "asc" } }),
+    db.modelJob.findMany({ orderBy: { id: "asc" } }),
+    db.modelJobItem.findMany({ orderBy: [{ jobId: "asc" }, { itemId: "asc" }] }),
+    db.judgeVerdict.findMany({ orderBy: { id: "asc" } }),
   ]);
 }
 
@@ -176,9 +294,9 @@ beforeAll(async () => {
   const { db } = await freshStudio();
   const users = {} as Record<Who, string>;
   for (const who of WHO) {
-    const { user } = await createUser(CLI_ACTOR, { email: `${who}@example.com`, role: who === "other-annotator" ? "annotator" : who, password: "password-123" }, db);
+    const { person: user } = await createUser({ actor: CLI_ACTOR, email: `${who}@example.com`, role: who === "other-annotator" ? "annotator" : who, password: "password-123" }, db);
     users[who] = user.id;
-    tokens[who] = (await createToken(CLI_ACTOR, user.email, "matrix", db)).token;
+    tokens[who] = (await createToken({ actor: CLI_ACTOR, user: user.email, name: "matrix" }, db)).token;
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), "matrix-"));
   const png = await blankPng(1080, 2400);
@@ -190,8 +308,15 @@ beforeAll(async () => {
   await db.trajectory.update({ where: { id: mine.id }, data: { assigneeId: users.annotator, status: "in_progress" } });
   await db.trajectory.update({ where: { id: theirs.id }, data: { assigneeId: users["other-annotator"], status: "submitted" } });
   const stepOfMine = (await db.step.findFirstOrThrow({ where: { trajectoryId: mine.id } })).id;
-  const annotatorsToken = (await createToken(CLI_ACTOR, users.annotator, "spare", db)).id;
-  ctx = { db, mine: mine.id, theirs: theirs.id, stepOfMine, png, users, annotatorsToken };
+  const annotatorsToken = (await createToken({ actor: CLI_ACTOR, user: users.annotator, name: "spare" }, db)).id;
+  const commentOnMine = (await db.comment.create({ data: { trajectoryId: mine.id, stepIndex: 0, authorId: users.reviewer, body: "Which app?" } })).id;
+  const model = await startFakeModelServer();
+  await db.modelSetting.create({ data: { id: "default", baseUrl: model.baseUrl, model: "fake-vl" } });
+  const suggestionOnMine = (
+    await db.stepSuggestion.create({ data: { stepId: stepOfMine, trajectoryId: mine.id, kind: "thought", origin: "editor", prompt: "suggest-thought.v1", model: "fake-vl", outputJson: JSON.stringify({ state: "a", nextAction: "b", purpose: "c", text: "a. b. c." }), rawText: "{}" } })
+  ).id;
+  const pausedJob = (await db.modelJob.create({ data: { kind: "prefill", state: "paused", selectionJson: JSON.stringify({ trajectoryIds: [theirs.id] }), prompt: "suggest-thought.v1", createdByLabel: "cli", progressTotal: 1 } })).id;
+  ctx = { db, mine: mine.id, theirs: theirs.id, stepOfMine, commentOnMine, png, users, annotatorsToken, modelUrl: model.baseUrl, suggestionOnMine, pausedJob };
 });
 
 async function call(c: Case, who: Who): Promise<Response> {

@@ -64,7 +64,7 @@ describe("annotation use cases against a real database", () => {
     ann = await person(db, "annotator", "ann");
     other = await person(db, "annotator", "other");
     admin = await person(db, "admin", "admin");
-    tid = (await startNextTask(ann, db))!;
+    tid = (await startNextTask({ actor: ann }, db))!;
   });
 
   it("start next task takes an unassigned trajectory with a lease, audited; asking again returns the same one", async () => {
@@ -74,15 +74,15 @@ describe("annotation use cases against a real database", () => {
     const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "trajectory.take", entityId: tid } });
     expect(JSON.parse(audit.beforeJson!)).toEqual({ assigneeId: null, leaseUntil: null });
     expect(JSON.parse(audit.afterJson!)).toMatchObject({ assigneeId: ann.id });
-    expect(await startNextTask(ann, db)).toBe(tid);
-    const tasks = await listMyTasks(ann, db);
+    expect(await startNextTask({ actor: ann }, db)).toBe(tid);
+    const tasks = await listMyTasks({ actor: ann }, db);
     expect(tasks.tasks.map((x) => x.id)).toEqual([tid]);
     expect(tasks.available).toBe(31);
   });
 
   it("saves a step with its version, moves the task to in progress, and audits both", async () => {
     const step = (await getTrajectory(tid, db)).steps[0]!;
-    const saved = await saveStepAnnotation(ann, step.id, { ...completeInput(step), verdict: "harmful" }, db);
+    const saved = await saveStepAnnotation({ actor: ann, stepId: step.id, ...completeInput(step), verdict: "harmful" }, db);
     expect(saved.version).toBe(step.version + 1);
     expect(saved.verdict).toBe("harmful");
     expect(saved.clearAction).toBe("Tap the first item.");
@@ -96,7 +96,7 @@ describe("annotation use cases against a real database", () => {
 
   it("a stale version is a 409 carrying the current step, and changes nothing", async () => {
     const step = (await getTrajectory(tid, db)).steps[0]!;
-    const e = await expectAppError(saveStepAnnotation(ann, step.id, { ...completeInput(step), clearAction: "Stale edit.", version: step.version - 1 }, db), "conflict");
+    const e = await expectAppError(saveStepAnnotation({ actor: ann, stepId: step.id, ...completeInput(step), clearAction: "Stale edit.", version: step.version - 1 }, db), "conflict");
     expect((e.details as { current: StepView }).current).toMatchObject({ id: step.id, version: step.version, verdict: "harmful" });
     expect((await getTrajectory(tid, db)).steps[0]).toEqual(step);
   });
@@ -104,8 +104,8 @@ describe("annotation use cases against a real database", () => {
   it("two saves from the same version: exactly one lands", async () => {
     const step = (await getTrajectory(tid, db)).steps[1]!;
     const results = await Promise.allSettled([
-      saveStepAnnotation(ann, step.id, { ...completeInput(step), clearAction: "Mine." }, db),
-      saveStepAnnotation(ann, step.id, { ...completeInput(step), clearAction: "Theirs." }, db),
+      saveStepAnnotation({ actor: ann, stepId: step.id, ...completeInput(step), clearAction: "Mine." }, db),
+      saveStepAnnotation({ actor: ann, stepId: step.id, ...completeInput(step), clearAction: "Theirs." }, db),
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const rejected = results.find((r) => r.status === "rejected") as PromiseRejectedResult;
@@ -117,31 +117,31 @@ describe("annotation use cases against a real database", () => {
     const before = await getTrajectory(tid, db);
     const step = before.steps[0]!;
     const auditCount = await db.auditEvent.count();
-    await expectAppError(saveStepAnnotation(other, step.id, completeInput(step), db), "forbidden");
-    await expectAppError(saveTrajectoryAnnotation(other, tid, { outcome: "success", isDiscarded: false, cutAfter: null, version: before.version }, db), "forbidden");
-    await expectAppError(submitTrajectory(other, tid, db), "forbidden");
-    await expectAppError(renewLease(other, tid, db), "forbidden");
+    await expectAppError(saveStepAnnotation({ actor: other, stepId: step.id, ...completeInput(step) }, db), "forbidden");
+    await expectAppError(saveTrajectoryAnnotation({ actor: other, id: tid, outcome: "success", isDiscarded: false, cutAfter: null, version: before.version }, db), "forbidden");
+    await expectAppError(submitTrajectory({ actor: other, id: tid }, db), "forbidden");
+    await expectAppError(renewLease({ actor: other, id: tid }, db), "forbidden");
     expect(await getTrajectory(tid, db)).toEqual(before);
     expect(await db.auditEvent.count()).toBe(auditCount);
   });
 
   it("submit needs an outcome and every kept step complete; the cut and discard count", async () => {
     let t = await getTrajectory(tid, db);
-    const e = await expectAppError(submitTrajectory(ann, tid, db), "unprocessable");
+    const e = await expectAppError(submitTrajectory({ actor: ann, id: tid }, db), "unprocessable");
     expect(e.details).toEqual(expect.arrayContaining([{ code: "outcome.unset" }]));
 
     // Complete steps 0 and 1, cut after step 1, set the outcome.
     for (const s of t.steps.slice(0, 2)) {
       const fresh = (await getTrajectory(tid, db)).steps[s.index]!;
-      await saveStepAnnotation(ann, s.id, completeInput(fresh), db);
+      await saveStepAnnotation({ actor: ann, stepId: s.id, ...completeInput(fresh) }, db);
     }
     t = await getTrajectory(tid, db);
-    const saved = await saveTrajectoryAnnotation(ann, tid, { outcome: "success", isDiscarded: false, cutAfter: t.steps.length > 2 ? 1 : null, version: t.version }, db);
+    const saved = await saveTrajectoryAnnotation({ actor: ann, id: tid, outcome: "success", isDiscarded: false, cutAfter: t.steps.length > 2 ? 1 : null, version: t.version }, db);
     expect(saved).toMatchObject({ outcome: "success", version: t.version + 1, status: "in_progress" });
-    await expectAppError(saveTrajectoryAnnotation(ann, tid, { outcome: "failure", isDiscarded: false, cutAfter: null, version: t.version }, db), "conflict");
-    await expectAppError(saveTrajectoryAnnotation(ann, tid, { outcome: "failure", isDiscarded: false, cutAfter: 99, version: saved.version }, db), "unprocessable");
+    await expectAppError(saveTrajectoryAnnotation({ actor: ann, id: tid, outcome: "failure", isDiscarded: false, cutAfter: null, version: t.version }, db), "conflict");
+    await expectAppError(saveTrajectoryAnnotation({ actor: ann, id: tid, outcome: "failure", isDiscarded: false, cutAfter: 99, version: saved.version }, db), "unprocessable");
 
-    const submitted = await submitTrajectory(ann, tid, db);
+    const submitted = await submitTrajectory({ actor: ann, id: tid }, db);
     expect(submitted.status).toBe("submitted");
     expect(submitted.leaseUntil).toBeNull();
     const audit = await db.auditEvent.findFirstOrThrow({ where: { action: "trajectory.submit", entityId: tid } });
@@ -149,45 +149,46 @@ describe("annotation use cases against a real database", () => {
 
     // Submitted work is frozen until review sends it back.
     const step = submitted.steps[0]!;
-    await expectAppError(saveStepAnnotation(ann, step.id, completeInput(step), db), "forbidden");
-    await expectAppError(submitTrajectory(ann, tid, db), "conflict");
+    await expectAppError(saveStepAnnotation({ actor: ann, stepId: step.id, ...completeInput(step) }, db), "forbidden");
+    await expectAppError(submitTrajectory({ actor: ann, id: tid }, db), "conflict");
   });
 
   it("ground truth that contradicts itself blocks submit, naming the step and the reason", async () => {
-    const id = (await startNextTask(other, db))!;
+    const id = (await startNextTask({ actor: other }, db))!;
     let t = await getTrajectory(id, db);
-    for (const s of t.steps) await saveStepAnnotation(other, s.id, completeInput(s), db);
+    for (const s of t.steps) await saveStepAnnotation({ actor: other, stepId: s.id, ...completeInput(s) }, db);
     t = await getTrajectory(id, db);
     // Step 2's click now lies outside its own box (the box was drawn on another element).
     const s2 = t.steps[1]!;
     const [x, y] = (completeInput(s2).toolCall as { coordinate: [number, number] }).coordinate;
-    await saveStepAnnotation(other, s2.id, { ...completeInput(s2), box: [x + 100, y + 100, x + 200, y + 150] }, db);
+    await saveStepAnnotation({ actor: other, stepId: s2.id, ...completeInput(s2), box: [x + 100, y + 100, x + 200, y + 150] }, db);
     t = await getTrajectory(id, db);
-    await saveTrajectoryAnnotation(other, id, { outcome: "success", isDiscarded: false, cutAfter: null, version: t.version }, db);
-    const e = await expectAppError(submitTrajectory(other, id, db), "unprocessable");
-    expect(e.message).toContain("step 2 is incomplete (box.missesPoint)");
-    expect(e.details).toEqual([{ code: "step.incomplete", stepIndex: 1, problems: ["box.missesPoint"] }]);
+    await saveTrajectoryAnnotation({ actor: other, id, outcome: "success", isDiscarded: false, cutAfter: null, version: t.version }, db);
+    const e = await expectAppError(submitTrajectory({ actor: other, id }, db), "unprocessable");
+    expect(e.message).toContain("Step 2: The point lies outside this step's own target box (click (");
+    expect(e.message).toMatch(/box \[\d+, \d+, \d+, \d+\]\): move the point or redraw the box/);
+    expect(e.details).toEqual([{ code: "step.incomplete", stepIndex: 1, problems: ["box.missesPoint"], details: [expect.stringMatching(/^click \(/)] }]);
     // Redrawing the box around the click lets it through.
-    await saveStepAnnotation(other, s2.id, { ...completeInput(s2), version: (await getTrajectory(id, db)).steps[1]!.version }, db);
-    expect((await submitTrajectory(other, id, db)).status).toBe("submitted");
+    await saveStepAnnotation({ actor: other, stepId: s2.id, ...completeInput(s2), version: (await getTrajectory(id, db)).steps[1]!.version }, db);
+    expect((await submitTrajectory({ actor: other, id }, db)).status).toBe("submitted");
   });
 
   it("a discarded trajectory can be submitted without step work; admins may edit any", async () => {
-    const id = (await startNextTask(ann, db))!;
+    const id = (await startNextTask({ actor: ann }, db))!;
     expect(id).not.toBe(tid);
     const t = await getTrajectory(id, db);
-    await saveTrajectoryAnnotation(admin, id, { outcome: null, isDiscarded: true, cutAfter: null, version: t.version }, db);
-    expect((await submitTrajectory(ann, id, db)).status).toBe("submitted");
+    await saveTrajectoryAnnotation({ actor: admin, id, outcome: null, isDiscarded: true, cutAfter: null, version: t.version }, db);
+    expect((await submitTrajectory({ actor: ann, id }, db)).status).toBe("submitted");
   });
 
   it("the heartbeat extends the assignee's lease; taking up a lapsed lease is audited, renewals are not", async () => {
-    const id = (await startNextTask(ann, db))!;
+    const id = (await startNextTask({ actor: ann }, db))!;
     const leaseRows = () => db.auditEvent.count({ where: { action: "trajectory.lease", entityId: id } });
     const later = new Date(Date.now() + 5 * 60_000);
-    const { leaseUntil } = await renewLease(ann, id, db, later);
+    const { leaseUntil } = await renewLease({ actor: ann, id }, db, later);
     expect(new Date(leaseUntil!).getTime()).toBe(later.getTime() + 10 * 60_000);
     expect(await leaseRows()).toBe(0);
-    await renewLease(ann, id, db, new Date(later.getTime() + 60 * 60_000));
+    await renewLease({ actor: ann, id }, db, new Date(later.getTime() + 60 * 60_000));
     expect(await leaseRows()).toBe(1);
   });
 });
@@ -202,7 +203,7 @@ describe("start next task under a race", () => {
     // Leave exactly two free trajectories, so the four racers must split them and two get nothing.
     const all = await db.trajectory.findMany({ orderBy: { id: "asc" }, select: { id: true } });
     await db.trajectory.updateMany({ where: { id: { in: all.slice(2).map((t) => t.id) } }, data: { status: "approved" } });
-    const got = await Promise.all(people.map((p) => startNextTask(p, db)));
+    const got = await Promise.all(people.map((p) => startNextTask({ actor: p }, db)));
     const taken = got.filter((x): x is string => x !== null);
     expect(taken.sort()).toEqual(all.slice(0, 2).map((t) => t.id).sort());
     expect(got.filter((x) => x === null)).toHaveLength(2);

@@ -1,19 +1,22 @@
 import {
+  annotationOf,
   isEditableStatus,
   submitProblems,
   type SaveStepInput,
   type SaveTrajectoryInput,
-  type StepAnnotation,
 } from "@/lib/domain/annotation";
 import { can, type Actor } from "@/lib/domain/permissions";
 import { nextStatus, type TaskStatus } from "@/lib/domain/status";
+import { auditedStep } from "@/lib/domain/review";
 import { trajectoryAnnotationViewSchema, type StepView, type TrajectoryAnnotationView, type TrajectoryView } from "@/lib/domain/views";
 import { changedFields, recordAudit } from "./audit";
 import { db as defaultDb, type Db, type Tx } from "./db";
-import { AppError } from "./errors";
+import { appError } from "./errors";
 import { auditActor, authorize } from "./session";
 import { getTrajectory, stepFromRow } from "./trajectories";
 import { fromStore } from "./stored";
+import { submitProblemRef } from "@/lib/i18n/problems";
+import { provenanceAfterSave } from "./provenance";
 
 /** How long a lease lasts without a heartbeat. The editor renews it every minute. */
 export const LEASE_MS = 10 * 60_000;
@@ -26,27 +29,12 @@ function loadStep(tx: Tx | Db, id: string) {
 
 const stepView = (s: StepRow): StepView => stepFromRow(s);
 
-/** The audited, comparable form of a step's annotation. */
-function auditedStep(a: StepAnnotation) {
-  return {
-    thoughtState: a.thought.state,
-    thoughtNext: a.thought.nextAction,
-    thoughtPurpose: a.thought.purpose,
-    thought: a.thought.text,
-    clearAction: a.clearAction,
-    toolCall: a.toolCall,
-    box: a.box,
-    verdict: a.verdict,
-  };
-}
-
-function annotationOf(v: StepView): StepAnnotation {
-  return { thought: v.thought, clearAction: v.clearAction, toolCall: v.toolCall, box: v.box, verdict: v.verdict };
-}
+/** The catalogue key of a task status ("status.in_progress"); unknown statuses read as "new". */
+const statusKey = (status: string) => (["new", "in_progress", "submitted", "approved", "rejected"].includes(status) ? (`status.${status}` as "status.new") : "status.new");
 
 function assertEditable(status: string) {
   if (!isEditableStatus(status)) {
-    throw new AppError("forbidden", `This trajectory is ${status.replace("_", " ")}; it can be edited again once a reviewer sends it back.`);
+    throw appError("forbidden", "error.notEditable", { status: { key: statusKey(status) } });
   }
 }
 
@@ -64,15 +52,15 @@ async function startIfNeeded(tx: Tx, actor: Actor, trajectory: { id: string; sta
  * Save one step's annotation. `input.version` is the version the edit started from: a different
  * current version is a 409 whose `issues.current` is the step as it is now, for the merge.
  */
-export async function saveStepAnnotation(actor: Actor, stepId: string, input: SaveStepInput, prisma: Db = defaultDb()): Promise<StepView> {
+export async function saveStepAnnotation({ actor, stepId, ...input }: { actor: Actor; stepId: string } & SaveStepInput, prisma: Db = defaultDb()): Promise<StepView> {
   return prisma.$transaction(async (tx) => {
     const row = await loadStep(tx, stepId);
-    if (!row) throw new AppError("not_found", `step ${stepId} does not exist`);
+    if (!row) throw appError("not_found", "error.stepMissing", { id: stepId });
     authorize(actor, "trajectory.annotate", row.trajectory);
     assertEditable(row.trajectory.status);
     const before = stepView(row);
     if (row.version !== input.version) {
-      throw new AppError("conflict", `Step ${row.index + 1} was saved by someone else since you opened it (now version ${row.version}, yours ${input.version}).`, { current: before });
+      throw appError("conflict", "error.stepConflict", { n: row.index + 1, now: row.version, yours: input.version }, { current: before });
     }
     const { version: _v, ...annotation } = input;
     const data = {
@@ -85,11 +73,12 @@ export async function saveStepAnnotation(actor: Actor, stepId: string, input: Sa
       boxJson: annotation.box ? JSON.stringify(annotation.box) : null,
       verdict: annotation.verdict,
     };
+    const provenance = await provenanceAfterSave(tx, row, annotationOf(before), annotation);
     // Conditional on the version, so two saves racing past the check above cannot both land.
-    const { count } = await tx.step.updateMany({ where: { id: stepId, version: input.version }, data: { ...data, version: { increment: 1 } } });
+    const { count } = await tx.step.updateMany({ where: { id: stepId, version: input.version }, data: { ...data, provenanceJson: provenance.json, version: { increment: 1 } } });
     if (count !== 1) {
       const now = stepView((await loadStep(tx, stepId))!);
-      throw new AppError("conflict", `Step ${row.index + 1} was saved by someone else a moment ago.`, { current: now });
+      throw appError("conflict", "error.stepConflictNow", { n: row.index + 1 }, { current: now });
     }
     const diff = changedFields(auditedStep(annotationOf(before)), auditedStep(annotation));
     await recordAudit(tx, {
@@ -97,8 +86,8 @@ export async function saveStepAnnotation(actor: Actor, stepId: string, input: Sa
       action: "step.annotate",
       entityType: "step",
       entityId: stepId,
-      before: { ...diff.before, version: row.version },
-      after: { ...diff.after, version: row.version + 1 },
+      before: { ...diff.before, ...provenance.auditBefore, version: row.version },
+      after: { ...diff.after, ...provenance.auditAfter, version: row.version + 1 },
     });
     await startIfNeeded(tx, actor, row.trajectory);
     return stepView((await loadStep(tx, stepId))!);
@@ -110,21 +99,21 @@ function trajectoryAnnotationView(t: { outcome: string | null; isDiscarded: bool
 }
 
 /** Save the trajectory-level annotation (outcome, discard, cut point), versioned like a step. */
-export async function saveTrajectoryAnnotation(actor: Actor, id: string, input: SaveTrajectoryInput, prisma: Db = defaultDb()): Promise<TrajectoryAnnotationView> {
+export async function saveTrajectoryAnnotation({ actor, id, ...input }: { actor: Actor; id: string } & SaveTrajectoryInput, prisma: Db = defaultDb()): Promise<TrajectoryAnnotationView> {
   return prisma.$transaction(async (tx) => {
     const t = await tx.trajectory.findUnique({ where: { id } });
-    if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
+    if (!t) throw appError("not_found", "error.trajectoryMissing", { id });
     authorize(actor, "trajectory.annotate", t);
     assertEditable(t.status);
     if (t.version !== input.version) {
-      throw new AppError("conflict", `This trajectory was saved by someone else since you opened it (now version ${t.version}, yours ${input.version}).`, { current: trajectoryAnnotationView(t) });
+      throw appError("conflict", "error.trajectoryConflict", { now: t.version, yours: input.version }, { current: trajectoryAnnotationView(t) });
     }
     if (input.cutAfter !== null && input.cutAfter >= t.stepCount) {
-      throw new AppError("unprocessable", `cutAfter: step index ${input.cutAfter} is past the last step (${t.stepCount - 1})`);
+      throw appError("unprocessable", "error.cutPastEnd", { n: input.cutAfter + 1, last: t.stepCount });
     }
     const next = { outcome: input.outcome, isDiscarded: input.isDiscarded, cutAfter: input.cutAfter };
     const { count } = await tx.trajectory.updateMany({ where: { id, version: input.version }, data: { ...next, version: { increment: 1 } } });
-    if (count !== 1) throw new AppError("conflict", "This trajectory was saved by someone else a moment ago.", { current: trajectoryAnnotationView((await tx.trajectory.findUnique({ where: { id } }))!) });
+    if (count !== 1) throw appError("conflict", "error.trajectoryConflictNow", undefined, { current: trajectoryAnnotationView((await tx.trajectory.findUnique({ where: { id } }))!) });
     const diff = changedFields({ outcome: t.outcome, isDiscarded: t.isDiscarded, cutAfter: t.cutAfter }, next);
     await recordAudit(tx, { actor: auditActor(actor), action: "trajectory.annotate", entityType: "trajectory", entityId: id, before: { ...diff.before, version: t.version }, after: { ...diff.after, version: t.version + 1 } });
     await startIfNeeded(tx, actor, t);
@@ -136,13 +125,13 @@ export async function saveTrajectoryAnnotation(actor: Actor, id: string, input: 
  * Submit for review: only from a status that allows it, and only when the trajectory is discarded
  * or has an outcome and every kept step complete (422 listing what is missing otherwise).
  */
-export async function submitTrajectory(actor: Actor, id: string, prisma: Db = defaultDb()): Promise<TrajectoryView> {
+export async function submitTrajectory({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb()): Promise<TrajectoryView> {
   await prisma.$transaction(async (tx) => {
     const t = await tx.trajectory.findUnique({ where: { id }, include: { steps: { orderBy: { index: "asc" }, include: { screenshot: true } } } });
-    if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
+    if (!t) throw appError("not_found", "error.trajectoryMissing", { id });
     authorize(actor, "trajectory.submit", t);
     const next = nextStatus(t.status as TaskStatus, "submit");
-    if (!next) throw new AppError("conflict", `A ${t.status.replace("_", " ")} trajectory cannot be submitted.`);
+    if (!next) throw appError("conflict", "error.cannotSubmit", { status: { key: statusKey(t.status) } });
     const steps = t.steps.map((s) => {
       const v = stepView({ ...s, trajectory: { id: t.id, assigneeId: t.assigneeId, status: t.status } });
       return { index: s.index, annotation: annotationOf(v), size: { width: s.screenshot.width, height: s.screenshot.height } };
@@ -150,8 +139,8 @@ export async function submitTrajectory(actor: Actor, id: string, prisma: Db = de
     const problems = submitProblems({ outcome: t.outcome as "success" | "failure" | null, isDiscarded: t.isDiscarded, cutAfter: t.cutAfter }, steps);
     if (problems.length > 0) {
       const first = problems[0]!;
-      const where = first.code === "outcome.unset" ? "the task outcome is not set" : `step ${first.stepIndex + 1} is incomplete (${first.problems.join(", ")})`;
-      throw new AppError("unprocessable", `Not ready to submit: ${where}${problems.length > 1 ? ` and ${problems.length - 1} more` : ""}.`, problems);
+      const where = problems.length > 1 ? { key: "error.notReadyMore" as const, vars: { first: submitProblemRef(first), n: problems.length - 1 } } : submitProblemRef(first);
+      throw appError("unprocessable", "error.notReady", { where }, problems);
     }
     const submittedAt = new Date();
     await tx.trajectory.update({ where: { id }, data: { status: next, submittedAt, leaseUntil: null } });
@@ -171,10 +160,10 @@ export async function submitTrajectory(actor: Actor, id: string, prisma: Db = de
  * The heartbeat: the assignee working on an editable trajectory holds a lease that runs LEASE_MS
  * from now. Others with the right to annotate (admins) edit without taking it.
  */
-export async function renewLease(actor: Actor, id: string, prisma: Db = defaultDb(), now = new Date()): Promise<{ leaseUntil: string | null }> {
+export async function renewLease({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb(), now = new Date()): Promise<{ leaseUntil: string | null }> {
   return prisma.$transaction(async (tx) => {
     const t = await tx.trajectory.findUnique({ where: { id }, select: { id: true, assigneeId: true, status: true, leaseUntil: true } });
-    if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
+    if (!t) throw appError("not_found", "error.trajectoryMissing", { id });
     authorize(actor, "trajectory.annotate", t);
     // Only work taken from the pool has a lease; an admin's assignment (no lease) is not turned into one.
     if (t.assigneeId !== actor.id || !isEditableStatus(t.status) || t.leaseUntil === null) return { leaseUntil: t.leaseUntil?.toISOString() ?? null };
@@ -200,7 +189,7 @@ export async function renewLease(actor: Actor, id: string, prisma: Db = defaultD
  * annotate anything through the API, but on someone else's or unassigned work the page shows the
  * read-only viewer, so looking never turns into editing by accident.
  */
-export async function annotationAccess(actor: Actor, id: string, prisma: Db = defaultDb()): Promise<{ exists: boolean; canAnnotate: boolean; isEditable: boolean }> {
+export async function annotationAccess({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb()): Promise<{ exists: boolean; canAnnotate: boolean; isEditable: boolean }> {
   const t = await prisma.trajectory.findUnique({ where: { id }, select: { assigneeId: true, status: true } });
   if (!t) return { exists: false, canAnnotate: false, isEditable: false };
   const canAnnotate = can(actor, "trajectory.annotate", t) && t.assigneeId === actor.id;

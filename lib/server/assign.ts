@@ -1,22 +1,16 @@
-import { z } from "zod";
-import type { Actor } from "@/lib/domain/permissions";
+import { assignInput, type AssignablePerson, type AssignInput, type AssignResult } from "@/lib/domain/assignments";
+import { roleSchema, type Actor } from "@/lib/domain/permissions";
 import { recordAudit } from "./audit";
 import { db as defaultDb, type Db } from "./db";
 import { AppError } from "./errors";
 import { auditActor, authorize } from "./session";
-
-export const assignInput = z.object({
-  trajectoryIds: z.array(z.string().min(1).max(100)).min(1, "choose at least one trajectory").max(1000),
-  /** The annotator's email, or null to return the trajectories to the pool. */
-  assignee: z.string().trim().toLowerCase().email().nullable(),
-});
-export type AssignInput = z.input<typeof assignInput>;
+import { fromStore } from "./stored";
 
 /**
  * Give trajectories to a person (or take them back to the pool). Work under review or approved
  * keeps its annotator. An assignment made here carries no lease: it stays until an admin changes it.
  */
-export async function assignTrajectories(actor: Actor, input: AssignInput, prisma: Db = defaultDb()) {
+export async function assignTrajectories({ actor, ...input }: { actor: Actor } & AssignInput, prisma: Db = defaultDb()): Promise<AssignResult> {
   authorize(actor, "trajectory.assign");
   const data = assignInput.parse(input);
   const person = data.assignee ? await prisma.user.findUnique({ where: { email: data.assignee } }) : null;
@@ -47,7 +41,8 @@ export async function assignTrajectories(actor: Actor, input: AssignInput, prism
 }
 
 /** People work can be given to (annotators and admins who are active). */
-export async function assignablePeople(actor: Actor, prisma: Db = defaultDb()) {
+export async function assignablePeople({ actor }: { actor: Actor }, prisma: Db = defaultDb()): Promise<AssignablePerson[]> {
   authorize(actor, "trajectory.assign");
-  return prisma.user.findMany({ where: { isDisabled: false, role: { in: ["annotator", "admin"] } }, select: { email: true, name: true, role: true }, orderBy: { email: "asc" } });
+  const rows = await prisma.user.findMany({ where: { isDisabled: false, role: { in: ["annotator", "admin"] } }, select: { email: true, name: true, role: true }, orderBy: { email: "asc" } });
+  return rows.map((r) => ({ ...r, role: fromStore(roleSchema, r.role, `role of ${r.email}`) }));
 }

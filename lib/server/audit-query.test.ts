@@ -53,7 +53,7 @@ beforeAll(async () => {
 
 describe("audit trail for admins", () => {
   it("lists everything newest first with before/after parsed, and keeps text that is not JSON as text", async () => {
-    const page = await readAudit(people.admin, q(), db);
+    const page = await readAudit({ actor: people.admin, filters: q() }, db);
     expect(page.total).toBe(6);
     expect(page.rows.map((r) => r.action)).toEqual(["export.run", "step.annotate", "step.annotate", "step.annotate", "user.update", "user.create"]);
     const broken = page.rows.find((r) => r.entityId === steps.others)!;
@@ -64,29 +64,29 @@ describe("audit trail for admins", () => {
   });
 
   it("filters by action, entity type and id, actor and date range, and pages", async () => {
-    expect((await readAudit(people.admin, q({ action: "step.annotate" }), db)).total).toBe(3);
-    expect((await readAudit(people.admin, q({ entityType: "user" }), db)).rows.map((r) => r.action)).toEqual(["user.update", "user.create"]);
-    expect((await readAudit(people.admin, q({ entityId: steps.own }), db)).total).toBe(2);
+    expect((await readAudit({ actor: people.admin, filters: q({ action: "step.annotate" }) }, db)).total).toBe(3);
+    expect((await readAudit({ actor: people.admin, filters: q({ entityType: "user" }) }, db)).rows.map((r) => r.action)).toEqual(["user.update", "user.create"]);
+    expect((await readAudit({ actor: people.admin, filters: q({ entityId: steps.own }) }, db)).total).toBe(2);
     // actor matches part of the label, whatever the case typed
-    expect((await readAudit(people.admin, q({ actor: "ANNOTATOR@" }), db)).total).toBe(2);
-    expect((await readAudit(people.admin, q({ actor: "cli" }), db)).rows.map((r) => r.action)).toEqual(["export.run"]);
+    expect((await readAudit({ actor: people.admin, filters: q({ actor: "ANNOTATOR@" }) }, db)).total).toBe(2);
+    expect((await readAudit({ actor: people.admin, filters: q({ actor: "cli" }) }, db)).rows.map((r) => r.action)).toEqual(["export.run"]);
     // from inclusive, to exclusive
-    const range = await readAudit(people.admin, auditQueryInput.parse({ from: "2026-03-02T09:00:00Z", to: "2026-03-04T09:00:00Z" }), db);
+    const range = await readAudit({ actor: people.admin, filters: auditQueryInput.parse({ from: "2026-03-02T09:00:00Z", to: "2026-03-04T09:00:00Z" }) }, db);
     expect(range.rows.map((r) => r.at)).toEqual(["2026-03-03T09:00:00.000Z", "2026-03-02T09:00:00.000Z"]);
-    const combined = await readAudit(people.admin, q({ action: "step.annotate", actor: "other" }), db);
+    const combined = await readAudit({ actor: people.admin, filters: q({ action: "step.annotate", actor: "other" }) }, db);
     expect(combined.rows.map((r) => r.entityId)).toEqual([steps.others]);
 
-    const second = await readAudit(people.admin, auditQueryInput.parse({ page: "2", pageSize: "4" }), db);
+    const second = await readAudit({ actor: people.admin, filters: auditQueryInput.parse({ page: "2", pageSize: "4" }) }, db);
     expect(second).toMatchObject({ total: 6, page: 2, pageSize: 4 });
     expect(second.rows.map((r) => r.action)).toEqual(["user.update", "user.create"]);
   });
 
   it("offers the actions and entity types that occur", async () => {
-    expect(await auditFacets(people.admin, db)).toEqual({
+    expect(await auditFacets({ actor: people.admin }, db)).toEqual({
       actions: ["export.run", "step.annotate", "user.create", "user.update"],
       entityTypes: ["export", "step", "user"],
     });
-    expect(await codeOf(auditFacets(people.reviewer, db))).toBe("forbidden");
+    expect(await codeOf(auditFacets({ actor: people.reviewer }, db))).toBe("forbidden");
   });
 
   it("refuses bad filters before touching the trail", () => {
@@ -97,7 +97,7 @@ describe("audit trail for admins", () => {
 
 describe("a step's own history", () => {
   it("an annotator reads the history of a step of their own trajectory", async () => {
-    const page = await readAudit(people.annotator, q({ entityType: "step", entityId: steps.own }), db);
+    const page = await readAudit({ actor: people.annotator, filters: q({ entityType: "step", entityId: steps.own }) }, db);
     expect(page.total).toBe(2);
     expect(page.rows.map((r) => [r.before, r.after])).toEqual([
       [{ clearAction: "open" }, { clearAction: "open app" }],
@@ -106,26 +106,26 @@ describe("a step's own history", () => {
   });
 
   it("an annotator may not read another annotator's or unassigned steps, nor the rest of the trail", async () => {
-    expect(await codeOf(readAudit(people.annotator, q({ entityType: "step", entityId: steps.others }), db))).toBe("forbidden");
-    expect(await codeOf(readAudit(people.annotator, q({ entityType: "step", entityId: steps.unassigned }), db))).toBe("forbidden");
-    expect(await codeOf(readAudit(people.annotator, q({ entityType: "step", entityId: "no-such-step" }), db))).toBe("not_found");
-    expect(await codeOf(readAudit(people.annotator, q({ entityType: "step" }), db))).toBe("forbidden");
-    expect(await codeOf(readAudit(people.annotator, q({ entityId: steps.own }), db))).toBe("forbidden");
-    expect(await codeOf(readAudit(people.annotator, q(), db))).toBe("forbidden");
+    expect(await codeOf(readAudit({ actor: people.annotator, filters: q({ entityType: "step", entityId: steps.others }) }, db))).toBe("forbidden");
+    expect(await codeOf(readAudit({ actor: people.annotator, filters: q({ entityType: "step", entityId: steps.unassigned }) }, db))).toBe("forbidden");
+    expect(await codeOf(readAudit({ actor: people.annotator, filters: q({ entityType: "step", entityId: "no-such-step" }) }, db))).toBe("not_found");
+    expect(await codeOf(readAudit({ actor: people.annotator, filters: q({ entityType: "step" }) }, db))).toBe("forbidden");
+    expect(await codeOf(readAudit({ actor: people.annotator, filters: q({ entityId: steps.own }) }, db))).toBe("forbidden");
+    expect(await codeOf(readAudit({ actor: people.annotator, filters: q() }, db))).toBe("forbidden");
   });
 
   it("the history follows the assignment: reassigning the trajectory moves who may read it", async () => {
     const step = await db.step.findUniqueOrThrow({ where: { id: steps.others } });
     await db.trajectory.update({ where: { id: step.trajectoryId }, data: { assigneeId: people.annotator.id } });
-    expect((await readAudit(people.annotator, q({ entityType: "step", entityId: steps.others }), db)).total).toBe(1);
-    expect(await codeOf(readAudit(people.other, q({ entityType: "step", entityId: steps.others }), db))).toBe("forbidden");
+    expect((await readAudit({ actor: people.annotator, filters: q({ entityType: "step", entityId: steps.others }) }, db)).total).toBe(1);
+    expect(await codeOf(readAudit({ actor: people.other, filters: q({ entityType: "step", entityId: steps.others }) }, db))).toBe("forbidden");
     await db.trajectory.update({ where: { id: step.trajectoryId }, data: { assigneeId: people.other.id } });
   });
 
   it("reviewers read any step's history but not the rest of the trail; admins read all", async () => {
-    expect((await readAudit(people.reviewer, q({ entityType: "step", entityId: steps.others }), db)).total).toBe(1);
-    expect((await readAudit(people.reviewer, q({ entityType: "step", entityId: steps.unassigned }), db)).total).toBe(0);
-    expect(await codeOf(readAudit(people.reviewer, q({ entityType: "user" }), db))).toBe("forbidden");
-    expect((await readAudit(people.admin, q({ entityType: "step", entityId: "no-such-step" }), db)).total).toBe(0);
+    expect((await readAudit({ actor: people.reviewer, filters: q({ entityType: "step", entityId: steps.others }) }, db)).total).toBe(1);
+    expect((await readAudit({ actor: people.reviewer, filters: q({ entityType: "step", entityId: steps.unassigned }) }, db)).total).toBe(0);
+    expect(await codeOf(readAudit({ actor: people.reviewer, filters: q({ entityType: "user" }) }, db))).toBe("forbidden");
+    expect((await readAudit({ actor: people.admin, filters: q({ entityType: "step", entityId: "no-such-step" }) }, db)).total).toBe(0);
   });
 });

@@ -29,8 +29,8 @@ async function authorizeAuditRead(actor: Actor, q: AuditQuery, prisma: Db): Prom
   authorize(actor, "audit.read");
 }
 
-/** One page of audit events matching the filters, newest first. */
-export async function readAudit(actor: Actor, q: AuditQuery, prisma: Db = defaultDb()): Promise<AuditPage> {
+/** One page of audit events matching the filters, newest first (`filters`, not spread: the trail has an `actor` filter of its own). */
+export async function readAudit({ actor, filters: q }: { actor: Actor; filters: AuditQuery }, prisma: Db = defaultDb()): Promise<AuditPage> {
   await authorizeAuditRead(actor, q, prisma);
   const where = {
     ...(q.action ? { action: q.action } : {}),
@@ -57,7 +57,7 @@ export async function readAudit(actor: Actor, q: AuditQuery, prisma: Db = defaul
 }
 
 /** The actions and entity types that occur in the trail, for the filter menus. */
-export async function auditFacets(actor: Actor, prisma: Db = defaultDb()): Promise<AuditFacets> {
+export async function auditFacets({ actor }: { actor: Actor }, prisma: Db = defaultDb()): Promise<AuditFacets> {
   authorize(actor, "audit.read");
   const [actions, types] = await Promise.all([
     prisma.auditEvent.findMany({ distinct: ["action"], select: { action: true }, orderBy: { action: "asc" } }),

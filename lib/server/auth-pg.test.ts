@@ -34,7 +34,7 @@ describe.skipIf(!hasPostgres)("on PostgreSQL", () => {
   });
 
   it("evaluates at most the account's limit of 60 simultaneous sign-ins and gives the right one after them no session", async () => {
-    await createUser(CLI_ACTOR, { email: "raced@example.com", role: "annotator", password: "correct horse" }, db);
+    await createUser({ actor: CLI_ACTOR, email: "raced@example.com", role: "annotator", password: "correct horse" }, db);
     const user = await db.user.findUniqueOrThrow({ where: { email: "raced@example.com" } });
     const results = await Promise.all(
       Array.from({ length: 60 }, async (_, i) => {
@@ -75,7 +75,7 @@ describe.skipIf(!hasPostgres)("on PostgreSQL", () => {
       child.kill("SIGKILL");
     });
     expect((await recoverExportJobs({ db, force: true })).failed).toEqual([row.id]);
-    expect(await getExport(row.id, { db })).toMatchObject({ state: "failed" });
+    expect(await getExport({ actor: CLI_ACTOR, id: row.id }, { db })).toMatchObject({ state: "failed" });
     expect(readdirSync(exportsDir()).filter((n) => n.includes(".partial-"))).toEqual([]);
     expect(existsSync(row.outDir)).toBe(false);
   });

@@ -27,8 +27,8 @@ async function signIn(email: string, password: string, ip = `10.9.${Math.floor(+
 
 beforeAll(async () => {
   ({ db } = await freshStudio());
-  await createUser(CLI_ACTOR, { email: "ann@example.com", role: "annotator", password: "correct horse" });
-  await createUser(CLI_ACTOR, { email: "boss@example.com", role: "admin", password: "correct horse" });
+  await createUser({ actor: CLI_ACTOR, email: "ann@example.com", role: "annotator", password: "correct horse" });
+  await createUser({ actor: CLI_ACTOR, email: "boss@example.com", role: "admin", password: "correct horse" });
 });
 
 describe("sign-in", () => {
@@ -45,7 +45,7 @@ describe("sign-in", () => {
   });
 
   it(`locks an account after ${ACCOUNT_FAILURE_LIMIT} failed attempts, even from different addresses`, async () => {
-    await createUser(CLI_ACTOR, { email: "target@example.com", role: "reviewer", password: "correct horse" });
+    await createUser({ actor: CLI_ACTOR, email: "target@example.com", role: "reviewer", password: "correct horse" });
     for (let i = 0; i < ACCOUNT_FAILURE_LIMIT; i++) expect((await signIn("target@example.com", `guess-${i}`)).status).toBe(401);
     expect((await signIn("target@example.com", "correct horse")).status).toBe(429);
     expect(await db.auditEvent.count({ where: { action: "auth.sign_in_failed", entityId: "target@example.com" } })).toBe(ACCOUNT_FAILURE_LIMIT);
@@ -59,13 +59,13 @@ describe("sign-in", () => {
   });
 
   it("shuts a disabled person out at once, sessions and tokens alike", async () => {
-    await createUser(CLI_ACTOR, { email: "leaver@example.com", role: "reviewer", password: "correct horse" });
+    await createUser({ actor: CLI_ACTOR, email: "leaver@example.com", role: "reviewer", password: "correct horse" });
     const { cookie } = await signIn("leaver@example.com", "correct horse");
-    const { token } = await createToken(CLI_ACTOR, "leaver@example.com", "pipeline");
+    const { token } = await createToken({ actor: CLI_ACTOR, user: "leaver@example.com", name: "pipeline" });
     expect(await getActor(new Headers({ cookie }))).not.toBeNull();
     expect(await getActor(new Headers({ authorization: `Bearer ${token}` }))).not.toBeNull();
 
-    await updateUser(CLI_ACTOR, "leaver@example.com", { isDisabled: true });
+    await updateUser({ actor: CLI_ACTOR, id: "leaver@example.com", isDisabled: true });
     expect(await getActor(new Headers({ cookie }))).toBeNull();
     expect(await getActor(new Headers({ authorization: `Bearer ${token}` }))).toBeNull();
     expect((await signIn("leaver@example.com", "correct horse")).status).toBe(403);
@@ -76,15 +76,15 @@ describe("sign-in", () => {
 
   it("signs a person out everywhere when an admin resets their password", async () => {
     const { cookie } = await signIn("boss@example.com", "correct horse");
-    await createUser(CLI_ACTOR, { email: "second-admin@example.com", role: "admin", password: "correct horse" });
-    const fresh = await resetPassword(CLI_ACTOR, "boss@example.com");
+    await createUser({ actor: CLI_ACTOR, email: "second-admin@example.com", role: "admin", password: "correct horse" });
+    const fresh = await resetPassword({ actor: CLI_ACTOR, id: "boss@example.com" });
     expect(await getActor(new Headers({ cookie }))).toBeNull();
     expect((await signIn("boss@example.com", "correct horse")).status).toBe(401);
     expect((await signIn("boss@example.com", fresh)).status).toBe(200);
   });
 
   it("records a person's own password change in the audit trail", async () => {
-    await createUser(CLI_ACTOR, { email: "changer@example.com", role: "annotator", password: "correct horse" });
+    await createUser({ actor: CLI_ACTOR, email: "changer@example.com", role: "annotator", password: "correct horse" });
     const { cookie } = await signIn("changer@example.com", "correct horse");
     const res = await authHandler(
       new Request(`${baseUrl()}/api/auth/change-password`, {
@@ -100,7 +100,7 @@ describe("sign-in", () => {
   });
 
   it("evaluates at most the account's limit of simultaneous guesses, and gives no session to the right one that comes after them", async () => {
-    await createUser(CLI_ACTOR, { email: "raced@example.com", role: "annotator", password: "correct horse" });
+    await createUser({ actor: CLI_ACTOR, email: "raced@example.com", role: "annotator", password: "correct horse" });
     const user = await db.user.findUniqueOrThrow({ where: { email: "raced@example.com" } });
     // 60 at once, each from its own address (so the per-address limit plays no part): 59 wrong, the right one last.
     const attempts = Array.from({ length: 60 }, (_, i) => signIn("raced@example.com", i === 59 ? "correct horse" : `wrong-guess-${i}`));
@@ -118,7 +118,7 @@ describe("sign-in", () => {
   });
 
   it("gives a successful sign-in's slot back, so a person who signs in often is never locked out by it", async () => {
-    await createUser(CLI_ACTOR, { email: "daily@example.com", role: "annotator", password: "correct horse" });
+    await createUser({ actor: CLI_ACTOR, email: "daily@example.com", role: "annotator", password: "correct horse" });
     for (let i = 0; i < ACCOUNT_FAILURE_LIMIT + 3; i++) expect((await signIn("daily@example.com", "correct horse")).status).toBe(200);
     expect(await db.signInLimit.findUnique({ where: { email: "daily@example.com" } })).toMatchObject({ attempts: 0 });
   });
@@ -197,11 +197,11 @@ describe("sign-in", () => {
   });
 
   it("ends a person's API tokens when an admin resets their password, and says so in the audit row", async () => {
-    await createUser(CLI_ACTOR, { email: "piped@example.com", role: "reviewer", password: "correct horse" });
-    const t1 = await createToken(CLI_ACTOR, "piped@example.com", "pipeline");
-    const t2 = await createToken(CLI_ACTOR, "piped@example.com", "notebook");
+    await createUser({ actor: CLI_ACTOR, email: "piped@example.com", role: "reviewer", password: "correct horse" });
+    const t1 = await createToken({ actor: CLI_ACTOR, user: "piped@example.com", name: "pipeline" });
+    const t2 = await createToken({ actor: CLI_ACTOR, user: "piped@example.com", name: "notebook" });
     expect(await getActor(new Headers({ authorization: `Bearer ${t1.token}` }))).not.toBeNull();
-    await resetPassword(CLI_ACTOR, "piped@example.com");
+    await resetPassword({ actor: CLI_ACTOR, id: "piped@example.com" });
     expect(await getActor(new Headers({ authorization: `Bearer ${t1.token}` }))).toBeNull();
     expect(await getActor(new Headers({ authorization: `Bearer ${t2.token}` }))).toBeNull();
     const user = await db.user.findUniqueOrThrow({ where: { email: "piped@example.com" } });
@@ -210,18 +210,18 @@ describe("sign-in", () => {
   });
 
   it("keeps the last active admin", async () => {
-    await expect(updateUser(CLI_ACTOR, "second-admin@example.com", { role: "reviewer" })).resolves.toBeTruthy();
-    await expect(updateUser(CLI_ACTOR, "boss@example.com", { isDisabled: true })).rejects.toThrow(/last active admin/);
+    await expect(updateUser({ actor: CLI_ACTOR, id: "second-admin@example.com", role: "reviewer" })).resolves.toBeTruthy();
+    await expect(updateUser({ actor: CLI_ACTOR, id: "boss@example.com", isDisabled: true })).rejects.toThrow(/last active admin/);
   });
 });
 
 describe("API tokens", () => {
   it("act as their owner until revoked, and are stored only as a hash", async () => {
-    const t = await createToken(CLI_ACTOR, "ann@example.com", "ci");
+    const t = await createToken({ actor: CLI_ACTOR, user: "ann@example.com", name: "ci" });
     expect(await getActor(new Headers({ authorization: `Bearer ${t.token}` }))).toMatchObject({ email: "ann@example.com" });
     const row = await db.apiToken.findUnique({ where: { id: t.id } });
     expect(JSON.stringify(row)).not.toContain(t.token);
-    await revokeToken(CLI_ACTOR, t.id);
+    await revokeToken({ actor: CLI_ACTOR, id: t.id });
     expect(await getActor(new Headers({ authorization: `Bearer ${t.token}` }))).toBeNull();
     expect(await db.auditEvent.count({ where: { action: { in: ["token.create", "token.revoke"] }, entityId: t.id } })).toBe(2);
   });

@@ -1,8 +1,12 @@
 import path from "node:path";
 
-/** Where screenshots and the default SQLite database live (env STUDIO_DATA_DIR, default ./data). */
+/**
+ * Where screenshots and the default SQLite database live (env STUDIO_DATA_DIR, default ./data).
+ * A folder the server reads at run time, never part of the build: the ignore comment keeps the
+ * bundler from tracing it (and, through the dynamic path, the whole project) into the output.
+ */
 export function dataDir(): string {
-  return path.resolve(process.env.STUDIO_DATA_DIR ?? path.join(process.cwd(), "data"));
+  return path.resolve(/*turbopackIgnore: true*/ process.env.STUDIO_DATA_DIR ?? path.join(process.cwd(), "data"));
 }
 
 /** The database: env DATABASE_URL (file:... for SQLite, postgresql://... for PostgreSQL), default a SQLite file in the data dir. */

@@ -17,8 +17,8 @@ describe("dashboard", () => {
       JSON.stringify({ goal, app, steps: [{ action_content: { action: "open", text: app }, screenshot: "s.png" }, { action_content: { action: "wait", time: 1 }, screenshot: "s.png" }] });
     await writeFile(path.join(dir, "d.jsonl"), [line("a", "淘宝"), line("b", "淘宝"), line("c", "美团")].join("\n"));
     await importFile({ file: path.join(dir, "d.jsonl"), format: "ui-s1", db });
-    const { user: ann } = await createUser(CLI_ACTOR, { email: "ann@example.com", role: "annotator" }, db);
-    const { user: boss } = await createUser(CLI_ACTOR, { email: "boss@example.com", role: "admin" }, db);
+    const { person: ann } = await createUser({ actor: CLI_ACTOR, email: "ann@example.com", role: "annotator" }, db);
+    const { person: boss } = await createUser({ actor: CLI_ACTOR, email: "boss@example.com", role: "admin" }, db);
     const [a, b] = await db.trajectory.findMany({ where: { app: "淘宝" }, orderBy: { instruction: "asc" } });
     await db.trajectory.update({ where: { id: a!.id }, data: { status: "approved", assigneeId: ann.id } });
     await db.trajectory.update({ where: { id: b!.id }, data: { status: "rejected", assigneeId: ann.id } });
@@ -29,7 +29,7 @@ describe("dashboard", () => {
     await recordAudit(db, { actor: CLI_ACTOR, action: "review.reject", entityType: "trajectory", entityId: b!.id });
     await recordAudit(db, { actor: CLI_ACTOR, action: "step.annotate", entityType: "step", entityId: "x" });
 
-    const d = await getDashboard({ id: boss.id, email: boss.email, name: "B", role: "admin" }, db, now);
+    const d = await getDashboard({ actor: { id: boss.id, email: boss.email, name: "B", role: "admin" } }, db, now);
     expect(d.byApp).toEqual([
       { app: "淘宝", new: 0, in_progress: 0, submitted: 0, approved: 1, rejected: 1 },
       { app: "美团", new: 1, in_progress: 0, submitted: 0, approved: 0, rejected: 0 },
@@ -39,6 +39,6 @@ describe("dashboard", () => {
     expect(d.review).toEqual({ approved: 1, sentBack: 1 });
     expect(d.daily).toHaveLength(14);
     expect(d.daily.at(-1)).toEqual({ day: now.toISOString().slice(0, 10), stepEdits: 1, submitted: 0, approved: 1, sentBack: 1 });
-    await expect(getDashboard({ id: ann.id, email: ann.email, name: "A", role: "annotator" }, db)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(getDashboard({ actor: { id: ann.id, email: ann.email, name: "A", role: "annotator" } }, db)).rejects.toMatchObject({ code: "forbidden" });
   });
 });

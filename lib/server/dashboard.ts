@@ -15,7 +15,7 @@ const zeroStatuses = () => Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) 
  * annotator's pipeline, review outcomes, and the last two weeks' activity from the audit trail.
  * Everything is a grouped count in the database; nothing loads rows one by one.
  */
-export async function getDashboard(actor: Actor, prisma: Db = defaultDb(), now = new Date()): Promise<Dashboard> {
+export async function getDashboard({ actor }: { actor: Actor }, prisma: Db = defaultDb(), now = new Date()): Promise<Dashboard> {
   authorize(actor, "trajectory.review");
   const [byAppStatus, verdicts, byAssignee, reviews] = await Promise.all([
     prisma.trajectory.groupBy({ by: ["app", "status"], _count: { _all: true } }),

@@ -16,6 +16,7 @@ import { exportsDir, getExport, listExports, recoverExportJobs, runCliExport, ru
 import { importFile } from "./import";
 import { screenshotFile } from "./screenshot-store";
 import { blankPng, freshStudio, withTextChunk } from "./testing/fixtures";
+import { CLI_ACTOR } from "./audit";
 
 const ACTOR = { id: null, label: "tester@test.local" };
 const N = 12;
@@ -66,25 +67,25 @@ const partials = (d: string) => (existsSync(d) ? readdirSync(d).filter((n) => n.
 
 describe("export jobs", () => {
   it("says there is nothing yet before the first export", async () => {
-    expect(await listExports()).toEqual([]);
-    await expect(getExport("20260101T000000Z-all")).rejects.toMatchObject({ code: "not_found" });
+    expect(await listExports({ actor: CLI_ACTOR })).toEqual([]);
+    await expect(getExport({ actor: CLI_ACTOR, id: "20260101T000000Z-all" })).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("runs in the background into the data dir's exports folder, records progress in the database and lists the counts", async () => {
     const seen: number[] = [];
-    const job = await startExportJob(startExportInput.parse({ status: "all", split: "random:7:0.5,0.5" }), ACTOR, { db });
+    const job = await startExportJob({ ...startExportInput.parse({ status: "all", split: "random:7:0.5,0.5" }), actor: ACTOR }, { db });
     expect(job).toMatchObject({ state: "running", counts: null, filters: { status: "all", split: "random:7:0.5,0.5", apps: [], project: null } });
     expect(job.id).toMatch(/^\d{8}T\d{6}Z-all$/);
     expect(job.outDir).toBe(path.join(dir, "exports", job.id));
     expect(await db.exportJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ state: "running", runnerId: runnerId(), createdByLabel: "tester@test.local" });
     // A second export while one runs is refused rather than doubling the load.
-    await expect(startExportJob(startExportInput.parse({}), ACTOR, { db })).rejects.toThrow(/still running/);
+    await expect(startExportJob({ ...startExportInput.parse({}), actor: ACTOR }, { db })).rejects.toThrow(/still running/);
 
-    const poll = setInterval(() => void getExport(job.id).then((j) => seen.push(j.progress.trajectories)), 1);
+    const poll = setInterval(() => void getExport({ actor: CLI_ACTOR, id: job.id }).then((j) => seen.push(j.progress.trajectories)), 1);
     await waitForExportJob(job.id);
     clearInterval(poll);
 
-    const done = await getExport(job.id);
+    const done = await getExport({ actor: CLI_ACTOR, id: job.id });
     expect(done).toMatchObject({ state: "succeeded", progress: { trajectories: N, total: N }, error: null });
     expect(done.counts).toMatchObject({ trajectories: N, steps: 2 * N });
     expect(Object.values(done.counts!.bySplit).reduce((a, b) => a + b, 0)).toBe(N);
@@ -97,44 +98,44 @@ describe("export jobs", () => {
   });
 
   it("applies the filters and lists exports newest first", async () => {
-    const job = await startExportJob(startExportInput.parse({ status: "approved", project: "  " }), ACTOR, { db });
+    const job = await startExportJob({ ...startExportInput.parse({ status: "approved", project: "  " }), actor: ACTOR }, { db });
     await waitForExportJob(job.id);
-    const list = await listExports();
+    const list = await listExports({ actor: CLI_ACTOR });
     expect(list.map((e) => e.id)).toEqual([job.id, expect.stringMatching(/-all$/)]);
     expect(list[0]).toMatchObject({ state: "succeeded", counts: { trajectories: 3 }, filters: { status: "approved", project: null } });
   });
 
   it("still lists an export folder that has a manifest but no job row (made before jobs were recorded)", async () => {
-    const [latest] = await listExports();
+    const [latest] = await listExports({ actor: CLI_ACTOR });
     await db.exportJob.delete({ where: { id: latest!.id } });
-    const again = (await listExports()).find((e) => e.id === latest!.id);
+    const again = (await listExports({ actor: CLI_ACTOR })).find((e) => e.id === latest!.id);
     expect(again).toMatchObject({ state: "succeeded", counts: latest!.counts, filters: latest!.filters });
     await mkdir(path.join(exportsDir(), "not-an-export"));
-    expect((await listExports()).map((e) => e.id)).not.toContain("not-an-export");
-    await expect(getExport("../exports")).rejects.toMatchObject({ code: "not_found" });
+    expect((await listExports({ actor: CLI_ACTOR })).map((e) => e.id)).not.toContain("not-an-export");
+    await expect(getExport({ actor: CLI_ACTOR, id: "../exports" })).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("refuses a bad split before starting, and reports a failed export without leaking internals", async () => {
-    await expect(startExportJob(startExportInput.parse({ split: "halves" }), ACTOR, { db })).rejects.toThrow(AppError);
-    await expect(startExportJob(startExportInput.parse({ split: "random:1:0.5,0.4" }), ACTOR, { db })).rejects.toThrow(/add up to 1/);
+    await expect(startExportJob({ ...startExportInput.parse({ split: "halves" }), actor: ACTOR }, { db })).rejects.toThrow(AppError);
+    await expect(startExportJob({ ...startExportInput.parse({ split: "random:1:0.5,0.4" }), actor: ACTOR }, { db })).rejects.toThrow(/add up to 1/);
     expect(() => startExportInput.parse({ status: "rejected" })).toThrow();
 
     // A screenshot missing from the store makes the background export fail part-way.
     const step = await db.step.findFirstOrThrow({ include: { screenshot: true } });
     const file = screenshotFile(step.screenshotSha, step.screenshot.mime);
     await rename(file, `${file}.away`);
-    const job = await startExportJob(startExportInput.parse({ status: "all" }), ACTOR, { db });
+    const job = await startExportJob({ ...startExportInput.parse({ status: "all" }), actor: ACTOR }, { db });
     try {
       await waitForExportJob(job.id);
     } finally {
       await rename(`${file}.away`, file);
     }
-    const failed = await getExport(job.id);
+    const failed = await getExport({ actor: CLI_ACTOR, id: job.id });
     expect(failed).toMatchObject({ state: "failed", counts: null });
     expect(failed.error).toMatch(/failed on the server/);
     expect(failed.error).not.toContain(dir); // no server paths
     expect(existsSync(failed.outDir)).toBe(false);
-    expect((await listExports()).find((e) => e.id === job.id)?.state).toBe("failed");
+    expect((await listExports({ actor: CLI_ACTOR })).find((e) => e.id === job.id)?.state).toBe("failed");
   });
 
   it("shows a job as failed once the server running it is killed mid-export, and sweeps its partial folder", async () => {
@@ -143,8 +144,8 @@ describe("export jobs", () => {
     expect(row.runnerId).toContain(`:${child.pid}:`);
     expect(partials(exportsDir())).toHaveLength(1);
     // While it runs, another process reports it as running and refuses a second export.
-    expect((await getExport(row.id)).state).toBe("running");
-    await expect(startExportJob(startExportInput.parse({}), ACTOR, { db })).rejects.toThrow(/still running/);
+    expect((await getExport({ actor: CLI_ACTOR, id: row.id })).state).toBe("running");
+    await expect(startExportJob({ ...startExportInput.parse({}), actor: ACTOR }, { db })).rejects.toThrow(/still running/);
 
     await child.kill();
     // The next process to look (here: this one, as a restarted server would at start-up) reports what happened.
@@ -152,15 +153,15 @@ describe("export jobs", () => {
     expect(failed).toEqual([row.id]);
     expect(swept).toHaveLength(1);
     expect(partials(exportsDir())).toEqual([]);
-    const after = await getExport(row.id);
+    const after = await getExport({ actor: CLI_ACTOR, id: row.id });
     expect(after).toMatchObject({ state: "failed", counts: null });
     expect(after.error).toMatch(/stopped.*Start the export again/);
     expect(existsSync(after.outDir)).toBe(false);
     expect(await db.auditEvent.count({ where: { action: "export.fail", entityId: row.id } })).toBe(1);
     // And a new export can start.
-    const next = await startExportJob(startExportInput.parse({ status: "approved" }), ACTOR, { db });
+    const next = await startExportJob({ ...startExportInput.parse({ status: "approved" }), actor: ACTOR }, { db });
     await waitForExportJob(next.id);
-    expect((await getExport(next.id)).state).toBe("succeeded");
+    expect((await getExport({ actor: CLI_ACTOR, id: next.id })).state).toBe("succeeded");
   });
 
   it("sweeps what a killed CLI export left when the CLI exports again, and reports the killed run", async () => {
@@ -176,7 +177,7 @@ describe("export jobs", () => {
       [path.join(target, "first"), "failed"],
       [path.join(target, "second"), "succeeded"],
     ]);
-    const listed = await listExports();
+    const listed = await listExports({ actor: CLI_ACTOR });
     expect(listed.find((e) => e.outDir === path.join(target, "first"))?.state).toBe("failed");
   });
 

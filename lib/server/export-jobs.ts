@@ -12,6 +12,7 @@ import { dataDir } from "./config";
 import { db as defaultDb, type Db } from "./db";
 import { AppError } from "./errors";
 import { EXPORT_STATUSES, exportDataset, type ExportStatus, type ExportSummary } from "./export";
+import { auditActor, authorizeCaller, type Caller } from "./session";
 import { parseSplit, type SplitSpec } from "./split";
 
 /**
@@ -249,7 +250,9 @@ async function launch(
  * export runs at a time across every studio process sharing the database, so a second request
  * while one runs is refused (409) instead of doubling the load.
  */
-export async function startExportJob(input: StartExport, actor: AuditActor, opts: { db?: Db; onProgress?: (p: { trajectories: number; total: number }) => void } = {}): Promise<ExportItem> {
+export async function startExportJob({ actor: caller, ...input }: { actor: Caller } & StartExport, opts: { db?: Db; onProgress?: (p: { trajectories: number; total: number }) => void } = {}): Promise<ExportItem> {
+  authorizeCaller(caller, "export.run");
+  const actor = auditActor(caller);
   const prisma = opts.db ?? defaultDb();
   if (!(EXPORT_STATUSES as readonly string[]).includes(input.status)) throw new AppError("unprocessable", `status must be one of ${EXPORT_STATUSES.join(", ")}`);
   let split: SplitSpec;
@@ -365,7 +368,8 @@ async function readExportFolder(id: string): Promise<ExportItem | null> {
 }
 
 /** Every recorded job (running, failed, finished, from any process) and every export folder with a manifest, newest first. */
-export async function listExports(opts: { db?: Db } = {}): Promise<ExportItem[]> {
+export async function listExports({ actor }: { actor: Caller }, opts: { db?: Db } = {}): Promise<ExportItem[]> {
+  authorizeCaller(actor, "export.run");
   const prisma = opts.db ?? defaultDb();
   await recoverExportJobs({ db: prisma });
   const names = existsSync(exportsDir())
@@ -379,7 +383,8 @@ export async function listExports(opts: { db?: Db } = {}): Promise<ExportItem[]>
 }
 
 /** One export by id: a recorded job, or a finished folder. */
-export async function getExport(id: string, opts: { db?: Db } = {}): Promise<ExportItem> {
+export async function getExport({ actor, id }: { actor: Caller; id: string }, opts: { db?: Db } = {}): Promise<ExportItem> {
+  authorizeCaller(actor, "export.run");
   const prisma = opts.db ?? defaultDb();
   await recoverExportJobs({ db: prisma });
   const row = await prisma.exportJob.findUnique({ where: { id } });

@@ -13,6 +13,7 @@ import type { TrajectoryView } from "@/lib/domain/views";
 import { UI_S1_TRAIN_JSONL } from "@/fixtures";
 import { freshStudio, uiS1ScreenshotDir } from "./testing/fixtures";
 import type { Db } from "./db";
+import { CLI_ACTOR } from "./audit";
 
 // 32 trajectories (the file has no newline after its last line).
 const TRAIN = UI_S1_TRAIN_JSONL;
@@ -35,7 +36,7 @@ describe("export", () => {
     const images = await uiS1ScreenshotDir(TRAIN);
     expect(await importFile({ file: TRAIN, format: "ui-s1", screenshotsDir: images, db: a.db })).toMatchObject({ ok: true, trajectories: 32 });
     // Annotate one trajectory so the round trip carries annotations, not only imported data.
-    const first = (await listTrajectories({ page: 1, pageSize: 1 }, null, a.db)).rows[0]!;
+    const first = (await listTrajectories({ page: 1, pageSize: 1, actor: CLI_ACTOR }, a.db)).rows[0]!;
     await a.db.trajectory.update({ where: { id: first.id }, data: { status: "approved", outcome: "success", cutAfter: 1 } });
     await a.db.step.updateMany({ where: { trajectoryId: first.id, index: 0 }, data: { verdict: "harmful", thoughtState: "当前在桌面", clearAction: "打开应用" } });
 
@@ -79,7 +80,7 @@ describe("export", () => {
     const { db } = await freshStudio();
     const images = await uiS1ScreenshotDir(TRAIN);
     await importFile({ file: TRAIN, format: "ui-s1", screenshotsDir: images, db });
-    const t = (await listTrajectories({ page: 1, pageSize: 1 }, null, db)).rows[0]!;
+    const t = (await listTrajectories({ page: 1, pageSize: 1, actor: CLI_ACTOR }, db)).rows[0]!;
     await db.trajectory.update({ where: { id: t.id }, data: { status: "approved", cutAfter: 2 } });
     await db.step.updateMany({ where: { trajectoryId: t.id, index: 1 }, data: { verdict: "harmful" } });
     const dir = await mkdtemp(path.join(os.tmpdir(), "export-repro-"));

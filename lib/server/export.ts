@@ -10,13 +10,14 @@ import { formatMobileUseCall } from "@/lib/domain/tool-call";
 import { CANONICAL_FORMAT, isTrainingTarget, type CanonicalTrajectory } from "@/lib/domain/trajectory";
 import { taskStatusSchema, type TaskStatus } from "@/lib/domain/status";
 import { db as defaultDb, type Db } from "./db";
-import { EXPORT_STATUS_OPTIONS } from "@/lib/domain/exports";
+import { EXPORT_STATUS_OPTIONS, exportedStatuses } from "@/lib/domain/exports";
 import { CLI_ACTOR, recordAudit, type AuditActor } from "./audit";
 import { AppError } from "./errors";
 import { fromStore } from "./stored";
 import { stepFromRow } from "./trajectories";
 import { screenshotFile } from "./screenshot-store";
 import { splitOf, type SplitSpec } from "./split";
+import { latestJudgeVerdicts } from "./judge";
 
 export const EXPORT_FORMAT = "trajectory-studio-export/v1";
 /** Which work an export takes; the list lives once, in lib/domain/exports. */
@@ -48,10 +49,9 @@ export type ExportSummary = {
 
 const PAGE = 100;
 
-/** Which statuses an export takes: approved work by default; `submitted` adds work awaiting review. */
+/** Which statuses an export takes (every status for `all`: no filter at all). */
 function statusesFor(s: ExportStatus): TaskStatus[] | undefined {
-  if (s === "all") return undefined;
-  return s === "approved" ? ["approved"] : ["submitted", "approved"];
+  return s === "all" ? undefined : [...exportedStatuses(s)];
 }
 
 /** A JSONL writer that hashes what it writes and respects back-pressure. */
@@ -127,6 +127,7 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
       if (page.length === 0) break;
       const last = page[page.length - 1]!;
       cursor = { fingerprint: last.fingerprint, id: last.id };
+      const judged = await latestJudgeVerdicts(prisma, page.map((t) => t.id));
       for (const t of page) {
         const split = opts.split ? splitOf(opts.split, t) : undefined;
         const record: CanonicalTrajectory = {
@@ -146,6 +147,7 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
           ...(split ? { split } : {}),
           steps: [],
           provenance: { fingerprint: t.fingerprint, importBatch: t.batchId, createdAt: t.createdAt.toISOString(), updatedAt: t.updatedAt.toISOString() },
+          ...(judged.has(t.id) ? { judge: judged.get(t.id) } : {}),
         };
         for (const s of t.steps) {
           const ext = path.extname(screenshotFile(s.screenshotSha, s.screenshot.mime));

@@ -1,23 +1,40 @@
 import { ZodError } from "zod";
+import { isLocale, translator, type Locale } from "@/lib/i18n";
 import type { Actor } from "@/lib/domain/permissions";
 import { readBoundedText } from "./body";
-import { AppError, HTTP_STATUS } from "./errors";
-import { BEARER, requireActor } from "./session";
+import { AppError, appError, HTTP_STATUS } from "./errors";
+import { BEARER } from "./session";
 
-export type ApiErrorBody = { error: { code: string; message: string; issues?: unknown } };
-
-/** The one mapping from thrown errors to HTTP answers: { error: { code, message, issues? } }. */
-export function errorResponse(e: unknown): Response {
+/**
+ * The one mapping from thrown errors to HTTP answers: { error: { code, message, issues? } }, the
+ * message in the person's language where the catalogue has it (`locale`: the signed-in person's,
+ * else the request's Accept-Language).
+ */
+export function errorResponse(e: unknown, locale: Locale = "en"): Response {
+  const t = translator(locale);
   if (e instanceof ZodError) {
     const issues = e.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
     const first = issues[0];
-    return json({ error: { code: "unprocessable", message: first ? `${first.path || "input"}: ${first.message}` : "invalid input", issues } }, 422);
+    const detail = first ? `${first.path || "input"}: ${first.message}` : "—";
+    return json({ error: { code: "unprocessable", message: locale === "en" ? detail : t("error.invalidInput", { detail }), issues } }, 422);
   }
   if (e instanceof AppError) {
-    return json({ error: { code: e.code, message: e.message, ...(e.details !== undefined ? { issues: e.details } : {}) } }, HTTP_STATUS[e.code]);
+    return json({ error: { code: e.code, message: e.messageFor(locale), ...(e.details !== undefined ? { issues: e.details } : {}) } }, HTTP_STATUS[e.code]);
   }
   console.error(e);
-  return json({ error: { code: "internal", message: "Something went wrong on the server; it has been logged." } }, 500);
+  return json({ error: { code: "internal", message: t("error.internal") } }, 500);
+}
+
+/** The language of a request without a signed-in person: Chinese when the browser prefers it. */
+export function requestLocale(req: unknown): Locale {
+  if (!(req instanceof Request)) return "en";
+  const first = (req.headers.get("accept-language") ?? "").split(",")[0]?.trim().toLowerCase() ?? "";
+  return first.startsWith("zh") ? "zh" : "en";
+}
+
+/** The person's stored language, when it is one the studio speaks. */
+export function actorLocale(actor: Pick<Actor, "locale">): Locale {
+  return isLocale(actor.locale) ? actor.locale : "en";
 }
 
 /**
@@ -30,23 +47,12 @@ export async function readJson(req: Request, opts: { optional?: boolean } = {}):
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new AppError("bad_request", "The request body is not valid JSON.");
+    throw appError("bad_request", "error.invalidJson");
   }
 }
 
 export function json(body: unknown, status = 200, headers: HeadersInit = {}): Response {
   return Response.json(body, { status, headers });
-}
-
-/** Wrap a route handler so every error goes through errorResponse. */
-export function route<A extends unknown[]>(fn: (...args: A) => Promise<Response>): (...args: A) => Promise<Response> {
-  return async (...args: A) => {
-    try {
-      return await fn(...args);
-    } catch (e) {
-      return errorResponse(e);
-    }
-  };
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -61,21 +67,9 @@ export function assertSameOrigin(req: Request): void {
   const host = req.headers.get("x-forwarded-host") ?? req.headers.get("host");
   if (origin) {
     if (host && URL.canParse(origin) && new URL(origin).host === host) return;
-    throw new AppError("forbidden", "Cross-site request refused (Origin does not match this studio).");
+    throw appError("forbidden", "error.crossSite");
   }
   const site = req.headers.get("sec-fetch-site");
   if (site === "same-origin" || site === "none") return;
-  throw new AppError("forbidden", "Cross-site request refused (no Origin header on a state-changing request).");
-}
-
-/**
- * A route handler that needs a signed-in person or an API token: 401 without one, 403 on a
- * cross-site mutation, and every error through errorResponse.
- */
-export function authed<C>(fn: (req: Request, ctx: C, actor: Actor) => Promise<Response>): (req: Request, ctx: C) => Promise<Response> {
-  return route(async (req: Request, ctx: C) => {
-    const actor = await requireActor(req.headers);
-    assertSameOrigin(req);
-    return fn(req, ctx, actor);
-  });
+  throw appError("forbidden", "error.crossSite");
 }

@@ -7,8 +7,10 @@ import { COOKBOOK_EN_PNG } from "@/fixtures";
 import { exportDataset } from "./export";
 import { importFile } from "./import";
 import { getStats, getTrajectory, listTrajectories } from "./trajectories";
-import { blankPng, freshStudio, uiS1ScreenshotDir, UI_S1_EVAL } from "./testing/fixtures";
+import { UI_S1_EVAL_JSONL as UI_S1_EVAL } from "@/fixtures";
+import { blankPng, freshStudio, uiS1ScreenshotDir } from "./testing/fixtures";
 import type { Db } from "./db";
+import { CLI_ACTOR } from "./audit";
 
 /** Every row of every table, to prove a failed import changed nothing. */
 async function dump(db: Db) {
@@ -32,13 +34,13 @@ describe("import of the real UI-S1 AndroidControl SOP set", () => {
   it("imports all 1,543 trajectories and 8,444 steps, then finds them all duplicates the second time", async () => {
     const first = await importFile({ file: UI_S1_EVAL, format: "ui-s1", screenshotsDir: images, db });
     expect(first).toMatchObject({ ok: true, trajectories: 1543, steps: 8444, duplicates: 0 });
-    const stats = await getStats(null, db);
+    const stats = await getStats({ actor: CLI_ACTOR }, db);
     expect(stats).toMatchObject({ trajectories: 1543, steps: 8444, screenshots: 8444 });
     expect(stats.byStatus.new).toBe(1543);
 
     const again = await importFile({ file: UI_S1_EVAL, format: "ui-s1", screenshotsDir: images, db });
     expect(again).toMatchObject({ ok: true, trajectories: 0, steps: 0, duplicates: 1543 });
-    expect((await getStats(null, db)).trajectories).toBe(1543);
+    expect((await getStats({ actor: CLI_ACTOR }, db)).trajectories).toBe(1543);
   });
 
   it("exports all of it and imports the canonical JSONL back into a fresh studio unchanged", async () => {
@@ -59,7 +61,7 @@ describe("import of the real UI-S1 AndroidControl SOP set", () => {
   });
 
   it("keeps candidate boxes, step instructions and the outcome in original pixels", async () => {
-    const page = await listTrajectories({ q: "publish my sculpture art", page: 1, pageSize: 5 }, null, db);
+    const page = await listTrajectories({ q: "publish my sculpture art", page: 1, pageSize: 5, actor: CLI_ACTOR }, db);
     const row = page.rows.find((r) => r.sourceRef === "episode 8193");
     expect(row).toBeDefined();
     const t = await getTrajectory(row!.id, db);
@@ -121,7 +123,7 @@ describe("a malformed import", () => {
       env: { ...process.env, DATABASE_URL: url, STUDIO_DATA_DIR: dir },
     });
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/data\.jsonl:1 step 0 screenshot: screenshot file not found/);
+    expect(r.stderr).toMatch(/data\.jsonl:1 step 1 screenshot: screenshot file not found/);
     expect(r.stderr).toMatch(/data\.jsonl:2: broken JSON/);
     expect(r.stderr).toMatch(/nothing was imported/);
     const stats = JSON.parse(
@@ -159,7 +161,7 @@ describe("Mobile-R1 release format", () => {
     await writeFile(path.join(dir, "data.jsonl"), `${JSON.stringify(row)}\n`);
     const r = await importFile({ file: path.join(dir, "data.jsonl"), format: "mobile-r1", frame: { kind: "resized", maxPixels: 12845056 }, db });
     expect(r.ok).toBe(true);
-    const list = await listTrajectories({ page: 1, pageSize: 10 }, null, db);
+    const list = await listTrajectories({ page: 1, pageSize: 10, actor: CLI_ACTOR }, db);
     const t = await getTrajectory(list.rows[0]!.id, db);
     const step = t.steps[0]!;
     // 935 in the 1092-wide frame is 924.7 original pixels; 406 of 2408 is 404.65.

@@ -106,8 +106,10 @@ async function* readTrajectories(
 /** images/ (Mobile-R1 release) or screenshots/ (a studio export) beside the file, else its own folder. */
 function defaultScreenshotsDir(file: string): string {
   for (const name of ["images", "screenshots"]) {
-    const dir = path.join(path.dirname(file), name);
-    if (existsSync(dir)) return dir;
+    // A folder beside the imported file, chosen at run time: not part of the build (the comment keeps
+    // the bundler from tracing the whole project through this dynamic path).
+    const dir = path.join(/*turbopackIgnore: true*/ path.dirname(file), name);
+    if (existsSync(/*turbopackIgnore: true*/ dir)) return dir;
   }
   return path.dirname(file);
 }

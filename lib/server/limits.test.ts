@@ -54,10 +54,10 @@ const annotation = (patch: Record<string, unknown> = {}, version = 1) => ({
 
 beforeAll(async () => {
   ({ db } = await freshStudio());
-  await createUser(CLI_ACTOR, { email: "ann@example.com", role: "annotator", password: "password-123" }, db);
-  await createUser(CLI_ACTOR, { email: "boss@example.com", role: "admin", password: "password-123" }, db);
-  annToken = (await createToken(CLI_ACTOR, "ann@example.com", "t", db)).token;
-  bossToken = (await createToken(CLI_ACTOR, "boss@example.com", "t", db)).token;
+  await createUser({ actor: CLI_ACTOR, email: "ann@example.com", role: "annotator", password: "password-123" }, db);
+  await createUser({ actor: CLI_ACTOR, email: "boss@example.com", role: "admin", password: "password-123" }, db);
+  annToken = (await createToken({ actor: CLI_ACTOR, user: "ann@example.com", name: "t" }, db)).token;
+  bossToken = (await createToken({ actor: CLI_ACTOR, user: "boss@example.com", name: "t" }, db)).token;
   const dir = await mkdtemp(path.join(os.tmpdir(), "limits-"));
   await writeFile(path.join(dir, "a.png"), await blankPng(1080, 2400));
   await writeFile(path.join(dir, "d.jsonl"), `${JSON.stringify({ goal: "Open Gmail", steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "a.png" }] })}\n`);

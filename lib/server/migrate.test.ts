@@ -10,6 +10,7 @@ import { createDb } from "./db";
 import { importFile } from "./import";
 import { getStats } from "./trajectories";
 import { blankPng } from "./testing/fixtures";
+import { CLI_ACTOR } from "./audit";
 
 const ROOT = process.cwd();
 
@@ -126,8 +127,8 @@ describe.skipIf(!hasPg)("PostgreSQL", () => {
     process.env.STUDIO_DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "pg-store-"));
     const r = await importFile({ file: path.join(src, "data.jsonl"), format: "ui-s1", db });
     expect(r).toMatchObject({ ok: true, trajectories: 1, steps: 1 });
-    expect(await getStats(null, db)).toMatchObject({ trajectories: 1, steps: 1, apps: 1 });
-    expect((await importFile({ file: path.join(src, "data.jsonl"), format: "ui-s1", db })).ok && (await getStats(null, db)).trajectories).toBe(1);
+    expect(await getStats({ actor: CLI_ACTOR }, db)).toMatchObject({ trajectories: 1, steps: 1, apps: 1 });
+    expect((await importFile({ file: path.join(src, "data.jsonl"), format: "ui-s1", db })).ok && (await getStats({ actor: CLI_ACTOR }, db)).trajectories).toBe(1);
     await db.$disconnect();
   });
 });

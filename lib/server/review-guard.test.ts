@@ -14,6 +14,7 @@ import { CLI_ACTOR } from "./audit";
 import type { Db } from "./db";
 import { importFile } from "./import";
 import { createUser } from "./people";
+import { startNextReview } from "./review";
 import { createToken } from "./tokens";
 import { blankPng, freshStudio } from "./testing/fixtures";
 
@@ -40,13 +41,13 @@ const DONE: Record<number, StepAnnotation> = {
 async function complete(who: Actor, id: string, steps = [0, 1]) {
   for (const index of steps) {
     const s = await db.step.findFirstOrThrow({ where: { trajectoryId: id, index } });
-    await saveStepAnnotation(who, s.id, { ...DONE[index]!, version: s.version }, db);
+    await saveStepAnnotation({ actor: who, stepId: s.id, ...DONE[index]!, version: s.version }, db);
   }
 }
 async function finishAndSubmit(who: Actor, id: string) {
   const t = await db.trajectory.findUniqueOrThrow({ where: { id } });
-  await saveTrajectoryAnnotation(who, id, { outcome: "success", isDiscarded: false, cutAfter: null, version: t.version }, db);
-  await submitTrajectory(who, id, db);
+  await saveTrajectoryAnnotation({ actor: who, id, outcome: "success", isDiscarded: false, cutAfter: null, version: t.version }, db);
+  await submitTrajectory({ actor: who, id }, db);
 }
 async function decide(who: keyof typeof people, id: string, decision: "approve" | "reject") {
   const { version } = await db.trajectory.findUniqueOrThrow({ where: { id } });
@@ -65,16 +66,16 @@ let ids: string[];
 beforeAll(async () => {
   ({ db } = await freshStudio());
   for (const [key, role] of [["boss", "admin"], ["boss2", "admin"], ["rev", "reviewer"], ["ann", "annotator"]] as const) {
-    const { user } = await createUser(CLI_ACTOR, { email: `${key}@example.com`, role, password: "password-123" }, db);
-    people[key] = { id: user.id, email: user.email, name: user.name, role, token: (await createToken(CLI_ACTOR, user.email, "t", db)).token };
+    const { person: user } = await createUser({ actor: CLI_ACTOR, email: `${key}@example.com`, role, password: "password-123" }, db);
+    people[key] = { id: user.id, email: user.email, name: user.name, role, token: (await createToken({ actor: CLI_ACTOR, user: user.email, name: "t" }, db)).token };
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), "guard-"));
   await writeFile(path.join(dir, "a.png"), await blankPng(1080, 2400));
   const line = (goal: string) => `${JSON.stringify({ goal, steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "a.png" }, { action_content: { action: "terminate", status: "success" }, screenshot: "a.png" }] })}\n`;
-  await writeFile(path.join(dir, "d.jsonl"), ["t1", "t2", "t3", "t4"].map(line).join(""));
+  await writeFile(path.join(dir, "d.jsonl"), ["t1", "t2", "t3", "t4", "t5"].map(line).join(""));
   await importFile({ file: path.join(dir, "d.jsonl"), format: "ui-s1", db });
   ids = (await db.trajectory.findMany({ orderBy: { instruction: "asc" } })).map((t) => t.id);
-  await assignTrajectories(people.boss, { trajectoryIds: ids, assignee: "ann@example.com" }, db);
+  await assignTrajectories({ actor: people.boss, trajectoryIds: ids, assignee: "ann@example.com" }, db);
 });
 
 describe("nobody reviews work they edited or submitted", () => {
@@ -96,8 +97,8 @@ describe("nobody reviews work they edited or submitted", () => {
     const id = ids[1]!;
     await complete(people.ann, id);
     const t = await db.trajectory.findUniqueOrThrow({ where: { id } });
-    await saveTrajectoryAnnotation(people.ann, id, { outcome: "success", isDiscarded: false, cutAfter: null, version: t.version }, db);
-    await submitTrajectory(people.boss, id, db);
+    await saveTrajectoryAnnotation({ actor: people.ann, id, outcome: "success", isDiscarded: false, cutAfter: null, version: t.version }, db);
+    await submitTrajectory({ actor: people.boss, id }, db);
     const r = await decide("boss", id, "approve");
     expect(r.status).toBe(403);
     expect(r.body.error?.message).toMatch(/you submitted it/);
@@ -106,9 +107,9 @@ describe("nobody reviews work they edited or submitted", () => {
 
   it("refuses an admin who assigned the task to themself, edited it and handed it back", async () => {
     const id = ids[2]!;
-    await assignTrajectories(people.boss, { trajectoryIds: [id], assignee: "boss@example.com" }, db);
+    await assignTrajectories({ actor: people.boss, trajectoryIds: [id], assignee: "boss@example.com" }, db);
     await complete(people.boss, id);
-    await assignTrajectories(people.boss, { trajectoryIds: [id], assignee: "ann@example.com" }, db);
+    await assignTrajectories({ actor: people.boss, trajectoryIds: [id], assignee: "ann@example.com" }, db);
     await finishAndSubmit(people.ann, id);
     expect((await db.trajectory.findUniqueOrThrow({ where: { id } })).assigneeId).toBe(people.ann.id);
     const approve = await decide("boss", id, "approve");
@@ -125,5 +126,16 @@ describe("nobody reviews work they edited or submitted", () => {
     await complete(people.ann, id);
     await finishAndSubmit(people.ann, id);
     expect((await decide("boss", id, "approve")).status).toBe(200);
+  });
+
+  it("'Start next review' skips work the admin edited and hands it to someone who did not", async () => {
+    const id = ids[4]!;
+    await complete(people.boss, id, [0]);
+    await complete(people.ann, id, [1]);
+    await finishAndSubmit(people.ann, id);
+    const waiting = await db.trajectory.findMany({ where: { status: "submitted" }, select: { id: true } });
+    expect(waiting.map((t) => t.id)).toEqual([id]);
+    expect(await startNextReview({ actor: people.boss }, db)).toBeNull();
+    expect(await startNextReview({ actor: people.boss2 }, db)).toBe(id);
   });
 });

@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
-import { copyFile, mkdir, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp, { type Metadata } from "sharp";
+import { DISPLAY_VARIANT_WIDTH } from "@/lib/domain/geometry";
 import { dataDir } from "./config";
 import { AppError } from "./errors";
 
@@ -10,8 +11,8 @@ export type ImageInfo = { sha256: string; width: number; height: number; bytes: 
 
 const MIME_BY_FORMAT: Record<string, string> = { png: "image/png", jpeg: "image/jpeg", webp: "image/webp" };
 const EXT_BY_MIME: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/webp": "webp" };
-/** Width of the display variant the viewer loads (a phone screenshot at roughly screen density 1.5). */
-export const DISPLAY_WIDTH = 720;
+/** Width of the display variant the viewer loads (lib/domain/geometry, shared with the canvas). */
+export const DISPLAY_WIDTH = DISPLAY_VARIANT_WIDTH;
 
 /** sha256 of a file, streamed. */
 export async function sha256File(file: string): Promise<string> {
@@ -74,4 +75,11 @@ export async function displayVariant(sha256: string, mime: string): Promise<stri
   const data = await sharp(source).resize({ width: DISPLAY_WIDTH, withoutEnlargement: true }).webp({ quality: 82 }).toBuffer();
   await writeAtomically(target, (tmp) => writeFile(tmp, data));
   return target;
+}
+
+/** A stored screenshot's bytes: the display WebP, or the original as imported. */
+export async function readScreenshot(sha256: string, mime: string, variant: "display" | "original"): Promise<{ bytes: Uint8Array<ArrayBuffer>; contentType: string }> {
+  const file = variant === "display" ? await displayVariant(sha256, mime) : screenshotFile(sha256, mime);
+  if (!existsSync(file)) throw new AppError("not_found", `screenshot ${sha256} is not in the store`);
+  return { bytes: new Uint8Array(await readFile(file)), contentType: variant === "display" ? "image/webp" : mime };
 }

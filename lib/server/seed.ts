@@ -35,7 +35,7 @@ export async function seedDemoAccounts(prisma: Db = defaultDb()): Promise<void> 
   if ((await prisma.user.count()) > 0) return;
   for (const a of DEMO_ACCOUNTS) {
     if (await prisma.user.findUnique({ where: { email: a.email } })) continue;
-    await createUser(SYSTEM_ACTOR, a, prisma);
+    await createUser({ actor: SYSTEM_ACTOR, ...a }, prisma);
   }
 }
 const COOKBOOK_SAMPLES = COOKBOOK_DIR;

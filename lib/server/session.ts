@@ -2,7 +2,7 @@ import { can, roleSchema, type Action, type Actor, type TrajectoryFacts } from "
 import type { AuditActor } from "./audit";
 import { auth } from "./auth";
 import { db } from "./db";
-import { AppError } from "./errors";
+import { appError } from "./errors";
 import { userForToken } from "./tokens";
 
 /** An Authorization header that claims token authentication. */
@@ -34,15 +34,31 @@ export async function getActor(headers: Headers): Promise<Actor | null> {
 /** getActor, or a 401 AppError. */
 export async function requireActor(headers: Headers): Promise<Actor> {
   const actor = await getActor(headers);
-  if (!actor) throw new AppError("unauthorized", "Sign in, or send an API token as Authorization: Bearer <token>.");
+  if (!actor) throw appError("unauthorized", "error.signIn");
   return actor;
 }
 
 /** Throw 403 unless the permission table allows it. */
 export function authorize(actor: Actor, action: Action, trajectory?: TrajectoryFacts): void {
-  if (!can(actor, action, trajectory)) throw new AppError("forbidden", `Your role (${actor.role}) may not ${action.replace(".", ": ")}${trajectory ? " on this trajectory" : ""}.`);
+  if (!can(actor, action, trajectory)) throw appError("forbidden", "error.roleForbidden", { role: actor.role, action });
 }
 
-export function auditActor(actor: Actor): AuditActor {
-  return { id: actor.id, label: actor.email };
+/**
+ * Who calls a use case: a person (an Actor, held to the permission table) or the command line or
+ * the system (an AuditActor: trusted, recorded by its label).
+ */
+export type Caller = Actor | AuditActor;
+
+export function isPerson(caller: Caller): caller is Actor {
+  return "role" in caller;
+}
+
+/** authorize for a person; the command line and the system are trusted. */
+export function authorizeCaller(caller: Caller, action: Action, trajectory?: TrajectoryFacts): void {
+  if (isPerson(caller)) authorize(caller, action, trajectory);
+}
+
+/** How the audit trail names a caller: a person by email, the CLI and the system by their labels. */
+export function auditActor(caller: Caller): AuditActor {
+  return isPerson(caller) ? { id: caller.id, label: caller.email } : caller;
 }

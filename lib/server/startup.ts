@@ -1,4 +1,5 @@
 import { recoverExportJobs } from "./export-jobs";
+import { recoverModelJobs } from "./model-jobs";
 
 /**
  * What a starting server tidies up: export jobs whose process is gone are marked failed, and the
@@ -12,5 +13,11 @@ export async function recoverAtStart(): Promise<void> {
     if (swept.length) console.warn(`studio: removed ${swept.length} partial export folder(s)`);
   } catch (e) {
     console.error("studio: could not check for interrupted exports at start-up", e);
+  }
+  try {
+    const taken = await recoverModelJobs();
+    if (taken.length) console.warn(`studio: resumed ${taken.length} interrupted model job(s): ${taken.join(", ")}`);
+  } catch (e) {
+    console.error("studio: could not check for interrupted model jobs at start-up", e);
   }
 }

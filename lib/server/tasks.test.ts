@@ -17,24 +17,24 @@ describe("leases", () => {
     await writeFile(path.join(dir, "d.jsonl"), `${JSON.stringify({ goal: "only task", steps: [{ action_content: { action: "open", text: "A" }, screenshot: "s.png" }] })}\n`);
     await importFile({ file: path.join(dir, "d.jsonl"), format: "ui-s1", db });
     const mk = async (email: string): Promise<Actor> => {
-      const { user } = await createUser(CLI_ACTOR, { email, role: "annotator" }, db);
+      const { person: user } = await createUser({ actor: CLI_ACTOR, email, role: "annotator" }, db);
       return { id: user.id, email, name: user.name, role: "annotator" };
     };
     const a = await mk("a@example.com");
     const b = await mk("b@example.com");
     const now = Date.now();
 
-    const id = await startNextTask(a, db, new Date(now));
+    const id = await startNextTask({ actor: a }, db, new Date(now));
     expect(id).not.toBeNull();
-    expect(await startNextTask(b, db, new Date(now + 5 * 60_000))).toBeNull(); // a's lease still runs
-    expect(await startNextTask(b, db, new Date(now + 11 * 60_000))).toBe(id); // lapsed: b takes it
+    expect(await startNextTask({ actor: b }, db, new Date(now + 5 * 60_000))).toBeNull(); // a's lease still runs
+    expect(await startNextTask({ actor: b }, db, new Date(now + 11 * 60_000))).toBe(id); // lapsed: b takes it
     const take = await db.auditEvent.findFirstOrThrow({ where: { action: "trajectory.take", actorLabel: "b@example.com" } });
     expect(JSON.parse(take.beforeJson!)).toMatchObject({ assigneeId: a.id });
 
     // An admin gives it back to a, with no lease: it stays a's however long they are away.
     await db.trajectory.update({ where: { id: id! }, data: { assigneeId: a.id, leaseUntil: null } });
-    expect(await startNextTask(b, db, new Date(now + 24 * 60 * 60_000))).toBeNull();
-    expect(await startNextTask(a, db, new Date(now + 24 * 60 * 60_000))).toBe(id);
+    expect(await startNextTask({ actor: b }, db, new Date(now + 24 * 60 * 60_000))).toBeNull();
+    expect(await startNextTask({ actor: a }, db, new Date(now + 24 * 60 * 60_000))).toBe(id);
     expect((await db.trajectory.findUniqueOrThrow({ where: { id: id! } })).leaseUntil).toBeNull();
   });
 });

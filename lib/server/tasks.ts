@@ -31,7 +31,7 @@ function takeable(now: Date) {
  * starting at once never get the same task: the loser moves on to the next candidate.
  * Returns the trajectory id, or null when there is nothing to do.
  */
-export async function startNextTask(actor: Actor, prisma: Db = defaultDb(), now = new Date()): Promise<string | null> {
+export async function startNextTask({ actor }: { actor: Actor }, prisma: Db = defaultDb(), now = new Date()): Promise<string | null> {
   authorize(actor, "trajectory.take");
   const leaseUntil = new Date(now.getTime() + LEASE_MS);
   const own = await prisma.trajectory.findMany({
@@ -85,7 +85,7 @@ export async function startNextTask(actor: Actor, prisma: Db = defaultDb(), now 
 }
 
 /** "My tasks": everything assigned to the person, with how many steps have a verdict, and how many are free to take. */
-export async function listMyTasks(actor: Actor, prisma: Db = defaultDb()): Promise<TaskList> {
+export async function listMyTasks({ actor }: { actor: Actor }, prisma: Db = defaultDb()): Promise<TaskList> {
   authorize(actor, "trajectory.take");
   const [rows, available] = await Promise.all([
     prisma.trajectory.findMany({
@@ -101,12 +101,34 @@ export async function listMyTasks(actor: Actor, prisma: Db = defaultDb()): Promi
     _count: { _all: true },
   });
   const doneBy = new Map(done.map((d) => [d.trajectoryId, d._count._all]));
-  const rank = (s: string) => {
+  const ids = rows.map((r) => r.id);
+  const [decisions, open] = await Promise.all([
+    prisma.reviewDecision.findMany({ where: { trajectoryId: { in: ids } }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { trajectoryId: true, decision: true, reason: true, reviewerLabel: true, createdAt: true } }),
+    prisma.comment.groupBy({ by: ["trajectoryId"], where: { trajectoryId: { in: ids }, isResolved: false }, _count: { _all: true } }),
+  ]);
+  const lastDecision = new Map<string, (typeof decisions)[number]>();
+  for (const d of decisions) if (!lastDecision.has(d.trajectoryId)) lastDecision.set(d.trajectoryId, d);
+  const openBy = new Map(open.map((o) => [o.trajectoryId, o._count._all]));
+  // Work sent back comes first (the annotator has to act on it), then what is under way, new, and done.
+  const rank = (s: string, isSentBack: boolean) => {
+    if (isSentBack) return -1;
     const i = (["in_progress", "rejected", "new", "submitted", "approved"] as string[]).indexOf(s);
     return i < 0 ? 9 : i;
   };
   const tasks = rows
-    .map((r) => ({ ...r, doneSteps: doneBy.get(r.id) ?? 0, leaseUntil: r.leaseUntil?.toISOString() ?? null, updatedAt: r.updatedAt.toISOString() }))
-    .sort((a, b) => rank(a.status) - rank(b.status));
+    .map((r) => {
+      const d = lastDecision.get(r.id);
+      // Sent back and not resubmitted: rejected, or already being fixed (in progress again).
+      const isSentBack = d?.decision === "reject" && (r.status === "rejected" || r.status === "in_progress");
+      return {
+        ...r,
+        doneSteps: doneBy.get(r.id) ?? 0,
+        leaseUntil: r.leaseUntil?.toISOString() ?? null,
+        updatedAt: r.updatedAt.toISOString(),
+        sentBack: isSentBack ? { reason: d.reason, reviewer: d.reviewerLabel, at: d.createdAt.toISOString() } : null,
+        openComments: openBy.get(r.id) ?? 0,
+      };
+    })
+    .sort((a, b) => rank(a.status, a.sentBack !== null) - rank(b.status, b.sentBack !== null));
   return fromStore(taskListSchema, { tasks, available }, "task list");
 }

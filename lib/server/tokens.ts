@@ -1,7 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
-import { recordAudit, type AuditActor } from "./audit";
+import { can } from "@/lib/domain/permissions";
+import { toToken, type Token } from "@/lib/domain/tokens";
+import { recordAudit } from "./audit";
 import { db as defaultDb, type Db } from "./db";
 import { AppError } from "./errors";
+import { auditActor, authorizeCaller, isPerson, type Caller } from "./session";
 
 const TOKEN_PREFIX = "studio_";
 
@@ -10,35 +13,43 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-export type TokenView = { id: string; name: string; prefix: string; userEmail: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
+/** A person may manage someone else's tokens only with tokens.manage-all; the command line may manage anyone's. */
+function authorizeFor(actor: Caller, userId: string | undefined): void {
+  authorizeCaller(actor, isPerson(actor) && userId === actor.id ? "tokens.manage-own" : "tokens.manage-all");
+}
 
-/** Create an API token for a person; the plain token is returned once and never stored. */
-export async function createToken(actor: AuditActor, userIdOrEmail: string, name: string, prisma: Db = defaultDb()) {
+/** Create an API token for a person (`user`: id or email); the plain token is returned once and never stored. */
+export async function createToken({ actor, user: userIdOrEmail, name }: { actor: Caller; user: string; name: string }, prisma: Db = defaultDb()) {
   const user = await prisma.user.findFirst({ where: { OR: [{ id: userIdOrEmail }, { email: userIdOrEmail.toLowerCase() }] } });
   if (!user) throw new AppError("not_found", `no person with id or email ${userIdOrEmail}`);
+  authorizeFor(actor, user.id);
   if (user.isDisabled) throw new AppError("conflict", `${user.email} is disabled`);
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   const row = await prisma.$transaction(async (tx) => {
     const r = await tx.apiToken.create({ data: { userId: user.id, name: name.trim() || "token", tokenHash: hashToken(token), prefix: token.slice(0, 12) } });
-    await recordAudit(tx, { actor, action: "token.create", entityType: "token", entityId: r.id, after: { user: user.email, name: r.name, prefix: r.prefix } });
+    await recordAudit(tx, { actor: auditActor(actor), action: "token.create", entityType: "token", entityId: r.id, after: { user: user.email, name: r.name, prefix: r.prefix } });
     return r;
   });
   return { token, id: row.id, prefix: row.prefix, name: row.name, userEmail: user.email };
 }
 
-export async function listTokens(filter: { userId?: string } = {}, prisma: Db = defaultDb()): Promise<TokenView[]> {
-  const rows = await prisma.apiToken.findMany({ where: filter.userId ? { userId: filter.userId } : {}, include: { user: { select: { email: true } } }, orderBy: { createdAt: "desc" } });
-  return rows.map((r) => ({ id: r.id, name: r.name, prefix: r.prefix, userEmail: r.user.email, createdAt: r.createdAt, lastUsedAt: r.lastUsedAt, revokedAt: r.revokedAt }));
+/** One person's tokens (`userId`), or everyone's; newest first. */
+export async function listTokens({ actor, userId }: { actor: Caller; userId?: string }, prisma: Db = defaultDb()): Promise<Token[]> {
+  authorizeFor(actor, userId);
+  const rows = await prisma.apiToken.findMany({ where: userId ? { userId } : {}, include: { user: { select: { email: true } } }, orderBy: { createdAt: "desc" } });
+  return rows.map((r) => toToken({ id: r.id, name: r.name, prefix: r.prefix, userEmail: r.user.email, createdAt: r.createdAt, lastUsedAt: r.lastUsedAt, revokedAt: r.revokedAt }));
 }
 
-/** Revoke a token; `ownerId` restricts it to that person's tokens. */
-export async function revokeToken(actor: AuditActor, id: string, ownerId?: string, prisma: Db = defaultDb()): Promise<void> {
+/** Revoke a token. Someone else's token is "not found" to a person who may not manage every token. */
+export async function revokeToken({ actor, id }: { actor: Caller; id: string }, prisma: Db = defaultDb()): Promise<void> {
+  authorizeCaller(actor, "tokens.manage-own");
+  const ownerId = isPerson(actor) && !can(actor, "tokens.manage-all") ? actor.id : undefined;
   const row = await prisma.apiToken.findUnique({ where: { id } });
   if (!row || (ownerId && row.userId !== ownerId)) throw new AppError("not_found", `no token ${id}`);
   if (row.revokedAt) return;
   await prisma.$transaction(async (tx) => {
     await tx.apiToken.update({ where: { id }, data: { revokedAt: new Date() } });
-    await recordAudit(tx, { actor, action: "token.revoke", entityType: "token", entityId: id, before: { revokedAt: null }, after: { revokedAt: "now" } });
+    await recordAudit(tx, { actor: auditActor(actor), action: "token.revoke", entityType: "token", entityId: id, before: { revokedAt: null }, after: { revokedAt: "now" } });
   });
 }
 

@@ -1,36 +1,22 @@
-import { z } from "zod";
-import { text } from "@/lib/domain/limits";
-import { stepViewSchema, trajectoryViewSchema, type StepView, type StudioStats, type TrajectoryView, type TrajectoryRow } from "@/lib/domain/views";
+import { stepViewSchema, trajectoryViewSchema, type ListTrajectoriesInput, type StepView, type StudioStats, type TrajectoryView, type TrajectoryRow } from "@/lib/domain/views";
 import type { Step as StepRow } from "./generated/sqlite/client";
-import { taskStatusSchema, TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
+import { TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
 import { db as defaultDb, type Db } from "./db";
 import type { Actor } from "@/lib/domain/permissions";
-import { AppError } from "./errors";
+import { AppError, appError } from "./errors";
 import { fromStore } from "./stored";
-import { authorize } from "./session";
-
-export const listTrajectoriesInput = z.object({
-  app: text("appName").optional(),
-  status: taskStatusSchema.optional(),
-  q: text("query").optional(),
-  /** An assignee's email, or "none" for work nobody has. */
-  assignee: text("email").optional(),
-  page: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(50),
-});
-export type ListTrajectoriesInput = z.infer<typeof listTrajectoriesInput>;
-
+import { authorize, isPerson, type Caller } from "./session";
 
 /**
- * The trajectories a person may see: annotators only those assigned to them, everyone else all.
- * `null` (the command line) sees all.
+ * The trajectories a caller may see: annotators only those assigned to them, everyone else (and
+ * the command line) all.
  */
-export function visibleTo(actor: Actor | null): { assigneeId?: string } {
-  return actor && actor.role === "annotator" ? { assigneeId: actor.id } : {};
+export function visibleTo(caller: Caller): { assigneeId?: string } {
+  return isPerson(caller) && caller.role === "annotator" ? { assigneeId: caller.id } : {};
 }
 
 /** Counts for the dashboard and `studio stats`, over what `actor` may see. */
-export async function getStats(actor: Actor | null = null, prisma: Db = defaultDb()): Promise<StudioStats> {
+export async function getStats({ actor }: { actor: Caller }, prisma: Db = defaultDb()): Promise<StudioStats> {
   const where = visibleTo(actor);
   const [agg, byStatus, byApp, screenshots] = await Promise.all([
     prisma.trajectory.aggregate({ where, _count: { _all: true }, _sum: { stepCount: true } }),
@@ -56,9 +42,9 @@ export async function getStats(actor: Actor | null = null, prisma: Db = defaultD
  * with AND, so no filter value can stand in for the visibility rule. An annotator asking for the
  * pool (`assignee=none`) or someone else's work is refused (403) rather than shown an empty page.
  */
-export async function listTrajectories(input: ListTrajectoriesInput, actor: Actor | null = null, prisma: Db = defaultDb()) {
+export async function listTrajectories({ actor, ...input }: { actor: Caller } & ListTrajectoriesInput, prisma: Db = defaultDb()) {
   const assignee = input.assignee?.trim().toLowerCase();
-  if (actor?.role === "annotator" && assignee && assignee !== actor.email.toLowerCase()) {
+  if (isPerson(actor) && actor.role === "annotator" && assignee && assignee !== actor.email.toLowerCase()) {
     throw new AppError("forbidden", `Annotators see only their own work; the assignee filter (${assignee === "none" ? "unassigned" : "someone else"}) is for reviewers and admins.`);
   }
   const filters = {
@@ -98,9 +84,9 @@ export async function listTrajectories(input: ListTrajectoriesInput, actor: Acto
 }
 
 /** A trajectory `actor` may read (404 when it does not exist, 403 when it is someone else's work). */
-export async function getTrajectoryFor(actor: Actor, id: string, prisma: Db = defaultDb()): Promise<TrajectoryView> {
+export async function getTrajectoryFor({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb()): Promise<TrajectoryView> {
   const facts = await prisma.trajectory.findUnique({ where: { id }, select: { assigneeId: true, status: true } });
-  if (!facts) throw new AppError("not_found", `trajectory ${id} does not exist`);
+  if (!facts) throw appError("not_found", "error.trajectoryMissing", { id });
   authorize(actor, "trajectory.read", facts);
   return getTrajectory(id, prisma);
 }
@@ -115,7 +101,7 @@ export async function getTrajectory(id: string, prisma: Db = defaultDb()): Promi
       steps: { orderBy: { index: "asc" }, include: { screenshot: true } },
     },
   });
-  if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
+  if (!t) throw appError("not_found", "error.trajectoryMissing", { id });
   return fromStore(trajectoryViewSchema, {
     id: t.id,
     project: t.project.name,
@@ -152,19 +138,14 @@ export function stepFromRow(s: StepRow & { screenshot: { sha256: string; width: 
       candidateBoxes: JSON.parse(s.candidateBoxJson),
       verdict: s.verdict,
       version: s.version,
+      provenance: s.provenanceJson ? JSON.parse(s.provenanceJson) : {},
     },
     `step ${s.id}`,
   );
 }
 
-/** Distinct app names, for filters. */
-export async function listApps(prisma: Db = defaultDb()): Promise<string[]> {
-  const rows = await prisma.trajectory.findMany({ distinct: ["app"], select: { app: true }, orderBy: { app: "asc" } });
-  return rows.map((r) => r.app);
-}
-
 /** A stored screenshot's record, for the image route; annotators only get screenshots of their own work. */
-export async function getScreenshot(sha256: string, actor: Actor | null = null, prisma: Db = defaultDb()) {
+export async function getScreenshot({ actor, sha256 }: { actor: Caller; sha256: string }, prisma: Db = defaultDb()) {
   const s = await prisma.screenshot.findUnique({ where: { sha256 } });
   const scope = visibleTo(actor);
   const isVisible = s && (!scope.assigneeId || (await prisma.step.count({ where: { screenshotSha: sha256, trajectory: scope } })) > 0);

@@ -13,7 +13,8 @@ import { dataDir } from "./config";
 import { db as defaultDb, type Db } from "./db";
 import { AppError } from "./errors";
 import { DEFAULT_PROJECT, importFile, type ImportResult } from "./import";
-import type { AuditActor } from "./audit";
+import type { ImportBatch } from "@/lib/domain/imports";
+import { auditActor, authorizeCaller, type Caller } from "./session";
 
 /** Largest request body accepted, in bytes (checked on Content-Length and while streaming). */
 export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
@@ -43,7 +44,9 @@ type Received = { fields: Record<string, string>; files: ReceivedFile[] };
  * Receive a multipart upload (fields plus one .zip, or one .jsonl with its images), import it as one
  * batch, and delete the upload. The body is streamed to disk, never held in memory.
  */
-export async function importUpload(req: Request, actor?: AuditActor): Promise<ImportResult> {
+export async function importUpload(req: Request, caller: Caller): Promise<ImportResult> {
+  authorizeCaller(caller, "import.run");
+  const actor = auditActor(caller);
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > MAX_UPLOAD_BYTES) throw tooLarge();
   const work = path.join(dataDir(), "tmp", `upload-${Date.now()}-${randomBytes(4).toString("hex")}`);
@@ -308,20 +311,9 @@ export async function receiveMultipart(req: Request, dir: string): Promise<Recei
   return { fields, files };
 }
 
-export type ImportBatchRow = {
-  id: string;
-  fileName: string;
-  format: string;
-  project: string;
-  status: string;
-  trajectories: number;
-  steps: number;
-  duplicates: number;
-  startedAt: Date;
-};
-
 /** The most recent import batches, newest first. */
-export async function listImportBatches(limit = 20, prisma: Db = defaultDb()): Promise<ImportBatchRow[]> {
+export async function listImportBatches({ actor, limit = 20 }: { actor: Caller; limit?: number }, prisma: Db = defaultDb()): Promise<ImportBatch[]> {
+  authorizeCaller(actor, "import.run");
   const rows = await prisma.importBatch.findMany({
     orderBy: { startedAt: "desc" },
     take: limit,
@@ -336,6 +328,6 @@ export async function listImportBatches(limit = 20, prisma: Db = defaultDb()): P
     trajectories: r.trajectories,
     steps: r.steps,
     duplicates: r.duplicates,
-    startedAt: r.startedAt,
+    startedAt: r.startedAt.toISOString(),
   }));
 }

@@ -33,8 +33,8 @@ async function get(handler: (req: Request, ctx: never) => Promise<Response>, url
 beforeAll(async () => {
   ({ db } = await freshStudio());
   for (const [who, email, role] of [["annotator", "ann@example.com", "annotator"], ["other", "other@example.com", "annotator"], ["reviewer", "rev@example.com", "reviewer"]] as const) {
-    await createUser(CLI_ACTOR, { email, role, password: "password-123" }, db);
-    token[who] = (await createToken(CLI_ACTOR, email, "t", db)).token;
+    await createUser({ actor: CLI_ACTOR, email, role, password: "password-123" }, db);
+    token[who] = (await createToken({ actor: CLI_ACTOR, user: email, name: "t" }, db)).token;
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), "visibility-"));
   const png = await blankPng(1080, 2400);

@@ -1,7 +1,17 @@
 // GET /api/assignments: people work can go to. POST /api/assignments: give trajectories to a person or back to the pool (admins)
-import { authed, json, readJson } from "@/lib/server/http";
-import { assignablePeople, assignInput, assignTrajectories } from "@/lib/server/assign";
+import { assignablePeopleSchema, assignInput, assignResultSchema } from "@/lib/domain/assignments";
+import { assignablePeople, assignTrajectories } from "@/lib/server/assign";
+import { route } from "@/lib/server/route";
 
-export const GET = authed(async (_req: Request, _ctx: unknown, actor) => json({ people: await assignablePeople(actor) }));
+export const GET = route({
+  permission: "trajectory.assign",
+  output: assignablePeopleSchema,
+  handler: async ({ actor }) => ({ people: await assignablePeople({ actor }) }),
+});
 
-export const POST = authed(async (req: Request, _ctx: unknown, actor) => json(await assignTrajectories(actor, assignInput.parse(await readJson(req)))));
+export const POST = route({
+  permission: "trajectory.assign",
+  body: assignInput,
+  output: assignResultSchema,
+  handler: ({ actor, body }) => assignTrajectories({ actor, ...body }),
+});

@@ -1,10 +1,12 @@
 // GET /api/audit: one page of the audit trail, filtered; a step's own history (entityType=step&entityId=) for whoever may read its trajectory
-import { authed, json } from "@/lib/server/http";
+import { auditPageSchema, auditQueryInput } from "@/lib/domain/audit-log";
 import { readAudit } from "@/lib/server/audit-query";
-import { auditQueryInput } from "@/lib/domain/audit-log";
+import { route } from "@/lib/server/route";
 
-export const GET = authed(async (req: Request, _ctx: unknown, actor) => {
-  // An empty filter field in the URL means "no filter", not an invalid value.
-  const params = Object.fromEntries([...new URL(req.url).searchParams].filter(([, v]) => v.trim() !== ""));
-  return json(await readAudit(actor, auditQueryInput.parse(params)));
+// trajectory.read: the whole trail is for audit.read (admins); the use case lets others read only their steps' histories.
+export const GET = route({
+  permission: "trajectory.read",
+  query: auditQueryInput,
+  output: auditPageSchema,
+  handler: ({ actor, query }) => readAudit({ actor, filters: query }),
 });

@@ -1,5 +1,6 @@
 // GET /api/dashboard: progress and quality counts (reviewers and admins)
-import { authed, json } from "@/lib/server/http";
+import { dashboardSchema } from "@/lib/domain/dashboard";
 import { getDashboard } from "@/lib/server/dashboard";
+import { route } from "@/lib/server/route";
 
-export const GET = authed(async (_req: Request, _ctx: unknown, actor) => json(await getDashboard(actor)));
+export const GET = route({ permission: "trajectory.review", output: dashboardSchema, handler: ({ actor }) => getDashboard({ actor }) });

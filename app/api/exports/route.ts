@@ -1,16 +1,14 @@
 // GET /api/exports: running and finished exports. POST /api/exports: start an export in the background (poll GET /api/exports/:id)
-import { authed, json, readJson } from "@/lib/server/http";
+import { exportAnswerSchema, exportsSchema, startExportInput } from "@/lib/domain/exports";
 import { listExports, startExportJob } from "@/lib/server/export-jobs";
-import { auditActor, authorize } from "@/lib/server/session";
-import { startExportInput } from "@/lib/domain/exports";
+import { route } from "@/lib/server/route";
 
-export const GET = authed(async (_req: Request, _ctx: unknown, actor) => {
-  authorize(actor, "export.run");
-  return json({ exports: await listExports() });
-});
+export const GET = route({ permission: "export.run", output: exportsSchema, handler: async ({ actor }) => ({ exports: await listExports({ actor }) }) });
 
-export const POST = authed(async (req: Request, _ctx: unknown, actor) => {
-  authorize(actor, "export.run");
-  const input = startExportInput.parse(await readJson(req, { optional: true }));
-  return json({ export: await startExportJob(input, auditActor(actor)) }, 202);
+export const POST = route({
+  permission: "export.run",
+  body: startExportInput,
+  output: exportAnswerSchema,
+  status: 202,
+  handler: async ({ actor, body }) => ({ export: await startExportJob({ actor, ...body }) }),
 });

@@ -1,6 +1,5 @@
 // GET /api/health: liveness probe for the test server and load balancers
-import { json } from "@/lib/server/http";
+import { okSchema } from "@/lib/domain/views";
+import { route } from "@/lib/server/route";
 
-export function GET() {
-  return json({ ok: true });
-}
+export const GET = route({ permission: "public", output: okSchema, handler: async () => ({ ok: true as const }) });

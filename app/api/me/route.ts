@@ -1,18 +1,17 @@
 // GET /api/me: who is asking. PATCH /api/me: change your own language or display name
-import { authed, json, readJson } from "@/lib/server/http";
-import { updateUser, updateUserInput } from "@/lib/server/people";
-import { auditActor } from "@/lib/server/session";
-import { toPerson, type Me } from "@/lib/domain/people";
+import { meSchema, personAnswerSchema, updateMeInput } from "@/lib/domain/people";
+import { updateMe } from "@/lib/server/people";
+import { route } from "@/lib/server/route";
 
-// Only these fields: a person may not change their own role or disabled flag.
-const meInput = updateUserInput.pick({ locale: true, name: true }).strict();
-
-export const GET = authed(async (_req: Request, _ctx: unknown, actor) => {
-  const person: Me = { id: actor.id, email: actor.email, name: actor.name, role: actor.role, locale: actor.locale ?? "en" };
-  return json({ person });
+export const GET = route({
+  permission: "signed-in",
+  output: meSchema,
+  handler: async ({ actor }) => ({ person: { id: actor.id, email: actor.email, name: actor.name, role: actor.role, locale: actor.locale ?? "en" } }),
 });
 
-export const PATCH = authed(async (req: Request, _ctx: unknown, actor) => {
-  const patch = meInput.parse(await readJson(req, { optional: true }));
-  return json({ person: toPerson(await updateUser(auditActor(actor), actor.id, patch)) });
+export const PATCH = route({
+  permission: "signed-in",
+  body: updateMeInput,
+  output: personAnswerSchema,
+  handler: async ({ actor, body }) => ({ person: await updateMe({ actor, ...body }) }),
 });

@@ -1,5 +1,6 @@
 // GET /api/reviews: submitted work waiting for review (reviewers and admins)
-import { authed, json } from "@/lib/server/http";
+import { reviewQueueSchema } from "@/lib/domain/review";
 import { reviewQueue } from "@/lib/server/review";
+import { route } from "@/lib/server/route";
 
-export const GET = authed(async (_req: Request, _ctx: unknown, actor) => json({ rows: await reviewQueue(actor) }));
+export const GET = route({ permission: "trajectory.review", output: reviewQueueSchema, handler: async ({ actor }) => ({ rows: await reviewQueue({ actor }) }) });

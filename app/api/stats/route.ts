@@ -1,5 +1,6 @@
 // GET /api/stats: counts of trajectories, steps, apps and statuses (an annotator's own work only)
-import { authed, json } from "@/lib/server/http";
+import { statsSchema } from "@/lib/domain/views";
+import { route } from "@/lib/server/route";
 import { getStats } from "@/lib/server/trajectories";
 
-export const GET = authed(async (_req: Request, _ctx: unknown, actor) => json(await getStats(actor)));
+export const GET = route({ permission: "stats.read", output: statsSchema, handler: ({ actor }) => getStats({ actor }) });

@@ -1,5 +1,6 @@
 // GET /api/tasks: the signed-in person's tasks with progress, and how many are free to take
-import { authed, json } from "@/lib/server/http";
+import { taskListSchema } from "@/lib/domain/views";
+import { route } from "@/lib/server/route";
 import { listMyTasks } from "@/lib/server/tasks";
 
-export const GET = authed(async (_req: Request, _ctx: unknown, actor) => json(await listMyTasks(actor)));
+export const GET = route({ permission: "signed-in", output: taskListSchema, handler: ({ actor }) => listMyTasks({ actor }) });

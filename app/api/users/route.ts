@@ -1,18 +1,14 @@
 // GET /api/users: everyone with a studio account. POST /api/users: create a person (the password is in this answer only)
-import { authed, json, readJson } from "@/lib/server/http";
-import { createUser, createUserInput, listUsers } from "@/lib/server/people";
-import { auditActor, authorize } from "@/lib/server/session";
-import { toPerson, type Person } from "@/lib/domain/people";
+import { createdPersonSchema, createUserInput, peopleSchema } from "@/lib/domain/people";
+import { createUser, listUsers } from "@/lib/server/people";
+import { route } from "@/lib/server/route";
 
-export const GET = authed(async (_req: Request, _ctx: unknown, actor) => {
-  authorize(actor, "people.manage");
-  const people: Person[] = (await listUsers()).map(toPerson);
-  return json({ people });
-});
+export const GET = route({ permission: "people.manage", output: peopleSchema, handler: async ({ actor }) => ({ people: await listUsers({ actor }) }) });
 
-export const POST = authed(async (req: Request, _ctx: unknown, actor) => {
-  authorize(actor, "people.manage");
-  const input = createUserInput.parse(await readJson(req, { optional: true }));
-  const { user, password } = await createUser(auditActor(actor), input);
-  return json({ person: toPerson(user), password }, 201);
+export const POST = route({
+  permission: "people.manage",
+  body: createUserInput,
+  output: createdPersonSchema,
+  status: 201,
+  handler: ({ actor, body }) => createUser({ actor, ...body }),
 });

@@ -16,7 +16,7 @@ export default async function TrajectoryPage({ params, searchParams }: Props) {
   // ?step=N is 1-based, as the counter shows it; the editor and viewer clamp it to the trajectory.
   const n = Number(Array.isArray(step) ? step[0] : step);
   const initialStepIndex = Number.isInteger(n) && n > 0 ? n - 1 : 0;
-  const access = await annotationAccess(actor, id);
+  const access = await annotationAccess({ actor, id });
   if (access.canAnnotate) return <AnnotationEditor id={id} initialStepIndex={initialStepIndex} />;
   return <StepViewer id={id} initialStepIndex={initialStepIndex} />;
 }

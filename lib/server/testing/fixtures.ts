@@ -10,8 +10,6 @@ import { UI_S1_EVAL_JSONL } from "@/fixtures";
 import { migrate } from "../migrate";
 import { createDb, type Db } from "../db";
 
-export { UI_S1_TRAIN_JSONL } from "@/fixtures";
-export const UI_S1_EVAL = UI_S1_EVAL_JSONL;
 
 /** A fresh SQLite database and data dir in a temp folder, migrated; sets the env the server reads. */
 export async function freshStudio(): Promise<{ dir: string; url: string; db: Db }> {
@@ -34,7 +32,7 @@ export async function blankPng(width: number, height: number, color = "#f4f4f4")
  * 1080x2400, or 1440x3120 for the few larger-screen episodes. Every file is a distinct PNG (the
  * same pixels with its own name in a tEXt chunk), so each screenshot has its own sha256 as real ones do.
  */
-export async function uiS1ScreenshotDir(file = UI_S1_EVAL): Promise<string> {
+export async function uiS1ScreenshotDir(file = UI_S1_EVAL_JSONL): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "ui-s1-images-"));
   const small = await blankPng(1080, 2400);
   const large = await blankPng(1440, 3120, "#eeeeee");

@@ -1,5 +1,6 @@
 // GET /api/audit/facets: the actions and entity types in the audit trail (for the filter menus)
-import { authed, json } from "@/lib/server/http";
+import { auditFacetsSchema } from "@/lib/domain/audit-log";
 import { auditFacets } from "@/lib/server/audit-query";
+import { route } from "@/lib/server/route";
 
-export const GET = authed(async (_req: Request, _ctx: unknown, actor) => json(await auditFacets(actor)));
+export const GET = route({ permission: "audit.read", output: auditFacetsSchema, handler: ({ actor }) => auditFacets({ actor }) });

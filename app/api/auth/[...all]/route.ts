@@ -1,6 +1,8 @@
 // /api/auth/*: sign-in, sign-out and password change, handled by better-auth behind the studio's allow-list
 import { authHandler } from "@/lib/server/auth-handler";
+import { route } from "@/lib/server/route";
 
 // better-auth is created on first request, not at import, so a build never touches the database or the secret.
-export const GET = (req: Request) => authHandler(req);
-export const POST = (req: Request) => authHandler(req);
+const handler = route({ permission: "public", output: "raw", handler: ({ req }) => authHandler(req) });
+export const GET = handler;
+export const POST = handler;

@@ -1,13 +1,12 @@
 // GET /api/exports/:id: one export's state, progress and (when finished) counts
-import { z } from "zod";
-import { authed, json } from "@/lib/server/http";
+import { exportAnswerSchema } from "@/lib/domain/exports";
+import { idParams } from "@/lib/domain/views";
 import { getExport } from "@/lib/server/export-jobs";
-import { authorize } from "@/lib/server/session";
+import { route } from "@/lib/server/route";
 
-const paramsSchema = z.object({ id: z.string().min(1).max(200) });
-
-export const GET = authed(async (_req: Request, ctx: { params: Promise<{ id: string }> }, actor) => {
-  authorize(actor, "export.run");
-  const { id } = paramsSchema.parse(await ctx.params);
-  return json({ export: await getExport(id) });
+export const GET = route({
+  permission: "export.run",
+  params: idParams,
+  output: exportAnswerSchema,
+  handler: async ({ actor, params }) => ({ export: await getExport({ actor, id: params.id }) }),
 });

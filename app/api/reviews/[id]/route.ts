@@ -1,13 +1,21 @@
-// POST /api/reviews/:id: approve submitted work or send it back ({decision, comment?, version})
-import { z } from "zod";
-import { reviewDecisionInput } from "@/lib/domain/review";
-import { authed, json, readJson } from "@/lib/server/http";
-import { decideReview } from "@/lib/server/review";
+// GET /api/reviews/:id: the review's context (claim, last decision, what changed since, what people changed per step)
+// POST /api/reviews/:id: approve (optionally with the reviewer's fixes) or send back ({decision, comment?, version, fixes?})
+import { decisionResultSchema, reviewContextSchema, reviewDecisionInput } from "@/lib/domain/review";
+import { idParams } from "@/lib/domain/views";
+import { decideReview, reviewContext } from "@/lib/server/review";
+import { route } from "@/lib/server/route";
 
-const paramsSchema = z.object({ id: z.string().min(1).max(100) });
+export const GET = route({
+  permission: "trajectory.review",
+  params: idParams,
+  output: reviewContextSchema,
+  handler: ({ actor, params }) => reviewContext({ actor, id: params.id }),
+});
 
-export const POST = authed(async (req: Request, ctx: { params: Promise<{ id: string }> }, actor) => {
-  const { id } = paramsSchema.parse(await ctx.params);
-  const input = reviewDecisionInput.parse(await readJson(req));
-  return json(await decideReview(actor, id, input));
+export const POST = route({
+  permission: "trajectory.review",
+  params: idParams,
+  body: reviewDecisionInput,
+  output: decisionResultSchema,
+  handler: ({ actor, params, body }) => decideReview({ actor, id: params.id, ...body }),
 });

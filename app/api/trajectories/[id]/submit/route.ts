@@ -1,11 +1,11 @@
 // POST /api/trajectories/:id/submit: submit for review (422 listing what is incomplete)
-import { z } from "zod";
+import { idParams, trajectoryViewSchema } from "@/lib/domain/views";
 import { submitTrajectory } from "@/lib/server/annotate";
-import { authed, json } from "@/lib/server/http";
+import { route } from "@/lib/server/route";
 
-const paramsSchema = z.object({ id: z.string().min(1).max(100) });
-
-export const POST = authed(async (_req: Request, ctx: { params: Promise<{ id: string }> }, actor) => {
-  const { id } = paramsSchema.parse(await ctx.params);
-  return json(await submitTrajectory(actor, id));
+export const POST = route({
+  permission: "trajectory.submit",
+  params: idParams,
+  output: trajectoryViewSchema,
+  handler: ({ actor, params }) => submitTrajectory({ actor, id: params.id }),
 });

@@ -35,10 +35,11 @@ export function preloadImage(url: string): Promise<HTMLImageElement> {
   return p;
 }
 
-/** Load an image element for Konva; undefined until it has loaded (immediately when prefetched). */
-export function useImage(url: string): { image: HTMLImageElement | undefined; isError: boolean } {
-  const [state, setState] = useState<{ url: string; image?: HTMLImageElement; isError: boolean }>(() => ({ url, image: cache.get(url), isError: false }));
+/** Load an image element for Konva; undefined until it has loaded (immediately when prefetched), or while `url` is null. */
+export function useImage(url: string | null): { image: HTMLImageElement | undefined; isError: boolean } {
+  const [state, setState] = useState<{ url: string | null; image?: HTMLImageElement; isError: boolean }>(() => ({ url, image: url ? cache.get(url) : undefined, isError: false }));
   useEffect(() => {
+    if (!url) return;
     let isLive = true;
     const hit = cache.get(url);
     if (hit) {
@@ -53,6 +54,7 @@ export function useImage(url: string): { image: HTMLImageElement | undefined; is
       isLive = false;
     };
   }, [url]);
+  if (!url) return { image: undefined, isError: false };
   // A stale image from the previous URL is never shown with the new step's overlay.
   if (state.url === url) return { image: state.image, isError: state.isError };
   return { image: cache.get(url), isError: false };

@@ -1,0 +1,15 @@
+// POST /api/steps/:id/suggestions {kind: thought|action}: ask the model for a suggestion for this step (whoever may edit it)
+import { z } from "zod";
+import { requestSuggestionInput, suggestionViewSchema } from "@/lib/domain/model";
+import { idParams } from "@/lib/domain/views";
+import { route } from "@/lib/server/route";
+import { suggestForStep } from "@/lib/server/suggest";
+
+export const POST = route({
+  permission: "trajectory.annotate",
+  params: idParams,
+  body: requestSuggestionInput,
+  output: z.object({ suggestion: suggestionViewSchema }),
+  status: 201,
+  handler: async ({ actor, params, body }) => ({ suggestion: await suggestForStep(actor, params.id, body.kind) }),
+});

@@ -1,0 +1,13 @@
+// POST /api/suggestions/:id/accept: record that the person took this suggestion (its values then arrive with the next save)
+import { z } from "zod";
+import { suggestionViewSchema } from "@/lib/domain/model";
+import { idParams } from "@/lib/domain/views";
+import { route } from "@/lib/server/route";
+import { acceptSuggestion } from "@/lib/server/suggest";
+
+export const POST = route({
+  permission: "trajectory.annotate",
+  params: idParams,
+  output: z.object({ suggestion: suggestionViewSchema }),
+  handler: async ({ actor, params }) => ({ suggestion: await acceptSuggestion(actor, params.id) }),
+});

@@ -1,0 +1,112 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { ErrorBox, Loading } from "@/components/ui/states";
+import { useT } from "@/lib/i18n/react";
+import { modelJobsQuery, useModelJobCommand, useStartModelJob, type ModelJobView } from "@/lib/queries/model";
+
+/** Start pre-annotation or judge jobs, watch their progress and tokens, pause/resume/cancel them. */
+export function ModelJobs() {
+  const t = useT();
+  const query = useQuery(modelJobsQuery());
+  const start = useStartModelJob();
+  const command = useModelJobCommand();
+  const [ids, setIds] = useState("");
+  const trajectoryIds = ids.split(/[\s,]+/).filter(Boolean);
+
+  return (
+    <section className="panel panel-pad admin-section" aria-labelledby="model-jobs-title">
+      <h2 id="model-jobs-title">{t("model.jobs.title")}</h2>
+      <p className="muted">{t("model.jobs.sub")}</p>
+      <label className="field">
+        <span>{t("model.jobs.ids")}</span>
+        <textarea className="input" rows={3} value={ids} onChange={(e) => setIds(e.target.value)} />
+        <small className="muted">{t("model.jobs.idsHint")}</small>
+      </label>
+      <div className="form-row">
+        <button
+          className="btn btn-primary"
+          type="button"
+          disabled={start.isPending || trajectoryIds.length === 0}
+          onClick={() => start.mutate({ kind: "prefill", trajectoryIds })}
+        >
+          {t("model.jobs.startPrefill")}
+        </button>
+        <button className="btn" type="button" disabled={start.isPending} onClick={() => start.mutate({ kind: "judge", trajectoryIds })}>
+          {t("model.jobs.startJudge")}
+        </button>
+      </div>
+      {start.error && <ErrorBox error={start.error} />}
+      {command.error && <ErrorBox error={command.error} />}
+      {query.error && <ErrorBox error={query.error} />}
+      {!query.data ? (
+        <Loading />
+      ) : query.data.jobs.length === 0 ? (
+        <p className="muted">{t("model.jobs.none")}</p>
+      ) : (
+        <table className="table" aria-label={t("model.jobs.title")}>
+          <thead>
+            <tr>
+              <th>{t("model.jobs.kind")}</th>
+              <th>{t("model.jobs.state")}</th>
+              <th>{t("model.jobs.progress")}</th>
+              <th>{t("model.jobs.tokens")}</th>
+              <th>{t("model.jobs.started")}</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {query.data.jobs.map((j) => (
+              <JobRow key={j.id} job={j} onCommand={(c) => command.mutate({ id: j.id, command: c })} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function JobRow({ job, onCommand }: { job: ModelJobView; onCommand: (c: "pause" | "resume" | "cancel") => void }) {
+  const t = useT();
+  return (
+    <tr data-testid={`model-job-${job.id}`}>
+      <td>
+        {t(`model.jobs.kind.${job.kind}`)}{" "}
+        <span className="muted small">
+          {job.prompt} · {job.model}
+        </span>
+      </td>
+      <td>
+        {t(`model.jobs.state.${job.state}`)}
+        {job.error && <div className="problem is-blocking small">{job.error}</div>}
+      </td>
+      <td>
+        <progress max={Math.max(1, job.progress.total)} value={job.progress.done} />{" "}
+        {t("model.jobs.progressOf", { done: job.progress.done, total: job.progress.total })}
+        <div className="muted small">
+          {job.skipped} {t("model.jobs.skipped")} · {job.failures} {t("model.jobs.failures")}
+        </div>
+      </td>
+      <td>{t("model.jobs.tokensOf", { prompt: job.tokens.prompt, completion: job.tokens.completion })}</td>
+      <td>{new Date(job.startedAt).toLocaleString()}</td>
+      <td>
+        {job.state === "running" && (
+          <button className="btn btn-small" type="button" onClick={() => onCommand("pause")}>
+            {t("model.jobs.pause")}
+          </button>
+        )}
+        {job.state === "paused" && (
+          <button className="btn btn-small" type="button" onClick={() => onCommand("resume")}>
+            {t("model.jobs.resume")}
+          </button>
+        )}
+        {(job.state === "running" || job.state === "paused") && (
+          <button className="btn btn-small btn-ghost" type="button" onClick={() => onCommand("cancel")}>
+            {t("model.jobs.cancel")}
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,154 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useState, type FormEvent } from "react";
+import { ErrorBox, Loading } from "@/components/ui/states";
+import { useT } from "@/lib/i18n/react";
+import { modelSettingsQuery, useSaveModelSettings, useTestModelConnection, type ModelSettingsView } from "@/lib/queries/model";
+
+/** The model endpoint: base URL, model, key (write-only), concurrency, timeout; and "test connection". */
+export function ModelSettings() {
+  const t = useT();
+  const query = useQuery(modelSettingsQuery());
+  if (query.error) return <ErrorBox error={query.error} />;
+  if (!query.data) return <Loading />;
+  return <SettingsForm key={JSON.stringify(query.data.settings)} settings={query.data.settings} t={t} />;
+}
+
+function SettingsForm({ settings, t }: { settings: ModelSettingsView; t: ReturnType<typeof useT> }) {
+  const save = useSaveModelSettings();
+  const test = useTestModelConnection();
+  const [clearKey, setClearKey] = useState(false);
+  const saved = (field: keyof ModelSettingsView["sources"]) => settings.sources[field] === "saved";
+  const source = (field: keyof ModelSettingsView["sources"], value: string | number | null) =>
+    t("model.settings.source", {
+      value: value === null ? "—" : String(value),
+      source: t(`model.settings.source.${settings.sources[field]}`),
+    });
+
+  function submit(e: FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    const form = new FormData(e.currentTarget);
+    const text = (k: string) => String(form.get(k) ?? "").trim();
+    const num = (k: string, scale = 1) => (text(k) === "" ? null : Math.round(Number(text(k)) * scale));
+    const key = text("apiKey");
+    save.mutate({
+      baseUrl: text("baseUrl"),
+      model: text("model"),
+      ...(clearKey ? { apiKey: "" } : key ? { apiKey: key } : {}),
+      concurrency: num("concurrency"),
+      timeoutMs: num("timeout", 1000),
+    });
+  }
+
+  return (
+    <section className="panel panel-pad admin-section" aria-labelledby="model-settings-title">
+      <h2 id="model-settings-title">{t("model.settings.title")}</h2>
+      {!settings.isConfigured && <p className="muted">{t("model.settings.notConfigured")}</p>}
+      <form className="form-row" onSubmit={submit}>
+        <label className="field">
+          <span>{t("model.settings.baseUrl")}</span>
+          <input
+            className="input"
+            name="baseUrl"
+            defaultValue={saved("baseUrl") ? (settings.baseUrl ?? "") : ""}
+            placeholder={t("model.settings.baseUrlHint")}
+          />
+          <small className="muted">{source("baseUrl", settings.baseUrl)}</small>
+        </label>
+        <label className="field">
+          <span>{t("model.settings.model")}</span>
+          <input
+            className="input"
+            name="model"
+            defaultValue={saved("model") ? (settings.model ?? "") : ""}
+            placeholder="Qwen/Qwen2.5-VL-7B-Instruct"
+          />
+          <small className="muted">{source("model", settings.model)}</small>
+        </label>
+        <label className="field">
+          <span>{t("model.settings.apiKey")}</span>
+          <input
+            className="input"
+            name="apiKey"
+            type="password"
+            autoComplete="off"
+            placeholder={t("model.settings.apiKeyKeep")}
+            disabled={clearKey}
+          />
+          <small className="muted">
+            {settings.hasKey
+              ? t("model.settings.hasKey", { source: t(`model.settings.source.${settings.sources.apiKey}`) })
+              : t("model.settings.noKey")}
+          </small>
+        </label>
+        {saved("apiKey") && (
+          <label className="field">
+            <span>
+              <input type="checkbox" checked={clearKey} onChange={(e) => setClearKey(e.target.checked)} /> {t("model.settings.clearKey")}
+            </span>
+          </label>
+        )}
+        <label className="field">
+          <span>{t("model.settings.concurrency")}</span>
+          <input
+            className="input"
+            name="concurrency"
+            type="number"
+            min={1}
+            max={32}
+            defaultValue={saved("concurrency") ? settings.concurrency : ""}
+            placeholder={t("model.settings.fromEnv")}
+          />
+          <small className="muted">{source("concurrency", settings.concurrency)}</small>
+        </label>
+        <label className="field">
+          <span>{t("model.settings.timeout")}</span>
+          <input
+            className="input"
+            name="timeout"
+            type="number"
+            min={1}
+            max={600}
+            defaultValue={saved("timeoutMs") ? settings.timeoutMs / 1000 : ""}
+            placeholder={t("model.settings.fromEnv")}
+          />
+          <small className="muted">{source("timeoutMs", settings.timeoutMs / 1000)}</small>
+        </label>
+        <button className="btn btn-primary" type="submit" disabled={save.isPending}>
+          {t("model.settings.save")}
+        </button>
+        <button className="btn" type="button" disabled={test.isPending || !settings.isConfigured} onClick={() => test.mutate()}>
+          {t("model.test.button")}
+        </button>
+      </form>
+      {save.error && <ErrorBox error={save.error} />}
+      {save.isSuccess && (
+        <p className="muted" role="status">
+          {t("model.settings.saved")}
+        </p>
+      )}
+      {test.isPending && (
+        <p className="muted" role="status">
+          {t("model.test.running")}
+        </p>
+      )}
+      {test.error && <ErrorBox error={test.error} />}
+      {test.data && (
+        <div className={test.data.test.ok ? "test-ok" : "error-box"} role="status" data-testid="model-test">
+          <p>
+            {test.data.test.ok
+              ? t("model.test.ok", { model: test.data.test.model ?? "", ms: test.data.test.ms })
+              : t("model.test.failed", { ms: test.data.test.ms })}
+          </p>
+          <pre className="code wrap">{test.data.test.reply ?? test.data.test.error}</pre>
+          {test.data.test.usage && (
+            <p className="muted small">
+              {t("model.test.tokens", { prompt: test.data.test.usage.promptTokens, completion: test.data.test.usage.completionTokens })}
+            </p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,177 @@
+"use client";
+
+import { useSyncExternalStore } from "react";
+import type { Editor } from "@/lib/canvas/editor";
+import { createStore } from "@/lib/canvas/store";
+import { formatMobileUseCall } from "@/lib/domain/tool-call";
+import type { MessageKey, Translate } from "@/lib/i18n";
+import { useT } from "@/lib/i18n/react";
+import { ApiError } from "@/lib/queries/fetcher";
+import { acceptSuggestionRequest, requestSuggestion, type SuggestionKind, type SuggestionView } from "@/lib/queries/model";
+import type { StepView } from "@/lib/domain/views";
+import { useEditor } from "./use-editor";
+
+type State = {
+  /** the step the suggestion or request belongs to */
+  stepId: string | null;
+  pending: SuggestionKind | null;
+  suggestion: SuggestionView | null;
+  error: { key: MessageKey; detail: string } | null;
+};
+
+/**
+ * The model's suggestion for the current step, outside the editor's document: asking changes
+ * nothing; accepting records it on the server, then writes the values into the step as one ordinary
+ * edit (undo takes it back; autosave saves it with its provenance). A failed or slow request only
+ * shows a message: the fields and everything typed meanwhile stay as they are.
+ */
+export function createSuggestions(editor: Editor) {
+  const store = createStore<State>({ stepId: null, pending: null, suggestion: null, error: null });
+  const currentStepId = () => editor.get().steps[editor.get().stepIndex]!.id;
+
+  async function ask(kind: SuggestionKind) {
+    const stepId = currentStepId();
+    store.set({ stepId, pending: kind, suggestion: null, error: null });
+    try {
+      const suggestion = await requestSuggestion(stepId, kind);
+      if (store.get().stepId === stepId) store.set({ pending: null, suggestion });
+    } catch (e) {
+      if (store.get().stepId === stepId) store.set({ pending: null, error: errorMessage(e) });
+    }
+  }
+
+  async function accept() {
+    const s = store.get().suggestion;
+    if (!s || s.stepId !== currentStepId() || editor.get().isReadOnly) return;
+    try {
+      await acceptSuggestionRequest(s.id);
+    } catch (e) {
+      store.set({ error: errorMessage(e) });
+      return;
+    }
+    if (s.stepId !== currentStepId()) return;
+    if (s.kind === "thought") editor.patchStep("history.suggestion", { thought: s.output });
+    else
+      editor.patchStep("history.suggestion", {
+        toolCall: s.output.toolCall,
+        ...(s.output.clearAction ? { clearAction: s.output.clearAction } : {}),
+      });
+    store.set({ suggestion: null, error: null });
+  }
+
+  const dismiss = () => store.set({ suggestion: null, error: null });
+  return { ...store, ask, accept, dismiss };
+}
+export type Suggestions = ReturnType<typeof createSuggestions>;
+
+function errorMessage(e: unknown): State["error"] {
+  if (e instanceof ApiError) {
+    if (e.code === "gateway_timeout") return { key: "suggest.timeout", detail: "" };
+    if (e.code === "unavailable") return { key: "suggest.notConfigured", detail: "" };
+    return { key: "suggest.failed", detail: e.message };
+  }
+  return { key: "suggest.offline", detail: "" };
+}
+
+const PROVENANCE_ROWS = [
+  ["thought.text", "editor.thought"],
+  ["clearAction", "editor.clearAction"],
+  ["toolCall", "editor.toolCall"],
+] as const;
+
+export function SuggestionPanel({ editor, suggestions, step }: { editor: Editor; suggestions: Suggestions; step: StepView }) {
+  const t = useT();
+  const state = useSyncExternalStore(suggestions.subscribe, suggestions.get, suggestions.get);
+  const isReadOnly = useEditor(editor, (s) => s.isReadOnly);
+  const isHere = state.stepId === step.id;
+  const suggestion = isHere ? state.suggestion : null;
+  return (
+    <section className="suggestion-panel" aria-label={t("suggest.title")}>
+      <div className="suggestion-actions">
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={isReadOnly || state.pending !== null}
+          onClick={() => void suggestions.ask("thought")}
+        >
+          {t("suggest.thought")}
+        </button>
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={isReadOnly || state.pending !== null}
+          onClick={() => void suggestions.ask("action")}
+        >
+          {t("suggest.action")}
+        </button>
+        {isHere && state.pending && (
+          <span className="muted small" role="status">
+            {t("suggest.asking")}
+          </span>
+        )}
+      </div>
+      {isHere && state.error && (
+        <p className="problem is-blocking" role="alert">
+          {t(state.error.key, { detail: state.error.detail })}
+        </p>
+      )}
+      {suggestion && (
+        <SuggestionCard suggestion={suggestion} t={t} onAccept={() => void suggestions.accept()} onDismiss={suggestions.dismiss} />
+      )}
+      <p className="muted small provenance" title={t("provenance.label")}>
+        {PROVENANCE_ROWS.map(([field, label]) => (
+          <span key={field} data-testid={`provenance-${field}`}>
+            {t(label)}: {t(`provenance.${step.provenance[field]?.source ?? "imported"}` as MessageKey)}{" "}
+          </span>
+        ))}
+      </p>
+    </section>
+  );
+}
+
+function SuggestionCard({
+  suggestion,
+  t,
+  onAccept,
+  onDismiss,
+}: {
+  suggestion: SuggestionView;
+  t: Translate;
+  onAccept: () => void;
+  onDismiss: () => void;
+}) {
+  return (
+    <div className="suggestion-card" data-testid="suggestion">
+      <p className="muted small">{t("suggest.from", { model: suggestion.model, prompt: suggestion.prompt })}</p>
+      <dl>
+        {suggestion.kind === "thought" ? (
+          <>
+            <dt>{t("suggest.state")}</dt>
+            <dd>{suggestion.output.state}</dd>
+            <dt>{t("suggest.nextAction")}</dt>
+            <dd>{suggestion.output.nextAction}</dd>
+            <dt>{t("suggest.purpose")}</dt>
+            <dd>{suggestion.output.purpose}</dd>
+          </>
+        ) : (
+          <>
+            <dt>{t("suggest.clearAction")}</dt>
+            <dd>{suggestion.output.clearAction || "—"}</dd>
+            <dt>{t("suggest.toolCall")}</dt>
+            <dd>
+              <code>{formatMobileUseCall(suggestion.output.toolCall)}</code>
+            </dd>
+          </>
+        )}
+      </dl>
+      <div className="suggestion-actions">
+        <button type="button" className="btn btn-small btn-primary" onClick={onAccept}>
+          {t("suggest.accept")} <span className="kbd">A</span>
+        </button>
+        <button type="button" className="btn btn-small btn-ghost" onClick={onDismiss}>
+          {t("suggest.dismiss")}
+        </button>
+      </div>
+    </div>
+  );
+}

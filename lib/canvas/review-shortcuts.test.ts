@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { CATALOGUE } from "@/lib/i18n";
+import { matchShortcut } from "./shortcuts";
+import { myTasksShortcuts, reviewQueueShortcuts, reviewShortcuts, type ReviewContextState } from "./review-shortcuts";
+
+const calls: string[] = [];
+const record = (name: string) => () => void calls.push(name);
+const review = reviewShortcuts({
+  next: record("next"),
+  prev: record("prev"),
+  toggleOpen: record("open"),
+  comment: record("comment"),
+  fix: record("fix"),
+  approve: record("approve"),
+  focusReason: record("reason"),
+  decide: record("decide"),
+  startNext: record("startNext"),
+  help: record("help"),
+});
+const key = (k: string, mods: Partial<{ ctrlKey: boolean; shiftKey: boolean }> = {}) => ({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
+const press = (k: string, ctx: ReviewContextState, isTyping = false, mods = {}) => {
+  const hit = matchShortcut(key(k, mods), review, ctx, isTyping);
+  hit?.run(ctx);
+  return hit?.id ?? null;
+};
+
+describe("review and My tasks shortcuts", () => {
+  it("every label and group is in both catalogues, and no key is listed twice in one list", () => {
+    for (const list of [review, myTasksShortcuts({ startNext: () => {}, help: () => {} }), reviewQueueShortcuts({ startNext: () => {}, help: () => {} })]) {
+      for (const s of list) {
+        expect(CATALOGUE.en, s.label).toHaveProperty([s.label]);
+        expect(CATALOGUE.zh, s.group).toHaveProperty([s.group]);
+      }
+      const keys = list.flatMap((s) => s.kbd);
+      expect(new Set(keys).size).toBe(keys.length);
+    }
+  });
+
+  it("decides only when a decision is possible; plain keys never fire while typing, Ctrl+Enter does", () => {
+    const open = { canDecide: true, hasFixes: false };
+    expect(press("a", open)).toBe("review.approve");
+    expect(press("a", { canDecide: false, hasFixes: false })).toBeNull();
+    // With a fix pending a bare "a" does nothing: approving with fixes is Ctrl+Enter or the button.
+    expect(press("a", { canDecide: true, hasFixes: true })).toBeNull();
+    expect(press("a", open, true)).toBeNull();
+    expect(press("j", open, true)).toBeNull();
+    expect(press("Enter", open, true, { ctrlKey: true })).toBe("review.decide");
+    expect(press("Enter", { canDecide: false, hasFixes: false }, true, { ctrlKey: true })).toBeNull();
+    expect(calls).toEqual(["approve", "decide"]);
+  });
+});

@@ -1,0 +1,55 @@
+import type { Shortcut } from "./shortcuts";
+
+/**
+ * The review page's and My tasks' entries in the shortcut registry. Same shape as the editor's
+ * (lib/canvas/editor-shortcuts.ts): the page's one key listener and its help overlay read these lists.
+ */
+export type ReviewActions = {
+  next: () => void;
+  prev: () => void;
+  toggleOpen: () => void;
+  comment: () => void;
+  fix: () => void;
+  approve: () => void;
+  focusReason: () => void;
+  decide: () => void;
+  startNext: () => void;
+  help: () => void;
+};
+/** What the review shortcuts look at: may a decision be made now. */
+export type ReviewContextState = { canDecide: boolean; hasFixes: boolean };
+
+export function reviewShortcuts(a: ReviewActions): Shortcut<ReviewContextState>[] {
+  const canDecide = (s: ReviewContextState) => s.canDecide;
+  const g = "shortcut.group.review";
+  return [
+    { id: "review.next", kbd: ["j"], label: "shortcut.review.next", group: g, run: a.next },
+    { id: "review.prev", kbd: ["k"], label: "shortcut.review.prev", group: g, run: a.prev },
+    { id: "review.open", kbd: ["o"], label: "shortcut.review.open", group: g, run: a.toggleOpen },
+    { id: "review.comment", kbd: ["c"], label: "shortcut.review.comment", group: g, run: a.comment },
+    { id: "review.fix", kbd: ["f"], label: "shortcut.review.fix", group: g, when: canDecide, run: a.fix },
+    // A plain "a" approves only when no fix is pending: approving with fixes is Ctrl+Enter or the button, so it is never a slip.
+    { id: "review.approve", kbd: ["a"], label: "shortcut.review.approve", group: g, when: (s) => s.canDecide && !s.hasFixes, run: a.approve },
+    { id: "review.reason", kbd: ["r"], label: "shortcut.review.reason", group: g, when: canDecide, run: a.focusReason },
+    { id: "review.decide", kbd: ["mod+Enter"], label: "shortcut.review.decide", group: g, when: canDecide, run: a.decide, isGlobal: true },
+    { id: "review.startNext", kbd: ["n"], label: "shortcut.review.startNext", group: g, run: a.startNext },
+    { id: "review.help", kbd: ["?"], label: "shortcut.review.help", group: g, run: a.help },
+  ];
+}
+
+export type TasksActions = { startNext: () => void; help: () => void };
+
+export function myTasksShortcuts(a: TasksActions): Shortcut<void>[] {
+  return [
+    { id: "tasks.startNext", kbd: ["n"], label: "shortcut.tasks.startNext", group: "shortcut.group.tasks", run: a.startNext },
+    { id: "tasks.help", kbd: ["?"], label: "shortcut.review.help", group: "shortcut.group.tasks", run: a.help },
+  ];
+}
+
+/** The review queue: start the next review, and the overlay. */
+export function reviewQueueShortcuts(a: TasksActions): Shortcut<void>[] {
+  return [
+    { id: "queue.startNext", kbd: ["n"], label: "shortcut.review.startNext", group: "shortcut.group.review", run: a.startNext },
+    { id: "queue.help", kbd: ["?"], label: "shortcut.review.help", group: "shortcut.group.review", run: a.help },
+  ];
+}

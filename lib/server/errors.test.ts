@@ -1,0 +1,66 @@
+// Errors reach a person in their language: the signed-in person's stored locale for API calls, the
+// browser's Accept-Language before sign-in. Real routes, a real temporary database.
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CLI_ACTOR } from "./audit";
+import { appError } from "./errors";
+import { errorResponse } from "./http";
+import { createUser, updateUser } from "./people";
+import { freshStudio } from "./testing/fixtures";
+import { createToken } from "./tokens";
+import type { Db } from "./db";
+
+type Handler = (req: Request, ctx: unknown) => Promise<Response>;
+const route = async (file: string, method: string) =>
+  ((await import(pathToFileURL(path.resolve("app/api", file, "route.ts")).href)) as Record<string, Handler>)[method]!;
+
+async function message(res: Response): Promise<string> {
+  return ((await res.json()) as { error: { message: string } }).error.message;
+}
+
+describe("error messages in the person's language", () => {
+  let db: Db;
+  let zhToken: string;
+  let enToken: string;
+  beforeAll(async () => {
+    ({ db } = await freshStudio());
+    await createUser({ actor: CLI_ACTOR, email: "li@example.com", role: "annotator", password: "password-123" }, db);
+    await updateUser({ actor: CLI_ACTOR, id: "li@example.com", locale: "zh" }, db);
+    await createUser({ actor: CLI_ACTOR, email: "ann@example.com", role: "annotator", password: "password-123" }, db);
+    zhToken = (await createToken({ actor: CLI_ACTOR, user: "li@example.com", name: "t" }, db)).token;
+    enToken = (await createToken({ actor: CLI_ACTOR, user: "ann@example.com", name: "t" }, db)).token;
+  });
+
+  it("a missing trajectory reads in Chinese for a person who chose Chinese, in English for the others", async () => {
+    const submit = await route("trajectories/[id]/submit", "POST");
+    const ask = (token: string) =>
+      submit(new Request("http://127.0.0.1:3000/api/trajectories/nope/submit", { method: "POST", headers: { authorization: `Bearer ${token}` } }), { params: Promise.resolve({ id: "nope" }) });
+    const zh = await ask(zhToken);
+    expect(zh.status).toBe(404);
+    expect(await message(zh)).toBe("轨迹 nope 不存在");
+    expect(await message(await ask(enToken))).toBe("trajectory nope does not exist");
+  });
+
+  it("before sign-in the browser's language decides", async () => {
+    const get = await route("stats", "GET");
+    const zh = await get(new Request("http://127.0.0.1:3000/api/stats", { headers: { "accept-language": "zh-CN,zh;q=0.9,en;q=0.8" } }), {});
+    expect(zh.status).toBe(401);
+    expect(await message(zh)).toMatch(/^请先登录/);
+    const en = await get(new Request("http://127.0.0.1:3000/api/stats", { headers: { "accept-language": "en-GB" } }), {});
+    expect(await message(en)).toMatch(/^Sign in/);
+  });
+
+  it("placeholders and nested messages are translated; unexpected errors stay generic", async () => {
+    const e = appError("conflict", "error.notEditable", { status: { key: "status.submitted" } });
+    expect(e.message).toBe("This trajectory is “Submitted”; it can be edited again once a reviewer sends it back.");
+    expect(await message(errorResponse(e, "zh"))).toBe("此轨迹当前为“已提交”；审核人退回后才能再次编辑。");
+    const quiet = console.error;
+    console.error = () => {};
+    try {
+      expect(await message(errorResponse(new Error("db exploded at /var/secret"), "zh"))).toBe("服务器出错了，错误已记录。");
+    } finally {
+      console.error = quiet;
+    }
+  });
+});

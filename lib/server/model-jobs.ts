@@ -1,0 +1,410 @@
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import { truncate } from "@/lib/domain/limits";
+import { modelJobViewSchema, type ModelJobView, type StartModelJobInput } from "@/lib/domain/model";
+import type { Actor } from "@/lib/domain/permissions";
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "./audit";
+import { db as defaultDb, type Db } from "./db";
+import { AppError } from "./errors";
+import { judgeTrajectory, REVIEWED_WHERE } from "./judge";
+import { modelConfig, PROMPTS, type ModelConfig } from "./model";
+import { askThought } from "./suggest";
+import { auditActor, authorize } from "./session";
+import { stepFromRow } from "./trajectories";
+
+/**
+ * Background model jobs, recorded in the database (ModelJob, with one ModelJobItem per finished
+ * step or trajectory):
+ * - prefill: batch pre-annotation. For the selected trajectories, every step nobody has touched
+ *   (never saved: version 1, no provenance) gets a suggested thought written into its fields, marked
+ *   `prefilled`. The write is conditional on the step still being untouched, in one transaction with
+ *   its audit row, so a person's edit is never overwritten, even one landing mid-job.
+ * - judge: the trajectory judge over reviewed trajectories (lib/server/judge.ts).
+ * Pause, resume and cancel are state changes the runner reads before each item. A job whose process
+ * died (restart, kill) is taken over by the next studio process that looks (at start-up, or when the
+ * jobs are listed): finished items have rows, so nothing is asked twice except the one in flight.
+ */
+
+export const JOB_HEARTBEAT_MS = 5_000;
+export const JOB_STALE_MS = Number(process.env.STUDIO_JOB_STALE_MS ?? 30_000);
+/** A job stops (failed) after this many model failures in a row: the endpoint is down, not one step odd. */
+export const MAX_FAILURES_IN_ROW = 5;
+
+type Runner = { id: string; running: Map<string, Promise<void>> };
+const globalForJobs = globalThis as unknown as { studioModelRunner?: Runner };
+const runner = (globalForJobs.studioModelRunner ??= {
+  id: `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`,
+  running: new Map(),
+});
+
+type JobRow = Awaited<ReturnType<Db["modelJob"]["findFirstOrThrow"]>>;
+
+async function view(prisma: Db, row: JobRow): Promise<ModelJobView> {
+  const counts = await prisma.modelJobItem.groupBy({ by: ["result"], where: { jobId: row.id }, _count: { _all: true } });
+  const n = (r: string) => counts.find((c) => c.result === r)?._count._all ?? 0;
+  const selection = JSON.parse(row.selectionJson) as { trajectoryIds: string[] };
+  return modelJobViewSchema.parse({
+    id: row.id,
+    kind: row.kind,
+    state: row.state,
+    prompt: row.prompt,
+    model: row.model,
+    createdBy: row.createdByLabel,
+    trajectories: selection.trajectoryIds.length,
+    progress: { done: n("done") + n("skipped") + n("failed"), total: row.progressTotal },
+    skipped: n("skipped"),
+    failures: n("failed"),
+    tokens: { prompt: row.promptTokens, completion: row.completionTokens },
+    error: row.error,
+    startedAt: row.startedAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  });
+}
+
+/** Is the process that ran this job gone? */
+function isRunnerGone(row: JobRow, now: number): boolean {
+  if (!row.runnerId) return true;
+  if (row.runnerId === runner.id) return !runner.running.has(row.id);
+  if (!row.heartbeatAt || now - row.heartbeatAt.getTime() > JOB_STALE_MS) return true;
+  const [host, pidText] = row.runnerId.split(":");
+  if (host !== os.hostname()) return false;
+  const pid = Number(pidText);
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== "EPERM";
+  }
+}
+
+/** Start a job: prefill over the given trajectories, or the judge over them (none given: every reviewed one). */
+export async function startModelJob(actor: Actor, input: StartModelJobInput, prisma: Db = defaultDb()): Promise<ModelJobView> {
+  authorize(actor, "model.manage");
+  const config = await modelConfig(prisma);
+  const ids = [...new Set(input.trajectoryIds)];
+  let trajectoryIds: string[];
+  if (input.kind === "judge" && ids.length === 0) {
+    trajectoryIds = (await prisma.trajectory.findMany({ where: REVIEWED_WHERE, select: { id: true }, orderBy: { id: "asc" } })).map(
+      (t) => t.id,
+    );
+  } else {
+    const found = await prisma.trajectory.findMany({ where: { id: { in: ids } }, select: { id: true } });
+    const missing = ids.filter((id) => !found.some((f) => f.id === id));
+    if (missing.length)
+      throw new AppError(
+        "unprocessable",
+        `trajectoryIds: no trajectory ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}`,
+      );
+    trajectoryIds = ids;
+  }
+  if (trajectoryIds.length === 0)
+    throw new AppError(
+      "unprocessable",
+      input.kind === "judge" ? "There is no reviewed trajectory to judge yet." : "trajectoryIds: choose at least one trajectory",
+    );
+  const total =
+    input.kind === "prefill" ? await prisma.step.count({ where: { trajectoryId: { in: trajectoryIds } } }) : trajectoryIds.length;
+  const row = await prisma.$transaction(async (tx) => {
+    const created = await tx.modelJob.create({
+      data: {
+        kind: input.kind,
+        state: "running",
+        selectionJson: JSON.stringify({ trajectoryIds }),
+        prompt: input.kind === "prefill" ? PROMPTS.thought : PROMPTS.judge,
+        model: config.model,
+        createdById: actor.id,
+        createdByLabel: truncate(actor.email),
+        runnerId: runner.id,
+        heartbeatAt: new Date(),
+        progressTotal: total,
+      },
+    });
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      action: `model.${input.kind}.start`,
+      entityType: "model-job",
+      entityId: created.id,
+      after: { trajectories: trajectoryIds.length, total, prompt: created.prompt, model: config.model },
+    });
+    return created;
+  });
+  launch(prisma, row.id);
+  return view(prisma, row);
+}
+
+/** Pause, resume or cancel. Resuming runs the job in this process; cancelling keeps what was written. */
+export async function commandModelJob(
+  actor: Actor,
+  id: string,
+  command: "pause" | "resume" | "cancel",
+  prisma: Db = defaultDb(),
+): Promise<ModelJobView> {
+  authorize(actor, "model.manage");
+  const row = await prisma.modelJob.findUnique({ where: { id } });
+  if (!row) throw new AppError("not_found", `no model job ${id}`);
+  const from = { pause: ["running"], resume: ["paused"], cancel: ["running", "paused"] }[command];
+  const to = { pause: "paused", resume: "running", cancel: "cancelled" }[command];
+  if (!from.includes(row.state))
+    throw new AppError(
+      "conflict",
+      `A ${row.state} job cannot be ${command === "pause" ? "paused" : command === "resume" ? "resumed" : "cancelled"}.`,
+    );
+  const data =
+    command === "resume"
+      ? { state: to, runnerId: runner.id, heartbeatAt: new Date() }
+      : { state: to, ...(command === "cancel" ? { finishedAt: new Date() } : {}) };
+  const { count } = await prisma.modelJob.updateMany({ where: { id, state: row.state }, data });
+  if (count !== 1) throw new AppError("conflict", "The job changed a moment ago; look again.");
+  await recordAudit(prisma, {
+    actor: auditActor(actor),
+    action: `model.job.${command}`,
+    entityType: "model-job",
+    entityId: id,
+    before: { state: row.state },
+    after: { state: to },
+  });
+  if (command === "resume") {
+    // A failed item is tried again on resume.
+    await prisma.modelJobItem.deleteMany({ where: { jobId: id, result: "failed" } });
+    launch(prisma, id);
+  }
+  return view(prisma, (await prisma.modelJob.findUnique({ where: { id } }))!);
+}
+
+/** Take over running jobs whose process is gone, and run them here. Safe from any process at any time. */
+export async function recoverModelJobs(prisma: Db = defaultDb()): Promise<string[]> {
+  const now = Date.now();
+  const taken: string[] = [];
+  for (const row of await prisma.modelJob.findMany({ where: { state: "running" } })) {
+    if (!isRunnerGone(row, now)) continue;
+    const { count } = await prisma.modelJob.updateMany({
+      where: { id: row.id, state: "running", runnerId: row.runnerId, heartbeatAt: row.heartbeatAt },
+      data: { runnerId: runner.id, heartbeatAt: new Date() },
+    });
+    if (count !== 1) continue;
+    await recordAudit(prisma, {
+      actor: SYSTEM_ACTOR,
+      action: "model.job.takeover",
+      entityType: "model-job",
+      entityId: row.id,
+      before: { runnerId: row.runnerId },
+      after: { runnerId: runner.id },
+    });
+    taken.push(row.id);
+    launch(prisma, row.id);
+  }
+  return taken;
+}
+
+export async function listModelJobs(actor: Actor, prisma: Db = defaultDb()): Promise<ModelJobView[]> {
+  authorize(actor, "model.manage");
+  await recoverModelJobs(prisma);
+  const rows = await prisma.modelJob.findMany({ orderBy: [{ startedAt: "desc" }, { id: "desc" }], take: 100 });
+  return Promise.all(rows.map((r) => view(prisma, r)));
+}
+
+export async function getModelJob(actor: Actor, id: string, prisma: Db = defaultDb()): Promise<ModelJobView> {
+  authorize(actor, "model.manage");
+  await recoverModelJobs(prisma);
+  const row = await prisma.modelJob.findUnique({ where: { id } });
+  if (!row) throw new AppError("not_found", `no model job ${id}`);
+  return view(prisma, row);
+}
+
+/** Resolves when this process's run of the job stops (finished, paused, cancelled); for tests. */
+export async function waitForModelJob(id: string): Promise<void> {
+  await runner.running.get(id);
+}
+
+/** Resolves when every job this process runs has stopped (for tests). */
+export async function settleModelJobs(): Promise<void> {
+  await Promise.all([...runner.running.values()]);
+}
+
+// ── The runner ───────────────────────────────────────────────────────────────────────────────────
+
+function launch(prisma: Db, id: string) {
+  if (runner.running.has(id)) return;
+  const done = run(prisma, id)
+    .catch((e: unknown) => console.error(`model job ${id} stopped with an error`, e))
+    .finally(() => runner.running.delete(id));
+  runner.running.set(id, done);
+}
+
+/** The items still to do, in a stable order: steps (prefill) or trajectories (judge) without a row. */
+async function pendingItems(prisma: Db, row: JobRow): Promise<string[]> {
+  const { trajectoryIds } = JSON.parse(row.selectionJson) as { trajectoryIds: string[] };
+  const finished = new Set(
+    (await prisma.modelJobItem.findMany({ where: { jobId: row.id }, select: { itemId: true } })).map((i) => i.itemId),
+  );
+  if (row.kind === "judge") return trajectoryIds.filter((t) => !finished.has(t));
+  const order = new Map(trajectoryIds.map((t, i) => [t, i]));
+  const steps = await prisma.step.findMany({
+    where: { trajectoryId: { in: trajectoryIds } },
+    select: { id: true, trajectoryId: true, index: true },
+  });
+  steps.sort((a, b) => order.get(a.trajectoryId)! - order.get(b.trajectoryId)! || a.index - b.index);
+  return steps.filter((s) => !finished.has(s.id)).map((s) => s.id);
+}
+
+async function run(prisma: Db, id: string): Promise<void> {
+  let row = await prisma.modelJob.findUnique({ where: { id } });
+  if (!row || row.state !== "running") return;
+  let config: ModelConfig;
+  try {
+    config = await modelConfig(prisma);
+  } catch (e) {
+    await finish(prisma, id, "failed", (e as Error).message);
+    return;
+  }
+  const actor: AuditActor = { id: null, label: `model-job:${id}` };
+  const queue = await pendingItems(prisma, row);
+  let inRow = 0;
+  let stopped: string | null = null;
+  const beat = setInterval(
+    () => void prisma.modelJob.updateMany({ where: { id, runnerId: runner.id }, data: { heartbeatAt: new Date() } }).catch(() => undefined),
+    JOB_HEARTBEAT_MS,
+  );
+  beat.unref?.();
+
+  const stillMine = async () => {
+    row = await prisma.modelJob.findUnique({ where: { id } });
+    return !!row && row.state === "running" && row.runnerId === runner.id;
+  };
+  const record = (itemId: string, result: "done" | "skipped" | "failed", detail?: string) =>
+    prisma.modelJobItem.upsert({
+      where: { jobId_itemId: { jobId: id, itemId } },
+      create: { jobId: id, itemId, result, detail: detail ? truncate(detail, 1_000) : null },
+      update: {},
+    });
+  const addTokens = (p: number, c: number) =>
+    prisma.modelJob.update({ where: { id }, data: { promptTokens: { increment: p }, completionTokens: { increment: c } } });
+
+  const work = async (itemId: string) => {
+    try {
+      const tokens =
+        row!.kind === "prefill" ? await prefillStep(prisma, config, id, itemId, actor) : await judgeItem(prisma, config, id, itemId);
+      await addTokens(tokens.prompt, tokens.completion);
+      await record(itemId, tokens.skipped ? "skipped" : "done", tokens.skipped ?? undefined);
+      inRow = 0;
+    } catch (e) {
+      const details = e instanceof AppError ? (e.details as { tokens?: { prompt: number; completion: number } } | undefined) : undefined;
+      if (details?.tokens) await addTokens(details.tokens.prompt, details.tokens.completion);
+      await record(itemId, "failed", (e as Error).message);
+      inRow += 1;
+      if (inRow >= MAX_FAILURES_IN_ROW) stopped = `Stopped after ${inRow} failures in a row; the last: ${(e as Error).message}`;
+    }
+  };
+
+  try {
+    // `concurrency` workers share the queue; each checks the job's state before taking an item.
+    const workers = Array.from({ length: Math.max(1, config.concurrency) }, async () => {
+      for (;;) {
+        if (stopped || !(await stillMine())) return;
+        const next = queue.shift();
+        if (next === undefined) return;
+        await work(next);
+      }
+    });
+    await Promise.all(workers);
+  } finally {
+    clearInterval(beat);
+  }
+  if (stopped) return finish(prisma, id, "failed", stopped);
+  if (queue.length === 0 && (await stillMine())) await finish(prisma, id, "succeeded", null);
+}
+
+async function finish(prisma: Db, id: string, state: "succeeded" | "failed", error: string | null) {
+  const { count } = await prisma.modelJob.updateMany({
+    where: { id, state: "running", runnerId: runner.id },
+    data: { state, error: error ? truncate(error, 2_000) : null, finishedAt: new Date(), heartbeatAt: new Date() },
+  });
+  if (count === 1)
+    await recordAudit(prisma, {
+      actor: SYSTEM_ACTOR,
+      action: `model.job.${state === "succeeded" ? "finish" : "fail"}`,
+      entityType: "model-job",
+      entityId: id,
+      after: { state, error },
+    });
+}
+
+type ItemResult = { prompt: number; completion: number; skipped?: string };
+
+/** A step nobody has touched: never saved (version 1) and no provenance. */
+const UNTOUCHED = { version: 1, provenanceJson: null } as const;
+
+/**
+ * Pre-annotate one step: ask for a thought, then write it only if the step is still untouched, in
+ * one transaction with the suggestion row and the audit row. A step a person saved in the meantime
+ * keeps the person's work (the suggestion is still recorded, for them to accept if they like).
+ */
+async function prefillStep(prisma: Db, config: ModelConfig, jobId: string, stepId: string, actor: AuditActor): Promise<ItemResult> {
+  const step = await prisma.step.findUnique({ where: { id: stepId }, include: { screenshot: true, trajectory: true } });
+  if (!step) return { prompt: 0, completion: 0, skipped: "the step no longer exists" };
+  if (step.version !== 1 || step.provenanceJson !== null) return { prompt: 0, completion: 0, skipped: "a person has edited this step" };
+  const before = await prisma.step.findMany({
+    where: { trajectoryId: step.trajectoryId, index: { lt: step.index } },
+    orderBy: { index: "asc" },
+    include: { screenshot: true },
+  });
+  const asked = await askThought(config, { step, view: stepFromRow(step), history: before.map(stepFromRow), trajectory: step.trajectory });
+  const out = asked.output as { state: string; nextAction: string; purpose: string; text: string };
+  return prisma.$transaction(async (tx) => {
+    const suggestion = await tx.stepSuggestion.create({
+      data: {
+        stepId,
+        trajectoryId: step.trajectoryId,
+        kind: "thought",
+        origin: "batch",
+        prompt: asked.prompt,
+        model: asked.model,
+        outputJson: JSON.stringify(out),
+        rawText: asked.rawText.slice(0, 20_000),
+        promptTokens: asked.promptTokens,
+        completionTokens: asked.completionTokens,
+        jobId,
+      },
+    });
+    const at = new Date().toISOString();
+    const mark = { source: "prefilled" as const, suggestionId: suggestion.id, prompt: asked.prompt, model: asked.model, at };
+    const provenance = { "thought.state": mark, "thought.nextAction": mark, "thought.purpose": mark, "thought.text": mark };
+    const { count } = await tx.step.updateMany({
+      where: { id: stepId, ...UNTOUCHED },
+      data: {
+        thoughtState: out.state,
+        thoughtNext: out.nextAction,
+        thoughtPurpose: out.purpose,
+        thought: out.text,
+        provenanceJson: JSON.stringify(provenance),
+        version: { increment: 1 },
+      },
+    });
+    if (count !== 1)
+      return {
+        prompt: asked.promptTokens,
+        completion: asked.completionTokens,
+        skipped: "a person edited this step while the model answered",
+      };
+    await recordAudit(tx, {
+      actor,
+      action: "step.prefill",
+      entityType: "step",
+      entityId: stepId,
+      before: {
+        thought: { state: step.thoughtState, nextAction: step.thoughtNext, purpose: step.thoughtPurpose, text: step.thought },
+        version: 1,
+      },
+      after: { thought: out, provenance, version: 2, jobId },
+    });
+    return { prompt: asked.promptTokens, completion: asked.completionTokens };
+  });
+}
+
+async function judgeItem(prisma: Db, config: ModelConfig, jobId: string, trajectoryId: string): Promise<ItemResult> {
+  const exists = await prisma.trajectory.count({ where: { id: trajectoryId } });
+  if (!exists) return { prompt: 0, completion: 0, skipped: "the trajectory no longer exists" };
+  const r = await judgeTrajectory(config, trajectoryId, jobId, prisma);
+  return { prompt: r.promptTokens, completion: r.completionTokens };
+}

@@ -1,0 +1,80 @@
+import type { z } from "zod";
+import { mayAttempt, type Action, type Actor } from "@/lib/domain/permissions";
+import { actorLocale, assertSameOrigin, errorResponse, json, readJson, requestLocale } from "./http";
+import { authorize, requireActor } from "./session";
+
+/**
+ * What a route needs: an action from the permission table (the caller's role must be able to do
+ * it, on their own work where the action depends on a trajectory; the use case then checks the
+ * particular record), "signed-in" (anyone with a session or an API token), or "public".
+ */
+export type Permission = Action | "signed-in" | "public";
+
+type Schema = z.ZodType;
+type Out<S> = S extends Schema ? z.input<S> : undefined;
+type In<S> = S extends Schema ? z.output<S> : undefined;
+
+export type RouteSpec<P extends Permission, Params, Query, Body, Output extends Schema | "raw"> = {
+  permission: P;
+  /** The dynamic segments of the path ([id], [sha]...). */
+  params?: Params;
+  /** The query string; an empty field (`?app=`) means "no filter" and is left out before parsing. */
+  query?: Query;
+  /** The JSON body: malformed JSON answers 400, an oversize body 413, a body the schema refuses 422. An empty body reads as {}. */
+  body?: Body;
+  /** The answer's schema (checked before it is sent: a drift is our bug, a logged 500), or "raw" for a handler that builds its own Response. */
+  output: Output;
+  /** The status of a successful JSON answer (200 unless given). */
+  status?: number;
+  handler: (input: {
+    actor: P extends "public" ? null : Actor;
+    params: In<Params>;
+    query: In<Query>;
+    body: In<Body>;
+    req: Request;
+  }) => Promise<Output extends Schema ? Out<Output> : Response>;
+};
+
+/** A route handler as Next calls it, carrying what it declared (the route-shape test reads these). */
+export type RouteHandler = ((req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>) & {
+  readonly permission: Permission;
+  readonly readsBody: boolean;
+};
+
+const withoutEmpty = (params: URLSearchParams) => Object.fromEntries([...params].filter(([, v]) => v.trim() !== ""));
+
+/**
+ * The one way into the API: authenticates (401), refuses cross-site mutations and callers whose
+ * role lacks the declared permission (403), parses params, query and body with the given zod
+ * schemas, runs the handler and checks its answer against `output`. Every error goes through
+ * errorResponse, the one mapping from thrown errors to HTTP answers.
+ */
+export function route<P extends Permission, Params extends Schema | undefined = undefined, Query extends Schema | undefined = undefined, Body extends Schema | undefined = undefined, Output extends Schema | "raw" = "raw">(
+  spec: RouteSpec<P, Params, Query, Body, Output>,
+): RouteHandler {
+  const handler = async (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }): Promise<Response> => {
+    let actor: Actor | null = null;
+    try {
+      if (spec.permission !== "public") actor = await requireActor(req.headers);
+      if (actor) {
+        assertSameOrigin(req);
+        if (spec.permission !== "signed-in" && !mayAttempt(actor, spec.permission as Action)) authorize(actor, spec.permission as Action);
+      }
+      const params = spec.params ? spec.params.parse(await ctx.params) : undefined;
+      const query = spec.query ? spec.query.parse(withoutEmpty(new URL(req.url).searchParams)) : undefined;
+      const body = spec.body ? spec.body.parse((await readJson(req, { optional: true })) ?? {}) : undefined;
+      const result = await spec.handler({ actor, params, query, body, req } as Parameters<typeof spec.handler>[0]);
+      if (spec.output === "raw") return result as Response;
+      const checked = spec.output.safeParse(result);
+      if (!checked.success) {
+        throw new Error(`${req.method} ${new URL(req.url).pathname}: the answer does not match its declared schema: ${checked.error.message}`);
+      }
+      // The value as the handler built it (dates serialise as ISO text); the schema only vouches for it.
+      return json(result, spec.status ?? 200);
+    } catch (e) {
+      // In the person's language once we know who asks; before that, in the browser's.
+      return errorResponse(e, actor ? actorLocale(actor) : requestLocale(req));
+    }
+  };
+  return Object.assign(handler, { permission: spec.permission, readsBody: spec.body !== undefined });
+}

@@ -1,0 +1,258 @@
+import { readFile } from "node:fs/promises";
+import { framePair, QWEN_MAX_PIXELS, QWEN_MIN_PIXELS, toOriginalPoint, toResizedPoint, type Size } from "@/lib/domain/geometry";
+import {
+  actionSuggestionSchema,
+  parseThoughtReply,
+  suggestionViewSchema,
+  thoughtSuggestionSchema,
+  type SuggestionKind,
+  type SuggestionView,
+} from "@/lib/domain/model";
+import { parseModelOutput } from "@/lib/domain/model-output";
+import type { Actor } from "@/lib/domain/permissions";
+import { mobileUseSystemPrompt, mobileUseUserText } from "@/lib/domain/prompt";
+import { composeThought } from "@/lib/domain/thought";
+import { formatMobileUseCall, mapPoints, screenProblems, type ToolCall } from "@/lib/domain/tool-call";
+import { isEditableStatus } from "@/lib/domain/annotation";
+import { recordAudit } from "./audit";
+import { db as defaultDb, type Db } from "./db";
+import { AppError } from "./errors";
+import { chat, fill, loadPrompt, modelConfig, PROMPTS, type ChatMessage, type ModelConfig } from "./model";
+import { screenshotFile } from "./screenshot-store";
+import { auditActor, authorize } from "./session";
+import { stepFromRow } from "./trajectories";
+
+/** The pixel budget the serving side resizes screenshots to (vLLM's Qwen2.5-VL processor default). */
+export function modelMaxPixels(): number {
+  const n = Number(process.env.STUDIO_MODEL_MAX_PIXELS);
+  return Number.isInteger(n) && n > 0 ? n : QWEN_MAX_PIXELS;
+}
+
+/** A stored screenshot as a data: URL (the studio sends the original bytes; the server resizes). */
+export async function screenshotDataUrl(sha256: string, mime: string): Promise<string> {
+  const bytes = await readFile(screenshotFile(sha256, mime));
+  return `data:${mime};base64,${bytes.toString("base64")}`;
+}
+
+type StepContext = Awaited<ReturnType<typeof loadContext>>;
+
+async function loadContext(prisma: Db, stepId: string) {
+  const step = await prisma.step.findUnique({ where: { id: stepId }, include: { screenshot: true, trajectory: true } });
+  if (!step) throw new AppError("not_found", `step ${stepId} does not exist`);
+  const before = await prisma.step.findMany({
+    where: { trajectoryId: step.trajectoryId, index: { lt: step.index } },
+    orderBy: { index: "asc" },
+    include: { screenshot: true },
+  });
+  return { step, view: stepFromRow(step), history: before.map(stepFromRow), trajectory: step.trajectory };
+}
+
+/** The request for "Suggest thought": instruction, history, screenshot, the step's (corrected) tool call. */
+export async function thoughtMessages(ctx: StepContext): Promise<{ prompt: string; messages: ChatMessage[] }> {
+  const p = await loadPrompt(PROMPTS.thought);
+  const history = ctx.history.length
+    ? ctx.history
+        .map(
+          (h) => `Step ${h.index + 1}: ${h.clearAction || h.thought.nextAction || "(no description)"} | ${formatMobileUseCall(h.toolCall)}`,
+        )
+        .join("\n")
+    : "(none: this is the first step)";
+  const user = fill(p.user, {
+    instruction: ctx.trajectory.instruction,
+    history,
+    step: ctx.step.index + 1,
+    step_count: ctx.trajectory.stepCount,
+    clear_action: ctx.view.clearAction || "(not written yet)",
+    tool_call: formatMobileUseCall(ctx.view.toolCall),
+  });
+  const image = await screenshotDataUrl(ctx.step.screenshot.sha256, ctx.step.screenshot.mime);
+  return {
+    prompt: p.name,
+    messages: [
+      { role: "system", content: p.system },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: user },
+          { type: "image_url", image_url: { url: image } },
+        ],
+      },
+    ],
+  };
+}
+
+/** The request for "Suggest action": the cookbook's mobile_use prompt in the resized frame, history in that frame. */
+async function actionMessages(ctx: StepContext): Promise<{ prompt: string; messages: ChatMessage[]; frame: Size; original: Size }> {
+  const p = await loadPrompt(PROMPTS.action);
+  const original = { width: ctx.step.screenshot.width, height: ctx.step.screenshot.height };
+  const frames = framePair(original, modelMaxPixels(), QWEN_MIN_PIXELS);
+  const history = ctx.history.map((h) =>
+    mapPoints(h.toolCall, (pt) => toResizedPoint(pt, framePair(h.screenshot, modelMaxPixels(), QWEN_MIN_PIXELS))),
+  );
+  const system = fill(p.system, { mobile_use_system_prompt: mobileUseSystemPrompt(frames.resized) });
+  const user = fill(p.user, { user_text: mobileUseUserText(ctx.trajectory.instruction, history) });
+  const image = await screenshotDataUrl(ctx.step.screenshot.sha256, ctx.step.screenshot.mime);
+  return {
+    prompt: p.name,
+    frame: frames.resized,
+    original,
+    messages: [
+      { role: "system", content: system },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: user },
+          { type: "image_url", image_url: { url: image } },
+        ],
+      },
+    ],
+  };
+}
+
+type Asked = { prompt: string; model: string; output: unknown; rawText: string; promptTokens: number; completionTokens: number };
+
+/** Ask the model for a thought for this step; throws AppError (bad_gateway when the answer is unusable). */
+export async function askThought(config: ModelConfig, ctx: StepContext, signal?: AbortSignal): Promise<Asked> {
+  const { prompt, messages } = await thoughtMessages(ctx);
+  const a = await chat(config, messages, { maxTokens: 512, signal });
+  let parts: ReturnType<typeof parseThoughtReply>;
+  try {
+    parts = parseThoughtReply(a.text);
+  } catch (e) {
+    throw new AppError("bad_gateway", `${(e as Error).message}.`, { reason: "unusable", reply: a.text.slice(0, 500) });
+  }
+  const output = thoughtSuggestionSchema.parse({ ...parts, text: composeThought(parts) });
+  return { prompt, model: a.model, output, rawText: a.text, promptTokens: a.promptTokens, completionTokens: a.completionTokens };
+}
+
+async function askAction(config: ModelConfig, ctx: StepContext): Promise<Asked> {
+  const { prompt, messages, frame, original } = await actionMessages(ctx);
+  const a = await chat(config, messages, { maxTokens: 512 });
+  const parsed = parseModelOutput(a.text);
+  if (!parsed.toolCall)
+    throw new AppError(
+      "bad_gateway",
+      `The model's answer holds no usable tool call (${parsed.problems.map((p) => `${p.field}: ${p.message}`).join("; ")}).`,
+      { reason: "unusable", reply: a.text.slice(0, 500) },
+    );
+  const frames = { original, resized: frame };
+  const toolCall: ToolCall = mapPoints(parsed.toolCall, (pt) => toOriginalPoint(pt, frames));
+  const off = screenProblems(toolCall, original);
+  if (off.length)
+    throw new AppError("bad_gateway", `The model's action is off the screen (${off.map((p) => p.message).join("; ")}).`, {
+      reason: "unusable",
+      reply: a.text.slice(0, 500),
+    });
+  const output = actionSuggestionSchema.parse({ toolCall, clearAction: parsed.clearAction ?? "", thought: parsed.thought ?? "" });
+  return { prompt, model: a.model, output, rawText: a.text, promptTokens: a.promptTokens, completionTokens: a.completionTokens };
+}
+
+type SuggestionRow = Awaited<ReturnType<Db["stepSuggestion"]["findFirstOrThrow"]>>;
+
+export function suggestionView(row: SuggestionRow): SuggestionView {
+  return suggestionViewSchema.parse({
+    id: row.id,
+    kind: row.kind,
+    stepId: row.stepId,
+    prompt: row.prompt,
+    model: row.model,
+    output: JSON.parse(row.outputJson),
+    createdAt: row.createdAt.toISOString(),
+  });
+}
+
+/**
+ * "Suggest thought" / "Suggest action" for one step: whoever may edit the step may ask. The answer
+ * is recorded (table StepSuggestion, audit step.suggest) and returned; nothing in the step changes
+ * until the person accepts it. A failing or slow endpoint is a 502/504/503 with a clear message.
+ */
+export async function suggestForStep(
+  actor: Actor,
+  stepId: string,
+  kind: SuggestionKind,
+  prisma: Db = defaultDb(),
+): Promise<SuggestionView> {
+  const ctx = await loadContext(prisma, stepId);
+  authorize(actor, "trajectory.annotate", ctx.trajectory);
+  if (!isEditableStatus(ctx.trajectory.status))
+    throw new AppError(
+      "forbidden",
+      `This trajectory is ${ctx.trajectory.status.replace("_", " ")}; suggestions are for work being edited.`,
+    );
+  const config = await modelConfig(prisma);
+  const asked = kind === "thought" ? await askThought(config, ctx) : await askAction(config, ctx);
+  const row = await prisma.$transaction(async (tx) => {
+    const created = await tx.stepSuggestion.create({
+      data: {
+        stepId,
+        trajectoryId: ctx.trajectory.id,
+        kind,
+        origin: "editor",
+        prompt: asked.prompt,
+        model: asked.model,
+        outputJson: JSON.stringify(asked.output),
+        rawText: asked.rawText.slice(0, 20_000),
+        promptTokens: asked.promptTokens,
+        completionTokens: asked.completionTokens,
+        requestedById: actor.id,
+      },
+    });
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      action: "step.suggest",
+      entityType: "step",
+      entityId: stepId,
+      after: {
+        suggestionId: created.id,
+        kind,
+        prompt: asked.prompt,
+        model: asked.model,
+        tokens: { prompt: asked.promptTokens, completion: asked.completionTokens },
+      },
+    });
+    return created;
+  });
+  return suggestionView(row);
+}
+
+/**
+ * Accepting a suggestion: recorded before the values reach the step, so the save that carries them
+ * is attributed (suggested-accepted, or suggested-edited once changed). The editor then applies the
+ * values as an ordinary edit; undo takes them back.
+ */
+export async function acceptSuggestion(actor: Actor, suggestionId: string, prisma: Db = defaultDb()): Promise<SuggestionView> {
+  return prisma.$transaction(async (tx) => {
+    const row = await tx.stepSuggestion.findUnique({ where: { id: suggestionId } });
+    if (!row) throw new AppError("not_found", `suggestion ${suggestionId} does not exist`);
+    const t = await tx.trajectory.findUniqueOrThrow({ where: { id: row.trajectoryId }, select: { assigneeId: true, status: true } });
+    authorize(actor, "trajectory.annotate", t);
+    if (!isEditableStatus(t.status))
+      throw new AppError("forbidden", `This trajectory is ${t.status.replace("_", " ")}; it cannot be edited now.`);
+    const acceptedAt = new Date();
+    const updated = await tx.stepSuggestion.update({ where: { id: suggestionId }, data: { acceptedAt, acceptedById: actor.id } });
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      action: "step.suggest.accept",
+      entityType: "step",
+      entityId: row.stepId,
+      after: { suggestionId, kind: row.kind, prompt: row.prompt, model: row.model },
+    });
+    return suggestionView(updated);
+  });
+}
+
+/** The latest accepted suggestion of each kind for a step, with its acceptance time (for provenance at save). */
+export async function acceptedSuggestions(
+  tx: Pick<Db, "stepSuggestion">,
+  stepId: string,
+): Promise<(SuggestionView & { acceptedAt: Date })[]> {
+  const rows = await tx.stepSuggestion.findMany({ where: { stepId, acceptedAt: { not: null } }, orderBy: { acceptedAt: "desc" } });
+  const seen = new Set<string>();
+  const out: (SuggestionView & { acceptedAt: Date })[] = [];
+  for (const r of rows) {
+    if (seen.has(r.kind)) continue;
+    seen.add(r.kind);
+    out.push({ ...suggestionView(r), acceptedAt: r.acceptedAt! });
+  }
+  return out;
+}
