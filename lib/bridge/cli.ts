@@ -1,7 +1,7 @@
 // `npm run studio -- bridge <command> ...`: trainer formats, rewards and evaluation for an export folder.
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { QWEN_MAX_PIXELS, QWEN_MIN_PIXELS } from "@/lib/domain/geometry";
+import { QWEN_FACTOR, QWEN_MAX_PIXELS, QWEN_MIN_PIXELS } from "@/lib/domain/geometry";
 import { ExportError } from "./export-reader";
 import { exportGrpo, GRPO_TARGETS, type GrpoTarget } from "./grpo";
 import type { BridgeIo } from "./output";
@@ -144,6 +144,8 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
     maxPixels: positiveInt("max-pixels", values["max-pixels"], QWEN_MAX_PIXELS),
     minPixels: positiveInt("min-pixels", values["min-pixels"], QWEN_MIN_PIXELS),
   };
+  // Below one 28x28 patch qwen-vl-utils' smart_resize floors a side to 0: no trainer can load that frame.
+  if (frame.maxPixels < QWEN_FACTOR * QWEN_FACTOR) throw new UsageError(`--max-pixels must be at least ${QWEN_FACTOR * QWEN_FACTOR} (one ${QWEN_FACTOR}x${QWEN_FACTOR} patch), got ${frame.maxPixels}`);
   if (frame.minPixels > frame.maxPixels) throw new UsageError(`--min-pixels ${frame.minPixels} exceeds --max-pixels ${frame.maxPixels}`);
   const allowProblems = values["allow-problems"];
 

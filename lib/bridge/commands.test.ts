@@ -170,6 +170,10 @@ describe("problems are reported, never dropped silently", () => {
     const { dir } = await standardExport();
     expect(await runBridge(["sft", dir, "--out", await tempDir(), "--target", "axolotl"], captureIo())).toBe(2);
     expect(await runBridge(["grpo", dir, "--out", await tempDir(), "--target", "verl", "--max-pixels", "-5"], captureIo())).toBe(2);
+    // Under one 28x28 patch qwen-vl-utils floors a side to 0 (and crashes); no trainer can read such a frame.
+    const tiny = captureIo();
+    expect(await runBridge(["sft", dir, "--out", await tempDir(), "--target", "ms-swift", "--max-pixels", "700", "--min-pixels", "100"], tiny)).toBe(2);
+    expect(tiny.err()).toContain("--max-pixels must be at least 784");
     expect(await runBridge(["sft", dir, "--target", "ms-swift"], captureIo())).toBe(2);
     expect(await runBridge(["sft", dir, "--out", "x", "--target", "ms-swift", "--bogus"], captureIo())).toBe(2);
   });
@@ -188,6 +192,21 @@ describe("bridge stats", () => {
     expect(s.perAction.click?.samples).toBe(2);
     expect(s.overBudget.count).toBe(4);
     expect(s.overBudget.first.map((o) => o.trajectory)).toEqual(["traj-en", "traj-en", "traj-en", "traj-en"]);
+  });
+
+  it("prints a table whose columns line up under app names in Chinese, and names over-budget steps from 1 as the editor does", async () => {
+    const { dir } = await standardExport();
+    const io = captureIo();
+    expect(await runBridge(["stats", dir, "--max-tokens", "3000"], io)).toBe(0);
+    const text = io.out();
+    // A CJK character takes two terminal columns: the numbers start in the same column on every row.
+    const wide = (l: string) => [...l].reduce((n, c) => n + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/.test(c) ? 2 : 1), 0);
+    const rows = text.split("\n").filter((l) => /^ {2}\S.* \d+$/.test(l) && !l.includes("trajectory"));
+    expect(rows.some((l) => l.includes("盒马"))).toBe(true);
+    expect(new Set(rows.map(wide)).size).toBe(1);
+    // JSON keeps the 0-based step index; the human line counts from 1 (traj-en's first step is over 3000).
+    expect(text).toContain("  trajectory traj-en step 1: ");
+    expect(text).not.toContain("step 0:");
   });
 
   it("shrinks with --max-pixels", async () => {

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { runBridge } from "./cli";
 import { REWARD_PLUGIN_NAME } from "./reward-plugin";
 import { groundTruthSchema, mobileR1Reward } from "./rewards";
+import { uiS1TrainCheckOptions } from "./ui-s1";
 import { captureIo, readJsonl, standardExport, tempDir } from "./test-fixtures";
 
 const swiftRowSchema = z.object({
@@ -108,6 +109,21 @@ describe("bridge grpo (verl parquet)", () => {
     expect(en.images).toHaveLength(2);
   });
 
+  it("carries UI-S1's own ground-truth shape too: {check_options, num_steps} as TrajDataset.fix_line builds it, beside extra_info's frames", () => {
+    // gui_action_match_compute_score(solution, json.loads(ground_truth), extra_info) reads ground_truth['check_options'],
+    // ground_truth['num_steps'] and extra_info width/height/resized_width/resized_height; nothing else.
+    const byStep = new Map(rows.map((r) => verlRowSchema.parse(r)).map((r) => [`${r.extra_info.trajectory_id}:${r.extra_info.step}`, r]));
+    const click = JSON.parse(byStep.get("traj-en:1")!.reward_model.ground_truth) as Record<string, unknown>;
+    // fix_line: a copy of action_content (the call plus the target box as bbox), the annotation, candidate_bbox = bbox only.
+    expect(click.check_options).toEqual({ action: "click", coordinate: [925, 405], bbox: [850, 350, 1000, 460], annotation: "GOOD", candidate_bbox: [850, 350, 1000, 460] });
+    expect(click.check_options).toEqual(Object.fromEntries(uiS1TrainCheckOptions({ action: "click", coordinate: [925, 405], bbox: [850, 350, 1000, 460] }, "GOOD")));
+    expect(click.num_steps).toBe(5);
+    const harmful = JSON.parse(byStep.get("traj-en:2")!.reward_model.ground_truth) as Record<string, unknown>;
+    expect(harmful.check_options).toEqual({ action: "swipe", coordinate: [540, 1800], coordinate2: [540, 600], annotation: "HARMFUL", candidate_bbox: [] });
+    // traj-zh is cut after its first step: UI-S1 sees a one-step trajectory.
+    expect((JSON.parse(byStep.get("traj-zh:0")!.reward_model.ground_truth) as Record<string, unknown>).num_steps).toBe(1);
+  });
+
   it("is scored by the written Python plugin's compute_score", async () => {
     expect(await runBridge(["reward-plugin", "--out", out], captureIo())).toBe(0);
     const row = verlRowSchema.parse(rows[1]);
@@ -126,5 +142,25 @@ describe("bridge grpo (verl parquet)", () => {
     });
     expect(run.stderr).toBe("");
     expect(JSON.parse(run.stdout)).toMatchObject({ score: 1, format: 1, action: 1, extract_match: 1 });
+  });
+});
+
+describe("printed trainer settings name the data file so that a shell and Hydra read it whole", () => {
+  it("quotes data.train_files (verl, UI-S1) for a folder with a space and CJK, and names it under --image-root", async () => {
+    const { dir } = await standardExport();
+    const out = path.join(await tempDir(), "导出 v1 grpo");
+    const io = captureIo();
+    expect(await runBridge(["grpo", dir, "--out", out, "--target", "verl", "--embed-images"], io)).toBe(0);
+    expect(io.err()).toContain(`  'data.train_files="${out}/mobile_use_grpo.parquet"'\n`);
+    const rooted = captureIo();
+    expect(await runBridge(["grpo", dir, "--out", out, "--target", "verl", "--image-root", "/data/训练 v1"], rooted)).toBe(0);
+    expect(rooted.err()).toContain(`  'data.train_files="/data/训练 v1/mobile_use_grpo.parquet"'\n`);
+    const swift = captureIo();
+    expect(await runBridge(["grpo", dir, "--out", out, "--target", "ms-swift", "--image-root", "/data/训练 v1"], swift)).toBe(0);
+    expect(swift.err()).toContain(`--dataset '/data/训练 v1/mobile_use_grpo.jsonl'`);
+    const traj = captureIo();
+    const trajOut = path.join(await tempDir(), "导出 v1 traj");
+    expect(await runBridge(["traj", dir, "--out", trajOut, "--target", "ui-s1"], traj)).toBe(0);
+    expect(traj.err()).toContain(`  'data.train_files="${trajOut}/ui_s1_trajectories.jsonl"'\n`);
   });
 });

@@ -2,12 +2,13 @@ import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileWriter, ParquetWriter, type ColumnSource, type SchemaElement } from "hyparquet-writer";
 import type { ActionSpace } from "@/lib/domain/prompt";
-import { addRow, emptyHints, imageTokens, lengthSetting, promptTokens, shellQuote, trainerSettings, type TrainerHints } from "@/lib/domain/trainer-hints";
+import { addRow, emptyHints, hydraOverride, imageTokens, lengthSetting, promptTokens, shellQuote, trainerSettings, type TrainerHints } from "@/lib/domain/trainer-hints";
 import { openExport } from "./export-reader";
 import { ImageFolder, imageBytes } from "./images";
 import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
 import type { RewardRule } from "./rewards";
 import { exportActionSpace, imagePairingProblem, walkSamples, type ChatMessage, type FrameOptions, type StepSample } from "./samples";
+import { uiS1TrainCheckOptions } from "./ui-s1";
 import { mobileUseGrpoPrompt, uiS1GrpoPrompt, type GrpoPrompt } from "./ui-s1-prompt";
 
 export const GRPO_TARGETS = ["ms-swift", "verl"] as const;
@@ -99,7 +100,10 @@ export function swiftGrpoRow(sample: StepSample, prompt: GrpoPrompt, images: str
  */
 export type VerlImage = { image: string; max_pixels: bigint; min_pixels: bigint } | { bytes: Uint8Array; max_pixels: bigint; min_pixels: bigint };
 
-/** verl RL row (FORMATS.md §4.3). `reward_model.ground_truth` is the GroundTruth as a JSON string. */
+/**
+ * verl RL row (FORMATS.md §4.3). `reward_model.ground_truth` is the GroundTruth as a JSON string, plus
+ * UI-S1's `check_options` and `num_steps` (uiS1GroundTruth).
+ */
 export type VerlRow = {
   data_source: string;
   prompt: ChatMessage[];
@@ -119,6 +123,20 @@ export type VerlRow = {
   };
 };
 
+/**
+ * UI-S1's own ground truth for the step, beside the studio's keys: what gui_action_match_compute_score
+ * reads (`ground_truth['check_options']`, `ground_truth['num_steps']`, with extra_info's width/height/
+ * resized_width/resized_height), so UI-S1's reward runs on `json.loads(reward_model.ground_truth)` as is.
+ * check_options is TrajDataset.fix_line of the step `bridge traj` writes (uiS1TrainCheckOptions);
+ * num_steps counts the trajectory's steps up to the cut, as that file holds them.
+ */
+export function uiS1GroundTruth(sample: StepSample): { check_options: Record<string, unknown>; num_steps: number } {
+  const { toolCall, box } = sample.step;
+  const check = uiS1TrainCheckOptions(box ? { ...toolCall, bbox: box } : toolCall, sample.annotation);
+  const t = sample.trajectory;
+  return { check_options: Object.fromEntries(check), num_steps: t.cutAfter === null ? t.steps.length : Math.min(t.steps.length, t.cutAfter + 1) };
+}
+
 /** `images`: each of `prompt.imagePaths` as a path (see ImageFolder) or its bytes (--embed-images). */
 export function verlRow(sample: StepSample, index: number, rule: RewardRule, opts: FrameOptions, prompt: GrpoPrompt, images: (string | Uint8Array)[]): VerlRow {
   const gt = sample.groundTruth;
@@ -129,7 +147,7 @@ export function verlRow(sample: StepSample, index: number, rule: RewardRule, opt
     // fetch_image resizes with these per-image limits, so verl sees exactly the frame the prompt announces.
     images: images.map((image) => (typeof image === "string" ? { image, ...limits } : { bytes: image, ...limits })),
     ability: "gui",
-    reward_model: { style: "rule", ground_truth: JSON.stringify(gt) },
+    reward_model: { style: "rule", ground_truth: JSON.stringify({ ...gt, ...uiS1GroundTruth(sample) }) },
     extra_info: {
       index: BigInt(index),
       trajectory_id: sample.where.trajectory,
@@ -321,7 +339,7 @@ function grpoHint(opts: TrainingRowOptions & { target: GrpoTarget; rule: RewardR
         : `images are relative to the output folder: start verl with ${dataDir} as its working directory, or re-run with --embed-images (or --image-root)`;
     return [
       `verl: ${images}. Set:`,
-      `  data.train_files=${file}`,
+      `  ${hydraOverride("data.train_files", path.join(dataDir, path.basename(file)))}`,
       ...trainerSettings("verl", hints, dataDir).map((l) => `  ${l}`),
       `  custom_reward_function.path=${plugin} custom_reward_function.name=compute_score`,
       `  (max_prompt_length fits the longest prompt, ${hints.maxPromptTokens} estimated tokens of which ${hints.maxImageTokens} image tokens; max_pixels ${hints.maxPixels} is in every image entry)`,
@@ -330,7 +348,7 @@ function grpoHint(opts: TrainingRowOptions & { target: GrpoTarget; rule: RewardR
   return [
     `ms-swift GRPO: ${opts.imageRoot ? `images are absolute paths under ${opts.imageRoot}/images/` : "images are relative to the output folder"}. Set:`,
     `  MAX_PIXELS=${hints.maxPixels} MIN_PIXELS=${hints.minPixels} ROOT_IMAGE_DIR=${shellQuote(dataDir)}`,
-    `  --dataset ${shellQuote(file)} --max_length ${lengthSetting(hints.maxPromptTokens)} (prompts up to ${hints.maxPromptTokens} estimated tokens)`,
+    `  --dataset ${shellQuote(path.join(dataDir, path.basename(file)))} --max_length ${lengthSetting(hints.maxPromptTokens)} (prompts up to ${hints.maxPromptTokens} estimated tokens)`,
     `  --external_plugins ${plugin} --reward_funcs ${SWIFT_REWARD_FUNCS[opts.rule]}`,
   ].join("\n");
 }

@@ -21,6 +21,9 @@ Ground truth (ms-swift GRPO columns, or the JSON in verl's reward_model.ground_t
     orig_wh         [width, height]
     resized_wh      [width, height]
     annotation      "GOOD" | "HARMFUL" | "NEUTRAL"
+verl rows also hold UI-S1's own ground truth, check_options and num_steps (what TrajDataset.fix_line builds), so
+UI-S1's gui_action_match_compute_score(solution, json.loads(ground_truth), extra_info) runs on them as is; the
+functions here read the keys above.
 
 Entry points:
     ms-swift: --external_plugins trajectory_studio_rewards.py
@@ -32,6 +35,7 @@ Entry points:
               python3 trajectory_studio_rewards.py --ui-s1-vectors ui-s1-reward-vectors.json
 """
 
+import decimal
 import json
 import math
 import re
@@ -49,8 +53,11 @@ DEFAULT_LONG_PRESS_SECONDS = 2
 # JavaScript's String.prototype.trim() character set (Python's strip() differs slightly).
 _JS_WS = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 _NEXT_TAG = re.compile(r"<(think|thinking|action|tool_call|conclusion)>")
-_FENCE = re.compile(r"```[a-zA-Z]*\s*([\s\S]*?)\s*```")
-_POINT_TEXT = re.compile(r"\s*[\[(]?\s*(-?[0-9.]+)\s*,\s*(-?[0-9.]+)\s*[\])]?\s*")
+# JavaScript's \s (the same set as trim()); Python's \s differs (it has U+001C..U+001F and U+0085, not U+FEFF).
+_S = r"[\t\n\x0b\x0c\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+_FENCE = re.compile(r"```[a-zA-Z]*" + _S + r"*([\s\S]*?)" + _S + r"*```")
+_POINT_TEXT = re.compile((r"S*[\[(]?S*(-?[0-9.]+)S*,S*(-?[0-9.]+)S*[\])]?S*").replace("S", _S))
+_RADIX_TEXT = re.compile(r"0(?:[xX][0-9a-fA-F]+|[oO][0-7]+|[bB][01]+)")
 _NUMBER_TEXT = re.compile(r"[+-]?([0-9]+\.?[0-9]*([eE][+-]?[0-9]+)?|\.[0-9]+([eE][+-]?[0-9]+)?|Infinity)")
 
 ACTION_ALIASES = {
@@ -78,17 +85,43 @@ def _js_trim(s):
 
 
 def _key(s):
-    return re.sub(r"[\s_\-]", "", s.lower())
+    return re.sub(_S[:-1] + r"_\-]", "", s.lower())
 
 
 def _is_num(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+def _js_float(v):
+    """The double JavaScript's JSON.parse makes of a JSON number (an int too large for a float is +-Infinity)."""
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf if v > 0 else -math.inf
+
+
 def _js_number_to_string(v):
-    if isinstance(v, float) and v.is_integer() and abs(v) < 1e21:
-        return str(int(v))
-    return str(v)
+    """String(n) for a JSON number, as JavaScript prints the double JSON.parse made of it (Number::toString)."""
+    x = _js_float(v)
+    if x != x:
+        return "NaN"
+    if x in (math.inf, -math.inf):
+        return "Infinity" if x > 0 else "-Infinity"
+    if x == 0:
+        return "0"
+    sign = "-" if x < 0 else ""
+    t = decimal.Decimal(repr(abs(x))).normalize().as_tuple()  # repr: the shortest round-trip digits, as JavaScript's
+    digits = "".join(map(str, t.digits))
+    point = len(digits) + t.exponent  # value = 0.<digits> x 10^point
+    k, n = len(digits), point
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * (-n) + digits
+    e = n - 1
+    return sign + digits[0] + ("." + digits[1:] if k > 1 else "") + "e" + ("+" if e >= 0 else "-") + str(abs(e))
 
 
 def _js_string(v):
@@ -117,13 +150,15 @@ def _js_number(v):
     if v is False:
         return 0.0
     if _is_num(v):
-        return float(v)
+        return _js_float(v)
     if isinstance(v, str):
         t = _js_trim(v)
         if t == "":
             return 0.0
         if _NUMBER_TEXT.fullmatch(t):
             return float(t.replace("Infinity", "inf"))
+        if _RADIX_TEXT.fullmatch(t):  # Number("0x1f"), "0o17", "0b101" (no sign allowed)
+            return _js_float(int(t[2:], {"x": 16, "o": 8, "b": 2}[t[1].lower()]))
         return float("nan")
     if isinstance(v, list):
         if len(v) == 0:
@@ -185,7 +220,7 @@ def normalize_action(raw):
     if isinstance(raw, str):
         try:
             raw = json.loads(raw, parse_constant=_reject_constant)
-        except ValueError:
+        except (ValueError, RecursionError):  # nesting deeper than the interpreter allows is unreadable too
             return None
     if not isinstance(raw, dict):
         return None
@@ -221,7 +256,7 @@ def normalize_action(raw):
                 return fallback
             problems.append(field)
             return None
-        n = float(v) if _is_num(v) else _js_number(v)
+        n = _js_number(v)
         if not math.isfinite(n) or n < 0:
             problems.append(field)
         return v if _is_num(v) else n
@@ -503,7 +538,7 @@ def read_mobile_r1_response(response):
     if tool is not None:
         try:
             call = _tool_call(json.loads(tool["body"], parse_constant=_reject_constant))
-        except ValueError:
+        except (ValueError, RecursionError):  # never raise into the trainer on a model's output
             call = None
     ok = (
         think is not None and action is not None and tool is not None

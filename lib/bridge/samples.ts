@@ -1,5 +1,5 @@
 import { groundTruthContradictions } from "@/lib/domain/annotation";
-import { framePair, isPointOnScreen, toResizedPoint, type FramePair } from "@/lib/domain/geometry";
+import { framePair, isPointOnScreen, QWEN_FACTOR, QWEN_MAX_PIXELS, QWEN_MIN_PIXELS, toResizedPoint, type FramePair, type Size } from "@/lib/domain/geometry";
 import { mobileR1Response, mobileUseSystemPrompt, mobileUseUserText, type ActionSpace } from "@/lib/domain/prompt";
 import { mapPoints, pointsOf, type ToolCall } from "@/lib/domain/tool-call";
 import { isTrainingTarget, type CanonicalStep, type CanonicalTrajectory, type Verdict } from "@/lib/domain/trajectory";
@@ -10,10 +10,38 @@ import type { Annotation, GroundTruth } from "./rewards";
 export const IMAGE_TAG = "<image>";
 
 /**
+ * How the trainer turns a screenshot into the image the model sees:
+ * - "qwen": smart_resize of the original at (maxPixels, minPixels): qwen-vl-utils fetch_image (ms-swift
+ *   MAX_PIXELS/MIN_PIXELS, verl's per-image max_pixels/min_pixels), UI-S1;
+ * - "llamafactory": LLaMA-Factory's _preprocess_image first scales an image with more than image_max_pixels
+ *   (= maxPixels) pixels by sqrt(image_max_pixels / pixels), or one with fewer than image_min_pixels (= minPixels)
+ *   up, truncating each side (int()); Qwen2VLPlugin widens a side under 28 to 28; then the Qwen2-VL image
+ *   processor smart_resizes that at its own limits (preprocessor_config: 12845056 / 3136). That is not
+ *   smart_resize of the original at maxPixels (1080x2340 at 1003520: 672x1484, not 672x1456).
+ */
+export type Resizer = "qwen" | "llamafactory";
+
+/**
  * Resizing parameters of the trainer the export is for (pixels; Qwen2.5-VL defaults), and the action
  * space the system prompt declares (exportActionSpace decides it; the cookbook's when unset).
  */
-export type FrameOptions = { maxPixels: number; minPixels: number; actionSpace?: ActionSpace };
+export type FrameOptions = { maxPixels: number; minPixels: number; actionSpace?: ActionSpace; resizer?: Resizer };
+
+/** The original size and the size the trainer's model sees (see Resizer). Throws where smart_resize raises. */
+export function trainerFrames(original: Size, opts: FrameOptions): FramePair {
+  if (opts.resizer !== "llamafactory") return framePair(original, opts.maxPixels, opts.minPixels);
+  let { width, height } = original;
+  if (width * height > opts.maxPixels) {
+    const f = Math.sqrt(opts.maxPixels / (width * height));
+    [width, height] = [Math.trunc(width * f), Math.trunc(height * f)];
+  }
+  if (width * height < opts.minPixels) {
+    const f = Math.sqrt(opts.minPixels / (width * height));
+    [width, height] = [Math.trunc(width * f), Math.trunc(height * f)];
+  }
+  if (Math.min(width, height) < QWEN_FACTOR) [width, height] = [Math.max(width, QWEN_FACTOR), Math.max(height, QWEN_FACTOR)];
+  return { original, resized: framePair({ width, height }, QWEN_MAX_PIXELS, QWEN_MIN_PIXELS).resized };
+}
 
 /** Trajectory statuses a reviewer's eye has passed (or an annotator handed in); anything else is raw model output. */
 const REVIEWED_STATUSES = new Set(["submitted", "approved"]);
@@ -91,7 +119,7 @@ export async function* stepSamples(exp: ExportDir, record: Extract<TrajectoryRec
   const prepared: ({ frames: FramePair; resizedCall: ToolCall; error?: undefined } | { error: string })[] = [];
   for (const step of t.steps.slice(0, lastKept + 1)) {
     try {
-      const frames = framePair({ width: step.screenshot.width, height: step.screenshot.height }, opts.maxPixels, opts.minPixels);
+      const frames = trainerFrames({ width: step.screenshot.width, height: step.screenshot.height }, opts);
       const resizedCall = mapPoints(step.toolCall, (p) => toResizedPoint(p, frames));
       const bad = outOfFrame(resizedCall, frames);
       prepared.push(bad ? { error: `toolCall ${bad}` } : { frames, resizedCall });

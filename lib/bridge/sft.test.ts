@@ -1,12 +1,13 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Template } from "@huggingface/jinja";
+import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { smartResize } from "@/lib/domain/geometry";
 import { parseModelOutput } from "@/lib/domain/model-output";
 import { runBridge } from "./cli";
-import { captureIo, EN_INSTRUCTION, readJsonl, REFERENCE_DIR, standardExport, tempDir } from "./test-fixtures";
+import { captureIo, EN_INSTRUCTION, loadShot, makeStep, makeTrajectory, readJsonl, REFERENCE_DIR, standardExport, tempDir, writeExport } from "./test-fixtures";
 
 const rowSchema = z.object({
   messages: z.array(z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string() })),
@@ -150,5 +151,32 @@ describe("bridge sft (LLaMA-Factory)", () => {
     expect(io.err()).toContain("image_max_pixels: 12845056");
     const rows = (await readJsonl(path.join(out, "mobile_use_sft.jsonl"))).map((x) => rowSchema.parse(x));
     expect(rows.map((r) => r.messages.map((m) => m.role))).toEqual(Array(5).fill(["system", "user", "assistant"]));
+  });
+});
+
+describe("bridge sft (LLaMA-Factory) writes rows in the frame LLaMA-Factory gives the model", () => {
+  // LLaMA-Factory's _preprocess_image scales an image above image_max_pixels by sqrt(image_max_pixels / pixels),
+  // truncating each side, before the Qwen2-VL image processor's own smart_resize (12845056 / 3136). For 1080x2340
+  // at 1003520: 680x1474, then 672x1484. qwen-vl-utils (ms-swift) resizes the original at 1003520: 672x1456.
+  it("announces and converts to 672x1484 for a 1080x2340 screenshot at --max-pixels 1003520 (ms-swift: 672x1456)", async () => {
+    const bytes = await sharp({ create: { width: 1080, height: 2340, channels: 3, background: { r: 200, g: 220, b: 240 } } }).png().toBuffer();
+    const shotFile = path.join(await tempDir(), "1080x2340.png");
+    writeFileSync(shotFile, bytes);
+    const shot = await loadShot(shotFile, 1080, 2340);
+    const dir = await writeExport([makeTrajectory([makeStep(0, shot, { action: "click", coordinate: [540, 1170] }, { box: [400, 1000, 700, 1300] })], { id: "t-2340" })], [shot]);
+    const run = async (target: string) => {
+      const out = await tempDir();
+      const { code, io } = await sft([dir, "--out", out, "--target", target, "--max-pixels", "1003520"]);
+      expect(code).toBe(0);
+      return { row: rowSchema.parse((await readJsonl(path.join(out, "mobile_use_sft.jsonl")))[0]), err: io.err() };
+    };
+    const lf = await run("llamafactory");
+    expect(lf.row.messages[0]!.content).toContain("The screen's resolution is 672x1484.");
+    // 540 * 672 / 1080 = 336; 1170 * 1484 / 2340 = 742
+    expect(lf.row.messages[2]!.content).toContain('"coordinate": [336, 742]');
+    expect(lf.err).toContain("image_max_pixels: 1003520");
+    const swift = await run("ms-swift");
+    expect(swift.row.messages[0]!.content).toContain("The screen's resolution is 672x1456.");
+    expect(swift.row.messages[2]!.content).toContain('"coordinate": [336, 728]');
   });
 });

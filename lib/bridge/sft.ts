@@ -74,7 +74,8 @@ export async function exportSft(
   let skippedHarmful = 0;
   let unreviewedRows = 0;
   let hints = emptyHints(opts.maxPixels, opts.minPixels);
-  const counts = await walkSamples(exp, { ...opts, actionSpace }, {
+  // LLaMA-Factory shrinks the screenshot itself before Qwen's resize: rows are written in the frame it produces.
+  const counts = await walkSamples(exp, { ...opts, actionSpace, resizer: opts.target === "llamafactory" ? "llamafactory" : "qwen" }, {
     onProblem: (p) => log.problem(p),
     onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${out.rows} rows, ${log.problems} problems`),
     onSample: async (sample) => {
@@ -146,7 +147,8 @@ function trainerHint(opts: FrameOptions & TrainingRowOptions & { target: SftTarg
     `LLaMA-Factory: ${where}. In the training config:`,
     ...trainerSettings("llamafactory", hints, dataDir).map((l) => `  ${l}`),
     `  dataset: ${SFT_DATASET}`,
-    `  (its default image_max_pixels 768*768 would shrink the screenshots and move every coordinate; LLaMA-Factory shrinks an image larger than`,
-    `   image_max_pixels before Qwen's own resize, so export at a max_pixels at least as large as your screenshots when training with it)`,
+    `  (the rows are in the frame LLaMA-Factory gives the model with these image_max_pixels/image_min_pixels: it scales the`,
+    `   screenshot to them first, then Qwen2-VL's processor resizes at its own 12845056/3136; its default image_max_pixels`,
+    `   768*768 would move every coordinate)`,
   ].join("\n");
 }

@@ -88,10 +88,16 @@ export async function exportStats(exportDir: string, opts: FrameOptions & { maxT
   };
 }
 
-/** The statistics as a human-readable table. */
+/** Terminal columns of a string: East Asian wide characters (CJK, Hangul, fullwidth forms) take two. */
+function columns(s: string): number {
+  return [...s].reduce((n, c) => n + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u.test(c) ? 2 : 1), 0);
+}
+const padColumns = (s: string, width: number) => s + " ".repeat(Math.max(0, width - columns(s)));
+
+/** The statistics as a human-readable table (steps named from 1, as the editor shows them). */
 export function formatStats(s: StatsSummary): string {
   const row = (name: string, d: ReturnType<typeof describe>) =>
-    `  ${name.padEnd(16)} ${String(d.samples).padStart(7)} ${String(d.mean).padStart(7)} ${String(d.p50).padStart(7)} ${String(d.p95).padStart(7)} ${String(d.max).padStart(7)}`;
+    `  ${padColumns(name, 16)} ${String(d.samples).padStart(7)} ${String(d.mean).padStart(7)} ${String(d.p50).padStart(7)} ${String(d.p95).padStart(7)} ${String(d.max).padStart(7)}`;
   const head = `  ${"".padEnd(16)} ${"samples".padStart(7)} ${"mean".padStart(7)} ${"p50".padStart(7)} ${"p95".padStart(7)} ${"max".padStart(7)}`;
   const lines = [
     `${s.samples} SFT samples from ${s.trajectories} trajectories at max_pixels=${s.maxPixels} (tokens = image pixels/784 + estimated text and chat-template tokens)`,
@@ -106,7 +112,7 @@ export function formatStats(s: StatsSummary): string {
   ];
   if (s.maxTokens !== null) {
     lines.push(`over ${s.maxTokens} tokens: ${s.overBudget.count} samples`);
-    for (const o of s.overBudget.first.slice(0, 20)) lines.push(`  trajectory ${o.trajectory} step ${o.step}: ${Math.round(o.tokens)} tokens`);
+    for (const o of s.overBudget.first.slice(0, 20)) lines.push(`  trajectory ${o.trajectory} step ${o.step + 1}: ${Math.round(o.tokens)} tokens`);
   }
   if (s.problems > 0) lines.push(`problems: ${s.problems} (see stderr)`);
   return `${lines.join("\n")}\n`;

@@ -3,7 +3,7 @@ import { groundTruthContradictions } from "@/lib/domain/annotation";
 import { smartResize, type Box } from "@/lib/domain/geometry";
 import { mobileUseSystemPrompt, mobileUseUserText } from "@/lib/domain/prompt";
 import type { ToolCall } from "@/lib/domain/tool-call";
-import { addRow, emptyHints, estimateTextTokens, imageTokens, TEMPLATE_TOKENS, trainerSettings, type TrainerHints } from "@/lib/domain/trainer-hints";
+import { addRow, emptyHints, estimateTextTokens, hydraOverride, imageTokens, TEMPLATE_TOKENS, trainerSettings, type TrainerHints } from "@/lib/domain/trainer-hints";
 import { openExport, readTrajectories, resolveScreenshot, type BridgeProblem } from "./export-reader";
 import { ImageFolder } from "./images";
 import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
@@ -181,7 +181,7 @@ export async function exportTraj(
     log.info(
       [
         `UI-S1: ${opts.imageRoot ? `screenshots are absolute paths under ${opts.imageRoot}/images/` : `screenshots are relative to the output folder: run UI-S1 with ${dataDir} as its working directory, or re-run with --image-root`}. Set:`,
-        `  data.train_files=${file}`,
+        `  ${hydraOverride("data.train_files", path.join(dataDir, path.basename(file)))}`,
         ...trainerSettings("ui-s1", hints, dataDir).slice(0, 1).map((l) => `  ${l}`),
         `  (UI-S1 resizes at max_pixels ${UI_S1_MAX_PIXELS} and shows the last ${UI_S1_IMAGE_LIMIT} screenshots: up to ${hints.maxPromptTokens} estimated prompt tokens)`,
       ].join("\n"),

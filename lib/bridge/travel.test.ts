@@ -219,7 +219,7 @@ describe("trainer hints", () => {
     expect(maxLength % 256).toBe(0);
     const lf = captureIo();
     expect(await runBridge(["sft", dir, "--out", out, "--target", "llamafactory", "--max-pixels", "1003520"], lf)).toBe(0);
-    expect(lf.err()).toContain(`media_dir: ${out}`);
+    expect(lf.err()).toContain(`media_dir: "${out}"`); // a YAML double-quoted string: the folder holds a space
     expect(lf.err()).toContain("image_max_pixels: 1003520");
     expect(lf.err()).toMatch(/cutoff_len: \d+/);
     // The exporter measures the same rows the same way (it writes manifest.trainer for the export page).

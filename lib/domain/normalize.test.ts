@@ -72,4 +72,8 @@ describe("normalizeAction: what it refuses, and says why", () => {
   it("refuses a scroll with no screen size to place it on", () => {
     expect(problems({ action_type: "scroll", direction: "down" })[0]!.message).toMatch(/screenshot size/);
   });
+  it("names a scroll without a direction as a problem instead of throwing", () => {
+    expect(problems({ action: "scroll" })).toEqual([{ field: "direction", message: "is missing" }]);
+    expect(problems({ action: "scroll", coordinate: [350, 1357] })).toEqual([{ field: "direction", message: "is missing" }]);
+  });
 });

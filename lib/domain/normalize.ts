@@ -201,7 +201,7 @@ export function normalizeAction(input: unknown, screen?: Size): Normalized {
 function scrollToSwipe(direction: unknown, screen: Size | undefined, problems: FieldProblem[], notes: string[]): Record<string, unknown> {
   const d = typeof direction === "string" ? direction.toLowerCase() : "";
   if (!["up", "down", "left", "right"].includes(d)) {
-    problems.push({ field: "direction", message: `must be up, down, left or right, got ${clip(JSON.stringify(direction))}` });
+    problems.push({ field: "direction", message: direction === undefined ? "is missing" : `must be up, down, left or right, got ${clip(JSON.stringify(direction))}` });
     return { action: "swipe" };
   }
   if (!screen) {

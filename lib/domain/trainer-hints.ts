@@ -88,6 +88,21 @@ export function shellQuote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
 }
 
+/**
+ * A Hydra command-line override (verl, UI-S1's verl fork): `key=value`, the value double-quoted for
+ * Hydra when it holds anything but plain path characters (Hydra's unquoted values cannot carry every
+ * character a folder name may have), then the whole argument quoted for the shell.
+ */
+export function hydraOverride(key: string, value: string): string {
+  const v = /^[\w./-]+$/.test(value) ? value : `"${value.replaceAll('"', '\\"')}"`;
+  return shellQuote(`${key}=${v}`);
+}
+
+/** A YAML scalar for a path: plain when only path characters, otherwise a double-quoted (JSON) string. */
+function yamlPath(s: string): string {
+  return /^[\w./][\w./-]*$/.test(s) ? s : JSON.stringify(s);
+}
+
 export type TrainerName = "ms-swift" | "llamafactory" | "verl" | "ui-s1";
 
 /**
@@ -104,8 +119,8 @@ export function trainerSettings(trainer: TrainerName, h: TrainerHints, dataDir: 
       ];
     case "llamafactory":
       return [
-        `dataset_dir: ${dataDir}`,
-        `media_dir: ${dataDir}`,
+        `dataset_dir: ${yamlPath(dataDir)}`,
+        `media_dir: ${yamlPath(dataDir)}`,
         `image_max_pixels: ${h.maxPixels}`,
         `image_min_pixels: ${h.minPixels}`,
         `cutoff_len: ${lengthSetting(h.maxSequenceTokens)}`,
