@@ -14,15 +14,15 @@ async function restrictedImports(file: string, code: string): Promise<string[]> 
 describe("layer rules", () => {
   const refused: Array<[string, string]> = [
     ["components/editor/probe.tsx", `import { db } from "@/lib/server/db";\nexport const x = db;\n`],
-    ["components/review/probe.tsx", `import { REWARD_RULES } from "@/lib/bridge/rewards";\nexport const x = REWARD_RULES;\n`],
-    ["lib/canvas/probe.ts", `import { REWARD_RULES } from "@/lib/bridge/rewards";\nexport const x = REWARD_RULES;\n`],
+    ["components/review/probe.tsx", `import { GRPO_TARGETS } from "@/lib/bridge/grpo";\nexport const x = GRPO_TARGETS;\n`],
+    ["lib/canvas/probe.ts", `import { GRPO_TARGETS } from "@/lib/bridge/grpo";\nexport const x = GRPO_TARGETS;\n`],
     ["lib/canvas/probe.ts", `import { useState } from "react";\nexport const x = useState;\n`],
     ["lib/domain/probe.ts", `import { readFileSync } from "node:fs";\nexport const x = readFileSync;\n`],
     ["lib/domain/probe.ts", `import { db } from "../server/db";\nexport const x = db;\n`],
     ["lib/domain/probe.ts", `import { db } from "@/lib/server/db";\nexport const x = db;\n`],
     ["lib/bridge/probe.ts", `import { db } from "@/lib/server/db";\nexport const x = db;\n`],
     ["lib/queries/probe.ts", `import { db } from "@/lib/server/db";\nexport const x = db;\n`],
-    ["lib/server/probe.ts", `import { REWARD_RULES } from "@/lib/bridge/rewards";\nexport const x = REWARD_RULES;\n`],
+    ["lib/server/probe.ts", `import { GRPO_TARGETS } from "@/lib/bridge/grpo";\nexport const x = GRPO_TARGETS;\n`],
   ];
   it.each(refused)("%s: refuses %s", async (file, code) => {
     expect(await restrictedImports(file, code)).not.toEqual([]);

@@ -6,7 +6,7 @@ import { ExportError } from "./export-reader";
 import { exportGrpo, GRPO_TARGETS, type GrpoTarget } from "./grpo";
 import type { BridgeIo } from "./output";
 import { REWARD_PLUGIN_NAME, writeRewardPlugin } from "./reward-plugin";
-import { REWARD_RULES, type RewardRule } from "./rewards";
+import { REWARD_RULES, type RewardRule } from "@/lib/domain/rewards";
 import { formatScoreSummary, scorePredictions } from "./score";
 import { exportSft, SFT_TARGETS, type SftTarget } from "./sft";
 import { exportStats, formatStats } from "./stats";

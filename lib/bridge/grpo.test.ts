@@ -6,8 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { runBridge } from "./cli";
 import { REWARD_PLUGIN_NAME } from "./reward-plugin";
-import { groundTruthSchema, mobileR1Reward } from "./rewards";
-import { uiS1TrainCheckOptions } from "./ui-s1";
+import { groundTruthSchema, mobileR1Reward } from "@/lib/domain/rewards";
+import { uiS1TrainCheckOptions } from "@/lib/domain/ui-s1-reward";
 import { captureIo, readJsonl, standardExport, tempDir } from "./test-fixtures";
 
 const swiftRowSchema = z.object({

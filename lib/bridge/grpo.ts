@@ -6,9 +6,9 @@ import { addRow, emptyHints, hydraOverride, imageTokens, lengthSetting, promptTo
 import { openExport } from "./export-reader";
 import { ImageFolder, imageBytes } from "./images";
 import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
-import type { RewardRule } from "./rewards";
+import type { RewardRule } from "@/lib/domain/rewards";
 import { exportActionSpace, imagePairingProblem, walkSamples, type ChatMessage, type FrameOptions, type StepSample } from "./samples";
-import { uiS1TrainCheckOptions } from "./ui-s1";
+import { uiS1TrainCheckOptions } from "@/lib/domain/ui-s1-reward";
 import { mobileUseGrpoPrompt, uiS1GrpoPrompt, type GrpoPrompt } from "./ui-s1-prompt";
 
 export const GRPO_TARGETS = ["ms-swift", "verl"] as const;

@@ -8,7 +8,7 @@ Written by `npm run studio -- bridge reward-plugin --out <dir>`. Three rules:
                     (lib/bridge/vectors/ui-s1-reward-vectors.json).
     studio_lenient  the studio's forgiving variant (tolerant parser, every candidate box, finger-path swipes).
     mobile_r1       Mobile-R1's Stage-2 action-level reward as its paper states it.
-studio_lenient and mobile_r1 are line-for-line ports of lib/bridge/rewards.ts plus the response parser it
+studio_lenient and mobile_r1 are line-for-line ports of lib/domain/rewards.ts plus the response parser it
 uses (lib/domain/model-output.ts, normalize.ts); lib/bridge/reward-vectors.json is run against both.
 
 Frames: the model's response is in the RESIZED frame (`resized_wh`, what smart_resize gave at the
@@ -349,7 +349,7 @@ def parse_model_output(raw):
 
 
 # ---------------------------------------------------------------------------------------------
-# Rewards (port of lib/bridge/rewards.ts)
+# Rewards (port of lib/domain/rewards.ts)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -615,7 +615,7 @@ def studio_lenient_reward(response, gt):
 
 
 # ---------------------------------------------------------------------------------------------
-# ui-s1: UI-S1's training reward, exactly (port of lib/bridge/ui-s1.ts)
+# ui-s1: UI-S1's training reward, exactly (port of lib/domain/ui-s1-reward.ts)
 # ---------------------------------------------------------------------------------------------
 
 UI_S1_COMMIT = "11cea575561fb7800b5fb6b6cafa56f7a91de11f"

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { groundTruthSchema, mobileR1Reward, studioLenientReward, type RewardResult } from "./rewards";
+import { groundTruthSchema, mobileR1Reward, studioLenientReward, type RewardResult } from "@/lib/domain/rewards";
 
 const VECTORS_PATH = fileURLToPath(new URL("./reward-vectors.json", import.meta.url));
 const PLUGIN_PATH = fileURLToPath(new URL("./reward_plugin.py", import.meta.url));

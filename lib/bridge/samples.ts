@@ -4,7 +4,7 @@ import { mobileR1Response, mobileUseSystemPrompt, mobileUseUserText, type Action
 import { mapPoints, pointsOf, type ToolCall } from "@/lib/domain/tool-call";
 import { isTrainingTarget, type CanonicalStep, type CanonicalTrajectory, type Verdict } from "@/lib/domain/trajectory";
 import { readTrajectories, resolveScreenshot, type BridgeProblem, type ExportDir, type TrajectoryRecord, type Where } from "./export-reader";
-import type { Annotation, GroundTruth } from "./rewards";
+import type { Annotation, GroundTruth } from "@/lib/domain/rewards";
 
 /** The image placeholder ms-swift, LLaMA-Factory and verl all expand into one image. */
 export const IMAGE_TAG = "<image>";

@@ -7,7 +7,7 @@ import type { Verdict } from "@/lib/domain/trajectory";
 import { runBridge } from "./cli";
 import type { ScoreSummary } from "./score";
 import { captureIo, makeStep, makeTrajectory, readJsonl, tempDir, writeExport, type Shot } from "./test-fixtures";
-import { uiS1TrajStep } from "./ui-s1";
+import { uiS1TrajStep } from "@/lib/domain/ui-s1-reward";
 import { loadUiS1SopVectors } from "./vectors/vectors";
 
 const sop = loadUiS1SopVectors();

@@ -5,9 +5,9 @@ import { createInterface } from "node:readline";
 import { z } from "zod";
 import { openExport, ExportError, type TrajectoryRecord } from "./export-reader";
 import { exitCodeFor, JsonlOutput, RunLog, type BridgeIo } from "./output";
-import { REWARD_RULES, rewardFor, type RewardResult, type RewardRule } from "./rewards";
+import { REWARD_RULES, rewardFor, type RewardResult, type RewardRule } from "@/lib/domain/rewards";
 import { walkSamples, type FrameOptions } from "./samples";
-import { uiS1EvalCheckOptions, uiS1SopEpisode, uiS1SopRates, uiS1TrajStep, type SopStep } from "./ui-s1";
+import { uiS1EvalCheckOptions, uiS1SopEpisode, uiS1SopRates, uiS1TrajStep, type SopStep } from "@/lib/domain/ui-s1-reward";
 
 /**
  * Predictions file: JSON Lines, one model response per step:

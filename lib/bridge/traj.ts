@@ -7,7 +7,7 @@ import { addRow, emptyHints, estimateTextTokens, hydraOverride, imageTokens, TEM
 import { openExport, readTrajectories, resolveScreenshot, type BridgeProblem } from "./export-reader";
 import { ImageFolder } from "./images";
 import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
-import type { Annotation } from "./rewards";
+import type { Annotation } from "@/lib/domain/rewards";
 import { uiS1AnnotationOf, isUnreviewed } from "./samples";
 
 /** UI-S1's TrajDataset resizes every screenshot at these limits (rl_dataset.py: 12800*28*28 and 4*28*28). */

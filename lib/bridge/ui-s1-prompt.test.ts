@@ -9,7 +9,7 @@ import { framePair, toResizedPoint, type FramePair } from "@/lib/domain/geometry
 import type { Verdict } from "@/lib/domain/trajectory";
 import { runBridge } from "./cli";
 import { REWARD_PLUGIN_NAME } from "./reward-plugin";
-import { groundTruthSchema, uiS1Reward, type GroundTruth } from "./rewards";
+import { groundTruthSchema, uiS1Reward, type GroundTruth } from "@/lib/domain/rewards";
 import { captureIo, EN_SCREENSHOT, loadShot, makeStep, makeTrajectory, readJsonl, REFERENCE_DIR, tempDir, writeExport, ZH_SCREENSHOT, type Shot } from "./test-fixtures";
 import {
   slimMessages,

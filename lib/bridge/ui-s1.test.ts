@@ -2,9 +2,9 @@ import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { uiS1Reward } from "./rewards";
-import { pyJsonLoads, pyStrip, PyBigInt, pyContains, pyDivide } from "./python-compat";
-import { toPy, uiS1EvalCheckOptions, uiS1EvalResize, uiS1SopEpisode, uiS1SopRates, uiS1TrainCheckOptions, uiS1TrajStep } from "./ui-s1";
+import { uiS1Reward } from "@/lib/domain/rewards";
+import { pyJsonLoads, pyStrip, PyBigInt, pyContains, pyDivide } from "@/lib/domain/python-compat";
+import { toPy, uiS1EvalCheckOptions, uiS1EvalResize, uiS1SopEpisode, uiS1SopRates, uiS1TrainCheckOptions, uiS1TrajStep } from "@/lib/domain/ui-s1-reward";
 import { loadUiS1RewardVectors, loadUiS1SopVectors, UI_S1_REWARD_VECTORS as REWARD_VECTORS } from "./vectors/vectors";
 
 const PLUGIN_PATH = fileURLToPath(new URL("./reward_plugin.py", import.meta.url));

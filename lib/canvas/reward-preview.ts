@@ -1,4 +1,4 @@
-import { mobileR1Reward, uiS1Reward, type GroundTruth } from "@/lib/bridge/rewards";
+import { mobileR1Reward, uiS1Reward, type GroundTruth } from "@/lib/domain/rewards";
 import type { StepAnnotation } from "@/lib/domain/annotation";
 import { framePair, toResizedPoint, type Box, type Size } from "@/lib/domain/geometry";
 import { mobileR1Response } from "@/lib/domain/prompt";

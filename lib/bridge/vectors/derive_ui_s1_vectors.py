@@ -78,7 +78,7 @@ def traj_step(call, box=None, candidates=(), annotation="GOOD"):
 
 
 def ground_truth(call, box=None, candidates=(), orig=(1000, 2000), resized=(500, 1000), annotation="GOOD"):
-    """The GroundTruth wire shape of lib/bridge/rewards.ts."""
+    """The GroundTruth wire shape of lib/domain/rewards.ts."""
     return {
         "gt_action": call,
         "gt_bbox": list(box) if box is not None else None,

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { boxSchema } from "@/lib/domain/geometry";
 import { toolCallSchema } from "@/lib/domain/tool-call";
-import { groundTruthSchema } from "@/lib/bridge/rewards";
+import { groundTruthSchema } from "@/lib/domain/rewards";
 
 /** Schemas and loaders of the vector tables derived from UI-S1's code (see README.md here). Test-only. */
 

@@ -1,6 +1,6 @@
 /**
  * The few pieces of CPython semantics that UI-S1's reward and SOP code depend on, so that
- * lib/bridge/ui-s1.ts can give the same answer as the Python on every input:
+ * lib/domain/ui-s1-reward.ts can give the same answer as the Python on every input:
  * - `json.loads` (the C scanner, strict mode): accepts NaN / Infinity / -Infinity, keeps integers
  *   exact, refuses integers of more than 4300 digits, fails on nesting deeper than the interpreter's
  *   recursion limit;

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { boxSchema, isPointInBox, scaleBox, swipeDirection, type Box, type Point } from "@/lib/domain/geometry";
 import { parseModelOutput } from "@/lib/domain/model-output";
 import { mobileUseCallSchema, pointsOf, toolCallSchema, type ToolCall } from "@/lib/domain/tool-call";
-import { uiS1ComputeScore, uiS1TrainCheckOptions } from "./ui-s1";
+import { uiS1ComputeScore, uiS1TrainCheckOptions } from "./ui-s1-reward";
 
 /**
  * Reward rules shared by the GRPO exports, the `score` command and the Python plugin
@@ -56,7 +56,7 @@ export type RewardResult = {
 };
 
 /**
- * - `ui-s1`: UI-S1's training reward exactly (lib/bridge/ui-s1.ts), quirks included.
+ * - `ui-s1`: UI-S1's training reward exactly (lib/domain/ui-s1-reward.ts), quirks included.
  * - `studio-lenient`: the studio's own, more forgiving reading of UI-S1's reward (tolerant parser, every
  *   candidate box, finger-path swipes, terminate status, empty text does not match); never UI-S1's numbers.
  * - `mobile-r1`: Mobile-R1's Stage-2 action-level reward as the paper states it, with the choices the paper
@@ -281,7 +281,7 @@ export function studioLenientReward(response: string, gt: GroundTruth): RewardRe
  * check_options `TrajDataset.fix_line` builds from the step `bridge traj` writes (action_content = the call
  * plus the target box as `bbox`; candidate boxes other than the target never reach it), with extra_info
  * width/height = `orig_wh` and resized_width/height = `resized_wh`. The response must be UI-S1's layout,
- * `<think>…</think><action>{"action": …}</action>`; see lib/bridge/ui-s1.ts for every rule it applies.
+ * `<think>…</think><action>{"action": …}</action>`; see lib/domain/ui-s1-reward.ts for every rule it applies.
  */
 export function uiS1Reward(response: string, gt: GroundTruth): RewardResult {
   const actionContent = gt.gt_bbox ? { ...gt.gt_action, bbox: gt.gt_bbox } : gt.gt_action;
