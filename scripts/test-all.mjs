@@ -33,6 +33,9 @@ function ensureChromium() {
 
 ensureChromium();
 step("type check", process.execPath, [bin("typescript/bin/tsc"), "--noEmit"]);
+// Lint (typescript-eslint, react-hooks, the layer rules) and format: any finding fails the run.
+step("lint (ESLint, layer rules)", process.execPath, [bin("eslint/bin/eslint.js"), ".", "--max-warnings=0"]);
+step("format (Prettier)", process.execPath, [bin("prettier/bin/prettier.cjs"), "--check", ".", "--log-level=warn"]);
 const unitOk = step("unit and integration tests (vitest)", process.execPath, [
   bin("vitest/vitest.mjs"), "run", "--reporter=default", "--reporter=json", `--outputFile=${path.join(TMP, "vitest.json")}`,
 ], { allowFail: true });
