@@ -320,9 +320,10 @@ export type ImportBatchRow = {
   startedAt: Date;
 };
 
-/** The most recent import batches, newest first. */
+/** The most recent finished import batches, newest first (running and failed ones added nothing). */
 export async function listImportBatches(limit = 20, prisma: Db = defaultDb()): Promise<ImportBatchRow[]> {
   const rows = await prisma.importBatch.findMany({
+    where: { status: "succeeded" },
     orderBy: { startedAt: "desc" },
     take: limit,
     include: { project: { select: { name: true } } },

@@ -15,7 +15,7 @@ export const POST = authed(async (req: Request, _ctx: unknown, actor) => {
   authorize(actor, "import.run");
   const result = await importUpload(req, auditActor(actor));
   if (!result.ok) {
-    const n = result.problems.length;
+    const n = result.problemCount;
     throw new AppError("unprocessable", `${n} problem${n === 1 ? "" : "s"} found; nothing was imported.`, result.problems.slice(0, SHOWN_PROBLEMS));
   }
   return json(result);
