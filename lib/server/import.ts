@@ -52,6 +52,8 @@ const PROGRESS_EVERY = 100;
 /** Trajectories staged per transaction: short, so saves are never kept waiting behind an import. */
 const STAGE_CHUNK = 50;
 const DELETE_CHUNK = 2000;
+/** Longest stretch of import work between two turns of the event loop. */
+const YIELD_EVERY_MS = 10;
 
 /** The first MAX_PROBLEMS problems, and an exact count of all. */
 class ProblemList {
@@ -121,12 +123,19 @@ async function* readTrajectories(
 ): AsyncGenerator<{ checked?: Checked; problems: ImportProblem[] }> {
   const fileLabel = opts.displayName ?? path.basename(opts.file);
   const dir = opts.screenshotsDir ?? defaultScreenshotsDir(opts.file);
+  let lastBreak = performance.now();
   for await (const read of readLines(opts.file)) {
     const line = read.line;
     const at = (p: Omit<ImportProblem, "file" | "line">): ImportProblem => ({ file: fileLabel, line, ...p });
     if ("tooLong" in read) {
       yield { problems: [at({ message: `the line is ${read.tooLong} bytes long; at most ${MAX_LINE_BYTES / 1024 ** 2} MB per trajectory is read` })] };
       continue;
+    }
+    // Let the requests this process also serves run (the upload import runs in the server):
+    // buffered lines would otherwise be read back to back without a break.
+    if (performance.now() - lastBreak > YIELD_EVERY_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      lastBreak = performance.now();
     }
     const text = read.text;
     if (text.trim() === "") continue;
