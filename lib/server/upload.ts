@@ -149,7 +149,8 @@ export const ZIP_LIMITS: ZipLimits = {
   reserveBytes: 512 * 1024 ** 2,
 };
 
-const gb = (n: number) => `${(n / 1024 ** 3).toFixed(n < 1024 ** 3 ? 2 : 1)} GB`;
+/** A size for people: MB under a GB, else GB with one decimal. */
+const size = (n: number) => (n < 1024 ** 3 ? `${Math.ceil(n / 1024 ** 2)} MB` : `${(n / 1024 ** 3).toFixed(1)} GB`);
 
 function openZip(zipPath: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) =>
@@ -201,14 +202,14 @@ export async function extractZip(zipPath: string, dir: string, limits: ZipLimits
   if (declared > allowed) {
     const why =
       declared > limits.totalBytes
-        ? `at most ${gb(limits.totalBytes)} is accepted`
-        : `${Math.round(declared / Math.max(1, zipBytes))} times its own size; a zip of ${gb(zipBytes)} may expand to ${gb(allowed)}`;
-    throw new AppError("payload_too_large", `The zip expands to ${gb(declared)} (${why}); nothing was extracted. Split it, or check it is not damaged.`);
+        ? `at most ${size(limits.totalBytes)} is accepted`
+        : `${Math.round(declared / Math.max(1, zipBytes))} times its own size; a zip of ${size(zipBytes)} may expand to ${size(allowed)}`;
+    throw new AppError("payload_too_large", `The zip expands to ${size(declared)} (${why}); nothing was extracted. Split it, or check it is not damaged.`);
   }
   await mkdir(root, { recursive: true });
   const free = await statfs(root).then((f) => f.bavail * f.bsize, () => Number.POSITIVE_INFINITY);
   if (declared + limits.reserveBytes > free) {
-    throw new AppError("payload_too_large", `The zip expands to ${gb(declared)} but the server has ${gb(free)} free; nothing was extracted.`);
+    throw new AppError("payload_too_large", `The zip expands to ${size(declared)} but the server has ${size(free)} free; nothing was extracted.`);
   }
 
   let extracted = 0;
@@ -229,7 +230,7 @@ export async function extractZip(zipPath: string, dir: string, limits: ZipLimits
         transform(chunk: Buffer, _enc, cb) {
           extracted += chunk.length;
           if (extracted > declared) {
-            cb(new AppError("payload_too_large", `The zip expands past the ${gb(declared)} its directory declares; it was refused.`));
+            cb(new AppError("payload_too_large", `The zip expands past the ${size(declared)} its directory declares; it was refused.`));
             return;
           }
           cb(null, chunk);

@@ -3,9 +3,7 @@
 import { randomBytes } from "node:crypto";
 import { createReadStream, createWriteStream } from "node:fs";
 import { once } from "node:events";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
-import yazl from "yazl";
+import { crc32, deflateRawSync } from "node:zlib";
 
 export const BOUNDARY = "----studio-hostile-upload";
 
@@ -42,20 +40,65 @@ export async function* junkLines(bytes: number, lineBytes = 256): AsyncGenerator
 
 export const junkLineCount = (bytes: number, lineBytes = 256) => Math.ceil(bytes / lineBytes);
 
-/** A zip of `entries` files of `entryBytes` zeros each, deflated: a few hundred KB per 300 MB. */
+/**
+ * A zip bomb: `entries` files of `entryBytes` zeros each, deflated once and the same compressed
+ * bytes reused for every entry (as real bombs do), with honest sizes in its directory. 60 entries
+ * of 100 MB make a zip of about 6 MB that expands to 6 GB; building it costs one deflate of 100 MB.
+ */
 export async function zipBomb(out: string, entries: number, entryBytes: number): Promise<void> {
-  const zip = new yazl.ZipFile();
-  const zeros = Buffer.alloc(1024 * 1024);
+  const zeros = Buffer.alloc(entryBytes);
+  const data = deflateRawSync(zeros, { level: 9 });
+  const crc = crc32(zeros);
+  const sink = createWriteStream(out);
+  const write = async (b: Buffer) => {
+    if (!sink.write(b)) await once(sink, "drain");
+  };
+  const central: Buffer[] = [];
+  let offset = 0;
   for (let i = 0; i < entries; i++) {
-    const stream = Readable.from(
-      (function* () {
-        for (let left = entryBytes; left > 0; left -= zeros.length) yield left >= zeros.length ? zeros : zeros.subarray(0, left);
-      })(),
-    );
-    zip.addReadStream(stream, `images/screen_${i}.png`, { compress: true, size: entryBytes });
+    const name = Buffer.from(`images/screen_${i}.png`);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4); // version needed
+    local.writeUInt16LE(0, 6); // flags
+    local.writeUInt16LE(8, 8); // deflate
+    local.writeUInt16LE(0, 10); // time
+    local.writeUInt16LE(0x21, 12); // date: 1980-01-01
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(entryBytes, 22);
+    local.writeUInt16LE(name.length, 26);
+    local.writeUInt16LE(0, 28);
+    const cd = Buffer.alloc(46);
+    cd.writeUInt32LE(0x02014b50, 0);
+    cd.writeUInt16LE(20, 4); // made by
+    cd.writeUInt16LE(20, 6); // needed
+    cd.writeUInt16LE(0, 8);
+    cd.writeUInt16LE(8, 10);
+    cd.writeUInt16LE(0, 12);
+    cd.writeUInt16LE(0x21, 14);
+    cd.writeUInt32LE(crc, 16);
+    cd.writeUInt32LE(data.length, 20);
+    cd.writeUInt32LE(entryBytes, 24);
+    cd.writeUInt16LE(name.length, 28);
+    cd.writeUInt32LE(offset, 42);
+    central.push(cd, name);
+    await write(local);
+    await write(name);
+    await write(data);
+    offset += local.length + name.length + data.length;
   }
-  zip.end();
-  await pipeline(zip.outputStream, createWriteStream(out));
+  const directory = Buffer.concat(central);
+  await write(directory);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(entries, 8);
+  end.writeUInt16LE(entries, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  await write(end);
+  sink.end();
+  await once(sink, "finish");
 }
 
 /** The bytes of a file, as an async iterable (for writeMultipart). */
