@@ -18,8 +18,14 @@ const ROOT = process.cwd();
 function uploadInChild(body: string, dataDir: string, heapMB: number) {
   const r = spawnSync(
     process.execPath,
-    [`--max-old-space-size=${heapMB}`, path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "lib/server/testing/upload-file.ts", body],
-    { cwd: ROOT, env: { ...process.env, STUDIO_DATA_DIR: dataDir, DATABASE_URL: `file:${path.join(dataDir, "studio.db")}` }, encoding: "utf8", maxBuffer: 16 << 20 },
+    [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "lib/server/testing/upload-file.ts", body],
+    {
+      cwd: ROOT,
+      // NODE_OPTIONS, not a node flag: tsx runs the script in a child process, which inherits the env.
+      env: { ...process.env, NODE_OPTIONS: `--max-old-space-size=${heapMB}`, STUDIO_DATA_DIR: dataDir, DATABASE_URL: `file:${path.join(dataDir, "studio.db")}` },
+      encoding: "utf8",
+      maxBuffer: 16 << 20,
+    },
   );
   expect(r.status, r.stderr.slice(-3000)).toBe(0);
   return JSON.parse(r.stdout.trim().split("\n").pop()!) as Record<string, unknown> & { peakRssMB: number; tmpLeft: number };
