@@ -12,8 +12,10 @@
 //    client of the same file in this process. Transactions begin IMMEDIATE, so a transaction never
 //    fails half-way by upgrading a stale read snapshot to a write (SQLITE_BUSY_SNAPSHOT).
 // The lock is in JavaScript because better-sqlite3 is synchronous: waiting for SQLite's file lock
-// blocks the event loop, and if the holder were in this process it could never finish. Other
-// processes (the CLI importing while the server saves) are waited for by SQLite's busy timeout.
+// blocks the event loop, and if the holder were in this process it could never finish. Another
+// process holding the file's write lock (the CLI importing while the server saves) is waited for
+// asynchronously: SQLite's own busy wait is kept to a few milliseconds, then the write is retried
+// after a pause, so the server keeps answering other requests meanwhile.
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 
 type Inner = Awaited<ReturnType<PrismaBetterSqlite3["connect"]>>;
@@ -22,8 +24,30 @@ type ResultSet = Awaited<ReturnType<Inner["queryRaw"]>>;
 type AdapterTransaction = Awaited<ReturnType<Inner["startTransaction"]>>;
 type IsolationLevel = Parameters<Inner["startTransaction"]>[0];
 
-/** How long SQLite waits for another process's write to finish before answering SQLITE_BUSY. */
+/** How long a write waits for another process's write to finish before failing with SQLITE_BUSY. */
 export const SQLITE_BUSY_TIMEOUT_MS = 15_000;
+/** SQLite's own (synchronous, event-loop blocking) busy wait on the writer; beyond it, retries are async. */
+const SYNC_BUSY_MS = 20;
+/** The reader's busy wait: in WAL mode readers are only ever kept waiting by recovery after a crash. */
+const READER_BUSY_MS = 5_000;
+
+function isBusy(e: unknown): boolean {
+  const code = (e as { cause?: { originalCode?: unknown } } | undefined)?.cause?.originalCode;
+  return typeof code === "string" && code.startsWith("SQLITE_BUSY");
+}
+
+/** Run `fn`, retrying after a pause while another process holds the database's write lock. */
+async function retryWhileBusy<T>(fn: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+  for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (!isBusy(e) || Date.now() + pause > deadline) throw e;
+    }
+    await new Promise((r) => setTimeout(r, pause));
+  }
+}
 
 /** A first-in first-out lock: each holder runs alone, waiters are served in arrival order. */
 export class FifoLock {
@@ -136,13 +160,13 @@ class StudioSqliteAdapter {
     this.#lock = lock;
   }
   queryRaw(q: Query): Promise<ResultSet> {
-    return isRead(q.sql) ? this.#reader.queryRaw(q) : this.#lock.run(() => this.#writer.queryRaw(q));
+    return isRead(q.sql) ? this.#reader.queryRaw(q) : this.#lock.run(() => retryWhileBusy(() => this.#writer.queryRaw(q)));
   }
   executeRaw(q: Query): Promise<number> {
-    return isRead(q.sql) ? this.#reader.executeRaw(q) : this.#lock.run(() => this.#writer.executeRaw(q));
+    return isRead(q.sql) ? this.#reader.executeRaw(q) : this.#lock.run(() => retryWhileBusy(() => this.#writer.executeRaw(q)));
   }
   executeScript(script: string): Promise<void> {
-    return this.#lock.run(() => this.#writer.executeScript(script));
+    return this.#lock.run(() => retryWhileBusy(() => this.#writer.executeScript(script)));
   }
   async startTransaction(isolationLevel?: IsolationLevel): Promise<AdapterTransaction> {
     if (isolationLevel && isolationLevel !== "SERIALIZABLE") {
@@ -151,7 +175,7 @@ class StudioSqliteAdapter {
     }
     const release = await this.#lock.acquire();
     try {
-      await this.#writer.executeRaw(raw("BEGIN IMMEDIATE"));
+      await retryWhileBusy(() => this.#writer.executeRaw(raw("BEGIN IMMEDIATE")));
     } catch (e) {
       release();
       throw e;
@@ -171,7 +195,8 @@ class StudioSqliteAdapter {
  * WAL, busy timeout, writes serialised per file in this process (see the top of this file).
  */
 export function studioSqliteAdapter(file: string): PrismaBetterSqlite3 {
-  const stock = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: SQLITE_BUSY_TIMEOUT_MS });
+  const stock = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: SYNC_BUSY_MS });
+  const stockReader = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: READER_BUSY_MS });
   const lock = writeLockFor(file);
   const factory = {
     provider: "sqlite" as const,
@@ -180,8 +205,8 @@ export function studioSqliteAdapter(file: string): PrismaBetterSqlite3 {
       const writer = await stock.connect();
       // WAL: readers never wait for the writer and the writer never waits for readers. It is a
       // property of the file (migrate sets it too); setting it again is a no-op.
-      await writer.executeScript("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;");
-      const reader = await stock.connect();
+      await retryWhileBusy(() => writer.executeScript("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON;"));
+      const reader = await stockReader.connect();
       await reader.executeScript("PRAGMA foreign_keys = ON;");
       return new StudioSqliteAdapter(reader, writer, lock, stock.adapterName) as unknown as Inner;
     },
