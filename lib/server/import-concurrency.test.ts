@@ -210,11 +210,12 @@ function suite(name: string, studio: () => Promise<Studio>) {
       const s = await seeded();
       const start = await counts(s.db);
       let stderr = "";
-      const child = spawn(
-        process.execPath,
-        [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "lib/cli/main.ts", "import", big.file, "--format", "mobile-r1"],
-        { cwd: ROOT, env: { ...process.env, DATABASE_URL: s.url, STUDIO_DATA_DIR: s.dir }, stdio: ["ignore", "ignore", "pipe"] },
-      );
+      // One process (tsx as a loader, not its CLI, which would run the import in a child the kill misses).
+      const child = spawn(process.execPath, ["--import", "tsx", "lib/cli/main.ts", "import", big.file, "--format", "mobile-r1"], {
+        cwd: ROOT,
+        env: { ...process.env, DATABASE_URL: s.url, STUDIO_DATA_DIR: s.dir },
+        stdio: ["ignore", "ignore", "pipe"],
+      });
       const exited = new Promise((r) => child.on("exit", r));
       await new Promise<void>((resolve) =>
         child.stderr!.on("data", (d: Buffer) => {
