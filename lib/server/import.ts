@@ -213,7 +213,7 @@ function fingerprint(t: BuiltTrajectory, images: ImageInfo[]): string {
  * MAX_PROBLEMS, and their exact count) and nothing written. Then the trajectories are staged in short
  * writes, invisible to the studio, and one last transaction makes them all visible at once:
  * readers see the count jump from before to after, annotators' saves wait at most one short
- * transaction, and a failure (or a kill) leaves no trajectory, step or screenshot row behind. Ones
+ * write, and a failure (or a kill) leaves no trajectory, step or screenshot row behind. Ones
  * already present (same fingerprint in the project) are counted as duplicates and skipped.
  */
 export async function importFile(opts: ImportOptions): Promise<ImportResult> {
@@ -279,6 +279,8 @@ async function stage(prisma: Db, opts: ImportOptions, images: Map<string, ImageI
     (await prisma.trajectory.findMany({ where: { projectId }, select: { fingerprint: true } })).map((t) => t.fingerprint),
   );
   const shas = new Set<string>();
+  /** Every distinct screenshot of the file, new trajectories or not (the count the import reports). */
+  const distinct = new Set<string>();
   let staged = 0;
   let stagedSteps = 0;
   let duplicates = 0;
@@ -310,6 +312,7 @@ async function stage(prisma: Db, opts: ImportOptions, images: Map<string, ImageI
     if (!r.checked) throw new AppError("conflict", `${fileLabel} changed while it was being imported; nothing was imported`);
     seen += 1;
     const { trajectory: t, images: imgs, fingerprint: fp } = r.checked;
+    for (const img of imgs) distinct.add(img.sha256);
     if (known.has(fp)) {
       duplicates += 1;
       continue;
@@ -364,7 +367,7 @@ async function stage(prisma: Db, opts: ImportOptions, images: Map<string, ImageI
   }
   await flush();
   opts.onProgress?.({ phase: "writing", lines: seen, trajectories: staged, steps: stagedSteps });
-  return { seen, staged, steps: stagedSteps, duplicates, screenshots: shas.size };
+  return { seen, staged, steps: stagedSteps, duplicates, screenshots: distinct.size };
 }
 
 const columns = (names: string[], prefix = "") => Prisma.raw(names.map((c) => `${prefix}"${c}"`).join(", "));
