@@ -39,13 +39,14 @@ function isBusy(e: unknown): boolean {
 /** Run `fn`, retrying after a pause while another process holds the database's write lock. */
 async function retryWhileBusy<T>(fn: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
-  for (let pause = 2; ; pause = Math.min(pause * 2, 50)) {
+  for (;;) {
     try {
       return await fn();
     } catch (e) {
-      if (!isBusy(e) || Date.now() + pause > deadline) throw e;
+      if (!isBusy(e) || Date.now() > deadline) throw e;
     }
-    await new Promise((r) => setTimeout(r, pause));
+    // SQLite's own wait (SYNC_BUSY_MS) polls the lock finely; this only lets the event loop turn.
+    await new Promise((r) => setTimeout(r, 1));
   }
 }
 
