@@ -148,8 +148,8 @@ async function runImport(args: string[]): Promise<number> {
   if (!result.ok) {
     const SHOWN = 200;
     for (const p of result.problems.slice(0, SHOWN)) io.err(`${formatProblem(p)}\n`);
-    if (result.problems.length > SHOWN) io.err(`... and ${result.problems.length - SHOWN} more problems\n`);
-    io.err(`import failed: ${result.problems.length} problem(s); nothing was imported\n`);
+    if (result.problemCount > SHOWN) io.err(`... and ${result.problemCount - SHOWN} more problems\n`);
+    io.err(`import failed: ${result.problemCount} problem(s); nothing was imported\n`);
     return 1;
   }
   const secs = ((Date.now() - started) / 1000).toFixed(1);

@@ -1,19 +1,26 @@
-import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as PgClient } from "./generated/postgresql/client";
 import { PrismaClient } from "./generated/sqlite/client";
 import { databaseUrl, dialectOf, sqlitePath } from "./config";
+import { studioSqliteAdapter } from "./db-sqlite";
 
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
+/**
+ * How long a transaction may wait to start, and run. Each request's transaction is its own (a pool
+ * connection on PostgreSQL, the writer in turn on SQLite: see db-sqlite.ts); a save queued behind
+ * an import's last transaction waits for it rather than failing after Prisma's default 2 s.
+ */
+export const TRANSACTION_OPTIONS = { maxWait: 20_000, timeout: 15_000 };
+
 /** A new client for `url`. Prefer `db()`, which keeps one per process. */
 export function createDb(url = databaseUrl()): Db {
   if (dialectOf(url) === "sqlite") {
-    return new PrismaClient({ adapter: new PrismaBetterSqlite3({ url: `file:${sqlitePath(url)}`, timeout: 10_000 }) });
+    return new PrismaClient({ adapter: studioSqliteAdapter(sqlitePath(url)), transactionOptions: TRANSACTION_OPTIONS });
   }
   // Both clients come from the same schema, so their APIs are identical; only the SQL dialect differs.
-  return new PgClient({ adapter: new PrismaPg({ connectionString: url }) }) as unknown as Db;
+  return new PgClient({ adapter: new PrismaPg({ connectionString: url }), transactionOptions: TRANSACTION_OPTIONS }) as unknown as Db;
 }
 
 const globalForDb = globalThis as unknown as { studioDb?: { url: string; client: Db } };

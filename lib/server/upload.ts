@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createWriteStream, type WriteStream } from "node:fs";
-import { mkdir, readdir, rename, rm } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, stat, statfs } from "node:fs/promises";
 import path from "node:path";
 import { once } from "node:events";
 import { pipeline } from "node:stream/promises";
@@ -12,8 +12,9 @@ import { QWEN_MAX_PIXELS } from "@/lib/domain/geometry";
 import { dataDir } from "./config";
 import { db as defaultDb, type Db } from "./db";
 import { AppError } from "./errors";
-import { DEFAULT_PROJECT, importFile, type ImportResult } from "./import";
+import { DEFAULT_PROJECT, importFile, type ImportProgress, type ImportResult } from "./import";
 import type { ImportBatch } from "@/lib/domain/imports";
+import { CLI_ACTOR } from "./audit";
 import { auditActor, authorizeCaller, type Caller } from "./session";
 
 /** Largest request body accepted, in bytes (checked on Content-Length and while streaming). */
@@ -44,7 +45,11 @@ type Received = { fields: Record<string, string>; files: ReceivedFile[] };
  * Receive a multipart upload (fields plus one .zip, or one .jsonl with its images), import it as one
  * batch, and delete the upload. The body is streamed to disk, never held in memory.
  */
-export async function importUpload(req: Request, caller: Caller): Promise<ImportResult> {
+export async function importUpload(
+  req: Request,
+  caller: Caller = CLI_ACTOR,
+  opts: { db?: Db; onProgress?: (p: ImportProgress) => void } = {},
+): Promise<ImportResult> {
   authorizeCaller(caller, "import.run");
   const actor = auditActor(caller);
   const declared = Number(req.headers.get("content-length") ?? "0");
@@ -56,7 +61,7 @@ export async function importUpload(req: Request, caller: Caller): Promise<Import
     const frame: CoordinateFrame = fields.frame === "original" ? { kind: "original" } : { kind: "resized", maxPixels: fields.maxPixels };
     const folder = path.join(work, "data");
     const { file, displayName } = await arrangeFiles(received.files, folder, fields.format);
-    const result = await importFile({ file, format: fields.format, project: fields.project, frame, displayName, actor });
+    const result = await importFile({ file, format: fields.format, project: fields.project, frame, displayName, actor, db: opts.db, onProgress: opts.onProgress });
     if (result.ok) return result;
     // Name files as the uploader knows them (images/a.png), never by the server's temporary folder.
     const hide = (s: string) => s.replaceAll(`${folder}${path.sep}`, "");
@@ -126,64 +131,138 @@ async function findJsonl(dir: string, format: string): Promise<string> {
   throw new AppError("unprocessable", `The zip holds several .jsonl files (${names}); name the one to import data.jsonl.`);
 }
 
-/**
- * Extract a zip into `dir`, refusing entries that would escape it (absolute paths, ..), symbolic
- * links, more than MAX_ZIP_ENTRIES entries and more than MAX_EXTRACTED_BYTES of content.
- */
-export async function extractZip(zipPath: string, dir: string): Promise<void> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(zipPath, { lazyEntries: true, autoClose: true }, (err, z) =>
+export type ZipLimits = {
+  /** Most entries accepted. */
+  entries: number;
+  /** Most bytes all entries may expand to, whatever the zip's size. */
+  totalBytes: number;
+  /** Most bytes all entries may expand to per byte of zip, above `floorBytes`: a bomb is small and expands enormously. */
+  ratio: number;
+  /** Any zip may expand to this much, whatever its ratio. */
+  floorBytes: number;
+  /** Bytes the disk must keep free after extraction. */
+  reserveBytes: number;
+};
+
+export const ZIP_LIMITS: ZipLimits = {
+  entries: MAX_ZIP_ENTRIES,
+  totalBytes: MAX_EXTRACTED_BYTES,
+  // Screenshots are PNG, JPEG or WebP (already compressed) and JSONL compresses about 5-10 times.
+  ratio: 20,
+  floorBytes: 256 * 1024 ** 2,
+  reserveBytes: 512 * 1024 ** 2,
+};
+
+/** A size for people: MB under a GB, else GB with one decimal. */
+const size = (n: number) => (n < 1024 ** 3 ? `${Math.ceil(n / 1024 ** 2)} MB` : `${(n / 1024 ** 3).toFixed(1)} GB`);
+
+function openZip(zipPath: string): Promise<yauzl.ZipFile> {
+  return new Promise((resolve, reject) =>
+    yauzl.open(zipPath, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false }, (err, z) =>
       err || !z ? reject(new AppError("unprocessable", `The upload is not a readable zip file (${err?.message ?? "unknown error"}).`)) : resolve(z),
     ),
   );
-  if (zip.entryCount > MAX_ZIP_ENTRIES) {
-    zip.close();
-    throw new AppError("payload_too_large", `The zip holds ${zip.entryCount} entries; at most ${MAX_ZIP_ENTRIES} are accepted.`);
-  }
-  let extracted = 0;
+}
+
+/** Visit every entry of the central directory in order; `visit` may be async. */
+function eachEntry(zip: yauzl.ZipFile, visit: (entry: yauzl.Entry) => Promise<void>): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    zip.on("error", (e: Error) => reject(e instanceof AppError ? e : new AppError("unprocessable", `The zip is damaged: ${e.message}`)));
+    zip.on("end", () => resolve());
+    zip.on("entry", (entry: yauzl.Entry) => {
+      visit(entry).then(() => zip.readEntry(), reject);
+    });
+    zip.readEntry();
+  });
+}
+
+/**
+ * Extract a zip into `dir`. Before anything is written, every entry of the central directory is
+ * checked: names that would escape `dir` (absolute paths, ..), symbolic links, more than
+ * `limits.entries` entries, and a declared expanded size over `limits.totalBytes`, over
+ * `limits.ratio` times the zip's own size (above `limits.floorBytes`), or over the free disk space.
+ * While extracting, an entry that expands past its declared size is refused (yauzl checks each
+ * entry's size; the total is counted too), so the disk used never exceeds what was checked.
+ */
+export async function extractZip(zipPath: string, dir: string, limits: ZipLimits = ZIP_LIMITS): Promise<void> {
   const root = path.resolve(dir);
-  await mkdir(root, { recursive: true });
-  try {
-    await new Promise<void>((resolve, reject) => {
-      zip.on("error", (e: Error) => reject(e instanceof AppError ? e : new AppError("unprocessable", `The zip is damaged: ${e.message}`)));
-      zip.on("end", () => resolve());
-      zip.on("entry", (entry: yauzl.Entry) => {
-        handleEntry(entry).then(() => zip.readEntry(), reject);
+  const zipBytes = (await stat(zipPath)).size;
+  let declared = 0;
+  {
+    const zip = await openZip(zipPath);
+    try {
+      if (zip.entryCount > limits.entries) {
+        throw new AppError("payload_too_large", `The zip holds ${zip.entryCount} entries; at most ${limits.entries} are accepted.`);
+      }
+      await eachEntry(zip, async (entry) => {
+        checkEntryName(entry, root);
+        declared += entry.uncompressedSize;
       });
-      zip.readEntry();
+    } finally {
+      zip.close();
+    }
+  }
+  const allowed = Math.min(limits.totalBytes, Math.max(limits.floorBytes, limits.ratio * zipBytes));
+  if (declared > allowed) {
+    const why =
+      declared > limits.totalBytes
+        ? `at most ${size(limits.totalBytes)} is accepted`
+        : `${Math.round(declared / Math.max(1, zipBytes))} times its own size; a zip of ${size(zipBytes)} may expand to ${size(allowed)}`;
+    throw new AppError("payload_too_large", `The zip expands to ${size(declared)} (${why}); nothing was extracted. Split it, or check it is not damaged.`);
+  }
+  await mkdir(root, { recursive: true });
+  const free = await statfs(root).then((f) => f.bavail * f.bsize, () => Number.POSITIVE_INFINITY);
+  if (declared + limits.reserveBytes > free) {
+    throw new AppError("payload_too_large", `The zip expands to ${size(declared)} but the server has ${size(free)} free; nothing was extracted.`);
+  }
+
+  let extracted = 0;
+  const zip = await openZip(zipPath);
+  try {
+    await eachEntry(zip, async (entry) => {
+      const name = entry.fileName;
+      const target = checkEntryName(entry, root);
+      if (name.endsWith("/")) {
+        await mkdir(target, { recursive: true });
+        return;
+      }
+      await mkdir(path.dirname(target), { recursive: true });
+      const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
+        zip.openReadStream(entry, (err, s) => (err || !s ? reject(new AppError("unprocessable", `Cannot read "${name}" in the zip.`)) : resolve(s))),
+      );
+      const counter = new Transform({
+        transform(chunk: Buffer, _enc, cb) {
+          extracted += chunk.length;
+          if (extracted > declared) {
+            cb(new AppError("payload_too_large", `The zip expands past the ${size(declared)} its directory declares; it was refused.`));
+            return;
+          }
+          cb(null, chunk);
+        },
+      });
+      try {
+        await pipeline(stream, counter, createWriteStream(target));
+      } catch (e) {
+        if (e instanceof AppError) throw e;
+        // yauzl's own check: more bytes than the entry declares.
+        throw new AppError("unprocessable", `The zip entry "${name}" is damaged or larger than it declares (${(e as Error).message}); it was refused.`);
+      }
     });
   } finally {
     zip.close();
   }
+}
 
-  async function handleEntry(entry: yauzl.Entry): Promise<void> {
-    const name = entry.fileName;
-    const target = path.resolve(root, name);
-    if (path.isAbsolute(name) || /^[a-zA-Z]:/.test(name) || (target !== root && !target.startsWith(root + path.sep))) {
-      throw new AppError("unprocessable", `The zip entry "${name}" points outside the archive folder; it was refused.`);
-    }
-    const mode = (entry.externalFileAttributes >>> 16) & 0o170000;
-    if (mode === 0o120000) throw new AppError("unprocessable", `The zip entry "${name}" is a symbolic link; links are not accepted.`);
-    if (name.endsWith("/")) {
-      await mkdir(target, { recursive: true });
-      return;
-    }
-    await mkdir(path.dirname(target), { recursive: true });
-    const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
-      zip.openReadStream(entry, (err, s) => (err || !s ? reject(new AppError("unprocessable", `Cannot read "${name}" in the zip.`)) : resolve(s))),
-    );
-    const counter = new Transform({
-      transform(chunk: Buffer, _enc, cb) {
-        extracted += chunk.length;
-        if (extracted > MAX_EXTRACTED_BYTES) {
-          cb(new AppError("payload_too_large", `The zip expands to more than ${MAX_EXTRACTED_BYTES / 1024 ** 3} GB; split it.`));
-          return;
-        }
-        cb(null, chunk);
-      },
-    });
-    await pipeline(stream, counter, createWriteStream(target));
+/** The path an entry extracts to, or an error for names that escape the folder and for links. */
+function checkEntryName(entry: yauzl.Entry, root: string): string {
+  const name = entry.fileName;
+  const target = path.resolve(root, name);
+  if (path.isAbsolute(name) || /^[a-zA-Z]:/.test(name) || (target !== root && !target.startsWith(root + path.sep))) {
+    throw new AppError("unprocessable", `The zip entry "${name}" points outside the archive folder; it was refused.`);
   }
+  const mode = (entry.externalFileAttributes >>> 16) & 0o170000;
+  if (mode === 0o120000) throw new AppError("unprocessable", `The zip entry "${name}" is a symbolic link; links are not accepted.`);
+  return target;
 }
 
 /**
@@ -311,10 +390,11 @@ export async function receiveMultipart(req: Request, dir: string): Promise<Recei
   return { fields, files };
 }
 
-/** The most recent import batches, newest first. */
+/** The most recent finished import batches, newest first (running and failed ones added nothing). */
 export async function listImportBatches({ actor, limit = 20 }: { actor: Caller; limit?: number }, prisma: Db = defaultDb()): Promise<ImportBatch[]> {
   authorizeCaller(actor, "import.run");
   const rows = await prisma.importBatch.findMany({
+    where: { status: "succeeded" },
     orderBy: { startedAt: "desc" },
     take: limit,
     include: { project: { select: { name: true } } },

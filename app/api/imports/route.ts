@@ -15,7 +15,7 @@ export const POST = route({
   handler: async ({ actor, req }) => {
     const result = await importUpload(req, actor);
     if (result.ok) return result;
-    const n = result.problems.length;
+    const n = result.problemCount;
     throw new AppError("unprocessable", `${n} problem${n === 1 ? "" : "s"} found; nothing was imported.`, result.problems.slice(0, SHOWN_PROBLEMS));
   },
 });

@@ -1,0 +1,47 @@
+// A private PostgreSQL server for a test file (Debian's postgresql package), and a fresh migrated
+// database in it per test. Where the binaries are missing, `hasPostgres` is false and the suite skips.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { createDb, type Db } from "../db";
+import { migrate } from "../migrate";
+
+const PG_BIN = "/usr/lib/postgresql/15/bin";
+export const hasPostgres = existsSync(path.join(PG_BIN, "initdb"));
+
+export type PostgresServer = { url: (database: string) => string; stop: () => void; freshDb: () => Promise<{ url: string; db: Db; dir: string }> };
+
+export function startPostgres(): PostgresServer {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "pg-"));
+  const port = 55432 + Math.floor(Math.random() * 2000);
+  const isRoot = process.getuid?.() === 0;
+  const asPostgres = (cmd: string, args: string[]) => {
+    const r = isRoot
+      ? spawnSync("runuser", ["-u", "postgres", "--", path.join(PG_BIN, cmd), ...args], { encoding: "utf8" })
+      : spawnSync(path.join(PG_BIN, cmd), args, { encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr}`);
+  };
+  if (isRoot) execFileSync("chown", ["postgres", dir]);
+  asPostgres("initdb", ["-D", path.join(dir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8"]);
+  asPostgres("pg_ctl", ["-D", path.join(dir, "data"), "-l", path.join(dir, "log"), "-o", `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}`, "-w", "start"]);
+  const url = (database: string) => `postgresql://postgres@127.0.0.1:${port}/${database}`;
+  let n = 0;
+  return {
+    url,
+    stop: () => asPostgres("pg_ctl", ["-D", path.join(dir, "data"), "-m", "fast", "stop"]),
+    async freshDb() {
+      const name = `t${++n}_${process.pid}`;
+      const admin = new pg.Client({ connectionString: url("postgres") });
+      await admin.connect();
+      await admin.query(`CREATE DATABASE "${name}"`);
+      await admin.end();
+      const store = mkdtempSync(path.join(os.tmpdir(), "pg-store-"));
+      process.env.STUDIO_DATA_DIR = store;
+      process.env.DATABASE_URL = url(name);
+      await migrate(url(name));
+      return { url: url(name), db: createDb(url(name)), dir: store };
+    },
+  };
+}
