@@ -39,25 +39,48 @@ export default tseslint.config(
     deny(["@prisma/*", "better-sqlite3", "pg", "sharp", ...UI_AND_APP], "lib/domain imports only zod and itself."),
   ]),
   layer("lib/bridge", [
-    deny(["@/*", "!@/lib", "@/lib/*", "!@/lib/domain", "!@/lib/domain/*", "!@/lib/bridge", "!@/lib/bridge/*", "!@/fixtures"], "lib/bridge imports only lib/domain."),
+    deny(
+      ["@/*", "!@/lib", "@/lib/*", "!@/lib/domain", "!@/lib/domain/*", "!@/lib/bridge", "!@/lib/bridge/*", "!@/fixtures"],
+      "lib/bridge imports only lib/domain.",
+    ),
     deny(["@prisma/*", "better-sqlite3", "pg", ...UI_AND_APP], "lib/bridge runs without the web app or the database."),
     deny(["../*"], "lib/bridge imports only lib/domain (by @/lib/domain/...)."),
   ]),
   layer("lib/canvas", [
     deny(["@/lib/server", "@/lib/server/*"], "lib/canvas never touches the server."),
     deny(["@/lib/bridge", "@/lib/bridge/*"], "lib/canvas may not import lib/bridge: shared rules live in lib/domain."),
-    deny(["@/lib/queries", "@/lib/queries/*", "@/components/*", "@/app/*", "react", "react-dom", "react-konva", "next", "next/*"], "lib/canvas is an engine without React."),
+    deny(
+      ["@/lib/queries", "@/lib/queries/*", "@/components/*", "@/app/*", "react", "react-dom", "react-konva", "next", "next/*"],
+      "lib/canvas is an engine without React.",
+    ),
     deny(["../*"], "lib/canvas imports lib/domain by @/lib/domain/..."),
   ]),
   layer("lib/server", [
-    deny(["@/lib/bridge", "@/lib/bridge/*", "@/lib/canvas", "@/lib/canvas/*", "@/lib/queries", "@/lib/queries/*", ...UI_AND_APP.filter((p) => !p.startsWith("next"))], "lib/server depends on lib/domain only (plus its own storage)."),
+    deny(
+      [
+        "@/lib/bridge",
+        "@/lib/bridge/*",
+        "@/lib/canvas",
+        "@/lib/canvas/*",
+        "@/lib/queries",
+        "@/lib/queries/*",
+        ...UI_AND_APP.filter((p) => !p.startsWith("next")),
+      ],
+      "lib/server depends on lib/domain only (plus its own storage).",
+    ),
   ]),
   layer("lib/queries", [
-    deny(["@/lib/server", "@/lib/server/*", "@/lib/bridge", "@/lib/bridge/*"], "client code never imports lib/server or lib/bridge: use the HTTP API."),
+    deny(
+      ["@/lib/server", "@/lib/server/*", "@/lib/bridge", "@/lib/bridge/*"],
+      "client code never imports lib/server or lib/bridge: use the HTTP API.",
+    ),
     deny(["@/components/*", "@/app/*"], "lib/queries sits below components and app."),
   ]),
   layer("components", [
-    deny(["@/lib/server", "@/lib/server/*", "@/lib/bridge", "@/lib/bridge/*"], "components never import lib/server or lib/bridge: use lib/queries and lib/domain."),
+    deny(
+      ["@/lib/server", "@/lib/server/*", "@/lib/bridge", "@/lib/bridge/*"],
+      "components never import lib/server or lib/bridge: use lib/queries and lib/domain.",
+    ),
     deny(["@/app/*"], "components sit below app."),
   ]),
 );

@@ -20,7 +20,12 @@ type Phase = { name: string; seconds: number; peakMB: number; detail?: string };
 /** Run a command in a child process; its own peak RSS comes from GNU time's %M (KB). */
 function measure(name: string, args: string[], env: NodeJS.ProcessEnv): Phase {
   const started = process.hrtime.bigint();
-  const r = spawnSync("/usr/bin/time", ["-f", "BENCH_MAXRSS_KB=%M", process.execPath, ...args], { cwd: ROOT, env, encoding: "utf8", maxBuffer: 64 << 20 });
+  const r = spawnSync("/usr/bin/time", ["-f", "BENCH_MAXRSS_KB=%M", process.execPath, ...args], {
+    cwd: ROOT,
+    env,
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (r.status !== 0) throw new Error(`${name} failed (exit ${r.status}):\n${r.stderr.slice(-2000)}`);
   const kb = Number(r.stderr.match(/BENCH_MAXRSS_KB=(\d+)/)?.[1] ?? 0);
@@ -39,7 +44,12 @@ async function main() {
   console.log(`dataset: ${made.trajectories} trajectories, ${made.steps} steps`);
 
   const dataDir = path.join(OUT, "studio");
-  const env = { ...process.env, STUDIO_DATA_DIR: dataDir, DATABASE_URL: `file:${path.join(dataDir, "studio.db")}`, NEXT_TELEMETRY_DISABLED: "1" };
+  const env = {
+    ...process.env,
+    STUDIO_DATA_DIR: dataDir,
+    DATABASE_URL: `file:${path.join(dataDir, "studio.db")}`,
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
   const tsx = [path.join(ROOT, "node_modules/tsx/dist/cli.mjs")];
   const cli = [...tsx, "lib/cli/main.ts"];
 
@@ -47,7 +57,24 @@ async function main() {
   phases.push(measure("baseline: read every line, hash every screenshot", [...tsx, "bench/baseline.ts", source], env));
   phases.push(measure("import (mobile-r1)", [...cli, "import", path.join(source, "data.jsonl"), "--format", "mobile-r1"], env));
   phases.push(measure("export --status all", [...cli, "export", "--out", path.join(OUT, "export"), "--status", "all"], env));
-  phases.push(measure("bridge sft --target ms-swift", [...cli, "bridge", "sft", path.join(OUT, "export"), "--out", path.join(OUT, "sft"), "--target", "ms-swift", "--max-pixels", "1003520"], env));
+  phases.push(
+    measure(
+      "bridge sft --target ms-swift",
+      [
+        ...cli,
+        "bridge",
+        "sft",
+        path.join(OUT, "export"),
+        "--out",
+        path.join(OUT, "sft"),
+        "--target",
+        "ms-swift",
+        "--max-pixels",
+        "1003520",
+      ],
+      env,
+    ),
+  );
 
   const base = phases[0]!;
   console.log(`\n${"phase".padEnd(52)} ${"seconds".padStart(8)} ${"× base".padStart(7)} ${"peak MB".padStart(8)} ${"× base".padStart(7)}`);
@@ -56,7 +83,9 @@ async function main() {
       `${p.name.padEnd(52)} ${p.seconds.toFixed(1).padStart(8)} ${(p.seconds / base.seconds).toFixed(2).padStart(7)} ${String(p.peakMB).padStart(8)} ${(p.peakMB / base.peakMB).toFixed(2).padStart(7)}`,
     );
   for (const p of phases) row(p);
-  console.log(`\nsteps/second: import ${(made.steps / phases[1]!.seconds).toFixed(0)}, export ${(made.steps / phases[2]!.seconds).toFixed(0)}, sft ${(made.steps / phases[3]!.seconds).toFixed(0)}`);
+  console.log(
+    `\nsteps/second: import ${(made.steps / phases[1]!.seconds).toFixed(0)}, export ${(made.steps / phases[2]!.seconds).toFixed(0)}, sft ${(made.steps / phases[3]!.seconds).toFixed(0)}`,
+  );
 
   // 2. Saves while importing: annotators save (in a process of their own, as the server would) for
   //    a while with nothing else running, then while the same dataset is imported again into a new
@@ -80,9 +109,18 @@ async function main() {
   //    own folder (.next-bench), so another build holding .next/lock neither blocks nor breaks it.
   if (process.env.BENCH_SKIP_BROWSER !== "1") {
     const nextEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", STUDIO_DIST_DIR: ".next-bench" };
-    const build = spawnSync(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], { cwd: ROOT, env: nextEnv, encoding: "utf8", maxBuffer: 64 << 20 });
+    const build = spawnSync(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], {
+      cwd: ROOT,
+      env: nextEnv,
+      encoding: "utf8",
+      maxBuffer: 64 << 20,
+    });
     if (build.status !== 0) throw new Error(`next build failed:\n${(build.stdout + build.stderr).slice(-3000)}`);
-    const r = spawnSync(process.execPath, [...tsx, "bench/step-switch.ts"], { cwd: ROOT, env: { ...nextEnv, STUDIO_SKIP_BUILD: "1" }, encoding: "utf8" });
+    const r = spawnSync(process.execPath, [...tsx, "bench/step-switch.ts"], {
+      cwd: ROOT,
+      env: { ...nextEnv, STUDIO_SKIP_BUILD: "1" },
+      encoding: "utf8",
+    });
     console.log(`\n${r.stdout.trim()}`);
     if (r.status !== 0) throw new Error(`step-switch failed:\n${r.stderr.slice(-2000)}`);
   }
@@ -97,7 +135,14 @@ function stats(samples: { ms: number; error?: string }[]): SaveStats {
   const ms = samples.map((s) => s.ms).sort((a, b) => a - b);
   const q = (f: number) => +(ms[Math.min(ms.length - 1, Math.floor(f * ms.length))] ?? 0).toFixed(1);
   const errors = samples.filter((s) => s.error);
-  return { saves: samples.length, errors: errors.length, p50: q(0.5), p95: q(0.95), max: q(1), errorSamples: [...new Set(errors.map((e) => e.error!))].slice(0, 5) };
+  return {
+    saves: samples.length,
+    errors: errors.length,
+    p50: q(0.5),
+    p95: q(0.95),
+    max: q(1),
+    errorSamples: [...new Set(errors.map((e) => e.error!))].slice(0, 5),
+  };
 }
 
 async function waitFor(file: string, timeoutMs = 300_000) {
@@ -112,7 +157,11 @@ async function waitFor(file: string, timeoutMs = 300_000) {
 async function savesDuring(name: string, env: NodeJS.ProcessEnv, tsx: string[], during: () => Promise<void>) {
   const out = path.join(OUT, `saves-${name}.json`);
   const stop = `${out}.stop`;
-  const child = spawn(process.execPath, [...tsx, "bench/saves.ts", out, stop, String(ANNOTATORS)], { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] });
+  const child = spawn(process.execPath, [...tsx, "bench/saves.ts", out, stop, String(ANNOTATORS)], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
   const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
   await waitFor(`${out}.ready`);
   const from = Date.now();
@@ -134,19 +183,40 @@ async function savesWhileImporting(source: string, env: NodeJS.ProcessEnv, cli: 
   const before = await savesDuring("alone-before", env, tsx, () => new Promise((r) => setTimeout(r, baselineSeconds * 1000)));
   let importPhase: Phase | undefined;
   const importing = await savesDuring("importing", env, tsx, async () => {
-    importPhase = await measureAsync("import again, into a new project", [...cli, "import", path.join(source, "data.jsonl"), "--format", "mobile-r1", "--project", "bench-while-saving"], env);
+    importPhase = await measureAsync(
+      "import again, into a new project",
+      [...cli, "import", path.join(source, "data.jsonl"), "--format", "mobile-r1", "--project", "bench-while-saving"],
+      env,
+    );
   });
   const after = await savesDuring("alone-after", env, tsx, () => new Promise((r) => setTimeout(r, baselineSeconds * 1000)));
   const alone = { ...before, p95: +((before.p95 + after.p95) / 2).toFixed(1) };
   const ratio = +(importing.p95 / Math.max(0.1, alone.p95)).toFixed(2);
   const met = importing.errors === 0 && ratio <= SAVE_TARGET_P95_RATIO;
-  console.log(`\nsaves while importing (${ANNOTATORS} annotators saving every ${100} ms, one process; import of ${steps} steps from the command line):`);
+  console.log(
+    `\nsaves while importing (${ANNOTATORS} annotators saving every ${100} ms, one process; import of ${steps} steps from the command line):`,
+  );
   console.log(`  alone, before      ${fmt(before)}`);
   console.log(`  alone, after       ${fmt(after)}`);
-  console.log(`  during the import  ${fmt(importing)}   (import took ${importPhase!.seconds.toFixed(1)} s, peak ${importPhase!.peakMB} MB)`);
-  console.log(`  save p95 during the import = ${ratio} × alone (mean of before and after, ${alone.p95} ms); errors ${importing.errors}; target (p95 ≤ ${SAVE_TARGET_P95_RATIO} ×, no error): ${met ? "met" : "NOT met"}`);
+  console.log(
+    `  during the import  ${fmt(importing)}   (import took ${importPhase!.seconds.toFixed(1)} s, peak ${importPhase!.peakMB} MB)`,
+  );
+  console.log(
+    `  save p95 during the import = ${ratio} × alone (mean of before and after, ${alone.p95} ms); errors ${importing.errors}; target (p95 ≤ ${SAVE_TARGET_P95_RATIO} ×, no error): ${met ? "met" : "NOT met"}`,
+  );
   for (const e of importing.errorSamples) console.log(`  error: ${e}`);
-  return { annotators: ANNOTATORS, importSteps: steps, aloneBefore: before, aloneAfter: after, aloneP95: alone.p95, importing, p95Ratio: ratio, target: { p95Ratio: SAVE_TARGET_P95_RATIO, errors: 0 }, met, importSeconds: importPhase!.seconds };
+  return {
+    annotators: ANNOTATORS,
+    importSteps: steps,
+    aloneBefore: before,
+    aloneAfter: after,
+    aloneP95: alone.p95,
+    importing,
+    p95Ratio: ratio,
+    target: { p95Ratio: SAVE_TARGET_P95_RATIO, errors: 0 },
+    met,
+    importSeconds: importPhase!.seconds,
+  };
 }
 
 const fmt = (s: { saves: number; errors: number; p50: number; p95: number; max: number; seconds: number }) =>
@@ -156,7 +226,11 @@ const fmt = (s: { saves: number; errors: number; p50: number; p95: number; max: 
 function measureAsync(name: string, args: string[], env: NodeJS.ProcessEnv): Promise<Phase> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const child = spawn("/usr/bin/time", ["-f", "BENCH_MAXRSS_KB=%M", process.execPath, ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("/usr/bin/time", ["-f", "BENCH_MAXRSS_KB=%M", process.execPath, ...args], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -190,8 +264,16 @@ async function hostileUploads(tsx: string[]): Promise<Phase[]> {
     return p;
   };
   return [
-    run("refuse a 300 MB junk upload (.jsonl)", junk, (r) => r.outcome === "problems" && r.problemCount === junkLineCount(junkBytes) && r.tmpLeft === 0),
-    run(`refuse a zip bomb (${bombMB} MB zip, 5.9 GB expanded)`, bomb, (r) => r.outcome === "refused" && r.code === "payload_too_large" && r.tmpLeft === 0),
+    run(
+      "refuse a 300 MB junk upload (.jsonl)",
+      junk,
+      (r) => r.outcome === "problems" && r.problemCount === junkLineCount(junkBytes) && r.tmpLeft === 0,
+    ),
+    run(
+      `refuse a zip bomb (${bombMB} MB zip, 5.9 GB expanded)`,
+      bomb,
+      (r) => r.outcome === "refused" && r.code === "payload_too_large" && r.tmpLeft === 0,
+    ),
   ];
 }
 

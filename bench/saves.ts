@@ -26,7 +26,11 @@ if (trajectories.length < ANNOTATORS) throw new Error(`the studio holds ${trajec
 const people = await Promise.all(
   trajectories.map(async (t, i) => {
     const email = `bench-annotator-${i}@studio.local`;
-    const u = await prisma.user.upsert({ where: { email }, create: { id: `bench-annotator-${i}`, email, name: `Bench annotator ${i}`, role: "annotator" }, update: {} });
+    const u = await prisma.user.upsert({
+      where: { email },
+      create: { id: `bench-annotator-${i}`, email, name: `Bench annotator ${i}`, role: "annotator" },
+      update: {},
+    });
     await prisma.trajectory.update({ where: { id: t.id }, data: { assigneeId: u.id, status: "in_progress" } });
     return { actor: { id: u.id, email, name: u.name, role: "annotator" } as Actor, stepId: t.steps[0]!.id };
   }),
@@ -44,7 +48,12 @@ await Promise.all(
       const row = (await prisma.step.findUnique({ where: { id: stepId } }))!;
       const input: SaveStepInput = {
         version: row.version,
-        thought: { state: row.thoughtState, nextAction: row.thoughtNext, purpose: row.thoughtPurpose, text: `${row.thought.replace(/ \(bench edit \d+\)$/, "")} (bench edit ${++edit})` },
+        thought: {
+          state: row.thoughtState,
+          nextAction: row.thoughtNext,
+          purpose: row.thoughtPurpose,
+          text: `${row.thought.replace(/ \(bench edit \d+\)$/, "")} (bench edit ${++edit})`,
+        },
         clearAction: row.clearAction,
         toolCall: JSON.parse(row.toolCallJson),
         box: row.boxJson ? JSON.parse(row.boxJson) : null,

@@ -38,17 +38,32 @@ async function main() {
   await mkdir(DATA, { recursive: true });
   const server = spawn(process.execPath, [path.join(ROOT, "scripts/serve.mjs")], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(PORT), STUDIO_DATA_DIR: DATA, DATABASE_URL: `file:${path.join(DATA, "studio.db")}`, STUDIO_DEMO_TRAJECTORIES: "12" },
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      STUDIO_DATA_DIR: DATA,
+      DATABASE_URL: `file:${path.join(DATA, "studio.db")}`,
+      STUDIO_DEMO_TRAJECTORIES: "12",
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   try {
     await waitForHealth();
     const browser = await chromium.launch({
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run", "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--no-first-run",
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+      ],
     });
     const context = await browser.newContext({ baseURL: BASE, viewport: { width: 1440, height: 900 } });
-    const signIn = await context.request.post("/api/auth/sign-in/email", { data: { email: "annotator@studio.local", password: "studio-annotator" }, headers: { origin: BASE } });
+    const signIn = await context.request.post("/api/auth/sign-in/email", {
+      data: { email: "annotator@studio.local", password: "studio-annotator" },
+      headers: { origin: BASE },
+    });
     if (!signIn.ok()) throw new Error(`sign-in failed: ${signIn.status()}`);
     const tasks = (await (await context.request.get("/api/tasks")).json()) as { tasks: { id: string; stepCount: number }[] };
     const page = await context.newPage();
@@ -80,7 +95,9 @@ async function main() {
         const ms = await page.waitForFunction(
           (t) => {
             const w = window as unknown as { __studioPaint?: { stepIndex: number; at: number }; __benchKeyAt: number };
-            return w.__studioPaint && w.__studioPaint.stepIndex === t && w.__studioPaint.at >= w.__benchKeyAt ? w.__studioPaint.at - w.__benchKeyAt : false;
+            return w.__studioPaint && w.__studioPaint.stepIndex === t && w.__studioPaint.at >= w.__benchKeyAt
+              ? w.__studioPaint.at - w.__benchKeyAt
+              : false;
           },
           target,
           { polling: 5 },
@@ -91,7 +108,11 @@ async function main() {
       for (let i = 0; i < 5; i++) {
         await page.evaluate(() => ((window as unknown as { __benchBaseline?: number }).__benchBaseline = undefined));
         await page.keyboard.press("Shift");
-        const ms = await page.waitForFunction(() => (window as unknown as { __benchBaseline?: number }).__benchBaseline ?? false, undefined, { polling: 5 });
+        const ms = await page.waitForFunction(
+          () => (window as unknown as { __benchBaseline?: number }).__benchBaseline ?? false,
+          undefined,
+          { polling: 5 },
+        );
         baseline.push((await ms.jsonValue()) as number);
         await page.waitForTimeout(50);
       }
@@ -106,12 +127,19 @@ async function main() {
     };
     const base = summary(baseline);
     const all = summary([...forward, ...backward]);
-    const results = { baseline: base, forward: summary(forward), backward: summary(backward), all, medianRatioToBaseline: +(all.median / base.median).toFixed(2) };
+    const results = {
+      baseline: base,
+      forward: summary(forward),
+      backward: summary(backward),
+      all,
+      medianRatioToBaseline: +(all.median / base.median).toFixed(2),
+    };
     await mkdir(path.join(ROOT, "bench/out"), { recursive: true });
     await writeFile(path.join(ROOT, "bench/out/step-switch.json"), `${JSON.stringify(results, null, 2)}\n`);
     console.log("key press -> next screenshot painted (ms, Chromium):");
     for (const [k, v] of Object.entries(results)) {
-      if (typeof v === "number") console.log(`  median step switch = ${v} × the baseline (a key the editor ignores, to the same second frame)`);
+      if (typeof v === "number")
+        console.log(`  median step switch = ${v} × the baseline (a key the editor ignores, to the same second frame)`);
       else console.log(`  ${k.padEnd(9)} n=${v.n}  median ${v.median}  p95 ${v.p95}  max ${v.max}`);
     }
   } finally {

@@ -79,10 +79,19 @@ test("markup in a thought or instruction is shown as text and runs nothing", asy
   const line = JSON.stringify({
     goal,
     is_successful: true,
-    steps: [{ action_content: { action: "click", coordinate: [100, 100] }, screenshot: "/x/xss.png", thought: payload, action_description: payload }],
+    steps: [
+      {
+        action_content: { action: "click", coordinate: [100, 100] },
+        screenshot: "/x/xss.png",
+        thought: payload,
+        action_description: payload,
+      },
+    ],
   });
   const sharp = (await import("sharp")).default;
-  const png = await sharp({ create: { width: 1080, height: 2400, channels: 3, background: "#ddeeff" } }).png().toBuffer();
+  const png = await sharp({ create: { width: 1080, height: 2400, channels: 3, background: "#ddeeff" } })
+    .png()
+    .toBuffer();
   const form = new FormData();
   form.append("format", "ui-s1");
   form.append("files", new Blob([`${line}\n`]), "xss.jsonl");
@@ -95,7 +104,9 @@ test("markup in a thought or instruction is shown as text and runs nothing", asy
     dialogs += 1;
     void d.dismiss();
   });
-  const list = (await (await request.get(`/api/trajectories?q=${encodeURIComponent("XSS probe")}`)).json()) as { rows: { id: string; instruction: string }[] };
+  const list = (await (await request.get(`/api/trajectories?q=${encodeURIComponent("XSS probe")}`)).json()) as {
+    rows: { id: string; instruction: string }[];
+  };
   const row = list.rows.find((r) => r.instruction === goal)!;
   const response = await page.goto(`/trajectories/${row.id}`);
   expect(response?.headers()["content-security-policy"]).toContain("script-src 'self' 'nonce-");

@@ -6,7 +6,11 @@ import { PeoplePage } from "./pages/people-page";
 test.describe("as annotator", () => {
   test.use({ storageState: storageStateFor("annotator") });
 
-  test("a token created on the account page works as a Bearer token, acts as its owner, and stops at once when revoked", async ({ page, request, baseURL }) => {
+  test("a token created on the account page works as a Bearer token, acts as its owner, and stops at once when revoked", async ({
+    page,
+    request,
+    baseURL,
+  }) => {
     const account = new AccountPage(page);
     const name = `e2e-token-${Date.now()}`;
     await account.goto();
@@ -18,7 +22,11 @@ test.describe("as annotator", () => {
     await page.reload();
     await expect(page.getByText(token)).toHaveCount(0);
 
-    const bearer = await apiRequest.newContext({ baseURL, storageState: { cookies: [], origins: [] }, extraHTTPHeaders: { authorization: `Bearer ${token}` } });
+    const bearer = await apiRequest.newContext({
+      baseURL,
+      storageState: { cookies: [], origins: [] },
+      extraHTTPHeaders: { authorization: `Bearer ${token}` },
+    });
     const viaToken = await bearer.get("/api/stats");
     expect(viaToken.status()).toBe(200);
     // Same answer as the annotator's own session: the token acts as them (their own work only).
@@ -28,7 +36,10 @@ test.describe("as annotator", () => {
     await expect(account.tokenRow(name)).not.toContainText("never");
 
     // The admin sees it among everyone's tokens.
-    const admin = await page.context().browser()!.newContext({ baseURL, storageState: storageStateFor("admin") });
+    const admin = await page
+      .context()
+      .browser()!
+      .newContext({ baseURL, storageState: storageStateFor("admin") });
     const people = new PeoplePage(await admin.newPage());
     await people.goto();
     await expect(people.allTokens.getByRole("row").filter({ hasText: name })).toContainText("annotator@studio.local");

@@ -16,7 +16,11 @@ async function signInFresh(browser: Browser, baseURL: string, email: string, pas
   return page;
 }
 
-test("an admin adds a person who signs in; role changes and resets reach their session; disabling shuts them out at once", async ({ page, browser, baseURL }) => {
+test("an admin adds a person who signs in; role changes and resets reach their session; disabling shuts them out at once", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const people = new PeoplePage(page);
   const email = `e2e-person-${Date.now()}@studio.local`;
   await people.goto();
@@ -59,7 +63,14 @@ test("an admin adds a person who signs in; role changes and resets reach their s
   await expect(created).toHaveCount(1);
   await created.getByRole("button", { name: /./ }).click(); // the entity id: this person's history only
   await expect(audit.page).toHaveURL(/entityId=/);
-  await expect(audit.rows.locator("td:nth-child(3)")).toHaveText(["user.disable", "auth.sign_in", "user.password_reset", "user.update", "auth.sign_in", "user.create"]);
+  await expect(audit.rows.locator("td:nth-child(3)")).toHaveText([
+    "user.disable",
+    "auth.sign_in",
+    "user.password_reset",
+    "user.update",
+    "auth.sign_in",
+    "user.create",
+  ]);
   await expect(audit.rows.filter({ hasText: "user.update" })).toContainText("role: annotator → reviewer");
   await expect(audit.rows.filter({ hasText: "user.disable" })).toContainText("isDisabled: false → true");
   await expect(audit.rows.filter({ hasText: "user.create" })).toContainText(`email: ${email}`);
@@ -96,7 +107,9 @@ test("an admin sees and revokes someone else's API token", async ({ page, baseUR
   expect((await bearer.get("/api/stats")).status()).toBe(401);
 
   // The reviewer may not revoke (or even see) anyone else's token.
-  const adminTokens = (await (await page.request.get("/api/tokens?scope=all")).json()) as { tokens: { id: string; userEmail: string; revokedAt: string | null }[] };
+  const adminTokens = (await (await page.request.get("/api/tokens?scope=all")).json()) as {
+    tokens: { id: string; userEmail: string; revokedAt: string | null }[];
+  };
   const someoneElse = adminTokens.tokens.find((t) => t.userEmail !== "reviewer@studio.local");
   expect((await reviewer.get("/api/tokens?scope=all")).status()).toBe(403);
   if (someoneElse) expect((await reviewer.delete(`/api/tokens/${someoneElse.id}`, { headers: { origin: baseURL! } })).status()).toBe(404);
@@ -140,8 +153,12 @@ test("an export runs in the background to completion and lists its counts and th
   expect(await exporter.count(latest.id, "Trajectories")).toBe(stats.trajectories);
   expect(await exporter.count(latest.id, "Steps")).toBe(stats.steps);
   expect((await exporter.count(latest.id, "train")) + (await exporter.count(latest.id, "test"))).toBe(stats.trajectories);
-  await expect(exporter.entry(latest.id)).toContainText(`npm run studio -- bridge sft ${latest.outDir} --target ms-swift --out ${latest.outDir}-sft-ms-swift --max-pixels 1003520`);
-  await expect(exporter.entry(latest.id)).toContainText(`npm run studio -- bridge grpo ${latest.outDir} --target verl --embed-images --out ${latest.outDir}-grpo-verl --max-pixels 1003520`);
+  await expect(exporter.entry(latest.id)).toContainText(
+    `npm run studio -- bridge sft ${latest.outDir} --target ms-swift --out ${latest.outDir}-sft-ms-swift --max-pixels 1003520`,
+  );
+  await expect(exporter.entry(latest.id)).toContainText(
+    `npm run studio -- bridge grpo ${latest.outDir} --target verl --embed-images --out ${latest.outDir}-grpo-verl --max-pixels 1003520`,
+  );
   // A --status all export holds unreviewed model output: the page says the bridge will refuse it.
   await expect(exporter.entry(latest.id)).toContainText("--allow-unreviewed");
   // The form is free again for the next export.

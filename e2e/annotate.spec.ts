@@ -25,8 +25,14 @@ test("an annotator corrects a trajectory step by step with the keyboard and subm
   await editor.expectStep(1);
 
   // Rewrite the thought in the three fields; the composed text follows.
-  await editor.writeThought({ state: "The home screen of the app is open.", nextAction: "Tap the search bar at the top.", purpose: "To look up the product." });
-  await expect(editor.field("Thought (composed)")).toHaveValue("The home screen of the app is open. Tap the search bar at the top. To look up the product.");
+  await editor.writeThought({
+    state: "The home screen of the app is open.",
+    nextAction: "Tap the search bar at the top.",
+    purpose: "To look up the product.",
+  });
+  await expect(editor.field("Thought (composed)")).toHaveValue(
+    "The home screen of the app is open. Tap the search bar at the top. To look up the product.",
+  );
   await editor.writeClearAction("Tap the search bar at the top.");
 
   // Clicking on the screenshot makes the action a click there (original pixels).
@@ -77,7 +83,12 @@ test("an annotator corrects a trajectory step by step with the keyboard and subm
     await editor.completeStep({ tap: [540, 1200], verdict: "good", label: "Search" });
   }
   await editor.press("x");
-  await expect(page.getByRole("navigation", { name: "Steps" }).getByRole("button", { name: /after cut/ }).first()).toBeVisible();
+  await expect(
+    page
+      .getByRole("navigation", { name: "Steps" })
+      .getByRole("button", { name: /after cut/ })
+      .first(),
+  ).toBeVisible();
 
   // The task outcome, then submit.
   await editor.setOutcome("Success");
@@ -90,8 +101,16 @@ test("an annotator corrects a trajectory step by step with the keyboard and subm
   expect(after.status).toBe("submitted");
   expect(after.outcome).toBe("success");
   expect(after.cutAfter).toBe(cutAt - 1);
-  expect(after.steps[0]).toMatchObject({ verdict: "corrected", box: nudged, clearAction: "Tap the search bar at the top." } satisfies Partial<StepView>);
-  expect(after.steps[0]!.thought).toMatchObject({ state: "The home screen of the app is open.", nextAction: "Tap the search bar at the top.", purpose: "To look up the product." });
+  expect(after.steps[0]).toMatchObject({
+    verdict: "corrected",
+    box: nudged,
+    clearAction: "Tap the search bar at the top.",
+  } satisfies Partial<StepView>);
+  expect(after.steps[0]!.thought).toMatchObject({
+    state: "The home screen of the app is open.",
+    nextAction: "Tap the search bar at the top.",
+    purpose: "To look up the product.",
+  });
   expect(after.steps[1]!.verdict).toBe("harmful");
 });
 

@@ -8,7 +8,9 @@ const SIZE = { width: 1080, height: 2400 };
 
 async function png(seed: number): Promise<Buffer> {
   const background = { r: (seed * 53) % 255, g: (seed * 97) % 255, b: (seed * 151) % 255 };
-  return sharp({ create: { ...SIZE, channels: 3, background } }).png().toBuffer();
+  return sharp({ create: { ...SIZE, channels: 3, background } })
+    .png()
+    .toBuffer();
 }
 
 /** One UI-S1 trajectory line: a click then terminate, screenshots named by `prefix`. */
@@ -17,7 +19,10 @@ export function uiS1Line(goal: string, prefix: string): string {
     goal,
     is_successful: true,
     steps: [
-      { action_content: { action: "click", coordinate: [540, 1200], bbox: [400, 1100, 680, 1300] }, screenshot: `/data/images/${prefix}_0.png` },
+      {
+        action_content: { action: "click", coordinate: [540, 1200], bbox: [400, 1100, 680, 1300] },
+        screenshot: `/data/images/${prefix}_0.png`,
+      },
       { action_content: { action: "terminate", status: "success" }, screenshot: `/data/images/${prefix}_1.png` },
     ],
   });

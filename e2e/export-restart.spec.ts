@@ -12,7 +12,10 @@ const dataDir = path.resolve(".tmp/e2e-data");
 const exportsDir = path.join(dataDir, "exports");
 const partials = () => (existsSync(exportsDir) ? readdirSync(exportsDir).filter((n) => n.includes(".partial-")) : []);
 
-test("an export whose process is killed mid-way shows as failed on the export page, with nothing half-written left", async ({ page, request }) => {
+test("an export whose process is killed mid-way shows as failed on the export page, with nothing half-written left", async ({
+  page,
+  request,
+}) => {
   const child = spawn(process.execPath, ["--import", "tsx", path.resolve("lib/server/testing/export-child.ts"), "web"], {
     env: { ...process.env, STUDIO_DATA_DIR: dataDir, DATABASE_URL: `file:${path.join(dataDir, "studio.db")}` },
     stdio: ["ignore", "pipe", "inherit"],
@@ -21,7 +24,9 @@ test("an export whose process is killed mid-way shows as failed on the export pa
     createInterface({ input: child.stdout! }).on("line", (l) => l === "exporting" && resolve());
     child.on("exit", (code) => reject(new Error(`export child exited (${code}) before exporting`)));
   });
-  const running = ((await (await request.get("/api/exports")).json()) as { exports: { id: string; state: string }[] }).exports.find((e) => e.state === "running");
+  const running = ((await (await request.get("/api/exports")).json()) as { exports: { id: string; state: string }[] }).exports.find(
+    (e) => e.state === "running",
+  );
   expect(running, "the server reports the other process's export as running").toBeTruthy();
   expect(partials()).toHaveLength(1);
 

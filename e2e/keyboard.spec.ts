@@ -14,7 +14,10 @@ import { EditorPage } from "./pages/editor-page";
 test.use({ storageState: storageStateFor("annotator") });
 
 /** The saved data of a trajectory, as the API answers it: what a trainer would get. */
-type Data = { trajectory: { outcome: string | null; isDiscarded: boolean; cutAfter: number | null; status: string }; steps: StepAnnotation[] };
+type Data = {
+  trajectory: { outcome: string | null; isDiscarded: boolean; cutAfter: number | null; status: string };
+  steps: StepAnnotation[];
+};
 
 function dataOf(t: TrajectoryView): Data {
   return {
@@ -28,7 +31,9 @@ function changedPaths(a: unknown, b: unknown, at = ""): string[] {
   if (JSON.stringify(a) === JSON.stringify(b)) return [];
   if (a && b && typeof a === "object" && typeof b === "object" && !Array.isArray(a) === !Array.isArray(b)) {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-    return [...keys].flatMap((k) => changedPaths((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], at ? `${at}.${k}` : k));
+    return [...keys].flatMap((k) =>
+      changedPaths((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], at ? `${at}.${k}` : k),
+    );
   }
   return [at];
 }
@@ -37,7 +42,12 @@ function changedPaths(a: unknown, b: unknown, at = ""): string[] {
 const STEP = 1;
 const BOX: [number, number, number, number] = [200, 500, 600, 700];
 const BASE_STEP: StepAnnotation = {
-  thought: { state: "A list of results.", nextAction: "Tap the first result.", purpose: "To open it.", text: "A list of results. Tap the first result. To open it." },
+  thought: {
+    state: "A list of results.",
+    nextAction: "Tap the first result.",
+    purpose: "To open it.",
+    text: "A list of results. Tap the first result. To open it.",
+  },
   clearAction: "Tap the first result.",
   toolCall: { action: "click", coordinate: [400, 600] },
   box: BOX,
@@ -80,7 +90,10 @@ const CONTEXTS: Context[] = [
     name: "canvas",
     focus: async (p, isBoxSelected) => {
       // The select tool's click pans by nothing on an empty spot, and selects the box on the box: no data changes.
-      await p.getByRole("toolbar", { name: "Tools" }).getByRole("button", { name: /^Select/ }).click();
+      await p
+        .getByRole("toolbar", { name: "Tools" })
+        .getByRole("button", { name: /^Select/ })
+        .click();
       if (isBoxSelected) {
         const [x, y] = await new EditorPage(p).toScreen([(BOX[0] + BOX[2]) / 2, (BOX[1] + BOX[3]) / 2]);
         await p.mouse.click(x, y);
@@ -118,7 +131,12 @@ type Listed = { spec: string; ids: string[] };
  * What the overlay documents for a shortcut, as the saved paths it may change and a check of the
  * new value. `isBoxSelected`: the arrows and Delete act on the box only while it is selected.
  */
-function documented(ids: string[], before: Data, isBoxSelected: boolean, redoTarget: Data | null): { paths: RegExp | null; check?: (after: Data) => void } {
+function documented(
+  ids: string[],
+  before: Data,
+  isBoxSelected: boolean,
+  redoTarget: Data | null,
+): { paths: RegExp | null; check?: (after: Data) => void } {
   const ok = (paths: RegExp | null, check?: (after: Data) => void) => ({ paths, check });
   // Rows that share keys list several ids: the first that applies in this state wins, as in the registry.
   for (const id of ids) {
@@ -139,10 +157,13 @@ function documented(ids: string[], before: Data, isBoxSelected: boolean, redoTar
       if (before.steps[STEP]!.toolCall.action === action) return ok(null);
       return ok(/^steps\.1\.toolCall(\..*)?$/, (a) => expect(a.steps[STEP]!.toolCall.action).toBe(action));
     }
-    if (id.startsWith("verdict.")) return ok(/^steps\.1\.verdict$/, (a) => expect(a.steps[STEP]!.verdict).toBe(id.slice("verdict.".length)));
+    if (id.startsWith("verdict."))
+      return ok(/^steps\.1\.verdict$/, (a) => expect(a.steps[STEP]!.verdict).toBe(id.slice("verdict.".length)));
     if (id === "trajectory.cut") return ok(/^trajectory\.cutAfter$/, (a) => expect(a.trajectory.cutAfter).toBe(STEP));
-    if (id === "trajectory.discard") return ok(/^trajectory\.isDiscarded$/, (a) => expect(a.trajectory.isDiscarded).toBe(!before.trajectory.isDiscarded));
-    if (id.startsWith("outcome.")) return ok(/^trajectory\.outcome$/, (a) => expect(a.trajectory.outcome).toBe(id.slice("outcome.".length)));
+    if (id === "trajectory.discard")
+      return ok(/^trajectory\.isDiscarded$/, (a) => expect(a.trajectory.isDiscarded).toBe(!before.trajectory.isDiscarded));
+    if (id.startsWith("outcome."))
+      return ok(/^trajectory\.outcome$/, (a) => expect(a.trajectory.outcome).toBe(id.slice("outcome.".length)));
     // Nothing was done before the press (every change is undone at once), so undo has nothing to take back.
     if (id === "history.undo") return ok(null);
     if (id === "history.redo") return redoTarget ? ok(/.*/, (a) => expect(a).toEqual(redoTarget)) : ok(null);
@@ -157,12 +178,22 @@ async function saved(request: APIRequestContext, id: string): Promise<Data> {
   return dataOf((await res.json()) as TrajectoryView);
 }
 
-type EngineDoc = { trajectory: { outcome: string | null; isDiscarded: boolean; cutAfter: number | null }; steps: Record<string, StepAnnotation> };
+type EngineDoc = {
+  trajectory: { outcome: string | null; isDiscarded: boolean; cutAfter: number | null };
+  steps: Record<string, StepAnnotation>;
+};
 type EditorWindow = {
   __studioEditor?: {
     flush: () => Promise<void>;
     sync: () => { status: string };
-    state: () => { isBoxSelected: boolean; isHelpOpen: boolean; stepIndex: number; steps: { id: string }[]; doc: EngineDoc; history: { past: unknown[] } };
+    state: () => {
+      isBoxSelected: boolean;
+      isHelpOpen: boolean;
+      stepIndex: number;
+      steps: { id: string }[];
+      doc: EngineDoc;
+      history: { past: unknown[] };
+    };
   };
 };
 const engine = (page: Page) => page.evaluate(() => (window as unknown as EditorWindow).__studioEditor!.state());
@@ -176,9 +207,15 @@ async function openTask(page: Page, request: APIRequestContext, baseURL: string)
   const t = (await (await request.get(`/api/trajectories/${id}`)).json()) as TrajectoryView;
   expect(t.steps.length).toBeGreaterThanOrEqual(3);
   const step = t.steps[STEP]!;
-  const put = await request.put(`/api/steps/${step.id}/annotation`, { headers: { origin: baseURL }, data: { ...BASE_STEP, version: step.version } });
+  const put = await request.put(`/api/steps/${step.id}/annotation`, {
+    headers: { origin: baseURL },
+    data: { ...BASE_STEP, version: step.version },
+  });
   expect(put.ok(), await put.text()).toBe(true);
-  const tr = await request.put(`/api/trajectories/${id}/annotation`, { headers: { origin: baseURL }, data: { outcome: null, isDiscarded: false, cutAfter: null, version: t.version } });
+  const tr = await request.put(`/api/trajectories/${id}/annotation`, {
+    headers: { origin: baseURL },
+    data: { outcome: null, isDiscarded: false, cutAfter: null, version: t.version },
+  });
   expect(tr.ok(), await tr.text()).toBe(true);
   await new EditorPage(page).goto(id, STEP + 1);
   return id;
@@ -191,7 +228,12 @@ async function listedKeys(page: Page): Promise<Listed[]> {
   const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
   await expect(help).toBeVisible();
   const listed = await help.locator("[data-shortcut]").evaluateAll((rows) =>
-    rows.flatMap((row) => [...row.querySelectorAll("[data-kbd]")].map((k) => ({ spec: k.getAttribute("data-kbd")!, ids: row.getAttribute("data-shortcut")!.split(" ") }))),
+    rows.flatMap((row) =>
+      [...row.querySelectorAll("[data-kbd]")].map((k) => ({
+        spec: k.getAttribute("data-kbd")!,
+        ids: row.getAttribute("data-shortcut")!.split(" "),
+      })),
+    ),
   );
   await page.keyboard.press("Escape");
   await expect(help).toBeHidden();
@@ -217,7 +259,11 @@ for (const context of CONTEXTS) {
       // Back to the same place: step 2, help closed, nothing selected, then the box selected if asked.
       if ((await engine(page)).isHelpOpen) await page.keyboard.press("Escape");
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
-      if ((await engine(page)).stepIndex !== STEP) await page.getByRole("navigation", { name: "Steps" }).getByRole("button", { name: /^Step 2:/ }).click();
+      if ((await engine(page)).stepIndex !== STEP)
+        await page
+          .getByRole("navigation", { name: "Steps" })
+          .getByRole("button", { name: /^Step 2:/ })
+          .click();
       await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
       await page.keyboard.press("Escape");
       if (run.isBoxSelected) await page.keyboard.press("b");
@@ -248,16 +294,25 @@ for (const context of CONTEXTS) {
       if (context.typesInto && char !== null) {
         // In a text field a character is typed into that field, and only there.
         const isAccepted = context.typesInto.accepts(char);
-        expect(changed.filter((p) => !context.typesInto!.paths.test(p)), label).toEqual([]);
+        expect(
+          changed.filter((p) => !context.typesInto!.paths.test(p)),
+          label,
+        ).toEqual([]);
         if (isAccepted) expect(changed.length, `${label}: the character was typed`).toBeGreaterThan(0);
         else expect(changed, label).toEqual([]);
       } else if (context.typesInto && !run.spec.startsWith("mod+")) {
         // Arrows, Home/End, Escape move the caret or leave; Delete/Backspace erase in the field.
         const erases = run.spec === "Delete" || run.spec === "Backspace";
-        expect(changed.filter((p) => !(erases && context.typesInto!.paths.test(p))), label).toEqual([]);
+        expect(
+          changed.filter((p) => !(erases && context.typesInto!.paths.test(p))),
+          label,
+        ).toEqual([]);
       } else {
         const doc = documented(run.ids, base, run.isBoxSelected, redoTarget);
-        expect(changed.filter((p) => !doc.paths?.test(p)), `${label}: changed beyond what is documented`).toEqual([]);
+        expect(
+          changed.filter((p) => !doc.paths?.test(p)),
+          `${label}: changed beyond what is documented`,
+        ).toEqual([]);
         if (doc.check) {
           expect(changed.length, `${label}: the documented change happened`).toBeGreaterThan(0);
           doc.check(after);
@@ -265,7 +320,8 @@ for (const context of CONTEXTS) {
       }
 
       // A press that changes nothing leaves nothing to undo (or the next Ctrl+Z would seem to do nothing).
-      if (changed.length === 0 && !run.ids.some((i) => i.startsWith("history."))) expect(await undoSteps(), `${label}: no undo step for no change`).toBe(undoBefore);
+      if (changed.length === 0 && !run.ids.some((i) => i.startsWith("history.")))
+        expect(await undoSteps(), `${label}: no undo step for no change`).toBe(undoBefore);
 
       if (changed.length > 0) {
         // Undo (from the page) takes the change back, in the saved data too.

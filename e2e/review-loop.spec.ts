@@ -25,7 +25,10 @@ async function zipOf(file: string): Promise<Buffer> {
     JSON.stringify({
       goal,
       steps: [
-        { action_content: { action: "click", coordinate: [540, 1200], bbox: [400, 1100, 680, 1300] }, screenshot: `images/${prefix}_0.png` },
+        {
+          action_content: { action: "click", coordinate: [540, 1200], bbox: [400, 1100, 680, 1300] },
+          screenshot: `images/${prefix}_0.png`,
+        },
         { action_content: { action: "terminate", status: "success" }, screenshot: `images/${prefix}_1.png` },
       ],
     });
@@ -33,7 +36,12 @@ async function zipOf(file: string): Promise<Buffer> {
   let seed = Number(RUN) % 200;
   for (const name of [`a${RUN}_0`, `a${RUN}_1`, `b${RUN}_0`, `b${RUN}_1`]) {
     seed += 13;
-    zip.addBuffer(await sharp({ create: { width: 1080, height: 2400, channels: 3, background: { r: seed, g: 200 - (seed % 100), b: 120 } } }).png().toBuffer(), `images/${name}.png`);
+    zip.addBuffer(
+      await sharp({ create: { width: 1080, height: 2400, channels: 3, background: { r: seed, g: 200 - (seed % 100), b: 120 } } })
+        .png()
+        .toBuffer(),
+      `images/${name}.png`,
+    );
   }
   zip.end();
   await new Promise<void>((resolve, reject) => zip.outputStream.pipe(createWriteStream(file)).on("close", resolve).on("error", reject));
@@ -53,19 +61,34 @@ async function get<T>(request: APIRequestContext, url: string): Promise<T> {
 async function annotate(request: APIRequestContext, baseURL: string, id: string) {
   const t = await get<TrajectoryView>(request, `/api/trajectories/${id}`);
   const texts = [
-    { state: "The shopping app's home screen is open.", nextAction: "Tap the search bar.", purpose: "To type the product name.", clear: "Tap the search bar." },
+    {
+      state: "The shopping app's home screen is open.",
+      nextAction: "Tap the search bar.",
+      purpose: "To type the product name.",
+      clear: "Tap the search bar.",
+    },
     { state: "The results are listed.", nextAction: "Finish the task.", purpose: "The search is done.", clear: "Finish the task." },
   ];
   for (const [i, s] of t.steps.entries()) {
     const x = texts[i]!;
     const res = await request.put(`/api/steps/${s.id}/annotation`, {
       headers: headers(baseURL),
-      data: { thought: { state: x.state, nextAction: x.nextAction, purpose: x.purpose, text: `${x.state} ${x.nextAction} ${x.purpose}` }, clearAction: x.clear, toolCall: s.toolCall, box: s.box, verdict: "good", version: s.version },
+      data: {
+        thought: { state: x.state, nextAction: x.nextAction, purpose: x.purpose, text: `${x.state} ${x.nextAction} ${x.purpose}` },
+        clearAction: x.clear,
+        toolCall: s.toolCall,
+        box: s.box,
+        verdict: "good",
+        version: s.version,
+      },
     });
     expect(res.status(), await res.text()).toBe(200);
   }
   const now = await get<TrajectoryView>(request, `/api/trajectories/${id}`);
-  const res = await request.put(`/api/trajectories/${id}/annotation`, { headers: headers(baseURL), data: { outcome: "success", isDiscarded: false, cutAfter: null, version: now.version } });
+  const res = await request.put(`/api/trajectories/${id}/annotation`, {
+    headers: headers(baseURL),
+    data: { outcome: "success", isDiscarded: false, cutAfter: null, version: now.version },
+  });
   expect(res.status(), await res.text()).toBe(200);
 }
 
@@ -79,10 +102,15 @@ async function submitInEditor(page: Page, id: string) {
   await editor.goto(id);
   await editor.waitSaved();
   await page.getByRole("button", { name: /^Submit for review/ }).click();
-  await expect.poll(async () => (await get<TrajectoryView>(page.request, `/api/trajectories/${id}`)).status, { timeout: 20_000 }).toBe("submitted");
+  await expect
+    .poll(async () => (await get<TrajectoryView>(page.request, `/api/trajectories/${id}`)).status, { timeout: 20_000 })
+    .toBe("submitted");
 }
 
-test("two people close the review loop: comment on a step, send back, fix, reply, resubmit, see what changed, approve; fix and approve audited as the reviewer's", async ({ browser, baseURL }, testInfo) => {
+test("two people close the review loop: comment on a step, send back, fix, reply, resubmit, see what changed, approve; fix and approve audited as the reviewer's", async ({
+  browser,
+  baseURL,
+}, testInfo) => {
   test.setTimeout(180_000);
   const base = baseURL!;
   const admin = await person(browser, base, "admin");
@@ -92,20 +120,31 @@ test("two people close the review loop: comment on a step, send back, fix, reply
   // ── Seed: two trajectories, assigned to the annotator, fully annotated. ──
   const upload = await admin.request.post("/api/imports", {
     headers: headers(base),
-    multipart: { format: "ui-s1", project: "review-loop", files: { name: "loop.zip", mimeType: "application/zip", buffer: await zipOf(testInfo.outputPath("loop.zip")) } },
+    multipart: {
+      format: "ui-s1",
+      project: "review-loop",
+      files: { name: "loop.zip", mimeType: "application/zip", buffer: await zipOf(testInfo.outputPath("loop.zip")) },
+    },
   });
   expect(upload.status(), await upload.text()).toBe(200);
-  const list = await get<{ rows: { id: string; instruction: string }[] }>(admin.request, `/api/trajectories?q=${encodeURIComponent(`Review loop`)}&pageSize=100`);
+  const list = await get<{ rows: { id: string; instruction: string }[] }>(
+    admin.request,
+    `/api/trajectories?q=${encodeURIComponent(`Review loop`)}&pageSize=100`,
+  );
   const idA = list.rows.find((r) => r.instruction === GOAL_A)!.id;
   const idB = list.rows.find((r) => r.instruction === GOAL_B)!.id;
-  const assign = await admin.request.post("/api/assignments", { headers: headers(base), data: { trajectoryIds: [idA, idB], assignee: "annotator@studio.local" } });
+  const assign = await admin.request.post("/api/assignments", {
+    headers: headers(base),
+    data: { trajectoryIds: [idA, idB], assignee: "annotator@studio.local" },
+  });
   expect(assign.status(), await assign.text()).toBe(200);
   await annotate(annotator.request, base, idA);
   await annotate(annotator.request, base, idB);
   // Work other specs left in review is held by the admin for now (a review claim), so "Start next review" reaches ours.
   // (The reviewer first leaves any review another spec left them holding: their own claim would come first.)
   const queue = await get<{ rows: { id: string; reviewer: string | null }[] }>(admin.request, "/api/reviews");
-  for (const r of queue.rows.filter((x) => x.reviewer === "reviewer@studio.local")) expect((await reviewer.request.delete(`/api/reviews/${r.id}/claim`, { headers: headers(base) })).status()).toBe(200);
+  for (const r of queue.rows.filter((x) => x.reviewer === "reviewer@studio.local"))
+    expect((await reviewer.request.delete(`/api/reviews/${r.id}/claim`, { headers: headers(base) })).status()).toBe(200);
   for (const r of queue.rows) await admin.request.post(`/api/reviews/${r.id}/claim`, { headers: headers(base) });
 
   // ── The annotator submits A. ──
@@ -175,9 +214,13 @@ test("two people close the review loop: comment on a step, send back, fix, reply
   await onStep.getByRole("button", { name: "Reply" }).click();
   await expect(onStep).toContainText("Done: it names the bar at the top now.");
   await onStep.getByRole("button", { name: "Resolve" }).click();
-  await expect(ap.getByRole("navigation", { name: "Steps" }).getByRole("button", { name: /^Step 1:/ })).not.toHaveAccessibleName(/open comments/);
+  await expect(ap.getByRole("navigation", { name: "Steps" }).getByRole("button", { name: /^Step 1:/ })).not.toHaveAccessibleName(
+    /open comments/,
+  );
   await ap.getByRole("button", { name: /^Submit for review/ }).click();
-  await expect.poll(async () => (await get<TrajectoryView>(ap.request, `/api/trajectories/${idA}`)).status, { timeout: 20_000 }).toBe("submitted");
+  await expect
+    .poll(async () => (await get<TrajectoryView>(ap.request, `/api/trajectories/${idA}`)).status, { timeout: 20_000 })
+    .toBe("submitted");
   // And B goes in after it.
   await submitInEditor(ap, idB);
 

@@ -42,7 +42,8 @@ test("a reviewer sends work back with a reason the annotator then sees, and appr
   expect(after.status).toBe("approved");
   // Deciding moved the reviewer on to the next review (a claim): leave it, so other specs find the queue as it was.
   const held = (await (await reviewer.request.get("/api/reviews")).json()) as { rows: { id: string; reviewer: string | null }[] };
-  for (const r of held.rows.filter((x) => x.reviewer === "reviewer@studio.local")) await reviewer.request.delete(`/api/reviews/${r.id}/claim`, { headers: { origin: baseURL! } });
+  for (const r of held.rows.filter((x) => x.reviewer === "reviewer@studio.local"))
+    await reviewer.request.delete(`/api/reviews/${r.id}/claim`, { headers: { origin: baseURL! } });
   await annotator.close();
   await reviewer.close();
 });

@@ -35,7 +35,11 @@ async function scaleOf(canvas: StepCanvasPart): Promise<number> {
 
 test.use({ viewport: { width: 1280, height: 720 } });
 
-test("viewer: wheel and keys zoom at the pointer, 100 % is one screenshot pixel per screen pixel and draws the original", async ({ page, viewer, request }) => {
+test("viewer: wheel and keys zoom at the pointer, 100 % is one screenshot pixel per screen pixel and draws the original", async ({
+  page,
+  viewer,
+  request,
+}) => {
   const t = await longest(request);
   const { width, height } = t.steps[0]!.screenshot;
   expect(width, "the demo screenshots are wider than the 720 px display variant").toBeGreaterThan(720);
@@ -95,7 +99,10 @@ test("viewer: space+drag pans the screenshot and never scrolls the side panel", 
   await viewer.goto(t.id, 1);
   const canvas = viewer.canvas;
   const panel = viewer.panel;
-  expect(await panel.evaluate((el) => el.scrollHeight > el.clientHeight), "the step panel must be scrollable for this test to mean anything").toBe(true);
+  expect(
+    await panel.evaluate((el) => el.scrollHeight > el.clientHeight),
+    "the step panel must be scrollable for this test to mean anything",
+  ).toBe(true);
   await canvas.button("100 %").click();
   // The panel has the keyboard's scrolling focus (as after reading it): Space over it scrolls it...
   await panel.evaluate((el) => {
@@ -105,12 +112,18 @@ test("viewer: space+drag pans the screenshot and never scrolls the side panel", 
   const side = (await panel.boundingBox())!;
   await page.mouse.move(side.x + side.width / 2, side.y + side.height / 2);
   await page.keyboard.press(" ");
-  await expect.poll(() => panel.evaluate((el) => el.scrollTop), { message: "Space over the panel scrolls it (the setup can scroll)" }).toBeGreaterThan(0);
+  await expect
+    .poll(() => panel.evaluate((el) => el.scrollTop), { message: "Space over the panel scrolls it (the setup can scroll)" })
+    .toBeGreaterThan(0);
   // Let the smooth scroll finish before putting the panel back at the top.
-  const settled = () => panel.evaluate((el) => new Promise<boolean>((done) => {
-    const top = el.scrollTop;
-    setTimeout(() => done(el.scrollTop === top), 250);
-  }));
+  const settled = () =>
+    panel.evaluate(
+      (el) =>
+        new Promise<boolean>((done) => {
+          const top = el.scrollTop;
+          setTimeout(() => done(el.scrollTop === top), 250);
+        }),
+    );
   await expect.poll(settled).toBe(true);
   await panel.evaluate((el) => el.scrollTo({ top: 0, behavior: "instant" }));
   await expect.poll(settled).toBe(true);
@@ -139,7 +152,10 @@ test("viewer: space+drag pans the screenshot and never scrolls the side panel", 
 
 test("viewer: each layer has its own toggle, and both boxes are drawn together", async ({ viewer, request }) => {
   const t = await longest(request);
-  const index = t.steps.findIndex((s) => s.box && s.original.box && (s.toolCall.action === "click" || s.toolCall.action === "long_press" || s.toolCall.action === "swipe"));
+  const index = t.steps.findIndex(
+    (s) =>
+      s.box && s.original.box && (s.toolCall.action === "click" || s.toolCall.action === "long_press" || s.toolCall.action === "swipe"),
+  );
   expect(index, "the demo needs a step with a gesture and an imported box (recorded as original.box)").toBeGreaterThanOrEqual(0);
   await viewer.goto(t.id, index + 1);
   const canvas = viewer.canvas;
@@ -207,7 +223,11 @@ test.describe("editor", () => {
     const call = (await editor.current()).toolCall;
     expect(call.action).toBe("click");
     if (call.action === "click") expectNear(call.coordinate, p, 1);
-    expectNear((await editor.canvas.drawn()).marks.find((m) => m.name === "corrected-action")!.points[0]!, await editor.canvas.toStage(p), 1);
+    expectNear(
+      (await editor.canvas.drawn()).marks.find((m) => m.name === "corrected-action")!.points[0]!,
+      await editor.canvas.toStage(p),
+      1,
+    );
   });
 
   test("zoom keys never change a focused form control, and do not zoom while it has the focus", async ({ page, baseURL }) => {
@@ -229,7 +249,10 @@ test.describe("editor", () => {
 test.describe("review", () => {
   test.use({ storageState: storageStateFor("reviewer") });
 
-  test("each step is on the step canvas: both actions and boxes in the same colours, Ctrl+wheel zooms at the pointer, 100 % draws the original", async ({ page, request }) => {
+  test("each step is on the step canvas: both actions and boxes in the same colours, Ctrl+wheel zooms at the pointer, 100 % draws the original", async ({
+    page,
+    request,
+  }) => {
     const t = await longest(request);
     const index = t.steps.findIndex((s) => s.toolCall.action === "click" && s.original.box);
     expect(index).toBeGreaterThanOrEqual(0);

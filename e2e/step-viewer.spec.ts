@@ -51,7 +51,10 @@ test("open a trajectory from the list and step through it with the keyboard", as
   await viewer.expectStep(t.stepCount, t.stepCount);
 });
 
-test("the canvas draws each step's model and corrected action and boxes at their original-pixel coordinates", async ({ viewer, request }) => {
+test("the canvas draws each step's model and corrected action and boxes at their original-pixel coordinates", async ({
+  viewer,
+  request,
+}) => {
   const t = await longestTrajectory(request);
   const full = (await (await request.get(`/api/trajectories/${t.id}`)).json()) as { steps: Step[] };
   await viewer.goto(t.id);
@@ -66,7 +69,10 @@ test("the canvas draws each step's model and corrected action and boxes at their
     expect(shot.scale).toBeGreaterThan(0);
     const at = ([x, y]: Point): Point => [shot.x + x * shot.scale, shot.y + y * shot.scale];
 
-    for (const [who, call, colour] of [["model", expected.original.toolCall, MODEL], ["corrected", expected.toolCall, CORRECTED]] as const) {
+    for (const [who, call, colour] of [
+      ["model", expected.original.toolCall, MODEL],
+      ["corrected", expected.toolCall, CORRECTED],
+    ] as const) {
       const marks = drawn.marks.filter((m) => m.name === `${who}-action`);
       const points = gesturePoints(call);
       if (points.length === 0) {

@@ -9,16 +9,26 @@ test.use({ storageState: storageStateFor("annotator") });
 /** A task nobody has touched yet, given to the annotator by the admin (other specs may have worked on theirs). */
 async function freshTask(browser: Browser, baseURL: string): Promise<string> {
   const admin = await browser.newContext({ storageState: storageStateFor("admin"), baseURL });
-  const list = (await (await admin.request.get("/api/trajectories?status=new&assignee=none&pageSize=100")).json()) as { rows: { id: string; assignee: string | null; stepCount: number }[] };
+  const list = (await (await admin.request.get("/api/trajectories?status=new&assignee=none&pageSize=100")).json()) as {
+    rows: { id: string; assignee: string | null; stepCount: number }[];
+  };
   const row = list.rows.find((r) => r.assignee === null && r.stepCount >= 3);
   expect(row, "an untouched task with three steps or more").toBeTruthy();
-  const res = await admin.request.post("/api/assignments", { headers: { origin: baseURL }, data: { trajectoryIds: [row!.id], assignee: "annotator@studio.local" } });
+  const res = await admin.request.post("/api/assignments", {
+    headers: { origin: baseURL },
+    data: { trajectoryIds: [row!.id], assignee: "annotator@studio.local" },
+  });
   expect(res.ok(), await res.text()).toBe(true);
   await admin.close();
   return row!.id;
 }
 
-test("submit says in words what blocks it, asks for a verdict only once a step is worked on, then confirms and offers the next task", async ({ page, request, baseURL, browser }) => {
+test("submit says in words what blocks it, asks for a verdict only once a step is worked on, then confirms and offers the next task", async ({
+  page,
+  request,
+  baseURL,
+  browser,
+}) => {
   const editor = new EditorPage(page);
   const id = await freshTask(browser, baseURL!);
   const before = (await (await request.get(`/api/trajectories/${id}`)).json()) as TrajectoryView;

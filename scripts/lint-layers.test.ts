@@ -30,7 +30,10 @@ describe("layer rules", () => {
 
   const allowed: Array<[string, string]> = [
     ["lib/domain/probe.ts", `import { z } from "zod";\nimport { smartResize } from "./geometry";\nexport const x = [z, smartResize];\n`],
-    ["lib/bridge/probe.ts", `import { smartResize } from "@/lib/domain/geometry";\nimport { readFile } from "node:fs/promises";\nexport const x = [smartResize, readFile];\n`],
+    [
+      "lib/bridge/probe.ts",
+      `import { smartResize } from "@/lib/domain/geometry";\nimport { readFile } from "node:fs/promises";\nexport const x = [smartResize, readFile];\n`,
+    ],
     ["lib/server/probe.ts", `import { smartResize } from "@/lib/domain/geometry";\nexport const x = smartResize;\n`],
     ["components/editor/probe.tsx", `import { smartResize } from "@/lib/domain/geometry";\nexport const x = smartResize;\n`],
     ["app/probe/page.tsx", `import { db } from "@/lib/server/db";\nexport const x = db;\n`],

@@ -40,7 +40,17 @@ export default { experimental: { adapter: true }, engine: "js", schema: ${JSON.s
   const from = fromSchemaFile ? ["--from-schema-datamodel", fromSchemaFile] : ["--from-empty"];
   const sql = execFileSync(
     process.execPath,
-    [path.join(ROOT, "node_modules/prisma6/build/index.js"), "migrate", "diff", "--config", config, ...from, "--to-schema-datamodel", target, "--script"],
+    [
+      path.join(ROOT, "node_modules/prisma6/build/index.js"),
+      "migrate",
+      "diff",
+      "--config",
+      config,
+      ...from,
+      "--to-schema-datamodel",
+      target,
+      "--script",
+    ],
     {
       cwd: ROOT,
       encoding: "utf8",

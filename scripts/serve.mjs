@@ -17,7 +17,8 @@ function run(cmd, args, label) {
 }
 
 run(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "lib/cli/main.ts", "setup-demo"], "database and demo data");
-if (process.env.STUDIO_SKIP_BUILD !== "1") run(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], "building the studio");
+if (process.env.STUDIO_SKIP_BUILD !== "1")
+  run(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], "building the studio");
 
 console.log(`\n▸ serving the studio on http://127.0.0.1:${port}\n`);
 const server = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", port], {

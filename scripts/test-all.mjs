@@ -28,7 +28,10 @@ function ensureChromium() {
     console.error(`Chromium is missing at ${chromium}. Install it with:\n  sudo apt-get update && sudo apt-get install -y chromium`);
     process.exit(1);
   }
-  step("installing Debian's Chromium for the browser tests", "bash", ["-c", "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null"]);
+  step("installing Debian's Chromium for the browser tests", "bash", [
+    "-c",
+    "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null",
+  ]);
 }
 
 ensureChromium();
@@ -36,9 +39,12 @@ step("type check", process.execPath, [bin("typescript/bin/tsc"), "--noEmit"]);
 // Lint (typescript-eslint, react-hooks, the layer rules) and format: any finding fails the run.
 step("lint (ESLint, layer rules)", process.execPath, [bin("eslint/bin/eslint.js"), ".", "--max-warnings=0"]);
 step("format (Prettier)", process.execPath, [bin("prettier/bin/prettier.cjs"), "--check", ".", "--log-level=warn"]);
-const unitOk = step("unit and integration tests (vitest)", process.execPath, [
-  bin("vitest/vitest.mjs"), "run", "--reporter=default", "--reporter=json", `--outputFile=${path.join(TMP, "vitest.json")}`,
-], { allowFail: true });
+const unitOk = step(
+  "unit and integration tests (vitest)",
+  process.execPath,
+  [bin("vitest/vitest.mjs"), "run", "--reporter=default", "--reporter=json", `--outputFile=${path.join(TMP, "vitest.json")}`],
+  { allowFail: true },
+);
 rmSync(path.join(TMP, "e2e-data"), { recursive: true, force: true });
 // The browser tests' build carries the window.__studio* test hooks (NEXT_PUBLIC_STUDIO_TEST_HOOKS); `npm run build` does not.
 env.NEXT_PUBLIC_STUDIO_TEST_HOOKS = "1";

@@ -48,7 +48,17 @@ export function SecretReveal({ label, value, note, onDismiss }: { label: string;
 }
 
 /** A button that asks once more before doing something that cannot be undone. */
-export function ConfirmButton({ label, confirmLabel, onConfirm, disabled }: { label: string; confirmLabel: string; onConfirm: () => void; disabled?: boolean }) {
+export function ConfirmButton({
+  label,
+  confirmLabel,
+  onConfirm,
+  disabled,
+}: {
+  label: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  disabled?: boolean;
+}) {
   const t = useT();
   const [isAsking, setIsAsking] = useState(false);
   if (!isAsking) {

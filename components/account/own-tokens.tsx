@@ -29,7 +29,14 @@ export function OwnTokens() {
         >
           <label className="field">
             <span>{t("tokens.newName")}</span>
-            <input className="input grow" value={name} onChange={(e) => setName(e.target.value)} maxLength={60} required placeholder={t("tokens.namePlaceholder")} />
+            <input
+              className="input grow"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              maxLength={60}
+              required
+              placeholder={t("tokens.namePlaceholder")}
+            />
           </label>
           <button className="btn btn-primary" type="submit" disabled={create.isPending || !name.trim()}>
             {t("tokens.create")}
@@ -37,7 +44,12 @@ export function OwnTokens() {
         </form>
         {create.error && <ErrorBox error={create.error} />}
         {create.data && (
-          <SecretReveal label={t("tokens.newToken", { name: create.data.name })} value={create.data.token} note={t("tokens.shownOnce")} onDismiss={() => create.reset()} />
+          <SecretReveal
+            label={t("tokens.newToken", { name: create.data.name })}
+            value={create.data.token}
+            note={t("tokens.shownOnce")}
+            onDismiss={() => create.reset()}
+          />
         )}
         {revoke.error && <ErrorBox error={revoke.error} />}
       </div>
@@ -45,12 +57,19 @@ export function OwnTokens() {
         query={query}
         loading={t("admin.loading")}
         isEmpty={(data) => data.tokens.length === 0}
-        empty={<EmptyState title={t("tokens.none")}>
-          <p>{t("tokens.noneHint")}</p>
-        </EmptyState>}
+        empty={
+          <EmptyState title={t("tokens.none")}>
+            <p>{t("tokens.noneHint")}</p>
+          </EmptyState>
+        }
       >
         {(data) => (
-          <TokenTable tokens={data.tokens} label={t("tokens.title")} onRevoke={(id) => revoke.mutate(id)} revokingId={revoke.isPending ? revoke.variables : undefined} />
+          <TokenTable
+            tokens={data.tokens}
+            label={t("tokens.title")}
+            onRevoke={(id) => revoke.mutate(id)}
+            revokingId={revoke.isPending ? revoke.variables : undefined}
+          />
         )}
       </QueryBody>
     </section>

@@ -33,7 +33,10 @@ export function PasswordForm() {
       } else {
         const body = (await res.json().catch(() => null)) as { message?: string } | null;
         const isWrong = res.status === 400 || res.status === 401;
-        setOutcome({ ok: false, message: isWrong ? t("account.passwordWrong") : (body?.message ?? t("account.passwordFailed", { status: res.status })) });
+        setOutcome({
+          ok: false,
+          message: isWrong ? t("account.passwordWrong") : (body?.message ?? t("account.passwordFailed", { status: res.status })),
+        });
       }
     } catch {
       setOutcome({ ok: false, message: t("signIn.unreachable") });

@@ -35,11 +35,20 @@ export function TokenTable({ tokens, showOwner = false, label, onRevoke, revokin
             <td className="nowrap muted">{formatDate(tok.createdAt)}</td>
             <td className="nowrap muted">{tok.lastUsedAt ? formatDate(tok.lastUsedAt) : t("tokens.never")}</td>
             <td className="nowrap">
-              {tok.revokedAt ? <span className="badge badge-rejected">{t("tokens.revoked")}</span> : <span className="badge badge-approved">{t("tokens.active")}</span>}
+              {tok.revokedAt ? (
+                <span className="badge badge-rejected">{t("tokens.revoked")}</span>
+              ) : (
+                <span className="badge badge-approved">{t("tokens.active")}</span>
+              )}
             </td>
             <td className="nowrap actions">
               {!tok.revokedAt && (
-                <ConfirmButton label={t("tokens.revoke")} confirmLabel={t("tokens.confirmRevoke")} disabled={revokingId === tok.id} onConfirm={() => onRevoke(tok.id)} />
+                <ConfirmButton
+                  label={t("tokens.revoke")}
+                  confirmLabel={t("tokens.confirmRevoke")}
+                  disabled={revokingId === tok.id}
+                  onConfirm={() => onRevoke(tok.id)}
+                />
               )}
             </td>
           </tr>

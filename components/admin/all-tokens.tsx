@@ -25,7 +25,13 @@ export function AllTokens() {
         empty={<EmptyState title={t("tokens.noneAll")} />}
       >
         {(data) => (
-          <TokenTable tokens={data.tokens} showOwner label={t("tokens.allTitle")} onRevoke={(id) => revoke.mutate(id)} revokingId={revoke.isPending ? revoke.variables : undefined} />
+          <TokenTable
+            tokens={data.tokens}
+            showOwner
+            label={t("tokens.allTitle")}
+            onRevoke={(id) => revoke.mutate(id)}
+            revokingId={revoke.isPending ? revoke.variables : undefined}
+          />
         )}
       </QueryBody>
     </section>

@@ -19,7 +19,9 @@ export function AuditBrowser({ filters }: { filters: AuditFilters }) {
   const formatDate = useFormatDate();
   const facets = useQuery(auditFacetsQuery());
   const list = useQuery(auditListQuery(filters));
-  const [draft, setDraft] = useState(() => Object.fromEntries(FIELDS.map((k) => [k, filters[k] ?? ""])) as Record<(typeof FIELDS)[number], string>);
+  const [draft, setDraft] = useState(
+    () => Object.fromEntries(FIELDS.map((k) => [k, filters[k] ?? ""])) as Record<(typeof FIELDS)[number], string>,
+  );
   const go = (next: AuditFilters) => router.push(`/admin/audit${auditFiltersToSearch(next)}`);
   const isFiltered = FIELDS.some((k) => filters[k]);
   const set = (k: (typeof FIELDS)[number]) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [k]: e.target.value }));
@@ -33,8 +35,20 @@ export function AuditBrowser({ filters }: { filters: AuditFilters }) {
   return (
     <section className="panel" aria-label={t("audit.title")}>
       <form className="toolbar" role="search" onSubmit={submit}>
-        <FacetSelect label={t("audit.action")} any={t("audit.anyAction")} value={draft.action} values={options(facets.data?.actions, draft.action)} onChange={set("action")} />
-        <FacetSelect label={t("audit.entityType")} any={t("audit.anyEntity")} value={draft.entityType} values={options(facets.data?.entityTypes, draft.entityType)} onChange={set("entityType")} />
+        <FacetSelect
+          label={t("audit.action")}
+          any={t("audit.anyAction")}
+          value={draft.action}
+          values={options(facets.data?.actions, draft.action)}
+          onChange={set("action")}
+        />
+        <FacetSelect
+          label={t("audit.entityType")}
+          any={t("audit.anyEntity")}
+          value={draft.entityType}
+          values={options(facets.data?.entityTypes, draft.entityType)}
+          onChange={set("entityType")}
+        />
         <label className="field">
           <span>{t("audit.entityId")}</span>
           <input className="input" value={draft.entityId} onChange={set("entityId")} />
@@ -105,7 +119,12 @@ export function AuditBrowser({ filters }: { filters: AuditFilters }) {
                     {r.entityId && (
                       <>
                         {" "}
-                        <button type="button" className="link-button" title={t("audit.onlyThis")} onClick={() => go({ entityType: r.entityType, entityId: r.entityId ?? undefined, page: 1 })}>
+                        <button
+                          type="button"
+                          className="link-button"
+                          title={t("audit.onlyThis")}
+                          onClick={() => go({ entityType: r.entityType, entityId: r.entityId ?? undefined, page: 1 })}
+                        >
                           {r.entityId.length > 28 ? `${r.entityId.slice(0, 28)}…` : r.entityId}
                         </button>
                       </>
@@ -144,7 +163,13 @@ function AuditPager({ page, total, onPage }: { page: number; total: number; onPa
 }
 
 /** A filter over the values the audit trail holds, with "any" first. */
-function FacetSelect(props: { label: string; any: string; value: string; values: string[]; onChange: (e: { target: { value: string } }) => void }) {
+function FacetSelect(props: {
+  label: string;
+  any: string;
+  value: string;
+  values: string[];
+  onChange: (e: { target: { value: string } }) => void;
+}) {
   return (
     <label className="field">
       <span>{props.label}</span>

@@ -18,7 +18,10 @@ export function CreatePersonForm() {
     const formEl = e.currentTarget;
     const form = new FormData(formEl);
     const text = (k: string) => String(form.get(k) ?? "").trim() || undefined;
-    create.mutate({ email: text("email") ?? "", name: text("name"), role, password: text("password") }, { onSuccess: () => formEl.reset() });
+    create.mutate(
+      { email: text("email") ?? "", name: text("name"), role, password: text("password") },
+      { onSuccess: () => formEl.reset() },
+    );
   }
 
   return (
@@ -45,7 +48,14 @@ export function CreatePersonForm() {
         </label>
         <label className="field">
           <span>{t("people.passwordOptional")}</span>
-          <input className="input" name="password" type="password" minLength={8} autoComplete="new-password" placeholder={t("people.passwordPlaceholder")} />
+          <input
+            className="input"
+            name="password"
+            type="password"
+            minLength={8}
+            autoComplete="new-password"
+            placeholder={t("people.passwordPlaceholder")}
+          />
         </label>
         <button className="btn btn-primary" type="submit" disabled={create.isPending}>
           {t("people.createButton")}

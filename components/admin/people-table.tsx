@@ -79,7 +79,11 @@ export function PeopleTable({ currentUserId }: { currentUserId: string }) {
                       </select>
                     </td>
                     <td className="nowrap">
-                      {p.isDisabled ? <span className="badge badge-rejected">{t("people.disabled")}</span> : <span className="badge badge-approved">{t("people.active")}</span>}
+                      {p.isDisabled ? (
+                        <span className="badge badge-rejected">{t("people.disabled")}</span>
+                      ) : (
+                        <span className="badge badge-approved">{t("people.active")}</span>
+                      )}
                     </td>
                     <td className="nowrap muted">{formatDate(p.createdAt)}</td>
                     <td className="nowrap actions">

@@ -35,7 +35,8 @@ export function Dashboard() {
 function DashboardBody({ data }: { data: DashboardData }) {
   const t = useT();
   const locale = useLocale();
-  const pct = (n: number) => new Intl.NumberFormat(locale === "zh" ? "zh-CN" : "en-US", { style: "percent", maximumFractionDigits: 1 }).format(n);
+  const pct = (n: number) =>
+    new Intl.NumberFormat(locale === "zh" ? "zh-CN" : "en-US", { style: "percent", maximumFractionDigits: 1 }).format(n);
   const verdictRows = VERDICTS.map((v) => ({ verdict: t(`badge.${v}`), key: v, steps: data.verdicts[v] }));
   const judged = VERDICTS.filter((v) => v !== "unreviewed").reduce((n, v) => n + data.verdicts[v], 0);
   const decisions = data.review.approved + data.review.sentBack;
@@ -137,7 +138,11 @@ function DashboardBody({ data }: { data: DashboardData }) {
           <p>
             {decisions === 0
               ? t("dashboard.noDecisions")
-              : t("dashboard.approvalRate", { rate: pct(data.review.approved / decisions), approved: data.review.approved, sentBack: data.review.sentBack })}
+              : t("dashboard.approvalRate", {
+                  rate: pct(data.review.approved / decisions),
+                  approved: data.review.approved,
+                  sentBack: data.review.sentBack,
+                })}
           </p>
         </section>
       </div>

@@ -6,7 +6,14 @@ import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
 import { createAutosave, restoreDrafts, type Autosave } from "@/lib/canvas/autosave";
 import { createEditor, TRAJECTORY_KEY, viewTransform, type DocValue, type Editor, type Synced } from "@/lib/canvas/editor";
 import { editorShortcuts } from "@/lib/canvas/editor-shortcuts";
-import { annotationOf, isEditableStatus, saveTrajectoryInput, stepAnnotationSchema, submitProblems, trajectoryAnnotationOf } from "@/lib/domain/annotation";
+import {
+  annotationOf,
+  isEditableStatus,
+  saveTrajectoryInput,
+  stepAnnotationSchema,
+  submitProblems,
+  trajectoryAnnotationOf,
+} from "@/lib/domain/annotation";
 import { useT } from "@/lib/i18n/react";
 import { renewLeaseRequest, saveStepRequest, saveTrajectoryRequest, useSubmitTrajectory } from "@/lib/queries/annotation";
 import { trajectoryQuery } from "@/lib/queries/trajectories";
@@ -58,7 +65,9 @@ function buildEditor(trajectory: TrajectoryView, stepIndex: number): Editor {
     server[s.id] = { version: s.version, value: steps[s.id]! };
   }
   const isReadOnly = !isEditableStatus(trajectory.status);
-  const restored = isReadOnly ? { doc: { trajectory: trajectoryAnnotationOf(trajectory), steps }, server, conflicts: {} } : restoreDrafts({ trajectory: trajectoryAnnotationOf(trajectory), steps }, server, localDrafts(draftScope(trajectory)));
+  const restored = isReadOnly
+    ? { doc: { trajectory: trajectoryAnnotationOf(trajectory), steps }, server, conflicts: {} }
+    : restoreDrafts({ trajectory: trajectoryAnnotationOf(trajectory), steps }, server, localDrafts(draftScope(trajectory)));
   return createEditor({
     trajectoryId: trajectory.id,
     steps: trajectory.steps.map((s) => ({ id: s.id, index: s.index, size: { width: s.screenshot.width, height: s.screenshot.height } })),
@@ -76,10 +85,13 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
   const [autosave] = useState<Autosave>(() =>
     createAutosave(editor, {
       drafts: localDrafts(draftScope(trajectory)),
-      isValid: (key, value) => (key === TRAJECTORY_KEY ? saveTrajectoryInput.omit({ version: true }) : stepAnnotationSchema).safeParse(value).success,
+      isValid: (key, value) =>
+        (key === TRAJECTORY_KEY ? saveTrajectoryInput.omit({ version: true }) : stepAnnotationSchema).safeParse(value).success,
       api: {
         save: (key, value, version) =>
-          key === TRAJECTORY_KEY ? saveTrajectoryRequest(trajectory.id, value as never, version) : saveStepRequest(key, value as never, version),
+          key === TRAJECTORY_KEY
+            ? saveTrajectoryRequest(trajectory.id, value as never, version)
+            : saveStepRequest(key, value as never, version),
       },
     }),
   );
@@ -92,7 +104,11 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
   const step = trajectory.steps[stepIndex]!;
 
   const problems = useMemo(
-    () => submitProblems(doc.trajectory, trajectory.steps.map((s) => ({ index: s.index, annotation: doc.steps[s.id]!, size: s.screenshot }))),
+    () =>
+      submitProblems(
+        doc.trajectory,
+        trajectory.steps.map((s) => ({ index: s.index, annotation: doc.steps[s.id]!, size: s.screenshot })),
+      ),
     [doc, trajectory.steps],
   );
   const canSubmit = problems.length === 0 && !editor.get().isReadOnly;
@@ -142,8 +158,19 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
 
   return (
     <main className="editor">
-      <EditorHeader trajectory={trajectory} editor={editor} autosave={autosave} shortcuts={shortcuts} canSubmit={canSubmit} isSubmitting={submit.isPending} submitError={submit.error} onSubmit={doSubmit} />
-      {isBlockedShown && problems.length > 0 && <SubmitBlocked problems={problems} onPickStep={editor.goTo} onClose={() => setBlockedShown(false)} />}
+      <EditorHeader
+        trajectory={trajectory}
+        editor={editor}
+        autosave={autosave}
+        shortcuts={shortcuts}
+        canSubmit={canSubmit}
+        isSubmitting={submit.isPending}
+        submitError={submit.error}
+        onSubmit={doSubmit}
+      />
+      {isBlockedShown && problems.length > 0 && (
+        <SubmitBlocked problems={problems} onPickStep={editor.goTo} onClose={() => setBlockedShown(false)} />
+      )}
       {isSubmitted && <Submitted />}
       <div className="editor-main">
         <CanvasPane editor={editor} step={step} stepCount={trajectory.steps.length} shortcuts={shortcuts} />
@@ -204,7 +231,12 @@ function useExposeForTests(editor: Editor, autosave: Autosave) {
     // Test builds only: the browser tests' build sets NEXT_PUBLIC_STUDIO_TEST_HOOKS=1 (scripts/test-all.mjs,
     // playwright.config.ts). Written out here, not imported, so a production build inlines it and drops the hook.
     if (process.env.NEXT_PUBLIC_STUDIO_TEST_HOOKS !== "1") return;
-    window.__studioEditor = { state: editor.get, sync: autosave.state.get, view: () => viewTransform(editor.get()), flush: () => autosave.flush() };
+    window.__studioEditor = {
+      state: editor.get,
+      sync: autosave.state.get,
+      view: () => viewTransform(editor.get()),
+      flush: () => autosave.flush(),
+    };
     return () => {
       window.__studioEditor = undefined;
     };

@@ -32,13 +32,27 @@ export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
   const header = (
     <>
       <div className="canvas-nav">
-        <button className="btn btn-icon" type="button" onClick={editor.prev} disabled={step.index === 0} aria-label={t("shortcut.stepPrev")} title={`${t("shortcut.stepPrev")} (${kbdOf(shortcuts, "step.prev")})`}>
+        <button
+          className="btn btn-icon"
+          type="button"
+          onClick={editor.prev}
+          disabled={step.index === 0}
+          aria-label={t("shortcut.stepPrev")}
+          title={`${t("shortcut.stepPrev")} (${kbdOf(shortcuts, "step.prev")})`}
+        >
           ←
         </button>
         <span className="step-counter" role="status" aria-label={t("editor.stepCounter")}>
           {t("editor.stepOf", { n: step.index + 1, count: stepCount })}
         </span>
-        <button className="btn btn-icon" type="button" onClick={editor.next} disabled={step.index >= stepCount - 1} aria-label={t("shortcut.stepNext")} title={`${t("shortcut.stepNext")} (${kbdOf(shortcuts, "step.next")})`}>
+        <button
+          className="btn btn-icon"
+          type="button"
+          onClick={editor.next}
+          disabled={step.index >= stepCount - 1}
+          aria-label={t("shortcut.stepNext")}
+          title={`${t("shortcut.stepNext")} (${kbdOf(shortcuts, "step.next")})`}
+        >
           →
         </button>
       </div>
@@ -58,10 +72,24 @@ export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
         ))}
       </div>
       <div className="canvas-history">
-        <button className="btn btn-icon" type="button" onClick={editor.undo} disabled={!canUndo} aria-label={t("shortcut.undo")} title={`${t("shortcut.undo")} (${kbdOf(shortcuts, "history.undo")})`}>
+        <button
+          className="btn btn-icon"
+          type="button"
+          onClick={editor.undo}
+          disabled={!canUndo}
+          aria-label={t("shortcut.undo")}
+          title={`${t("shortcut.undo")} (${kbdOf(shortcuts, "history.undo")})`}
+        >
           ↶
         </button>
-        <button className="btn btn-icon" type="button" onClick={editor.redo} disabled={!canRedo} aria-label={t("shortcut.redo")} title={`${t("shortcut.redo")} (${kbdOf(shortcuts, "history.redo")})`}>
+        <button
+          className="btn btn-icon"
+          type="button"
+          onClick={editor.redo}
+          disabled={!canRedo}
+          aria-label={t("shortcut.redo")}
+          title={`${t("shortcut.redo")} (${kbdOf(shortcuts, "history.redo")})`}
+        >
           ↷
         </button>
       </div>
@@ -84,7 +112,12 @@ export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
           isDimmed={cutAfter !== null && step.index > cutAfter}
           paintIndex={step.index}
           onImageLoaded={onImageLoaded}
-          hints={{ zoomIn: kbdOf(shortcuts, "zoom.in"), zoomOut: kbdOf(shortcuts, "zoom.out"), fit: kbdOf(shortcuts, "zoom.fit"), actual: kbdOf(shortcuts, "zoom.actual") }}
+          hints={{
+            zoomIn: kbdOf(shortcuts, "zoom.in"),
+            zoomOut: kbdOf(shortcuts, "zoom.out"),
+            fit: kbdOf(shortcuts, "zoom.fit"),
+            actual: kbdOf(shortcuts, "zoom.actual"),
+          }}
           header={header}
         />
       </div>

@@ -54,18 +54,33 @@ export function EditorHeader({ trajectory: tr, editor, autosave, shortcuts, canS
         <fieldset className="segmented" disabled={isReadOnly || annotation.isDiscarded} aria-label={t("editor.outcome")}>
           <legend>{t("editor.outcome")}</legend>
           {OUTCOMES.map((o) => (
-            <label key={o} className={annotation.outcome === o ? `is-on is-${o}` : undefined} title={withKbd(t(`outcome.${o}`), shortcuts, `outcome.${o}`)}>
+            <label
+              key={o}
+              className={annotation.outcome === o ? `is-on is-${o}` : undefined}
+              title={withKbd(t(`outcome.${o}`), shortcuts, `outcome.${o}`)}
+            >
               <input type="radio" name="outcome" value={o} checked={annotation.outcome === o} onChange={() => editor.setOutcome(o)} />
               {t(`outcome.${o}`)}
             </label>
           ))}
         </fieldset>
         <label className="check" title={`${t("editor.discardHint")} (${kbdHint(shortcuts, "trajectory.discard")})`}>
-          <input type="checkbox" checked={annotation.isDiscarded} disabled={isReadOnly} onChange={(e) => editor.setDiscarded(e.target.checked)} />
+          <input
+            type="checkbox"
+            checked={annotation.isDiscarded}
+            disabled={isReadOnly}
+            onChange={(e) => editor.setDiscarded(e.target.checked)}
+          />
           {t("editor.discard")}
         </label>
         <SyncBadge autosave={autosave} />
-        <button type="button" className="btn btn-ghost" onClick={editor.toggleHelp} title={withKbd(t("shortcut.help"), shortcuts, "help")} aria-label={t("shortcut.help")}>
+        <button
+          type="button"
+          className="btn btn-ghost"
+          onClick={editor.toggleHelp}
+          title={withKbd(t("shortcut.help"), shortcuts, "help")}
+          aria-label={t("shortcut.help")}
+        >
           <span className="kbd">?</span>
         </button>
         <div className="submit-wrap">

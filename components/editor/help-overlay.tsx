@@ -19,7 +19,15 @@ export function HelpOverlay<C>({ shortcuts, onClose, notes }: { shortcuts: reado
   for (const s of shortcuts) groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
   return (
     <div className="overlay" onClick={onClose}>
-      <div className="help" role="dialog" aria-modal="true" aria-label={t("shortcut.help")} tabIndex={-1} ref={ref} onClick={(e) => e.stopPropagation()}>
+      <div
+        className="help"
+        role="dialog"
+        aria-modal="true"
+        aria-label={t("shortcut.help")}
+        tabIndex={-1}
+        ref={ref}
+        onClick={(e) => e.stopPropagation()}
+      >
         <div className="help-head">
           <h2>{t("shortcut.help")}</h2>
           <button type="button" className="btn btn-ghost" onClick={onClose} aria-label={t("editor.close")}>

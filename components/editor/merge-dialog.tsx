@@ -35,7 +35,16 @@ export function MergeDialog({ editor, steps }: { editor: Editor; steps: StepView
   const c = conflicts[key]!;
   if (key === TRAJECTORY_KEY) return <TrajectoryMerge key={`${key}:${c.version}`} editor={editor} conflict={c} mine={doc.trajectory} />;
   const step = steps.find((s) => s.id === key);
-  return <StepMerge key={`${key}:${c.version}`} editor={editor} stepKey={key} stepNumber={(step?.index ?? 0) + 1} conflict={c} mine={doc.steps[key]!} />;
+  return (
+    <StepMerge
+      key={`${key}:${c.version}`}
+      editor={editor}
+      stepKey={key}
+      stepNumber={(step?.index ?? 0) + 1}
+      conflict={c}
+      mine={doc.steps[key]!}
+    />
+  );
 }
 
 function defaultChoice(field: MergeField, mine: StepAnnotation, theirs: StepAnnotation, base: StepAnnotation): MergeChoice {
@@ -54,12 +63,26 @@ function show(field: string, v: unknown): string {
   return String(v);
 }
 
-function StepMerge({ editor, stepKey, stepNumber, conflict, mine }: { editor: Editor; stepKey: string; stepNumber: number; conflict: Conflict; mine: StepAnnotation }) {
+function StepMerge({
+  editor,
+  stepKey,
+  stepNumber,
+  conflict,
+  mine,
+}: {
+  editor: Editor;
+  stepKey: string;
+  stepNumber: number;
+  conflict: Conflict;
+  mine: StepAnnotation;
+}) {
   const t = useT();
   const theirs = conflict.theirs as StepAnnotation;
   const base = conflict.base as StepAnnotation;
   const fields = differingFields(mine, theirs);
-  const [choices, setChoices] = useState<Partial<Record<MergeField, MergeChoice>>>(() => Object.fromEntries(fields.map((f) => [f, defaultChoice(f, mine, theirs, base)])));
+  const [choices, setChoices] = useState<Partial<Record<MergeField, MergeChoice>>>(() =>
+    Object.fromEntries(fields.map((f) => [f, defaultChoice(f, mine, theirs, base)])),
+  );
   const save = () => {
     editor.goTo(stepNumber - 1);
     editor.resolveConflict(stepKey, mergeAnnotations(mine, theirs, choices));
@@ -82,11 +105,34 @@ function StepMerge({ editor, stepKey, stepNumber, conflict, mine }: { editor: Ed
               <tr key={f}>
                 <th scope="row">{t(`merge.field.${f}` as MessageKey)}</th>
                 <td>
-                  <Choice name={f} value="mine" choice={choices[f]} onChange={(v) => setChoices({ ...choices, [f]: v })} text={show(f, getField(mine, f))} label={t("merge.keepMine")} />
+                  <Choice
+                    name={f}
+                    value="mine"
+                    choice={choices[f]}
+                    onChange={(v) => setChoices({ ...choices, [f]: v })}
+                    text={show(f, getField(mine, f))}
+                    label={t("merge.keepMine")}
+                  />
                 </td>
                 <td>
-                  <Choice name={f} value="theirs" choice={choices[f]} onChange={(v) => setChoices({ ...choices, [f]: v })} text={show(f, getField(theirs, f))} label={t("merge.keepTheirs")} />
-                  {TEXT_FIELDS.includes(f) && <Choice name={f} value="both" choice={choices[f]} onChange={(v) => setChoices({ ...choices, [f]: v })} text={null} label={t("merge.keepBoth")} />}
+                  <Choice
+                    name={f}
+                    value="theirs"
+                    choice={choices[f]}
+                    onChange={(v) => setChoices({ ...choices, [f]: v })}
+                    text={show(f, getField(theirs, f))}
+                    label={t("merge.keepTheirs")}
+                  />
+                  {TEXT_FIELDS.includes(f) && (
+                    <Choice
+                      name={f}
+                      value="both"
+                      choice={choices[f]}
+                      onChange={(v) => setChoices({ ...choices, [f]: v })}
+                      text={null}
+                      label={t("merge.keepBoth")}
+                    />
+                  )}
                 </td>
               </tr>
             ))}
@@ -118,10 +164,24 @@ function TrajectoryMerge({ editor, conflict, mine }: { editor: Editor; conflict:
             <tr key={f}>
               <th scope="row">{t(`merge.field.${f}` as MessageKey)}</th>
               <td>
-                <Choice name={f} value="mine" choice={choices[f]} onChange={(v) => setChoices({ ...choices, [f]: v })} text={show(f, mine[f])} label={t("merge.keepMine")} />
+                <Choice
+                  name={f}
+                  value="mine"
+                  choice={choices[f]}
+                  onChange={(v) => setChoices({ ...choices, [f]: v })}
+                  text={show(f, mine[f])}
+                  label={t("merge.keepMine")}
+                />
               </td>
               <td>
-                <Choice name={f} value="theirs" choice={choices[f]} onChange={(v) => setChoices({ ...choices, [f]: v })} text={show(f, theirs[f])} label={t("merge.keepTheirs")} />
+                <Choice
+                  name={f}
+                  value="theirs"
+                  choice={choices[f]}
+                  onChange={(v) => setChoices({ ...choices, [f]: v })}
+                  text={show(f, theirs[f])}
+                  label={t("merge.keepTheirs")}
+                />
               </td>
             </tr>
           ))}
@@ -131,10 +191,31 @@ function TrajectoryMerge({ editor, conflict, mine }: { editor: Editor; conflict:
   );
 }
 
-function Choice({ name, value, choice, onChange, text, label }: { name: string; value: MergeChoice; choice?: MergeChoice; onChange: (v: MergeChoice) => void; text: string | null; label: string }) {
+function Choice({
+  name,
+  value,
+  choice,
+  onChange,
+  text,
+  label,
+}: {
+  name: string;
+  value: MergeChoice;
+  choice?: MergeChoice;
+  onChange: (v: MergeChoice) => void;
+  text: string | null;
+  label: string;
+}) {
   return (
     <label className={`merge-choice${choice === value ? " is-on" : ""}`}>
-      <input type="radio" name={`merge-${name}`} value={value} checked={choice === value} onChange={() => onChange(value)} aria-label={`${label}: ${name}`} />
+      <input
+        type="radio"
+        name={`merge-${name}`}
+        value={value}
+        checked={choice === value}
+        onChange={() => onChange(value)}
+        aria-label={`${label}: ${name}`}
+      />
       <span className="merge-label">{label}</span>
       {text !== null && <span className="merge-value">{text}</span>}
     </label>

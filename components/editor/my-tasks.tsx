@@ -36,8 +36,15 @@ export function MyTasks() {
           <h1>{t("tasks.title")}</h1>
           {query.data && <span className="sub">{t("tasks.available", { count: query.data.available })}</span>}
         </div>
-        <button type="button" className="btn btn-primary" onClick={startNext} disabled={start.isPending} title={withKbd(t("tasks.startNext"), shortcuts, "tasks.startNext")}>
-          {start.isPending ? t("tasks.starting") : t("tasks.startNext")} <span className="kbd kbd-on-primary">{kbdHint(shortcuts, "tasks.startNext")}</span>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={startNext}
+          disabled={start.isPending}
+          title={withKbd(t("tasks.startNext"), shortcuts, "tasks.startNext")}
+        >
+          {start.isPending ? t("tasks.starting") : t("tasks.startNext")}{" "}
+          <span className="kbd kbd-on-primary">{kbdHint(shortcuts, "tasks.startNext")}</span>
         </button>
       </div>
       {start.data === null && (
@@ -68,7 +75,11 @@ export function MyTasks() {
                   <tr key={task.id}>
                     <td className="instruction">
                       <Link href={`/trajectories/${task.id}`}>{task.instruction}</Link>
-                      {task.sentBack && <div className="task-reason">{t("review.tasks.sentBack", { reviewer: task.sentBack.reviewer, reason: task.sentBack.reason ?? "" })}</div>}
+                      {task.sentBack && (
+                        <div className="task-reason">
+                          {t("review.tasks.sentBack", { reviewer: task.sentBack.reviewer, reason: task.sentBack.reason ?? "" })}
+                        </div>
+                      )}
                       {task.openComments > 0 && <div className="sub">{t("review.tasks.openComments", { n: task.openComments })}</div>}
                     </td>
                     <td className="nowrap">{task.app}</td>

@@ -28,7 +28,11 @@ export function readFlag(personId: string, name: string): boolean {
 
 /** A boolean setting of this person, off until they turn it on. */
 export function useFlagPreference(personId: string, name: string): [boolean, (on: boolean) => void] {
-  const value = useSyncExternalStore(subscribe, () => readFlag(personId, name), () => false);
+  const value = useSyncExternalStore(
+    subscribe,
+    () => readFlag(personId, name),
+    () => false,
+  );
   const set = useCallback(
     (on: boolean) => {
       try {

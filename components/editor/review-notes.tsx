@@ -12,7 +12,15 @@ import { myTasksQuery } from "@/lib/queries/tasks";
  * step's comments (reply, resolve), and which other steps still have open ones. It sits in the side
  * panel's own flow, so it always has room (never a grid row of its own under the canvas).
  */
-export function ReviewNotes({ trajectoryId, stepIndex, onPickStep }: { trajectoryId: string; stepIndex: number; onPickStep: (index: number) => void }) {
+export function ReviewNotes({
+  trajectoryId,
+  stepIndex,
+  onPickStep,
+}: {
+  trajectoryId: string;
+  stepIndex: number;
+  onPickStep: (index: number) => void;
+}) {
   const t = useT();
   const comments = useQuery(commentsQuery(trajectoryId));
   const tasks = useQuery({ ...myTasksQuery(), retry: false });
@@ -30,7 +38,12 @@ export function ReviewNotes({ trajectoryId, stepIndex, onPickStep }: { trajector
         <div className="notes-group">
           <h3>{t("review.comment.taskTitle")}</h3>
           {task.map((c) => (
-            <CommentThread key={c.id} comment={c} trajectoryId={trajectoryId} tag={sentBack && sentBack.reason === c.body ? t("review.comment.reason") : undefined} />
+            <CommentThread
+              key={c.id}
+              comment={c}
+              trajectoryId={trajectoryId}
+              tag={sentBack && sentBack.reason === c.body ? t("review.comment.reason") : undefined}
+            />
           ))}
         </div>
       )}

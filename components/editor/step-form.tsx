@@ -29,7 +29,10 @@ type Props = {
  * step (it differs from what was loaded, or was saved before) or tried to submit. Steps after the
  * cut are not trained on and block nothing: no verdict needed, the rest shown as warnings.
  */
-export function shownProblems(all: StepProblem[], opts: { isAfterCut: boolean; isTouched: boolean; isSubmitAttempted: boolean }): StepProblem[] {
+export function shownProblems(
+  all: StepProblem[],
+  opts: { isAfterCut: boolean; isTouched: boolean; isSubmitAttempted: boolean },
+): StepProblem[] {
   return all
     .filter((p) => p.code !== "verdict.unset" || (!opts.isAfterCut && (opts.isTouched || opts.isSubmitAttempted)))
     .map((p) => (opts.isAfterCut ? { ...p, isBlocking: false } : p));
@@ -47,7 +50,8 @@ export function StepForm({ editor, step, shortcuts, personId, isSubmitAttempted 
   const loaded = useEditor(editor, (s) => s.server[step.id]);
   const [isAdvancing, setAdvancing] = useFlagPreference(personId, VERDICT_ADVANCES);
   const isAfterCut = cutAfter !== null && step.index > cutAfter;
-  const isTouched = step.version > 1 || (loaded !== undefined && loaded.version > step.version) || JSON.stringify(a) !== JSON.stringify(annotationOf(step));
+  const isTouched =
+    step.version > 1 || (loaded !== undefined && loaded.version > step.version) || JSON.stringify(a) !== JSON.stringify(annotationOf(step));
   const problems = useMemo(
     () => shownProblems(stepProblems(a, step.screenshot), { isAfterCut, isTouched, isSubmitAttempted }),
     [a, step.screenshot, isAfterCut, isTouched, isSubmitAttempted],
@@ -79,7 +83,11 @@ export function StepForm({ editor, step, shortcuts, personId, isSubmitAttempted 
           <h3>{t("editor.verdict")}</h3>
           <div className="segmented verdicts" role="radiogroup" aria-label={t("editor.verdict")}>
             {VERDICTS.filter((v) => v !== "unreviewed").map((v) => (
-              <label key={v} className={a.verdict === v ? `is-on is-${v}` : undefined} title={withKbd(t(`verdict.${v}.hint`), shortcuts, `verdict.${v}`)}>
+              <label
+                key={v}
+                className={a.verdict === v ? `is-on is-${v}` : undefined}
+                title={withKbd(t(`verdict.${v}.hint`), shortcuts, `verdict.${v}`)}
+              >
                 <input type="radio" name="verdict" value={v} checked={a.verdict === v} onChange={() => editor.setVerdict(v)} />
                 {t(`verdict.${v}`)} <span className="kbd">{kbdHint(shortcuts, `verdict.${v}`)}</span>
               </label>
@@ -97,13 +105,29 @@ export function StepForm({ editor, step, shortcuts, personId, isSubmitAttempted 
             {t("editor.thought")} <span className="kbd">{kbdHint(shortcuts, "thought.focus")}</span>
           </h3>
           <Field label={t("thought.state")} problems={of("thought.state")}>
-            <textarea id={THOUGHT_STATE_ID} rows={2} value={a.thought.state} onChange={(e) => editor.setThoughtPart("state", e.target.value)} placeholder={t("thought.statePlaceholder")} />
+            <textarea
+              id={THOUGHT_STATE_ID}
+              rows={2}
+              value={a.thought.state}
+              onChange={(e) => editor.setThoughtPart("state", e.target.value)}
+              placeholder={t("thought.statePlaceholder")}
+            />
           </Field>
           <Field label={t("thought.nextAction")} problems={of("thought.nextAction")}>
-            <textarea rows={2} value={a.thought.nextAction} onChange={(e) => editor.setThoughtPart("nextAction", e.target.value)} placeholder={t("thought.nextActionPlaceholder")} />
+            <textarea
+              rows={2}
+              value={a.thought.nextAction}
+              onChange={(e) => editor.setThoughtPart("nextAction", e.target.value)}
+              placeholder={t("thought.nextActionPlaceholder")}
+            />
           </Field>
           <Field label={t("thought.purpose")} problems={of("thought.purpose")}>
-            <textarea rows={2} value={a.thought.purpose} onChange={(e) => editor.setThoughtPart("purpose", e.target.value)} placeholder={t("thought.purposePlaceholder")} />
+            <textarea
+              rows={2}
+              value={a.thought.purpose}
+              onChange={(e) => editor.setThoughtPart("purpose", e.target.value)}
+              placeholder={t("thought.purposePlaceholder")}
+            />
           </Field>
           <Field label={t("thought.composed")} problems={of("thought.text")}>
             <textarea rows={3} className="composed-input" value={a.thought.text} onChange={(e) => editor.setThoughtText(e.target.value)} />
@@ -120,7 +144,12 @@ export function StepForm({ editor, step, shortcuts, personId, isSubmitAttempted 
 
         <section className="form-section" aria-label={t("editor.clearAction")}>
           <Field label={t("editor.clearAction")} problems={of("clearAction")}>
-            <input type="text" value={a.clearAction} onChange={(e) => editor.setClearAction(e.target.value)} placeholder={t("editor.clearActionPlaceholder")} />
+            <input
+              type="text"
+              value={a.clearAction}
+              onChange={(e) => editor.setClearAction(e.target.value)}
+              placeholder={t("editor.clearActionPlaceholder")}
+            />
           </Field>
         </section>
 
@@ -156,11 +185,15 @@ export function StepForm({ editor, step, shortcuts, personId, isSubmitAttempted 
             <dl className="reward">
               <dt>Mobile-R1</dt>
               <dd className={preview.mobileR1 === 1 ? "is-hit" : "is-miss"} data-testid="reward-mobile-r1">
-                {preview.mobileR1} {preview.hit !== null && <span className="muted">({preview.hit ? t("reward.inBox") : t("reward.outOfBox")})</span>}
+                {preview.mobileR1}{" "}
+                {preview.hit !== null && <span className="muted">({preview.hit ? t("reward.inBox") : t("reward.outOfBox")})</span>}
               </dd>
               <dt>UI-S1</dt>
               <dd className={preview.uiS1Action === 1 ? "is-hit" : "is-miss"} data-testid="reward-ui-s1">
-                {preview.uiS1.toFixed(2)} <span className="muted">({t("reward.action")} {preview.uiS1Action})</span>
+                {preview.uiS1.toFixed(2)}{" "}
+                <span className="muted">
+                  ({t("reward.action")} {preview.uiS1Action})
+                </span>
               </dd>
             </dl>
           ) : (

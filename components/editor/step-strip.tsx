@@ -50,17 +50,35 @@ export function StepStrip({ editor, steps }: { editor: Editor; steps: StepView[]
                 aria-current={s.index === current ? "step" : undefined}
                 onClick={() => editor.goTo(s.index)}
               >
-                <img src={screenshotUrl(s.screenshot.sha256)} alt="" loading="lazy" width={40} height={Math.round((40 * s.screenshot.height) / s.screenshot.width)} />
+                <img
+                  src={screenshotUrl(s.screenshot.sha256)}
+                  alt=""
+                  loading="lazy"
+                  width={40}
+                  height={Math.round((40 * s.screenshot.height) / s.screenshot.width)}
+                />
                 <span className="thumb-label">
                   <span className={`mark ${isComplete ? "mark-ok" : "mark-todo"}`} aria-hidden>
                     {isComplete ? "✓" : "•"}
                   </span>
                   {s.index + 1} · {a.toolCall.action}
-                  {dirty.has(s.id) && <span className="mark mark-dirty" aria-hidden>●</span>}
-                  {openComments.get(s.index) ? <span className="mark mark-comments" aria-hidden>💬{openComments.get(s.index)}</span> : null}
+                  {dirty.has(s.id) && (
+                    <span className="mark mark-dirty" aria-hidden>
+                      ●
+                    </span>
+                  )}
+                  {openComments.get(s.index) ? (
+                    <span className="mark mark-comments" aria-hidden>
+                      💬{openComments.get(s.index)}
+                    </span>
+                  ) : null}
                 </span>
               </button>
-              {cut === s.index && <span className="cut-line" title={t("editor.cutHint")} aria-hidden>✂</span>}
+              {cut === s.index && (
+                <span className="cut-line" title={t("editor.cutHint")} aria-hidden>
+                  ✂
+                </span>
+              )}
             </li>
           );
         })}

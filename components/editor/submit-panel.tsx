@@ -13,7 +13,15 @@ import { ErrorBox } from "@/components/ui/states";
 const SHOWN = 6;
 
 /** What keeps the trajectory from being submitted, in words, each step a link to it. */
-export function SubmitBlocked({ problems, onPickStep, onClose }: { problems: SubmitProblem[]; onPickStep: (index: number) => void; onClose: () => void }) {
+export function SubmitBlocked({
+  problems,
+  onPickStep,
+  onClose,
+}: {
+  problems: SubmitProblem[];
+  onPickStep: (index: number) => void;
+  onClose: () => void;
+}) {
   const t = useT();
   return (
     <section className="submit-blocked" role="alert" aria-label={t("submit.blockedTitle")}>

@@ -5,7 +5,14 @@ import type { Editor } from "@/lib/canvas/editor";
 import { ACTION_TYPE_KEYS } from "@/lib/canvas/editor-shortcuts";
 import type { StepProblem } from "@/lib/domain/annotation";
 import type { Point, Size } from "@/lib/domain/geometry";
-import { ACTION_TYPES, mobileUseCallSchema, SYSTEM_BUTTONS, TERMINATE_STATUSES, type ActionType, type ToolCall } from "@/lib/domain/tool-call";
+import {
+  ACTION_TYPES,
+  mobileUseCallSchema,
+  SYSTEM_BUTTONS,
+  TERMINATE_STATUSES,
+  type ActionType,
+  type ToolCall,
+} from "@/lib/domain/tool-call";
 import { useT } from "@/lib/i18n/react";
 import { formatMobileUseCallPretty } from "@/lib/domain/tool-call";
 
@@ -35,8 +42,17 @@ export function ToolCallFields({ editor, call, size, problems }: Props) {
           ))}
         </select>
       </label>
-      {"coordinate" in call && <PointField label="coordinate" value={call.coordinate} size={size} onChange={(coordinate) => set({ coordinate }, "coordinate")} />}
-      {call.action === "swipe" && <PointField label="coordinate2" value={call.coordinate2} size={size} onChange={(coordinate2) => set({ coordinate2 }, "coordinate2")} />}
+      {"coordinate" in call && (
+        <PointField label="coordinate" value={call.coordinate} size={size} onChange={(coordinate) => set({ coordinate }, "coordinate")} />
+      )}
+      {call.action === "swipe" && (
+        <PointField
+          label="coordinate2"
+          value={call.coordinate2}
+          size={size}
+          onChange={(coordinate2) => set({ coordinate2 }, "coordinate2")}
+        />
+      )}
       {"text" in call && (
         <label className="form-field inline">
           <span>text</span>
@@ -46,7 +62,15 @@ export function ToolCallFields({ editor, call, size, problems }: Props) {
       {"time" in call && (
         <label className="form-field inline">
           <span>time (s)</span>
-          <input type="number" min={0} step={0.5} onWheel={leaveOnWheel} value={call.time} onChange={(e) => isNumber(e.target) && set({ time: Number(e.target.value) }, "time")} aria-label="time" />
+          <input
+            type="number"
+            min={0}
+            step={0.5}
+            onWheel={leaveOnWheel}
+            value={call.time}
+            onChange={(e) => isNumber(e.target) && set({ time: Number(e.target.value) }, "time")}
+            aria-label="time"
+          />
         </label>
       )}
       {call.action === "system_button" && (
@@ -83,8 +107,24 @@ function PointField({ label, value, size, onChange }: { label: string; value: Po
   return (
     <div className="form-field inline point-field">
       <span>{label}</span>
-      <input type="number" aria-label={`${label} x`} onWheel={leaveOnWheel} min={0} max={size.width} value={value[0]} onChange={(e) => isNumber(e.target) && onChange([Number(e.target.value), value[1]])} />
-      <input type="number" aria-label={`${label} y`} onWheel={leaveOnWheel} min={0} max={size.height} value={value[1]} onChange={(e) => isNumber(e.target) && onChange([value[0], Number(e.target.value)])} />
+      <input
+        type="number"
+        aria-label={`${label} x`}
+        onWheel={leaveOnWheel}
+        min={0}
+        max={size.width}
+        value={value[0]}
+        onChange={(e) => isNumber(e.target) && onChange([Number(e.target.value), value[1]])}
+      />
+      <input
+        type="number"
+        aria-label={`${label} y`}
+        onWheel={leaveOnWheel}
+        min={0}
+        max={size.height}
+        value={value[1]}
+        onChange={(e) => isNumber(e.target) && onChange([value[0], Number(e.target.value)])}
+      />
     </div>
   );
 }

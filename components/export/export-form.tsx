@@ -30,7 +30,11 @@ export function ExportForm({ isRunning, onStarted }: { isRunning: boolean; onSta
       <div className="form-row">
         <label className="field">
           <span>{t("export.status")}</span>
-          <select className="select" value={status} onChange={(e) => setStatus(EXPORT_STATUS_OPTIONS.find((s) => s === e.target.value) ?? "approved")}>
+          <select
+            className="select"
+            value={status}
+            onChange={(e) => setStatus(EXPORT_STATUS_OPTIONS.find((s) => s === e.target.value) ?? "approved")}
+          >
             {EXPORT_STATUS_OPTIONS.map((s) => (
               <option key={s} value={s}>
                 {t(`export.status.${s}`)}
@@ -49,7 +53,13 @@ export function ExportForm({ isRunning, onStarted }: { isRunning: boolean; onSta
       </div>
       <label className="field">
         <span>{t("export.apps")}</span>
-        <select className="select apps-select" multiple value={apps} onChange={(e) => setApps([...e.target.selectedOptions].map((o) => o.value))} size={Math.min(6, Math.max(3, stats.data?.byApp.length ?? 3))}>
+        <select
+          className="select apps-select"
+          multiple
+          value={apps}
+          onChange={(e) => setApps([...e.target.selectedOptions].map((o) => o.value))}
+          size={Math.min(6, Math.max(3, stats.data?.byApp.length ?? 3))}
+        >
           {stats.data?.byApp.map((a) => (
             <option key={a.app} value={a.app}>
               {a.app} ({a.trajectories})
@@ -62,7 +72,9 @@ export function ExportForm({ isRunning, onStarted }: { isRunning: boolean; onSta
         <button className="btn btn-primary" type="submit" disabled={start.isPending || isRunning}>
           {isRunning ? t("export.running") : t("export.start")}
         </button>
-        {matching !== undefined && <span className={matching ? "hint" : "hint hint-warn"}>{t("export.matchingHint", { n: matching ?? 0 })}</span>}
+        {matching !== undefined && (
+          <span className={matching ? "hint" : "hint hint-warn"}>{t("export.matchingHint", { n: matching ?? 0 })}</span>
+        )}
       </div>
       {start.error && <ErrorBox error={start.error} />}
     </form>

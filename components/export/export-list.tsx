@@ -54,7 +54,11 @@ function ExportEntry({ item }: { item: ExportItem }) {
     <li className="export-entry" aria-label={item.id}>
       <div className="export-entry-head">
         <strong>{item.id}</strong>
-        {item.state === "failed" ? <span className="badge badge-rejected">{t("export.state.failed")}</span> : <span className="badge badge-approved">{t("export.done")}</span>}
+        {item.state === "failed" ? (
+          <span className="badge badge-rejected">{t("export.state.failed")}</span>
+        ) : (
+          <span className="badge badge-approved">{t("export.done")}</span>
+        )}
         <span className="muted">{formatDate(item.finishedAt ?? item.startedAt)}</span>
         <span className="muted">{filters.join(" · ")}</span>
       </div>
@@ -95,7 +99,13 @@ function TrainerCommands({ item }: { item: ExportItem }) {
       {item.filters.status === "all" && <p className="hint hint-warn">{t("export.unreviewedWarning")}</p>}
       <p className="hint">
         {h && h.rows > 0
-          ? t("export.trainerMeasured", { rows: h.rows, maxPixels: h.maxPixels, prompt: h.maxPromptTokens, image: h.maxImageTokens, sequence: h.maxSequenceTokens })
+          ? t("export.trainerMeasured", {
+              rows: h.rows,
+              maxPixels: h.maxPixels,
+              prompt: h.maxPromptTokens,
+              image: h.maxImageTokens,
+              sequence: h.maxSequenceTokens,
+            })
           : t("export.trainerNotMeasured")}
       </p>
       {trainerCommands(item.outDir, h).map((c) => (

@@ -18,11 +18,7 @@ export function RecentBatches() {
       <div className="panel-pad">
         <h2>{t("import.recent")}</h2>
       </div>
-      <QueryBody
-        query={query}
-        isEmpty={(data) => data.batches.length === 0}
-        empty={<EmptyState title={t("import.recent.empty")} />}
-      >
+      <QueryBody query={query} isEmpty={(data) => data.batches.length === 0} empty={<EmptyState title={t("import.recent.empty")} />}>
         {(data) => (
           <table className="table">
             <thead>
@@ -45,7 +41,9 @@ export function RecentBatches() {
                   <td className="num">{nf(b.trajectories)}</td>
                   <td className="num">{nf(b.steps)}</td>
                   <td className="num">{nf(b.duplicates)}</td>
-                  <td className="nowrap muted">{new Date(b.startedAt).toLocaleString(dateLocale, { dateStyle: "medium", timeStyle: "short" })}</td>
+                  <td className="nowrap muted">
+                    {new Date(b.startedAt).toLocaleString(dateLocale, { dateStyle: "medium", timeStyle: "short" })}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -17,7 +17,14 @@ export function UploadProgressBar({ progress }: { progress: UploadProgress }) {
   const pct = progress.total > 0 ? Math.round((progress.loaded / progress.total) * 100) : 0;
   return (
     <div className="progress-line" role="status">
-      <div className="bar" role="progressbar" aria-label={t("import.progress.label")} aria-valuenow={pct} aria-valuemin={0} aria-valuemax={100}>
+      <div
+        className="bar"
+        role="progressbar"
+        aria-label={t("import.progress.label")}
+        aria-valuenow={pct}
+        aria-valuemin={0}
+        aria-valuemax={100}
+      >
         <div className="bar-fill" style={{ width: `${pct}%` }} />
       </div>
       {t("import.progress.uploading", { loaded: mb(progress.loaded), total: mb(progress.total), pct })}

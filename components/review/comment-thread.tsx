@@ -47,7 +47,12 @@ export function CommentThread({ comment, trajectoryId, tag }: { comment: Comment
           if (draft.trim()) reply.mutate();
         }}
       >
-        <input value={draft} onChange={(e) => setDraft(e.target.value)} placeholder={t("review.comment.replyTo", { author: comment.author })} aria-label={t("review.comment.replyTo", { author: comment.author })} />
+        <input
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          placeholder={t("review.comment.replyTo", { author: comment.author })}
+          aria-label={t("review.comment.replyTo", { author: comment.author })}
+        />
         <button type="submit" className="btn btn-small" disabled={!draft.trim() || reply.isPending}>
           {t("review.comment.reply")}
         </button>

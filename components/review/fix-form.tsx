@@ -34,8 +34,15 @@ function draftOf(step: StepView, f: Fields, t: ReturnType<typeof useT>): FixDraf
   }
   const parsed = toolCallSchema.safeParse(call);
   if (!parsed.success) return { fix: null, error: t("review.step.toolCallInvalid", { message: parsed.error.issues[0]?.message ?? "" }) };
-  const nums = f.box.trim() === "" ? [] : f.box.split(/[\s,]+/).filter(Boolean).map(Number);
-  if (nums.length !== 0 && (nums.length !== 4 || nums.some((n) => !Number.isFinite(n)))) return { fix: null, error: t("review.step.boxInvalid") };
+  const nums =
+    f.box.trim() === ""
+      ? []
+      : f.box
+          .split(/[\s,]+/)
+          .filter(Boolean)
+          .map(Number);
+  if (nums.length !== 0 && (nums.length !== 4 || nums.some((n) => !Number.isFinite(n))))
+    return { fix: null, error: t("review.step.boxInvalid") };
   const thought = { state: f.state, nextAction: f.nextAction, purpose: f.purpose };
   return {
     error: null,

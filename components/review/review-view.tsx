@@ -176,8 +176,15 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
           {context.lastDecision && (
             <p className="sub last-decision">
               {context.lastDecision.decision === "reject"
-                ? t("review.lastDecision.reject", { reviewer: context.lastDecision.reviewer, date: new Date(context.lastDecision.createdAt).toLocaleString(), reason: context.lastDecision.reason ?? "" })
-                : t("review.lastDecision.approve", { reviewer: context.lastDecision.reviewer, date: new Date(context.lastDecision.createdAt).toLocaleString() })}
+                ? t("review.lastDecision.reject", {
+                    reviewer: context.lastDecision.reviewer,
+                    date: new Date(context.lastDecision.createdAt).toLocaleString(),
+                    reason: context.lastDecision.reason ?? "",
+                  })
+                : t("review.lastDecision.approve", {
+                    reviewer: context.lastDecision.reviewer,
+                    date: new Date(context.lastDecision.createdAt).toLocaleString(),
+                  })}
             </p>
           )}
           {isSubmitted && heldByOther && (
@@ -188,18 +195,37 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
               })}
             </p>
           )}
-          {isSubmitted && !heldByOther && claimUntil && <p className="sub">{t("review.claim.mine", { time: new Date(claimUntil).toLocaleTimeString() })}</p>}
+          {isSubmitted && !heldByOther && claimUntil && (
+            <p className="sub">{t("review.claim.mine", { time: new Date(claimUntil).toLocaleTimeString() })}</p>
+          )}
           {rows
             .filter((c) => c.stepIndex === null)
             .map((c) => (
-              <CommentThread key={c.id} comment={c} trajectoryId={trajectory.id} tag={c.body === context.lastDecision?.reason ? t("review.comment.reason") : undefined} />
+              <CommentThread
+                key={c.id}
+                comment={c}
+                trajectoryId={trajectory.id}
+                tag={c.body === context.lastDecision?.reason ? t("review.comment.reason") : undefined}
+              />
             ))}
         </div>
         <div className="review-decision">
           {!isSubmitted && <p className="sub">{t("review.notSubmitted", { status: trajectory.status })}</p>}
-          <textarea id="review-reason" aria-label={t("review.reject.reason")} placeholder={t("review.reject.reason")} value={reason} onChange={(e) => setReason(e.target.value)} disabled={!canDecide} />
+          <textarea
+            id="review-reason"
+            aria-label={t("review.reject.reason")}
+            placeholder={t("review.reject.reason")}
+            value={reason}
+            onChange={(e) => setReason(e.target.value)}
+            disabled={!canDecide}
+          />
           <div className="row">
-            <button type="button" className="btn" disabled={!canDecide || reason.trim() === "" || decide.isPending} onClick={requestChanges}>
+            <button
+              type="button"
+              className="btn"
+              disabled={!canDecide || reason.trim() === "" || decide.isPending}
+              onClick={requestChanges}
+            >
               {t("review.requestChanges")}
             </button>
             {fixList.length > 0 ? (
@@ -272,7 +298,22 @@ type StepProps = {
   t: T;
 };
 
-function ReviewStep({ step, isExcluded, isOpen, onToggleOpen, changes, isChangedSince, comments, trajectoryId, fix, canFix, onStartFix, onFix, onDiscardFix, t }: StepProps) {
+function ReviewStep({
+  step,
+  isExcluded,
+  isOpen,
+  onToggleOpen,
+  changes,
+  isChangedSince,
+  comments,
+  trajectoryId,
+  fix,
+  canFix,
+  onStartFix,
+  onFix,
+  onDiscardFix,
+  t,
+}: StepProps) {
   const client = useQueryClient();
   const [draft, setDraft] = useState("");
   const add = useMutation({
@@ -292,7 +333,10 @@ function ReviewStep({ step, isExcluded, isOpen, onToggleOpen, changes, isChanged
   };
   const open = comments.filter((c) => !c.isResolved).length;
   return (
-    <article className={`review-step${isExcluded ? " is-excluded" : ""}${isOpen ? " is-open" : ""}`} aria-label={t("review.since.step", { n })}>
+    <article
+      className={`review-step${isExcluded ? " is-excluded" : ""}${isOpen ? " is-open" : ""}`}
+      aria-label={t("review.since.step", { n })}
+    >
       <div className="review-picture">
         <StepPicture step={step} isExcluded={isExcluded} isOpen={isOpen} />
         <button type="button" className="btn btn-small" aria-expanded={isOpen} onClick={onToggleOpen}>
@@ -303,7 +347,15 @@ function ReviewStep({ step, isExcluded, isOpen, onToggleOpen, changes, isChanged
         <div className="review-step-head">
           <strong>#{n}</strong>
           <span className={`verdict verdict-${step.verdict}`}>{t(`verdict.${step.verdict}`)}</span>
-          {changes.length === 0 ? <span className="chip">{t("review.unchanged")}</span> : changes.map((c) => <span key={c} className="chip chip-changed">{label[c]}</span>)}
+          {changes.length === 0 ? (
+            <span className="chip">{t("review.unchanged")}</span>
+          ) : (
+            changes.map((c) => (
+              <span key={c} className="chip chip-changed">
+                {label[c]}
+              </span>
+            ))
+          )}
           {isChangedSince && <span className="chip chip-since">{t("review.since.mark")}</span>}
           {open > 0 && <span className="chip chip-comments">{t("review.comment.open", { n: open })}</span>}
           {isExcluded && <span className="chip">{t("review.excluded")}</span>}
@@ -338,7 +390,13 @@ function ReviewStep({ step, isExcluded, isOpen, onToggleOpen, changes, isChanged
               if (draft.trim()) add.mutate();
             }}
           >
-            <input id={commentInputId(step.index)} value={draft} onChange={(e) => setDraft(e.target.value)} placeholder={t("review.comment.placeholder", { n })} aria-label={t("review.comment.placeholder", { n })} />
+            <input
+              id={commentInputId(step.index)}
+              value={draft}
+              onChange={(e) => setDraft(e.target.value)}
+              placeholder={t("review.comment.placeholder", { n })}
+              aria-label={t("review.comment.placeholder", { n })}
+            />
             <button type="submit" className="btn" disabled={!draft.trim() || add.isPending}>
               {t("review.comment.add")}
             </button>

@@ -58,7 +58,10 @@ export function SinceLast({ context, onPickStep }: { context: ReviewContext; onP
   if (!context.lastDecision || !d) return null;
   const isEmpty = d.trajectory.length === 0 && d.steps.length === 0;
   // The thought's text is composed from its three parts: list it only when no part changed.
-  const stepFields = (fields: typeof d.steps[number]["fields"]) => (fields.some((f) => f.field.startsWith("thought.") && f.field !== "thought.text") ? fields.filter((f) => f.field !== "thought.text") : fields);
+  const stepFields = (fields: (typeof d.steps)[number]["fields"]) =>
+    fields.some((f) => f.field.startsWith("thought.") && f.field !== "thought.text")
+      ? fields.filter((f) => f.field !== "thought.text")
+      : fields;
   return (
     <section className="since-last panel" aria-label={t("review.since.title")}>
       <h2>{t("review.since.title")}</h2>

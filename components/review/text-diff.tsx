@@ -9,13 +9,7 @@ export function TextDiff({ before, after }: { before: string; after: string }) {
   return (
     <span className="diff">
       {parts.map((p, i) =>
-        p.added ? (
-          <ins key={i}>{p.value}</ins>
-        ) : p.removed ? (
-          <del key={i}>{p.value}</del>
-        ) : (
-          <span key={i}>{p.value}</span>
-        ),
+        p.added ? <ins key={i}>{p.value}</ins> : p.removed ? <del key={i}>{p.value}</del> : <span key={i}>{p.value}</span>,
       )}
     </span>
   );

@@ -45,7 +45,19 @@ type Props = {
  * so browser tests read what is drawn through Konva.stages. No text is drawn over the screenshot:
  * what the marks mean is in the legend beside the stage.
  */
-export function KonvaStage({ view, size, image, marks, isDimmed, editor, isBoxSelected, isSpaceHeld, paintIndex, isWheelZoomWithModifier, text }: Props) {
+export function KonvaStage({
+  view,
+  size,
+  image,
+  marks,
+  isDimmed,
+  editor,
+  isBoxSelected,
+  isSpaceHeld,
+  paintIndex,
+  isWheelZoomWithModifier,
+  text,
+}: Props) {
   const viewport = useViewState(view, (s) => s.viewport);
   const layers = useViewState(view, (s) => s.layers);
   const dpr = useViewState(view, (s) => s.dpr);
@@ -123,11 +135,25 @@ export function KonvaStage({ view, size, image, marks, isDimmed, editor, isBoxSe
       <Layer listening={false} imageSmoothingEnabled={t.scale * dpr < 2}>
         <Group name="world" x={t.x} y={t.y} scaleX={s} scaleY={s}>
           {image.element ? (
-            <KonvaImage name="screenshot" variant={image.variant} image={image.element} width={size.width} height={size.height} opacity={isDimmed ? 0.45 : 1} />
+            <KonvaImage
+              name="screenshot"
+              variant={image.variant}
+              image={image.element}
+              width={size.width}
+              height={size.height}
+              opacity={isDimmed ? 0.45 : 1}
+            />
           ) : (
             <>
               <Rect name="placeholder" width={size.width} height={size.height} fill="#dfe3e8" />
-              <Text width={size.width} y={size.height / 2} align="center" fontSize={14 / s} text={image.isError ? text.unavailable : text.loading} fill="#5f6b7a" />
+              <Text
+                width={size.width}
+                y={size.height / 2}
+                align="center"
+                fontSize={14 / s}
+                text={image.isError ? text.unavailable : text.loading}
+                fill="#5f6b7a"
+              />
             </>
           )}
         </Group>
@@ -136,9 +162,17 @@ export function KonvaStage({ view, size, image, marks, isDimmed, editor, isBoxSe
         <Group name="marks" x={t.x} y={t.y} scaleX={s} scaleY={s}>
           {layers.importedBox &&
             marks.importedBoxes.map((b, i) => (
-              <BoxShape key={`i${i}`} name={i === 0 ? "imported-box" : "candidate-box"} box={b} color={i === 0 ? CANVAS_COLOURS.model : CANVAS_COLOURS.candidate} dash={i === 0 ? [7, 4] : [2, 3]} />
+              <BoxShape
+                key={`i${i}`}
+                name={i === 0 ? "imported-box" : "candidate-box"}
+                box={b}
+                color={i === 0 ? CANVAS_COLOURS.model : CANVAS_COLOURS.candidate}
+                dash={i === 0 ? [7, 4] : [2, 3]}
+              />
             ))}
-          {layers.correctedBox && marks.correctedBox && <BoxShape name="corrected-box" box={marks.correctedBox} color={CANVAS_COLOURS.corrected} fill="rgba(230,32,106,0.08)" />}
+          {layers.correctedBox && marks.correctedBox && (
+            <BoxShape name="corrected-box" box={marks.correctedBox} color={CANVAS_COLOURS.corrected} fill="rgba(230,32,106,0.08)" />
+          )}
           {layers.model && marks.model && <Gesture who="model" shape={marks.model} s={s} />}
           {layers.corrected && marks.corrected && <Gesture who="corrected" shape={marks.corrected} s={s} />}
           {editor && isBoxSelected && layers.correctedBox && marks.correctedBox && <Handles box={marks.correctedBox} s={s} />}
@@ -149,11 +183,43 @@ export function KonvaStage({ view, size, image, marks, isDimmed, editor, isBoxSe
 }
 
 /** A box with a white halo under its coloured line, so it reads on light and dark screens alike. */
-function BoxShape({ name, box: [x1, y1, x2, y2], color, dash, fill }: { name: string; box: Box; color: string; dash?: number[]; fill?: string }) {
+function BoxShape({
+  name,
+  box: [x1, y1, x2, y2],
+  color,
+  dash,
+  fill,
+}: {
+  name: string;
+  box: Box;
+  color: string;
+  dash?: number[];
+  fill?: string;
+}) {
   return (
     <>
-      <Rect x={x1} y={y1} width={x2 - x1} height={y2 - y1} stroke={CANVAS_COLOURS.halo} strokeWidth={4} strokeScaleEnabled={false} opacity={0.7} />
-      <Rect name={name} x={x1} y={y1} width={x2 - x1} height={y2 - y1} stroke={color} strokeWidth={2} strokeScaleEnabled={false} dash={dash} fill={fill} />
+      <Rect
+        x={x1}
+        y={y1}
+        width={x2 - x1}
+        height={y2 - y1}
+        stroke={CANVAS_COLOURS.halo}
+        strokeWidth={4}
+        strokeScaleEnabled={false}
+        opacity={0.7}
+      />
+      <Rect
+        name={name}
+        x={x1}
+        y={y1}
+        width={x2 - x1}
+        height={y2 - y1}
+        stroke={color}
+        strokeWidth={2}
+        strokeScaleEnabled={false}
+        dash={dash}
+        fill={fill}
+      />
     </>
   );
 }
@@ -161,12 +227,32 @@ function BoxShape({ name, box: [x1, y1, x2, y2], color, dash, fill }: { name: st
 function Handles({ box: [x1, y1, x2, y2], s }: { box: Box; s: number }) {
   const mx = (x1 + x2) / 2;
   const my = (y1 + y2) / 2;
-  const at: Record<(typeof HANDLES)[number], Point> = { nw: [x1, y1], n: [mx, y1], ne: [x2, y1], e: [x2, my], se: [x2, y2], s: [mx, y2], sw: [x1, y2], w: [x1, my] };
+  const at: Record<(typeof HANDLES)[number], Point> = {
+    nw: [x1, y1],
+    n: [mx, y1],
+    ne: [x2, y1],
+    e: [x2, my],
+    se: [x2, y2],
+    s: [mx, y2],
+    sw: [x1, y2],
+    w: [x1, my],
+  };
   const size = 8 / s;
   return (
     <>
       {HANDLES.map((h) => (
-        <Rect key={h} name="box-handle" x={at[h][0] - size / 2} y={at[h][1] - size / 2} width={size} height={size} fill="#fff" stroke={CANVAS_COLOURS.corrected} strokeWidth={1.5} strokeScaleEnabled={false} />
+        <Rect
+          key={h}
+          name="box-handle"
+          x={at[h][0] - size / 2}
+          y={at[h][1] - size / 2}
+          width={size}
+          height={size}
+          fill="#fff"
+          stroke={CANVAS_COLOURS.corrected}
+          strokeWidth={1.5}
+          strokeScaleEnabled={false}
+        />
       ))}
     </>
   );
@@ -190,8 +276,18 @@ function Gesture({ who, shape, s }: { who: "model" | "corrected"; shape: Gesture
       return (
         <Group name={name} gesture={shape.kind} x={x} y={y}>
           <Circle radius={r(radius)} stroke={CANVAS_COLOURS.halo} strokeWidth={5} strokeScaleEnabled={false} opacity={0.8} />
-          <Circle name="ring" radius={r(radius)} stroke={color} strokeWidth={isModel ? 2.5 : 3} strokeScaleEnabled={false} dash={dash} fill={isModel ? undefined : "rgba(230,32,106,0.16)"} />
-          {shape.kind === "long_press" && <Circle radius={r(radius + 7)} stroke={color} strokeWidth={2} strokeScaleEnabled={false} dash={dash} />}
+          <Circle
+            name="ring"
+            radius={r(radius)}
+            stroke={color}
+            strokeWidth={isModel ? 2.5 : 3}
+            strokeScaleEnabled={false}
+            dash={dash}
+            fill={isModel ? undefined : "rgba(230,32,106,0.16)"}
+          />
+          {shape.kind === "long_press" && (
+            <Circle radius={r(radius + 7)} stroke={color} strokeWidth={2} strokeScaleEnabled={false} dash={dash} />
+          )}
           {!isModel && (
             <>
               <Line points={[r(-22), 0, r(-6), 0]} stroke={color} strokeWidth={2} strokeScaleEnabled={false} />
@@ -209,8 +305,27 @@ function Gesture({ who, shape, s }: { who: "model" | "corrected"; shape: Gesture
       const [x2, y2] = shape.to;
       return (
         <Group name={name} gesture="swipe">
-          <Arrow points={[x1, y1, x2, y2]} stroke={CANVAS_COLOURS.halo} strokeWidth={isModel ? 5 : 7} strokeScaleEnabled={false} pointerLength={r(14)} pointerWidth={r(16)} fill={CANVAS_COLOURS.halo} opacity={0.8} />
-          <Arrow name="ring" points={[x1, y1, x2, y2]} stroke={color} strokeWidth={isModel ? 2.5 : 4} strokeScaleEnabled={false} dash={dash} pointerLength={r(12)} pointerWidth={r(13)} fill={color} />
+          <Arrow
+            points={[x1, y1, x2, y2]}
+            stroke={CANVAS_COLOURS.halo}
+            strokeWidth={isModel ? 5 : 7}
+            strokeScaleEnabled={false}
+            pointerLength={r(14)}
+            pointerWidth={r(16)}
+            fill={CANVAS_COLOURS.halo}
+            opacity={0.8}
+          />
+          <Arrow
+            name="ring"
+            points={[x1, y1, x2, y2]}
+            stroke={color}
+            strokeWidth={isModel ? 2.5 : 4}
+            strokeScaleEnabled={false}
+            dash={dash}
+            pointerLength={r(12)}
+            pointerWidth={r(13)}
+            fill={color}
+          />
           <Circle x={x1} y={y1} radius={r(6)} fill={color} stroke={CANVAS_COLOURS.halo} strokeWidth={2} strokeScaleEnabled={false} />
         </Group>
       );

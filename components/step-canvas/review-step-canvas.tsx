@@ -13,7 +13,17 @@ import { StepCanvas } from "./step-canvas";
  *
  *   <ReviewStepCanvas step={step} isExcluded={isExcluded} />
  */
-export function ReviewStepCanvas({ step, isExcluded, height = 520, view: given }: { step: StepView; isExcluded?: boolean; height?: number; view?: View }) {
+export function ReviewStepCanvas({
+  step,
+  isExcluded,
+  height = 520,
+  view: given,
+}: {
+  step: StepView;
+  isExcluded?: boolean;
+  height?: number;
+  view?: View;
+}) {
   // Pass `view` to drive it from the page's key registry too (viewShortcuts(view) from lib/canvas/view-shortcuts).
   const [own] = useState(() => createView());
   const view = given ?? own;

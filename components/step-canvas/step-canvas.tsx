@@ -63,7 +63,26 @@ export type StepCanvasProps = {
  * screenshot.
  */
 export function StepCanvas(props: StepCanvasProps) {
-  const { view, stepKey, screenshot, model, corrected, importedBoxes, correctedBox, editor, isBoxSelected, isDimmed, paintIndex, onImageLoaded, hints = {}, layout = "side", header, children, className, isWheelZoomWithModifier } = props;
+  const {
+    view,
+    stepKey,
+    screenshot,
+    model,
+    corrected,
+    importedBoxes,
+    correctedBox,
+    editor,
+    isBoxSelected,
+    isDimmed,
+    paintIndex,
+    onImageLoaded,
+    hints = {},
+    layout = "side",
+    header,
+    children,
+    className,
+    isWheelZoomWithModifier,
+  } = props;
   const t = useT();
   const host = useRef<HTMLDivElement>(null);
   const isOver = useRef(false);
@@ -87,7 +106,10 @@ export function StepCanvas(props: StepCanvasProps) {
   const isLoaded = Boolean(image.element);
   useEffect(() => onImageLoaded?.(isLoaded), [isLoaded, onImageLoaded]);
 
-  const marks = useMemo(() => stepMarks({ original: model, corrected, importedBoxes, correctedBox }), [model, corrected, importedBoxes, correctedBox]);
+  const marks = useMemo(
+    () => stepMarks({ original: model, corrected, importedBoxes, correctedBox }),
+    [model, corrected, importedBoxes, correctedBox],
+  );
   const percent = Math.round(zoomPercent({ scale, x: 0, y: 0 }, dpr));
   const centre = () => {
     const v = view.get().viewport;
@@ -121,16 +143,34 @@ export function StepCanvas(props: StepCanvasProps) {
       <aside className="step-canvas-side" aria-label={t("canvas.legend")}>
         {header}
         <div className="zoom-controls" role="group" aria-label={t("canvas.zoom")}>
-          <button type="button" className="btn btn-icon" onClick={() => view.zoomOut(centre())} aria-label={t("canvas.zoomOut")} title={tip(t("canvas.zoomOut"), hints.zoomOut)}>
+          <button
+            type="button"
+            className="btn btn-icon"
+            onClick={() => view.zoomOut(centre())}
+            aria-label={t("canvas.zoomOut")}
+            title={tip(t("canvas.zoomOut"), hints.zoomOut)}
+          >
             −
           </button>
           <output className="zoom-level" role="status" aria-label={t("canvas.zoomLevel")}>
             {percent} %
           </output>
-          <button type="button" className="btn btn-icon" onClick={() => view.zoomIn(centre())} aria-label={t("canvas.zoomIn")} title={tip(t("canvas.zoomIn"), hints.zoomIn)}>
+          <button
+            type="button"
+            className="btn btn-icon"
+            onClick={() => view.zoomIn(centre())}
+            aria-label={t("canvas.zoomIn")}
+            title={tip(t("canvas.zoomIn"), hints.zoomIn)}
+          >
             +
           </button>
-          <button type="button" className="btn" aria-pressed={!isFit && percent === 100} onClick={() => view.zoomActual(centre())} title={tip(t("canvas.actualHint"), hints.actual)}>
+          <button
+            type="button"
+            className="btn"
+            aria-pressed={!isFit && percent === 100}
+            onClick={() => view.zoomActual(centre())}
+            title={tip(t("canvas.actualHint"), hints.actual)}
+          >
             {t("canvas.actual")}
           </button>
           <button type="button" className="btn" aria-pressed={isFit} onClick={view.fit} title={tip(t("canvas.fitHint"), hints.fit)}>
@@ -167,14 +207,27 @@ const LAYER_LABEL: Record<Layer, MessageKey> = {
 };
 
 /** What each colour means, what it shows for this step, and a toggle for each layer. */
-function Legend({ view, model, corrected, importedBoxes, correctedBox }: { view: View; model: ToolCall; corrected: ToolCall; importedBoxes: Box[]; correctedBox: Box | null }) {
+function Legend({
+  view,
+  model,
+  corrected,
+  importedBoxes,
+  correctedBox,
+}: {
+  view: View;
+  model: ToolCall;
+  corrected: ToolCall;
+  importedBoxes: Box[];
+  correctedBox: Box | null;
+}) {
   const t = useT();
   const layers = useViewState(view, (s) => s.layers);
   const boxText = (b: Box | null | undefined) => (b ? `[${b.map((n) => Math.round(n)).join(", ")}]` : t("canvas.noBox"));
   const detail: Record<Layer, string> = {
     model: describeToolCall(model),
     corrected: pyJsonDumps(model) === pyJsonDumps(corrected) ? t("canvas.sameAsModel") : describeToolCall(corrected),
-    importedBox: boxText(importedBoxes[0]) + (importedBoxes.length > 1 ? ` ${t("canvas.layer.candidates", { n: importedBoxes.length - 1 })}` : ""),
+    importedBox:
+      boxText(importedBoxes[0]) + (importedBoxes.length > 1 ? ` ${t("canvas.layer.candidates", { n: importedBoxes.length - 1 })}` : ""),
     correctedBox: boxText(correctedBox),
   };
   return (
@@ -185,7 +238,11 @@ function Legend({ view, model, corrected, importedBoxes, correctedBox }: { view:
           <li key={layer} data-layer={layer}>
             <label>
               <input type="checkbox" checked={layers[layer]} onChange={(e) => view.setLayer(layer, e.target.checked)} />
-              <span className={`swatch swatch-${sw.shape}`} style={{ borderColor: sw.color, borderStyle: sw.dashed ? "dashed" : "solid" }} aria-hidden />
+              <span
+                className={`swatch swatch-${sw.shape}`}
+                style={{ borderColor: sw.color, borderStyle: sw.dashed ? "dashed" : "solid" }}
+                aria-hidden
+              />
               <span className="legend-name">{t(LAYER_LABEL[layer])}</span>
             </label>
             <code className="legend-detail">{detail[layer]}</code>

@@ -37,7 +37,11 @@ export function preloadImage(url: string): Promise<HTMLImageElement> {
 
 /** Load an image element for Konva; undefined until it has loaded (immediately when prefetched), or while `url` is null. */
 export function useImage(url: string | null): { image: HTMLImageElement | undefined; isError: boolean } {
-  const [state, setState] = useState<{ url: string | null; image?: HTMLImageElement; isError: boolean }>(() => ({ url, image: url ? cache.get(url) : undefined, isError: false }));
+  const [state, setState] = useState<{ url: string | null; image?: HTMLImageElement; isError: boolean }>(() => ({
+    url,
+    image: url ? cache.get(url) : undefined,
+    isError: false,
+  }));
   useEffect(() => {
     if (!url) return;
     let isLive = true;

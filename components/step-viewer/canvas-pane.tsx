@@ -12,7 +12,11 @@ import { useT } from "@/lib/i18n/react";
 
 type Props = { store: ViewerStore; view: View; step: StepView; stepCount: number; shortcuts: Shortcut[] };
 
-const kbdOf = (shortcuts: Shortcut[], id: string) => shortcuts.find((s) => s.id === id)?.kbd.map((k) => formatKbd(k)).join(" / ");
+const kbdOf = (shortcuts: Shortcut[], id: string) =>
+  shortcuts
+    .find((s) => s.id === id)
+    ?.kbd.map((k) => formatKbd(k))
+    .join(" / ");
 
 /** The viewer's canvas: the one step canvas, read-only (drag pans, wheel and keys zoom). */
 export function CanvasPane({ store, view, step, stepCount, shortcuts }: Props) {
@@ -21,13 +25,27 @@ export function CanvasPane({ store, view, step, stepCount, shortcuts }: Props) {
   const header = (
     <>
       <div className="canvas-nav">
-        <button className="btn" type="button" onClick={store.prev} disabled={step.index === 0} aria-label={t("viewer.prev")} title={t("viewer.prevHint")}>
+        <button
+          className="btn"
+          type="button"
+          onClick={store.prev}
+          disabled={step.index === 0}
+          aria-label={t("viewer.prev")}
+          title={t("viewer.prevHint")}
+        >
           ←
         </button>
         <span className="step-counter" role="status" aria-label={t("viewer.counter")}>
           {t("viewer.stepOf", { n: step.index + 1, count: stepCount })}
         </span>
-        <button className="btn" type="button" onClick={store.next} disabled={step.index >= stepCount - 1} aria-label={t("viewer.next")} title={t("viewer.nextHint")}>
+        <button
+          className="btn"
+          type="button"
+          onClick={store.next}
+          disabled={step.index >= stepCount - 1}
+          aria-label={t("viewer.next")}
+          title={t("viewer.nextHint")}
+        >
           →
         </button>
       </div>
@@ -62,7 +80,12 @@ export function CanvasPane({ store, view, step, stepCount, shortcuts }: Props) {
           correctedBox={step.box}
           paintIndex={step.index}
           onImageLoaded={onImageLoaded}
-          hints={{ zoomIn: kbdOf(shortcuts, "zoom.in"), zoomOut: kbdOf(shortcuts, "zoom.out"), fit: kbdOf(shortcuts, "zoom.fit"), actual: kbdOf(shortcuts, "zoom.actual") }}
+          hints={{
+            zoomIn: kbdOf(shortcuts, "zoom.in"),
+            zoomOut: kbdOf(shortcuts, "zoom.out"),
+            fit: kbdOf(shortcuts, "zoom.fit"),
+            actual: kbdOf(shortcuts, "zoom.actual"),
+          }}
           header={header}
         />
       </div>

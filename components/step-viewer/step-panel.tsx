@@ -46,7 +46,10 @@ export function StepPanel({ step, stepCount }: { step: StepView; stepCount: numb
         {(step.box || step.candidateBoxes.length > 0) && (
           <p className="muted small">
             {step.box && <>{t("viewer.targetBox", { box: step.box.map((n) => Math.round(n)).join(", ") })} · </>}
-            {t(step.candidateBoxes.length === 1 ? "viewer.candidates.one" : "viewer.candidates.other", { n: nf(step.candidateBoxes.length) })} · {t("viewer.originalPixels")}
+            {t(step.candidateBoxes.length === 1 ? "viewer.candidates.one" : "viewer.candidates.other", {
+              n: nf(step.candidateBoxes.length),
+            })}{" "}
+            · {t("viewer.originalPixels")}
           </p>
         )}
       </section>

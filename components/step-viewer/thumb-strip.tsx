@@ -23,7 +23,13 @@ export function ThumbStrip({ steps, current, onPick }: { steps: StepView[]; curr
               aria-current={s.index === current ? "step" : undefined}
               onClick={() => onPick(s.index)}
             >
-              <img src={screenshotUrl(s.screenshot.sha256)} alt="" loading="lazy" width={54} height={Math.round((54 * s.screenshot.height) / s.screenshot.width)} />
+              <img
+                src={screenshotUrl(s.screenshot.sha256)}
+                alt=""
+                loading="lazy"
+                width={54}
+                height={Math.round((54 * s.screenshot.height) / s.screenshot.width)}
+              />
               <span className="thumb-label">
                 {s.index + 1} · {s.toolCall.action}
               </span>

@@ -35,7 +35,12 @@ export function AssignBar({ selected, onDone }: { selected: string[]; onDone: ()
           ))}
         </select>
       </label>
-      <button type="button" className="btn btn-primary" disabled={!to || selected.length === 0 || assign.isPending} onClick={() => assign.mutate(to)}>
+      <button
+        type="button"
+        className="btn btn-primary"
+        disabled={!to || selected.length === 0 || assign.isPending}
+        onClick={() => assign.mutate(to)}
+      >
         {t("list.assign.submit")}
       </button>
       <button type="button" className="btn" disabled={selected.length === 0 || assign.isPending} onClick={() => assign.mutate(null)}>

@@ -71,7 +71,13 @@ export function Filters({ filters, apps, total, onChange, canFilterAssignee = fa
       )}
       <label className="field">
         <span>{t("list.filter.query")}</span>
-        <input className="input grow" type="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder={t("list.filter.placeholder")} />
+        <input
+          className="input grow"
+          type="search"
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          placeholder={t("list.filter.placeholder")}
+        />
       </label>
       <button className="btn" type="submit">
         {t("list.filter.search")}

@@ -30,8 +30,9 @@ export function TrajectoryList({ filters, canAssign = false }: { filters: Trajec
     setAll: (ids: string[], on: boolean) =>
       setSelected((prev) => {
         const next = new Set(prev);
-        for (const id of ids) if (on) next.add(id);
-        else next.delete(id);
+        for (const id of ids)
+          if (on) next.add(id);
+          else next.delete(id);
         return next;
       }),
   };
@@ -71,7 +72,14 @@ export function TrajectoryList({ filters, canAssign = false }: { filters: Trajec
       </div>
       {stats.error ? <ErrorBox error={stats.error} /> : <StatTiles stats={stats.data} />}
       <section className="panel" aria-label={t("list.region")}>
-        <Filters key={filters.q ?? ""} filters={filters} apps={stats.data?.byApp.map((a) => a.app) ?? []} onChange={go} total={list.data?.total} canFilterAssignee={canAssign} />
+        <Filters
+          key={filters.q ?? ""}
+          filters={filters}
+          apps={stats.data?.byApp.map((a) => a.app) ?? []}
+          onChange={go}
+          total={list.data?.total}
+          canFilterAssignee={canAssign}
+        />
         {canAssign && selected.size > 0 && <AssignBar selected={[...selected]} onDone={() => setSelected(new Set())} />}
         {list.error ? (
           <div className="panel-pad">

@@ -16,7 +16,17 @@ export function TrajectoryTable({ rows, selection }: { rows: TrajectoryRow[]; se
         <tr>
           {selection && (
             <th>
-              <input type="checkbox" aria-label={t("list.col.selectAll")} checked={allOn} onChange={(e) => selection.setAll(rows.map((r) => r.id), e.target.checked)} />
+              <input
+                type="checkbox"
+                aria-label={t("list.col.selectAll")}
+                checked={allOn}
+                onChange={(e) =>
+                  selection.setAll(
+                    rows.map((r) => r.id),
+                    e.target.checked,
+                  )
+                }
+              />
             </th>
           )}
           <th>{t("list.col.app")}</th>
@@ -33,7 +43,12 @@ export function TrajectoryTable({ rows, selection }: { rows: TrajectoryRow[]; se
           <tr key={r.id}>
             {selection && (
               <td>
-                <input type="checkbox" aria-label={t("list.col.select", { instruction: r.instruction })} checked={selection.ids.has(r.id)} onChange={() => selection.toggle(r.id)} />
+                <input
+                  type="checkbox"
+                  aria-label={t("list.col.select", { instruction: r.instruction })}
+                  checked={selection.ids.has(r.id)}
+                  onChange={() => selection.toggle(r.id)}
+                />
               </td>
             )}
             <td className="nowrap">{r.app}</td>

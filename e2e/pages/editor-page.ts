@@ -114,7 +114,11 @@ export class EditorPage {
 
   /** Make the current step complete: thought, clear action, a tap with its box, a verdict. */
   async completeStep(opts: { tap: Point; verdict: "good" | "corrected" | "harmful" | "neutral"; label: string }) {
-    await this.writeThought({ state: `Screen of ${opts.label}.`, nextAction: `Tap the ${opts.label} button.`, purpose: `To reach ${opts.label}.` });
+    await this.writeThought({
+      state: `Screen of ${opts.label}.`,
+      nextAction: `Tap the ${opts.label} button.`,
+      purpose: `To reach ${opts.label}.`,
+    });
     await this.writeClearAction(`Tap the ${opts.label} button.`);
     await this.tapAt(opts.tap);
     const [x, y] = opts.tap;

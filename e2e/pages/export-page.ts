@@ -35,7 +35,10 @@ export class ExportPage {
 
   /** The number under a count label ("Trajectories", "Steps", "train" ...) of an export. */
   async count(id: string, label: string): Promise<number> {
-    const text = await this.entry(id).locator("dt", { hasText: new RegExp(`^${label}$`) }).locator("+ dd").textContent();
+    const text = await this.entry(id)
+      .locator("dt", { hasText: new RegExp(`^${label}$`) })
+      .locator("+ dd")
+      .textContent();
     return Number(text!.replace(/[^\d]/g, ""));
   }
 }

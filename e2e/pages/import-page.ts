@@ -21,7 +21,10 @@ export class ImportPage {
   }
 
   get problems(): Locator {
-    return this.result.getByRole("table").getByRole("row").filter({ has: this.page.getByRole("cell") });
+    return this.result
+      .getByRole("table")
+      .getByRole("row")
+      .filter({ has: this.page.getByRole("cell") });
   }
 
   get recentImports(): Locator {

@@ -72,7 +72,10 @@ export class StepCanvasPart {
         const ring = g.findOne(".ring")!;
         const gesture = String(g.getAttr("gesture"));
         const pts = ring.getAttr("points") as number[] | undefined;
-        const points: [number, number][] = gesture === "swipe" && pts ? [pt(ring, pts[0]!, pts[1]!), pt(ring, pts[2]!, pts[3]!)] : [[g.getAbsolutePosition().x, g.getAbsolutePosition().y]];
+        const points: [number, number][] =
+          gesture === "swipe" && pts
+            ? [pt(ring, pts[0]!, pts[1]!), pt(ring, pts[2]!, pts[3]!)]
+            : [[g.getAbsolutePosition().x, g.getAbsolutePosition().y]];
         return { name: g.name(), gesture, stroke: String(ring.getAttr("stroke")), points };
       });
       const boxes = [...stage.find(".imported-box"), ...stage.find(".candidate-box"), ...stage.find(".corrected-box")].map((b) => ({
@@ -84,7 +87,10 @@ export class StepCanvasPart {
       return {
         origin: [rect.x, rect.y] as [number, number],
         size: { width: rect.width, height: rect.height },
-        screenshot: m && img ? { scale: m[0]!, x: m[4]!, y: m[5]!, variant: String(shot!.getAttr("variant")), src: img.src, naturalWidth: img.naturalWidth } : null,
+        screenshot:
+          m && img
+            ? { scale: m[0]!, x: m[4]!, y: m[5]!, variant: String(shot!.getAttr("variant")), src: img.src, naturalWidth: img.naturalWidth }
+            : null,
         marks,
         boxes,
         handles: stage.find(".box-handle").length,
@@ -94,7 +100,9 @@ export class StepCanvasPart {
 
   /** Wait until the screenshot is drawn (any variant). */
   async waitForScreenshot() {
-    await expect.poll(async () => (await this.drawn().catch(() => null))?.screenshot?.naturalWidth ?? 0, { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await this.drawn().catch(() => null))?.screenshot?.naturalWidth ?? 0, { timeout: 15_000 })
+      .toBeGreaterThan(0);
   }
 
   /** Stage pixels of a point in original screenshot pixels, as drawn now. */

@@ -99,7 +99,8 @@ function oneOf<T extends string>(name: string, value: string | undefined, allowe
     if (fallback === undefined) throw new UsageError(`--${name} is required (${allowed.join("|")})`);
     return fallback;
   }
-  if (!(allowed as readonly string[]).includes(value)) throw new UsageError(`--${name} must be one of ${allowed.join("|")}, got "${value}"`);
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`--${name} must be one of ${allowed.join("|")}, got "${value}"`);
   return value as T;
 }
 
@@ -145,7 +146,10 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
     minPixels: positiveInt("min-pixels", values["min-pixels"], QWEN_MIN_PIXELS),
   };
   // Below one 28x28 patch qwen-vl-utils' smart_resize floors a side to 0: no trainer can load that frame.
-  if (frame.maxPixels < QWEN_FACTOR * QWEN_FACTOR) throw new UsageError(`--max-pixels must be at least ${QWEN_FACTOR * QWEN_FACTOR} (one ${QWEN_FACTOR}x${QWEN_FACTOR} patch), got ${frame.maxPixels}`);
+  if (frame.maxPixels < QWEN_FACTOR * QWEN_FACTOR)
+    throw new UsageError(
+      `--max-pixels must be at least ${QWEN_FACTOR * QWEN_FACTOR} (one ${QWEN_FACTOR}x${QWEN_FACTOR} patch), got ${frame.maxPixels}`,
+    );
   if (frame.minPixels > frame.maxPixels) throw new UsageError(`--min-pixels ${frame.minPixels} exceeds --max-pixels ${frame.maxPixels}`);
   const allowProblems = values["allow-problems"];
 
@@ -183,7 +187,11 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
     case "grpo": {
       const target = oneOf<GrpoTarget>("target", values.target, GRPO_TARGETS);
       const rule = oneOf<RewardRule>("rule", values.rule, REWARD_RULES, "mobile-r1");
-      const { summary, exitCode } = await exportGrpo(exportDir, { ...frame, ...rowOptions(), target, rule, embedImages: values["embed-images"] }, io);
+      const { summary, exitCode } = await exportGrpo(
+        exportDir,
+        { ...frame, ...rowOptions(), target, rule, embedImages: values["embed-images"] },
+        io,
+      );
       io.stdout.write(`${JSON.stringify(summary)}\n`);
       return exitCode;
     }
@@ -197,7 +205,11 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
       if (!values.predictions) throw new UsageError("score: --predictions <file> is required");
       const rule = oneOf<RewardRule>("rule", values.rule, REWARD_RULES);
       const outDir = values.out ? path.resolve(values.out) : undefined;
-      const { summary, exitCode } = await scorePredictions(exportDir, { ...frame, predictions: path.resolve(values.predictions), rule, outDir, allowProblems }, io);
+      const { summary, exitCode } = await scorePredictions(
+        exportDir,
+        { ...frame, predictions: path.resolve(values.predictions), rule, outDir, allowProblems },
+        io,
+      );
       io.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : formatScoreSummary(summary));
       return exitCode;
     }

@@ -7,7 +7,17 @@ import { runBridge } from "./cli";
 import { REWARD_PLUGIN_NAME } from "./reward-plugin";
 import type { ScoreSummary } from "./score";
 import type { StatsSummary } from "./stats";
-import { captureIo, EN_SCREENSHOT, loadShot, makeStep, makeTrajectory, readJsonl, standardExport, tempDir, writeExport } from "./test-fixtures";
+import {
+  captureIo,
+  EN_SCREENSHOT,
+  loadShot,
+  makeStep,
+  makeTrajectory,
+  readJsonl,
+  standardExport,
+  tempDir,
+  writeExport,
+} from "./test-fixtures";
 
 describe("bridge traj --target ui-s1", () => {
   it("writes kept trajectories up to the cut with original pixels, annotations and candidate boxes", async () => {
@@ -56,7 +66,8 @@ describe("bridge traj --target ui-s1", () => {
 });
 
 /** The Mobile-R1 response a perfect model would give for a call already in the resized frame. */
-const answer = (call: object) => `<think>\nt\n</think>\n<action>\na\n</action>\n<tool_call>\n${JSON.stringify({ name: "mobile_use", arguments: call })}\n</tool_call>`;
+const answer = (call: object) =>
+  `<think>\nt\n</think>\n<action>\na\n</action>\n<tool_call>\n${JSON.stringify({ name: "mobile_use", arguments: call })}\n</tool_call>`;
 
 describe("bridge score", () => {
   async function score(predictions: object[], extra: string[] = []) {
@@ -77,7 +88,10 @@ describe("bridge score", () => {
   ];
 
   it("gives full accuracy and SOP success for perfect predictions (trajectory by id or by position)", async () => {
-    const { code, summary } = await score([...perfectEn, { trajectory: 1, step: 0, response: answer({ action: "click", coordinate: [639, 1095] }) }], ["--rule", "mobile-r1"]);
+    const { code, summary } = await score(
+      [...perfectEn, { trajectory: 1, step: 0, response: answer({ action: "click", coordinate: [639, 1095] }) }],
+      ["--rule", "mobile-r1"],
+    );
     expect(code).toBe(0);
     expect(summary.scoredSteps).toBe(6);
     expect(summary.accuracy).toMatchObject({ steps: 5, typeAccuracy: 1, stepAccuracy: 1, groundingSteps: 2, groundingAccuracy: 1 });
@@ -123,8 +137,12 @@ describe("problems are reported, never dropped silently", () => {
     const missing = { ...en, sha256: "f".repeat(64), file: `screenshots/${"f".repeat(64)}.png` };
     return writeExport(
       [
-        makeTrajectory([makeStep(0, en, { action: "click", coordinate: [500, 500] }), makeStep(1, missing, { action: "wait", time: 1 })], { id: "t-missing-shot" }),
-        makeTrajectory([makeStep(0, en, { action: "click", coordinate: [5000, 10] }), makeStep(1, en, { action: "wait", time: 1 })], { id: "t-off-screen" }),
+        makeTrajectory([makeStep(0, en, { action: "click", coordinate: [500, 500] }), makeStep(1, missing, { action: "wait", time: 1 })], {
+          id: "t-missing-shot",
+        }),
+        makeTrajectory([makeStep(0, en, { action: "click", coordinate: [5000, 10] }), makeStep(1, en, { action: "wait", time: 1 })], {
+          id: "t-off-screen",
+        }),
         makeTrajectory([makeStep(0, en, { action: "click", coordinate: [1, 1] }, { thought: "  " })], { id: "t-no-thought" }),
         '{"format": "trajectory-studio/v1", "id": "t-invalid", "steps": []}',
         makeTrajectory([makeStep(0, en, { action: "type", text: "a <image> tag" })], { id: "t-image-tag", instruction: "type <image>" }),
@@ -172,7 +190,9 @@ describe("problems are reported, never dropped silently", () => {
     expect(await runBridge(["grpo", dir, "--out", await tempDir(), "--target", "verl", "--max-pixels", "-5"], captureIo())).toBe(2);
     // Under one 28x28 patch qwen-vl-utils floors a side to 0 (and crashes); no trainer can read such a frame.
     const tiny = captureIo();
-    expect(await runBridge(["sft", dir, "--out", await tempDir(), "--target", "ms-swift", "--max-pixels", "700", "--min-pixels", "100"], tiny)).toBe(2);
+    expect(
+      await runBridge(["sft", dir, "--out", await tempDir(), "--target", "ms-swift", "--max-pixels", "700", "--min-pixels", "100"], tiny),
+    ).toBe(2);
     expect(tiny.err()).toContain("--max-pixels must be at least 784");
     expect(await runBridge(["sft", dir, "--target", "ms-swift"], captureIo())).toBe(2);
     expect(await runBridge(["sft", dir, "--out", "x", "--target", "ms-swift", "--bogus"], captureIo())).toBe(2);
@@ -200,7 +220,8 @@ describe("bridge stats", () => {
     expect(await runBridge(["stats", dir, "--max-tokens", "3000"], io)).toBe(0);
     const text = io.out();
     // A CJK character takes two terminal columns: the numbers start in the same column on every row.
-    const wide = (l: string) => [...l].reduce((n, c) => n + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/.test(c) ? 2 : 1), 0);
+    const wide = (l: string) =>
+      [...l].reduce((n, c) => n + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\uff00-\uff60]/.test(c) ? 2 : 1), 0);
     const rows = text.split("\n").filter((l) => /^ {2}\S.* \d+$/.test(l) && !l.includes("trajectory"));
     expect(rows.some((l) => l.includes("盒马"))).toBe(true);
     expect(new Set(rows.map(wide)).size).toBe(1);
@@ -236,7 +257,10 @@ describe("bridge score input errors", () => {
     expect(await runBridge(["score", dir, "--predictions", "/nonexistent/p.jsonl", "--rule", "ui-s1"], io)).toBe(2);
     expect(io.err()).toContain("predictions file not found");
     const file = path.join(await tempDir(), "bad.jsonl");
-    await writeFile(file, ['{"trajectory": "traj-en", "step": 0}', "not json", '{"trajectory": "traj-en", "step": 0, "response": ""}'].join("\n"));
+    await writeFile(
+      file,
+      ['{"trajectory": "traj-en", "step": 0}', "not json", '{"trajectory": "traj-en", "step": 0, "response": ""}'].join("\n"),
+    );
     const io2 = captureIo();
     expect(await runBridge(["score", dir, "--predictions", file, "--rule", "ui-s1", "--json"], io2)).toBe(1);
     expect(io2.err()).toContain("bad.jsonl:1 trajectory ?: response:");

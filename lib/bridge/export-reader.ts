@@ -115,7 +115,12 @@ export async function* readTrajectories(exp: ExportDir): AsyncGenerator<Trajecto
       yield {
         ok: false,
         ordinal,
-        problem: { line, trajectory: key, step: stepIndex, message: `${issue?.path.join(".") || "trajectory"}: ${issue?.message ?? "invalid"}` },
+        problem: {
+          line,
+          trajectory: key,
+          step: stepIndex,
+          message: `${issue?.path.join(".") || "trajectory"}: ${issue?.message ?? "invalid"}`,
+        },
       };
       continue;
     }
@@ -124,7 +129,12 @@ export async function* readTrajectories(exp: ExportDir): AsyncGenerator<Trajecto
       yield {
         ok: false,
         ordinal,
-        problem: { line, trajectory: key, step: wrongIndex, message: `steps[${wrongIndex}].index is ${parsed.data.steps[wrongIndex]!.index}, expected ${wrongIndex}` },
+        problem: {
+          line,
+          trajectory: key,
+          step: wrongIndex,
+          message: `steps[${wrongIndex}].index is ${parsed.data.steps[wrongIndex]!.index}, expected ${wrongIndex}`,
+        },
       };
       continue;
     }
@@ -139,7 +149,10 @@ const SCREENSHOT_FILE = /^screenshots\/([0-9a-f]{64})\.(png|jpe?g|webp)$/;
  * (`screenshots/<sha256>.<ext>`), listed in the manifest, present, and (for PNG) of the declared
  * width x height in original pixels. Returns an error message instead of throwing.
  */
-export async function resolveScreenshot(exp: ExportDir, step: CanonicalStep): Promise<{ ok: true; path: string } | { ok: false; message: string }> {
+export async function resolveScreenshot(
+  exp: ExportDir,
+  step: CanonicalStep,
+): Promise<{ ok: true; path: string } | { ok: false; message: string }> {
   const ref = step.screenshot;
   if (!ref.file) return { ok: false, message: "screenshot.file is missing" };
   const m = SCREENSHOT_FILE.exec(ref.file);

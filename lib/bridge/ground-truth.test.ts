@@ -10,7 +10,17 @@ import { parseModelOutput } from "@/lib/domain/model-output";
 import { emptyHints, measureTrajectory, usesAnswer, type TrainerHints } from "@/lib/domain/trainer-hints";
 import { canonicalTrajectorySchema, type CanonicalTrajectory } from "@/lib/domain/trajectory";
 import { runBridge } from "./cli";
-import { captureIo, EN_SCREENSHOT, loadShot, makeStep, makeTrajectory, readJsonl, tempDir, writeExport, ZH_SCREENSHOT } from "./test-fixtures";
+import {
+  captureIo,
+  EN_SCREENSHOT,
+  loadShot,
+  makeStep,
+  makeTrajectory,
+  readJsonl,
+  tempDir,
+  writeExport,
+  ZH_SCREENSHOT,
+} from "./test-fixtures";
 
 const messagesSchema = z.array(z.object({ role: z.string(), content: z.string() }));
 /** Every `"action": "…"` a text names (history entries, targets). */
@@ -30,7 +40,13 @@ async function exportWithAnswer() {
         ],
         { id: "asks" },
       ),
-      makeTrajectory([makeStep(0, zh, { action: "click", coordinate: [632, 1088] }, { box: [600, 1050, 680, 1120] }), makeStep(1, zh, { action: "type", text: "牛奶" })], { id: "plain" }),
+      makeTrajectory(
+        [
+          makeStep(0, zh, { action: "click", coordinate: [632, 1088] }, { box: [600, 1050, 680, 1120] }),
+          makeStep(1, zh, { action: "type", text: "牛奶" }),
+        ],
+        { id: "plain" },
+      ),
     ],
     [en, zh],
   );
@@ -44,7 +60,9 @@ describe("the system prompt offers every action the rows use", () => {
     expect(await runBridge(["grpo", dir, "--out", out, "--target", "ms-swift"], captureIo())).toBe(0);
     expect(await runBridge(["grpo", dir, "--out", out, "--target", "verl"], captureIo())).toBe(0);
     const sft = z.array(z.object({ messages: messagesSchema })).parse(await readJsonl(path.join(out, "mobile_use_sft.jsonl")));
-    const grpo = z.array(z.object({ messages: messagesSchema, gt_action: z.string() })).parse(await readJsonl(path.join(out, "mobile_use_grpo.jsonl")));
+    const grpo = z
+      .array(z.object({ messages: messagesSchema, gt_action: z.string() }))
+      .parse(await readJsonl(path.join(out, "mobile_use_grpo.jsonl")));
     const verl = (await parquetReadObjects({ file: await asyncBufferFromFile(path.join(out, "mobile_use_grpo.parquet")) })) as {
       prompt: z.infer<typeof messagesSchema>;
       reward_model: { ground_truth: string };
@@ -54,10 +72,16 @@ describe("the system prompt offers every action the rows use", () => {
     expect(verl).toHaveLength(6);
     const rows = [
       ...sft.map((r) => ({ messages: r.messages, used: r.messages.slice(1).flatMap((m) => actionsIn(m.content)) })),
-      ...grpo.map((r) => ({ messages: r.messages, used: [...r.messages.slice(1).flatMap((m) => actionsIn(m.content)), (JSON.parse(r.gt_action) as { action: string }).action] })),
+      ...grpo.map((r) => ({
+        messages: r.messages,
+        used: [...r.messages.slice(1).flatMap((m) => actionsIn(m.content)), (JSON.parse(r.gt_action) as { action: string }).action],
+      })),
       ...verl.map((r) => ({
         messages: r.prompt,
-        used: [...r.prompt.slice(1).flatMap((m) => actionsIn(m.content)), (JSON.parse(r.reward_model.ground_truth) as { gt_action: { action: string } }).gt_action.action],
+        used: [
+          ...r.prompt.slice(1).flatMap((m) => actionsIn(m.content)),
+          (JSON.parse(r.reward_model.ground_truth) as { gt_action: { action: string } }).gt_action.action,
+        ],
       })),
     ];
     for (const row of rows) {
@@ -69,17 +93,25 @@ describe("the system prompt offers every action the rows use", () => {
     const answerRow = sft.find((r) => r.messages[2]!.content.includes('"action": "answer"'))!;
     const parsed = parseModelOutput(answerRow.messages[2]!.content);
     expect(parsed.toolCall).toEqual({ action: "answer", text: "The song is 3 minutes long." });
-    const summary = JSON.parse(readFileSync(path.join(out, "mobile_use_sft.summary.json"), "utf8")) as { actionSpace: string; hints: TrainerHints };
+    const summary = JSON.parse(readFileSync(path.join(out, "mobile_use_sft.summary.json"), "utf8")) as {
+      actionSpace: string;
+      hints: TrainerHints;
+    };
     expect(summary.actionSpace).toBe("ui-s1");
     // The exporter's measure (manifest.trainer) agrees when it measures with the space the bridge declares.
     const lines = (await readJsonl(path.join(dir, "trajectories.jsonl"))).map((t) => canonicalTrajectorySchema.parse(t));
     expect(lines.some(usesAnswer)).toBe(true);
-    expect(lines.reduce((h, t) => measureTrajectory(h, t, "ui-s1"), emptyHints(summary.hints.maxPixels, summary.hints.minPixels))).toEqual(summary.hints);
+    expect(lines.reduce((h, t) => measureTrajectory(h, t, "ui-s1"), emptyHints(summary.hints.maxPixels, summary.hints.minPixels))).toEqual(
+      summary.hints,
+    );
   });
 
   it("keeps the cookbook's nine actions when nothing answers", async () => {
     const en = await loadShot(EN_SCREENSHOT, 1080, 2400);
-    const dir = await writeExport([makeTrajectory([makeStep(0, en, { action: "wait", time: 1 }), makeStep(1, en, { action: "terminate", status: "success" })])], [en]);
+    const dir = await writeExport(
+      [makeTrajectory([makeStep(0, en, { action: "wait", time: 1 }), makeStep(1, en, { action: "terminate", status: "success" })])],
+      [en],
+    );
     const out = await tempDir();
     expect(await runBridge(["sft", dir, "--out", out, "--target", "ms-swift"], captureIo())).toBe(0);
     const rows = z.array(z.object({ messages: messagesSchema })).parse(await readJsonl(path.join(out, "mobile_use_sft.jsonl")));
@@ -119,8 +151,12 @@ describe("ground truth that contradicts itself is a problem, not a row", () => {
     const io = captureIo();
     expect(await runBridge([command, dir, "--out", out, "--target", target], io)).toBe(1);
     const err = io.err();
-    expect(err).toContain("trajectory self-contradicting step 2: ground truth contradicts itself: the click at (100, 100) lies outside the step's own target box [850, 350, 1000, 460]");
-    expect(err).toContain("trajectory self-contradicting step 3: ground truth contradicts itself: the swipe start at (540, 2000) lies outside the step's own target box [0, 0, 1080, 300]");
+    expect(err).toContain(
+      "trajectory self-contradicting step 2: ground truth contradicts itself: the click at (100, 100) lies outside the step's own target box [850, 350, 1000, 460]",
+    );
+    expect(err).toContain(
+      "trajectory self-contradicting step 3: ground truth contradicts itself: the swipe start at (540, 2000) lies outside the step's own target box [0, 0, 1080, 300]",
+    );
     expect(err).toContain("trajectory self-contradicting step 4: ground truth contradicts itself: the type action has no text to type");
     expect(err).toContain(
       "trajectory self-contradicting step 5: ground truth contradicts itself: the long press at (500, 500) lies outside the step's own target box [5000, 5000, 5100, 5100]; the target box [5000, 5000, 5100, 5100] lies outside the 1080x2400 screenshot",
@@ -144,10 +180,14 @@ describe("unreviewed model output is refused for training rows unless allowed", 
   async function statusAllExport() {
     const en = await loadShot(EN_SCREENSHOT, 1080, 2400);
     const t = (id: string, status: CanonicalTrajectory["status"]) => ({
-      ...makeTrajectory([makeStep(0, en, { action: "open", text: "Files" }), makeStep(1, en, { action: "terminate", status: "success" })], { id }),
+      ...makeTrajectory([makeStep(0, en, { action: "open", text: "Files" }), makeStep(1, en, { action: "terminate", status: "success" })], {
+        id,
+      }),
       status,
     });
-    return writeExport([t("approved-1", "approved"), t("new-1", "new"), t("in-progress-1", "in_progress")], [en], { filters: { status: "all" } });
+    return writeExport([t("approved-1", "approved"), t("new-1", "new"), t("in-progress-1", "in_progress")], [en], {
+      filters: { status: "all" },
+    });
   }
 
   it.each([
@@ -159,7 +199,9 @@ describe("unreviewed model output is refused for training rows unless allowed", 
     const out = await tempDir();
     const io = captureIo();
     expect(await runBridge([command, dir, "--out", out, "--target", target], io)).toBe(1);
-    expect(io.err()).toContain(`refused: ${unreviewed} ${command === "traj" ? "steps" : "rows"} are unreviewed model output (the export was made with --status all)`);
+    expect(io.err()).toContain(
+      `refused: ${unreviewed} ${command === "traj" ? "steps" : "rows"} are unreviewed model output (the export was made with --status all)`,
+    );
     const summary = JSON.parse(io.out()) as Record<string, unknown>;
     expect(summary).toMatchObject({ exportStatus: "all", problems: 0 });
     expect(summary.unreviewedRows ?? summary.unreviewedSteps).toBe(unreviewed);

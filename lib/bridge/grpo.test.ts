@@ -57,7 +57,8 @@ describe("bridge grpo (ms-swift)", () => {
   it("scores the cookbook answer as correct against the row's own ground truth", () => {
     const click = rows.find((r) => r.trajectory_id === "traj-en" && r.step === 1)!;
     const gt = groundTruthSchema.parse({ ...click, gt_action: JSON.parse(click.gt_action) });
-    const answer = '<think>\nx\n</think>\n<action>\ny\n</action>\n<tool_call>\n{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [935, 406]}}\n</tool_call>';
+    const answer =
+      '<think>\nx\n</think>\n<action>\ny\n</action>\n<tool_call>\n{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [935, 406]}}\n</tool_call>';
     expect(mobileR1Reward(answer, gt)).toMatchObject({ format: 1, action: 1, score: 2 });
   });
 });
@@ -68,7 +69,9 @@ describe("bridge grpo (verl parquet)", () => {
   beforeAll(async () => {
     const { dir } = await standardExport();
     out = await tempDir();
-    expect(await runBridge(["grpo", dir, "--out", out, "--target", "verl", "--rule", "ui-s1", "--max-pixels", "1003520"], captureIo())).toBe(0);
+    expect(
+      await runBridge(["grpo", dir, "--out", out, "--target", "verl", "--rule", "ui-s1", "--max-pixels", "1003520"], captureIo()),
+    ).toBe(0);
     const file = await asyncBufferFromFile(path.join(out, "mobile_use_grpo.parquet"));
     rows = (await parquetReadObjects({ file })) as Record<string, unknown>[];
   });
@@ -77,7 +80,10 @@ describe("bridge grpo (verl parquet)", () => {
     data_source: z.literal("trajectory_studio_ui_s1"),
     // --rule ui-s1: UI-S1's own layout (ui-s1-prompt.ts): history turns, the last two screenshots.
     prompt: z.array(z.object({ role: z.string(), content: z.string() })).min(2),
-    images: z.array(z.object({ image: z.string().regex(/^images\/[0-9a-f]{64}\.png$/), max_pixels: z.bigint(), min_pixels: z.bigint() })).min(1).max(2),
+    images: z
+      .array(z.object({ image: z.string().regex(/^images\/[0-9a-f]{64}\.png$/), max_pixels: z.bigint(), min_pixels: z.bigint() }))
+      .min(1)
+      .max(2),
     ability: z.literal("gui"),
     reward_model: z.object({ style: z.literal("rule"), ground_truth: z.string() }),
     extra_info: z.object({
@@ -104,7 +110,14 @@ describe("bridge grpo (verl parquet)", () => {
       groundTruthSchema.parse(JSON.parse(row.reward_model.ground_truth));
     }
     const en = verlRowSchema.parse(rows[1]);
-    expect(en.extra_info).toMatchObject({ trajectory_id: "traj-en", step: 1, width: 1080, height: 2400, resized_width: 672, resized_height: 1484 });
+    expect(en.extra_info).toMatchObject({
+      trajectory_id: "traj-en",
+      step: 1,
+      width: 1080,
+      height: 2400,
+      resized_width: 672,
+      resized_height: 1484,
+    });
     expect(en.prompt[0]!.content).toContain("You are a GUI agent.");
     expect(en.images).toHaveLength(2);
   });
@@ -115,11 +128,25 @@ describe("bridge grpo (verl parquet)", () => {
     const byStep = new Map(rows.map((r) => verlRowSchema.parse(r)).map((r) => [`${r.extra_info.trajectory_id}:${r.extra_info.step}`, r]));
     const click = JSON.parse(byStep.get("traj-en:1")!.reward_model.ground_truth) as Record<string, unknown>;
     // fix_line: a copy of action_content (the call plus the target box as bbox), the annotation, candidate_bbox = bbox only.
-    expect(click.check_options).toEqual({ action: "click", coordinate: [925, 405], bbox: [850, 350, 1000, 460], annotation: "GOOD", candidate_bbox: [850, 350, 1000, 460] });
-    expect(click.check_options).toEqual(Object.fromEntries(uiS1TrainCheckOptions({ action: "click", coordinate: [925, 405], bbox: [850, 350, 1000, 460] }, "GOOD")));
+    expect(click.check_options).toEqual({
+      action: "click",
+      coordinate: [925, 405],
+      bbox: [850, 350, 1000, 460],
+      annotation: "GOOD",
+      candidate_bbox: [850, 350, 1000, 460],
+    });
+    expect(click.check_options).toEqual(
+      Object.fromEntries(uiS1TrainCheckOptions({ action: "click", coordinate: [925, 405], bbox: [850, 350, 1000, 460] }, "GOOD")),
+    );
     expect(click.num_steps).toBe(5);
     const harmful = JSON.parse(byStep.get("traj-en:2")!.reward_model.ground_truth) as Record<string, unknown>;
-    expect(harmful.check_options).toEqual({ action: "swipe", coordinate: [540, 1800], coordinate2: [540, 600], annotation: "HARMFUL", candidate_bbox: [] });
+    expect(harmful.check_options).toEqual({
+      action: "swipe",
+      coordinate: [540, 1800],
+      coordinate2: [540, 600],
+      annotation: "HARMFUL",
+      candidate_bbox: [],
+    });
     // traj-zh is cut after its first step: UI-S1 sees a one-step trajectory.
     expect((JSON.parse(byStep.get("traj-zh:0")!.reward_model.ground_truth) as Record<string, unknown>).num_steps).toBe(1);
   });

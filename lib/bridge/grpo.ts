@@ -2,7 +2,17 @@ import { mkdir, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import { fileWriter, ParquetWriter, type ColumnSource, type SchemaElement } from "hyparquet-writer";
 import type { ActionSpace } from "@/lib/domain/prompt";
-import { addRow, emptyHints, hydraOverride, imageTokens, lengthSetting, promptTokens, shellQuote, trainerSettings, type TrainerHints } from "@/lib/domain/trainer-hints";
+import {
+  addRow,
+  emptyHints,
+  hydraOverride,
+  imageTokens,
+  lengthSetting,
+  promptTokens,
+  shellQuote,
+  trainerSettings,
+  type TrainerHints,
+} from "@/lib/domain/trainer-hints";
 import { openExport } from "./export-reader";
 import { ImageFolder, imageBytes } from "./images";
 import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
@@ -98,7 +108,8 @@ export function swiftGrpoRow(sample: StepSample, prompt: GrpoPrompt, images: str
  * rest (max_pixels, min_pixels) to qwen-vl-utils fetch_image; a dict with `image` goes to fetch_image
  * as is, which opens a plain path with open() (relative paths against the working directory).
  */
-export type VerlImage = { image: string; max_pixels: bigint; min_pixels: bigint } | { bytes: Uint8Array; max_pixels: bigint; min_pixels: bigint };
+export type VerlImage =
+  { image: string; max_pixels: bigint; min_pixels: bigint } | { bytes: Uint8Array; max_pixels: bigint; min_pixels: bigint };
 
 /**
  * verl RL row (FORMATS.md §4.3). `reward_model.ground_truth` is the GroundTruth as a JSON string, plus
@@ -134,11 +145,21 @@ export function uiS1GroundTruth(sample: StepSample): { check_options: Record<str
   const { toolCall, box } = sample.step;
   const check = uiS1TrainCheckOptions(box ? { ...toolCall, bbox: box } : toolCall, sample.annotation);
   const t = sample.trajectory;
-  return { check_options: Object.fromEntries(check), num_steps: t.cutAfter === null ? t.steps.length : Math.min(t.steps.length, t.cutAfter + 1) };
+  return {
+    check_options: Object.fromEntries(check),
+    num_steps: t.cutAfter === null ? t.steps.length : Math.min(t.steps.length, t.cutAfter + 1),
+  };
 }
 
 /** `images`: each of `prompt.imagePaths` as a path (see ImageFolder) or its bytes (--embed-images). */
-export function verlRow(sample: StepSample, index: number, rule: RewardRule, opts: FrameOptions, prompt: GrpoPrompt, images: (string | Uint8Array)[]): VerlRow {
+export function verlRow(
+  sample: StepSample,
+  index: number,
+  rule: RewardRule,
+  opts: FrameOptions,
+  prompt: GrpoPrompt,
+  images: (string | Uint8Array)[],
+): VerlRow {
   const gt = sample.groundTruth;
   const limits = { max_pixels: BigInt(opts.maxPixels), min_pixels: BigInt(opts.minPixels) };
   return {
@@ -272,27 +293,35 @@ export async function exportGrpo(
   let coordinateRowsWithoutBox = 0;
   let unreviewedRows = 0;
   let hints = emptyHints(opts.maxPixels, opts.minPixels);
-  const counts = await walkSamples(exp, { ...opts, actionSpace }, {
-    onProblem: (p) => log.problem(p),
-    onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${out.rows} rows, ${log.problems} problems`),
-    onSample: async (sample) => {
-      // Prompt layout per rule (README "Prompts per rule"): UI-S1's own for ui-s1, the cookbook's otherwise.
-      const prompt = opts.rule === "ui-s1" ? await uiS1GrpoPrompt(exp, sample, opts) : mobileUseGrpoPrompt(sample);
-      if (!prompt.ok) return log.problem({ ...sample.where, message: prompt.message });
-      const pairing = imagePairingProblem(prompt.messages, prompt.imagePaths);
-      if (pairing) return log.problem({ ...sample.where, message: pairing });
-      if (sample.annotation === "HARMFUL") harmfulRows += 1;
-      if (sample.isUnreviewed) unreviewedRows += 1;
-      const action = sample.groundTruth.gt_action.action;
-      if ((action === "click" || action === "long_press") && sample.groundTruth.gt_bbox === null) coordinateRowsWithoutBox += 1;
-      const refs: (string | Uint8Array)[] = [];
-      for (const p of prompt.imagePaths) refs.push(embed ? await imageBytes(p) : await images.ref(p));
-      if (out instanceof VerlParquetOutput) await out.write(verlRow(sample, out.rows, opts.rule, opts, prompt, refs));
-      else await out.write(swiftGrpoRow(sample, prompt, refs as string[]));
-      const rowImageTokens = prompt.imageSizes.reduce((n, size) => n + imageTokens(size), 0);
-      hints = addRow(hints, { imageTokens: rowImageTokens, promptTokens: promptTokens(prompt.messages, prompt.imageSizes), responseTokens: 0 });
+  const counts = await walkSamples(
+    exp,
+    { ...opts, actionSpace },
+    {
+      onProblem: (p) => log.problem(p),
+      onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${out.rows} rows, ${log.problems} problems`),
+      onSample: async (sample) => {
+        // Prompt layout per rule (README "Prompts per rule"): UI-S1's own for ui-s1, the cookbook's otherwise.
+        const prompt = opts.rule === "ui-s1" ? await uiS1GrpoPrompt(exp, sample, opts) : mobileUseGrpoPrompt(sample);
+        if (!prompt.ok) return log.problem({ ...sample.where, message: prompt.message });
+        const pairing = imagePairingProblem(prompt.messages, prompt.imagePaths);
+        if (pairing) return log.problem({ ...sample.where, message: pairing });
+        if (sample.annotation === "HARMFUL") harmfulRows += 1;
+        if (sample.isUnreviewed) unreviewedRows += 1;
+        const action = sample.groundTruth.gt_action.action;
+        if ((action === "click" || action === "long_press") && sample.groundTruth.gt_bbox === null) coordinateRowsWithoutBox += 1;
+        const refs: (string | Uint8Array)[] = [];
+        for (const p of prompt.imagePaths) refs.push(embed ? await imageBytes(p) : await images.ref(p));
+        if (out instanceof VerlParquetOutput) await out.write(verlRow(sample, out.rows, opts.rule, opts, prompt, refs));
+        else await out.write(swiftGrpoRow(sample, prompt, refs as string[]));
+        const rowImageTokens = prompt.imageSizes.reduce((n, size) => n + imageTokens(size), 0);
+        hints = addRow(hints, {
+          imageTokens: rowImageTokens,
+          promptTokens: promptTokens(prompt.messages, prompt.imageSizes),
+          responseTokens: 0,
+        });
+      },
     },
-  });
+  );
   const exportStatus = exp.manifest.filters?.status ?? null;
   const refused = unreviewedRefusal(unreviewedRows, exportStatus ?? undefined, opts.allowUnreviewed);
   if (refused) log.info(`bridge grpo: ${refused}`);
@@ -323,12 +352,20 @@ export async function exportGrpo(
     file,
   };
   await writeJson(path.join(opts.outDir, `${GRPO_DATASET}.summary.json`), { ...summary, firstProblems: log.sample });
-  log.progress(`${counts.trajectories} trajectories, ${out.rows} rows (${harmfulRows} harmful, ${unreviewedRows} unreviewed), ${log.problems} problems`, true);
+  log.progress(
+    `${counts.trajectories} trajectories, ${out.rows} rows (${harmfulRows} harmful, ${unreviewedRows} unreviewed), ${log.problems} problems`,
+    true,
+  );
   if (exitCode === 0) log.info(grpoHint(opts, embed, hints, file));
   return { summary, exitCode };
 }
 
-function grpoHint(opts: TrainingRowOptions & { target: GrpoTarget; rule: RewardRule }, embed: boolean, hints: TrainerHints, file: string): string {
+function grpoHint(
+  opts: TrainingRowOptions & { target: GrpoTarget; rule: RewardRule },
+  embed: boolean,
+  hints: TrainerHints,
+  file: string,
+): string {
   const dataDir = opts.imageRoot ?? opts.outDir;
   const plugin = "<dir>/trajectory_studio_rewards.py (write it with: bridge reward-plugin --out <dir>)";
   if (opts.target === "verl") {

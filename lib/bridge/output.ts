@@ -110,7 +110,12 @@ export type TrainingRowOptions = {
  * submitted nor approved, or steps without a verdict). Training on them teaches the model its own
  * mistakes, so it takes --allow-unreviewed. Undefined when there is nothing to refuse.
  */
-export function unreviewedRefusal(unreviewedRows: number, exportStatus: string | undefined, allowUnreviewed: boolean, noun = "rows"): string | undefined {
+export function unreviewedRefusal(
+  unreviewedRows: number,
+  exportStatus: string | undefined,
+  allowUnreviewed: boolean,
+  noun = "rows",
+): string | undefined {
   if (unreviewedRows === 0 || allowUnreviewed) return undefined;
   const made = exportStatus ? ` (the export was made with --status ${exportStatus})` : "";
   return `refused: ${unreviewedRows} ${noun} are unreviewed model output${made}; export approved work (--status approved), or pass --allow-unreviewed to train on them anyway`;

@@ -126,6 +126,11 @@ describe("mobile-r1 and studio-lenient reward vectors (Python plugin, standard l
       env: { ...process.env, PYTHONPATH: fake },
     });
     expect(out.stderr).toBe("");
-    expect(JSON.parse(out.stdout)).toEqual({ mobile_r1_action: [1, 0], mobile_r1_format: [1, 1], studio_lenient_step: [1, 0.55], ui_s1_step: [0, 0] });
+    expect(JSON.parse(out.stdout)).toEqual({
+      mobile_r1_action: [1, 0],
+      mobile_r1_format: [1, 1],
+      studio_lenient_step: [1, 0.55],
+      ui_s1_step: [0, 0],
+    });
   });
 });

@@ -1,9 +1,25 @@
 import { groundTruthContradictions } from "@/lib/domain/annotation";
-import { framePair, isPointOnScreen, QWEN_FACTOR, QWEN_MAX_PIXELS, QWEN_MIN_PIXELS, toResizedPoint, type FramePair, type Size } from "@/lib/domain/geometry";
+import {
+  framePair,
+  isPointOnScreen,
+  QWEN_FACTOR,
+  QWEN_MAX_PIXELS,
+  QWEN_MIN_PIXELS,
+  toResizedPoint,
+  type FramePair,
+  type Size,
+} from "@/lib/domain/geometry";
 import { mobileR1Response, mobileUseSystemPrompt, mobileUseUserText, type ActionSpace } from "@/lib/domain/prompt";
 import { mapPoints, pointsOf, type ToolCall } from "@/lib/domain/tool-call";
 import { isTrainingTarget, type CanonicalStep, type CanonicalTrajectory, type Verdict } from "@/lib/domain/trajectory";
-import { readTrajectories, resolveScreenshot, type BridgeProblem, type ExportDir, type TrajectoryRecord, type Where } from "./export-reader";
+import {
+  readTrajectories,
+  resolveScreenshot,
+  type BridgeProblem,
+  type ExportDir,
+  type TrajectoryRecord,
+  type Where,
+} from "./export-reader";
 import type { Annotation, GroundTruth } from "@/lib/domain/rewards";
 
 /** The image placeholder ms-swift, LLaMA-Factory and verl all expand into one image. */
@@ -110,7 +126,11 @@ function outOfFrame(call: ToolCall, frames: FramePair): string | undefined {
  * each as a sample or as the problem that stops it. History for step i is the annotated calls of
  * steps 0..i-1 (harmful ones too: they were executed), each converted to its own step's resized frame.
  */
-export async function* stepSamples(exp: ExportDir, record: Extract<TrajectoryRecord, { ok: true }>, opts: FrameOptions): AsyncGenerator<SampleResult> {
+export async function* stepSamples(
+  exp: ExportDir,
+  record: Extract<TrajectoryRecord, { ok: true }>,
+  opts: FrameOptions,
+): AsyncGenerator<SampleResult> {
   const t = record.trajectory;
   if (t.isDiscarded) return;
   const lastKept = t.cutAfter ?? t.steps.length - 1;
@@ -211,7 +231,9 @@ export function promptMessages(sample: StepSample): ChatMessage[] {
 /** Every image tag must pair with exactly one image; text a user typed may contain a literal "<image>". */
 export function imagePairingProblem(messages: readonly ChatMessage[], images: readonly unknown[]): string | undefined {
   const tags = countImageTags(messages);
-  return tags === images.length ? undefined : `${tags} ${IMAGE_TAG} tags for ${images.length} images (does the instruction or thought contain "${IMAGE_TAG}"?)`;
+  return tags === images.length
+    ? undefined
+    : `${tags} ${IMAGE_TAG} tags for ${images.length} images (does the instruction or thought contain "${IMAGE_TAG}"?)`;
 }
 
 export type WalkCounts = { trajectories: number; discarded: number; keptSteps: number; cutSteps: number };

@@ -37,7 +37,12 @@ function png(width: number, height: number): Buffer {
   ihdr.writeUInt32BE(height, 4);
   ihdr.set([1, 0, 0, 0, 0], 8);
   const raw = Buffer.alloc((1 + Math.ceil(width / 8)) * height);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", deflateSync(raw)), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", deflateSync(raw)),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 const VERDICTS: Record<string, Verdict> = { GOOD: "good", HARMFUL: "harmful", NEUTRAL: "neutral" };
@@ -55,7 +60,9 @@ async function sopExport() {
   };
   const trajectories = sop.trajectories.map((t) =>
     makeTrajectory(
-      t.steps.map((s, i) => makeStep(i, shotOf(s.width, s.height), s.call, { box: s.box, candidateBoxes: s.candidates, verdict: VERDICTS[s.annotation] })),
+      t.steps.map((s, i) =>
+        makeStep(i, shotOf(s.width, s.height), s.call, { box: s.box, candidateBoxes: s.candidates, verdict: VERDICTS[s.annotation] }),
+      ),
       { id: t.name },
     ),
   );
@@ -67,7 +74,9 @@ describe("bridge score --rule ui-s1: SOP equals UI-S1's eval_qwenvl.py", () => {
   it("gives eval_qwenvl.py's success rate and average progress on the vector trajectories", async () => {
     const { dir } = await sopExport();
     const file = path.join(await tempDir(), "predictions.jsonl");
-    const lines = sop.trajectories.flatMap((t) => t.responses.map((response, step) => JSON.stringify({ trajectory: t.name, step, response })));
+    const lines = sop.trajectories.flatMap((t) =>
+      t.responses.map((response, step) => JSON.stringify({ trajectory: t.name, step, response })),
+    );
     await writeFile(file, lines.join("\n"));
     const io = captureIo();
     const code = await runBridge(["score", dir, "--predictions", file, "--rule", "ui-s1", "--json"], io);
@@ -87,7 +96,9 @@ describe("bridge score --rule ui-s1: SOP equals UI-S1's eval_qwenvl.py", () => {
     // Only the responses eval_qwenvl.py asked for, except one trajectory whose last needed response is dropped.
     const gap = sop.trajectories.find((t) => t.name === "all_match")!;
     const lines = sop.trajectories.flatMap((t) =>
-      t.responses.slice(0, t === gap ? t.expect.responses_used - 1 : t.expect.responses_used).map((response, step) => JSON.stringify({ trajectory: t.name, step, response })),
+      t.responses
+        .slice(0, t === gap ? t.expect.responses_used - 1 : t.expect.responses_used)
+        .map((response, step) => JSON.stringify({ trajectory: t.name, step, response })),
     );
     await writeFile(file, lines.join("\n"));
     const io = captureIo();

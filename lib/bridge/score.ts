@@ -87,12 +87,21 @@ export type ScoreSummary = {
    * extract_match. Only trajectories with a response for every step the evaluation reaches count;
    * `incomplete` counts the others.
    */
-  sop: { definition: "eval_qwenvl" | "studio"; trajectories: number; successRate: number | null; progress: number | null; incomplete: number };
+  sop: {
+    definition: "eval_qwenvl" | "studio";
+    trajectories: number;
+    successRate: number | null;
+    progress: number | null;
+    incomplete: number;
+  };
   problems: number;
 };
 
 /** Load and check the predictions file; problems name its lines. */
-async function loadPredictions(file: string, log: RunLog): Promise<Map<string, { response: string; line: number; used: boolean; ref: Prediction }>> {
+async function loadPredictions(
+  file: string,
+  log: RunLog,
+): Promise<Map<string, { response: string; line: number; used: boolean; ref: Prediction }>> {
   const map = new Map<string, { response: string; line: number; used: boolean; ref: Prediction }>();
   try {
     await stat(file);
@@ -114,7 +123,12 @@ async function loadPredictions(file: string, log: RunLog): Promise<Map<string, {
     const parsed = predictionSchema.safeParse(json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      log.problem({ file: name, line, trajectory: "?", message: `${issue?.path.join(".") || "prediction"}: ${issue?.message ?? "invalid"}` });
+      log.problem({
+        file: name,
+        line,
+        trajectory: "?",
+        message: `${issue?.path.join(".") || "prediction"}: ${issue?.message ?? "invalid"}`,
+      });
       continue;
     }
     const p = parsed.data;
@@ -191,10 +205,9 @@ export async function scorePredictions(
       }
       prediction.used = true;
       scored += 1;
-      const results = Object.fromEntries(REWARD_RULES.map((rule) => [rule, rewardFor(rule, prediction.response, sample.groundTruth)])) as Record<
-        RewardRule,
-        RewardResult
-      >;
+      const results = Object.fromEntries(
+        REWARD_RULES.map((rule) => [rule, rewardFor(rule, prediction.response, sample.groundTruth)]),
+      ) as Record<RewardRule, RewardResult>;
       for (const rule of REWARD_RULES) add(tallies[rule], results[rule]);
       const r = results[opts.rule];
       if (sample.annotation === "HARMFUL") {
@@ -268,13 +281,16 @@ export async function scorePredictions(
     accuracy: rates(accuracy),
     perAction: Object.fromEntries([...perAction.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, rates(v)])),
     harmful,
-    sop: opts.rule === "ui-s1" ? evalSop(evalEpisodes, sop.incomplete) : {
-      definition: "studio",
-      trajectories: sop.trajectories,
-      successRate: sop.trajectories === 0 ? null : (sop.success / sop.trajectories) * 100,
-      progress: mean(sop.progress, sop.trajectories),
-      incomplete: sop.incomplete,
-    },
+    sop:
+      opts.rule === "ui-s1"
+        ? evalSop(evalEpisodes, sop.incomplete)
+        : {
+            definition: "studio",
+            trajectories: sop.trajectories,
+            successRate: sop.trajectories === 0 ? null : (sop.success / sop.trajectories) * 100,
+            progress: mean(sop.progress, sop.trajectories),
+            incomplete: sop.incomplete,
+          },
     problems: log.problems,
   };
   log.progress(`${counts.trajectories} trajectories, ${scored} steps scored, ${log.problems} problems`, true);
@@ -283,7 +299,13 @@ export async function scorePredictions(
 
 function evalSop(episodes: { numSteps: number; finalStepId: number; taskSuccess: boolean }[], incomplete: number): ScoreSummary["sop"] {
   const rates = uiS1SopRates(episodes);
-  return { definition: "eval_qwenvl", trajectories: episodes.length, successRate: rates?.successRate ?? null, progress: rates?.progress ?? null, incomplete };
+  return {
+    definition: "eval_qwenvl",
+    trajectories: episodes.length,
+    successRate: rates?.successRate ?? null,
+    progress: rates?.progress ?? null,
+    incomplete,
+  };
 }
 
 const pct = (x: number | null) => (x === null ? "n/a" : `${(x * 100).toFixed(1)}%`);
@@ -299,7 +321,9 @@ export function formatScoreSummary(s: ScoreSummary): string {
     ),
     `accuracy under ${s.rule} (${s.accuracy.steps} non-harmful steps): type ${pct(s.accuracy.typeAccuracy)}  step ${pct(s.accuracy.stepAccuracy)}  grounding ${pct(s.accuracy.groundingAccuracy)} of ${s.accuracy.groundingSteps}`,
     `per action (ground truth):`,
-    ...Object.entries(s.perAction).map(([a, r]) => `  ${a.padEnd(14)} n=${String(r.steps).padEnd(6)} type ${pct(r.typeAccuracy)}  step ${pct(r.stepAccuracy)}`),
+    ...Object.entries(s.perAction).map(
+      ([a, r]) => `  ${a.padEnd(14)} n=${String(r.steps).padEnd(6)} type ${pct(r.typeAccuracy)}  step ${pct(r.stepAccuracy)}`,
+    ),
     `harmful steps: ${s.harmful.steps}, repeated by the model: ${s.harmful.repeated}`,
     `SOP (${s.sop.definition === "eval_qwenvl" ? "UI-S1 eval_qwenvl.py" : "studio, training-target steps"}) over ${s.sop.trajectories} trajectories: success rate ${s.sop.successRate === null ? "n/a" : `${s.sop.successRate.toFixed(1)}%`}  progress ${num(s.sop.progress)}${s.sop.incomplete > 0 ? `  (${s.sop.incomplete} left out: a response the evaluation needs is missing)` : ""}`,
   ];

@@ -7,7 +7,18 @@ import { z } from "zod";
 import { smartResize } from "@/lib/domain/geometry";
 import { parseModelOutput } from "@/lib/domain/model-output";
 import { runBridge } from "./cli";
-import { captureIo, EN_INSTRUCTION, loadShot, makeStep, makeTrajectory, readJsonl, REFERENCE_DIR, standardExport, tempDir, writeExport } from "./test-fixtures";
+import {
+  captureIo,
+  EN_INSTRUCTION,
+  loadShot,
+  makeStep,
+  makeTrajectory,
+  readJsonl,
+  REFERENCE_DIR,
+  standardExport,
+  tempDir,
+  writeExport,
+} from "./test-fixtures";
 
 const rowSchema = z.object({
   messages: z.array(z.object({ role: z.enum(["system", "user", "assistant"]), content: z.string() })),
@@ -22,7 +33,9 @@ const VISION = "<|vision_start|><|image_pad|><|vision_end|>";
 function toHfMessages(messages: Row["messages"]) {
   return messages.map((m) => {
     if (!m.content.includes("<image>")) return { role: m.role, content: m.content };
-    const parts = m.content.split("<image>").flatMap((text, i) => [...(i > 0 ? [{ type: "image" }] : []), ...(text ? [{ type: "text", text }] : [])]);
+    const parts = m.content
+      .split("<image>")
+      .flatMap((text, i) => [...(i > 0 ? [{ type: "image" }] : []), ...(text ? [{ type: "text", text }] : [])]);
     return { role: m.role, content: parts };
   });
 }
@@ -94,8 +107,12 @@ describe("bridge sft (ms-swift)", () => {
   it("keeps the harmful step in later steps' history, in the resized frame", () => {
     const back = rows.find((r) => r.messages[2]!.content.includes('"button": "Back"'))!;
     // swipe (540, 1800) -> (546, 1806); (540, 600) -> (546, 602) at 1092x2408
-    expect(back.messages[1]!.content).toContain('Step 3: {"name": "mobile_use", "arguments": {"action": "swipe", "coordinate": [546, 1806], "coordinate2": [546, 602]}}; <image>');
-    expect(back.messages[1]!.content).toContain('Step 2: {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [935, 406]}}; ');
+    expect(back.messages[1]!.content).toContain(
+      'Step 3: {"name": "mobile_use", "arguments": {"action": "swipe", "coordinate": [546, 1806], "coordinate2": [546, 602]}}; <image>',
+    );
+    expect(back.messages[1]!.content).toContain(
+      'Step 2: {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [935, 406]}}; ',
+    );
   });
 
   it("every target parses back with the domain parser and its coordinates lie inside the announced frame", () => {
@@ -159,11 +176,20 @@ describe("bridge sft (LLaMA-Factory) writes rows in the frame LLaMA-Factory give
   // truncating each side, before the Qwen2-VL image processor's own smart_resize (12845056 / 3136). For 1080x2340
   // at 1003520: 680x1474, then 672x1484. qwen-vl-utils (ms-swift) resizes the original at 1003520: 672x1456.
   it("announces and converts to 672x1484 for a 1080x2340 screenshot at --max-pixels 1003520 (ms-swift: 672x1456)", async () => {
-    const bytes = await sharp({ create: { width: 1080, height: 2340, channels: 3, background: { r: 200, g: 220, b: 240 } } }).png().toBuffer();
+    const bytes = await sharp({ create: { width: 1080, height: 2340, channels: 3, background: { r: 200, g: 220, b: 240 } } })
+      .png()
+      .toBuffer();
     const shotFile = path.join(await tempDir(), "1080x2340.png");
     writeFileSync(shotFile, bytes);
     const shot = await loadShot(shotFile, 1080, 2340);
-    const dir = await writeExport([makeTrajectory([makeStep(0, shot, { action: "click", coordinate: [540, 1170] }, { box: [400, 1000, 700, 1300] })], { id: "t-2340" })], [shot]);
+    const dir = await writeExport(
+      [
+        makeTrajectory([makeStep(0, shot, { action: "click", coordinate: [540, 1170] }, { box: [400, 1000, 700, 1300] })], {
+          id: "t-2340",
+        }),
+      ],
+      [shot],
+    );
     const run = async (target: string) => {
       const out = await tempDir();
       const { code, io } = await sft([dir, "--out", out, "--target", target, "--max-pixels", "1003520"]);

@@ -1,10 +1,28 @@
 import path from "node:path";
 import type { ActionSpace } from "@/lib/domain/prompt";
-import { addRow, emptyHints, estimateTextTokens, imageTokens, promptTokens, shellQuote, TEMPLATE_TOKENS, trainerSettings, type TrainerHints } from "@/lib/domain/trainer-hints";
+import {
+  addRow,
+  emptyHints,
+  estimateTextTokens,
+  imageTokens,
+  promptTokens,
+  shellQuote,
+  TEMPLATE_TOKENS,
+  trainerSettings,
+  type TrainerHints,
+} from "@/lib/domain/trainer-hints";
 import { openExport } from "./export-reader";
 import { ImageFolder } from "./images";
 import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
-import { assistantTarget, exportActionSpace, imagePairingProblem, promptMessages, walkSamples, type ChatMessage, type FrameOptions } from "./samples";
+import {
+  assistantTarget,
+  exportActionSpace,
+  imagePairingProblem,
+  promptMessages,
+  walkSamples,
+  type ChatMessage,
+  type FrameOptions,
+} from "./samples";
 
 export const SFT_TARGETS = ["ms-swift", "llamafactory"] as const;
 export type SftTarget = (typeof SFT_TARGETS)[number];
@@ -75,30 +93,34 @@ export async function exportSft(
   let unreviewedRows = 0;
   let hints = emptyHints(opts.maxPixels, opts.minPixels);
   // LLaMA-Factory shrinks the screenshot itself before Qwen's resize: rows are written in the frame it produces.
-  const counts = await walkSamples(exp, { ...opts, actionSpace, resizer: opts.target === "llamafactory" ? "llamafactory" : "qwen" }, {
-    onProblem: (p) => log.problem(p),
-    onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${out.rows} rows, ${log.problems} problems`),
-    onSample: async (sample) => {
-      if (!sample.isTarget) {
-        skippedHarmful += 1;
-        return;
-      }
-      const target = assistantTarget(sample);
-      if (!target.ok) return log.problem({ ...sample.where, message: target.message });
-      const prompt = promptMessages(sample);
-      const row: SftRow = { messages: [...prompt, { role: "assistant", content: target.text }], images: [sample.imagePath] };
-      const pairing = imagePairingProblem(row.messages, row.images);
-      if (pairing) return log.problem({ ...sample.where, message: pairing });
-      row.images = [await images.ref(sample.imagePath)];
-      await out.write(row);
-      if (sample.isUnreviewed) unreviewedRows += 1;
-      hints = addRow(hints, {
-        imageTokens: imageTokens(sample.frames.resized),
-        promptTokens: promptTokens(prompt, [sample.frames.resized]),
-        responseTokens: estimateTextTokens(target.text) + TEMPLATE_TOKENS.perMessage,
-      });
+  const counts = await walkSamples(
+    exp,
+    { ...opts, actionSpace, resizer: opts.target === "llamafactory" ? "llamafactory" : "qwen" },
+    {
+      onProblem: (p) => log.problem(p),
+      onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${out.rows} rows, ${log.problems} problems`),
+      onSample: async (sample) => {
+        if (!sample.isTarget) {
+          skippedHarmful += 1;
+          return;
+        }
+        const target = assistantTarget(sample);
+        if (!target.ok) return log.problem({ ...sample.where, message: target.message });
+        const prompt = promptMessages(sample);
+        const row: SftRow = { messages: [...prompt, { role: "assistant", content: target.text }], images: [sample.imagePath] };
+        const pairing = imagePairingProblem(row.messages, row.images);
+        if (pairing) return log.problem({ ...sample.where, message: pairing });
+        row.images = [await images.ref(sample.imagePath)];
+        await out.write(row);
+        if (sample.isUnreviewed) unreviewedRows += 1;
+        hints = addRow(hints, {
+          imageTokens: imageTokens(sample.frames.resized),
+          promptTokens: promptTokens(prompt, [sample.frames.resized]),
+          responseTokens: estimateTextTokens(target.text) + TEMPLATE_TOKENS.perMessage,
+        });
+      },
     },
-  });
+  );
   const exportStatus = exp.manifest.filters?.status ?? null;
   const refused = unreviewedRefusal(unreviewedRows, exportStatus ?? undefined, opts.allowUnreviewed);
   if (refused) log.info(`bridge sft: ${refused}`);
@@ -134,7 +156,9 @@ export async function exportSft(
 
 function trainerHint(opts: FrameOptions & TrainingRowOptions & { target: SftTarget }, hints: TrainerHints): string {
   const dataDir = opts.imageRoot ?? opts.outDir;
-  const where = opts.imageRoot ? `images are named under ${opts.imageRoot}/images/` : `images are named relative to the output folder (images/<sha256>.png); copy the whole folder`;
+  const where = opts.imageRoot
+    ? `images are named under ${opts.imageRoot}/images/`
+    : `images are named relative to the output folder (images/<sha256>.png); copy the whole folder`;
   if (opts.target === "ms-swift") {
     return [
       `ms-swift: ${where}. Set:`,

@@ -3,7 +3,6 @@ import { RunLog, type BridgeIo } from "./output";
 import { estimateTextTokens, imageTokens as imageTokensOf, promptTokens, TEMPLATE_TOKENS } from "@/lib/domain/trainer-hints";
 import { assistantTarget, exportActionSpace, promptMessages, walkSamples, type FrameOptions } from "./samples";
 
-
 type Dist = { values: number[] };
 function describe(d: Dist) {
   const v = [...d.values].sort((a, b) => a - b);
@@ -49,28 +48,35 @@ export async function exportStats(exportDir: string, opts: FrameOptions & { maxT
     m.get(k)!.values.push(v);
   };
   const actionSpace = await exportActionSpace(exp);
-  const counts = await walkSamples(exp, { ...opts, actionSpace }, {
-    onProblem: (p) => log.problem(p),
-    onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${all.values.length} samples`),
-    onSample: (sample) => {
-      if (!sample.isTarget) return;
-      const target = assistantTarget(sample);
-      const text = sample.system + sample.userText + (target.ok ? target.text : "");
-      const imageTokens = imageTokensOf(sample.frames.resized);
-      // The whole sample as the chat template expands it: prompt (image included) plus the target turn.
-      const tokens = promptTokens(promptMessages(sample), [sample.frames.resized]) + (target.ok ? estimateTextTokens(target.text) + TEMPLATE_TOKENS.perMessage : 0);
-      all.values.push(tokens);
-      image.values.push(imageTokens);
-      chars.values.push(text.length);
-      push(perApp, sample.trajectory.app, tokens);
-      push(perAction, sample.step.toolCall.action, tokens);
-      if (opts.maxTokens !== undefined && tokens > opts.maxTokens) {
-        over.count += 1;
-        if (over.first.length < 50) over.first.push({ trajectory: sample.where.trajectory, step: sample.step.index, tokens });
-      }
+  const counts = await walkSamples(
+    exp,
+    { ...opts, actionSpace },
+    {
+      onProblem: (p) => log.problem(p),
+      onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${all.values.length} samples`),
+      onSample: (sample) => {
+        if (!sample.isTarget) return;
+        const target = assistantTarget(sample);
+        const text = sample.system + sample.userText + (target.ok ? target.text : "");
+        const imageTokens = imageTokensOf(sample.frames.resized);
+        // The whole sample as the chat template expands it: prompt (image included) plus the target turn.
+        const tokens =
+          promptTokens(promptMessages(sample), [sample.frames.resized]) +
+          (target.ok ? estimateTextTokens(target.text) + TEMPLATE_TOKENS.perMessage : 0);
+        all.values.push(tokens);
+        image.values.push(imageTokens);
+        chars.values.push(text.length);
+        push(perApp, sample.trajectory.app, tokens);
+        push(perAction, sample.step.toolCall.action, tokens);
+        if (opts.maxTokens !== undefined && tokens > opts.maxTokens) {
+          over.count += 1;
+          if (over.first.length < 50) over.first.push({ trajectory: sample.where.trajectory, step: sample.step.index, tokens });
+        }
+      },
     },
-  });
-  const byKey = (m: Map<string, Dist>) => Object.fromEntries([...m.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, d]) => [k, describe(d)]));
+  );
+  const byKey = (m: Map<string, Dist>) =>
+    Object.fromEntries([...m.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, d]) => [k, describe(d)]));
   return {
     command: "stats",
     maxPixels: opts.maxPixels,
@@ -90,7 +96,12 @@ export async function exportStats(exportDir: string, opts: FrameOptions & { maxT
 
 /** Terminal columns of a string: East Asian wide characters (CJK, Hangul, fullwidth forms) take two. */
 function columns(s: string): number {
-  return [...s].reduce((n, c) => n + (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u.test(c) ? 2 : 1), 0);
+  return [...s].reduce(
+    (n, c) =>
+      n +
+      (/[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u.test(c) ? 2 : 1),
+    0,
+  );
 }
 const padColumns = (s: string, width: number) => s + " ".repeat(Math.max(0, width - columns(s)));
 
@@ -112,7 +123,8 @@ export function formatStats(s: StatsSummary): string {
   ];
   if (s.maxTokens !== null) {
     lines.push(`over ${s.maxTokens} tokens: ${s.overBudget.count} samples`);
-    for (const o of s.overBudget.first.slice(0, 20)) lines.push(`  trajectory ${o.trajectory} step ${o.step + 1}: ${Math.round(o.tokens)} tokens`);
+    for (const o of s.overBudget.first.slice(0, 20))
+      lines.push(`  trajectory ${o.trajectory} step ${o.step + 1}: ${Math.round(o.tokens)} tokens`);
   }
   if (s.problems > 0) lines.push(`problems: ${s.problems} (see stderr)`);
   return `${lines.join("\n")}\n`;

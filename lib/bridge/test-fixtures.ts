@@ -78,7 +78,12 @@ export async function writeExport(
   const lines = trajectories.map((t) => (typeof t === "string" ? t : JSON.stringify(t))).join("\n");
   await writeFile(path.join(dir, "trajectories.jsonl"), `${lines}\n`);
   files["trajectories.jsonl"] = createHash("sha256").update(lines).digest("hex");
-  const manifest = { format: "trajectory-studio-export/v1", ...(opts.filters ? { filters: opts.filters } : {}), counts: { trajectories: trajectories.length }, files };
+  const manifest = {
+    format: "trajectory-studio-export/v1",
+    ...(opts.filters ? { filters: opts.filters } : {}),
+    counts: { trajectories: trajectories.length },
+    files,
+  };
   await writeFile(path.join(dir, "manifest.json"), JSON.stringify(manifest, null, 2));
   return dir;
 }
@@ -124,7 +129,12 @@ export async function standardExport(): Promise<{ dir: string; en: Shot; zh: Sho
     makeTrajectory(
       [
         makeStep(0, en, { action: "open", text: "File Manager" }),
-        makeStep(1, en, { action: "click", coordinate: [925, 405] }, { box: [850, 350, 1000, 460], candidateBoxes: [[0, 300, 1080, 500]], verdict: "corrected" }),
+        makeStep(
+          1,
+          en,
+          { action: "click", coordinate: [925, 405] },
+          { box: [850, 350, 1000, 460], candidateBoxes: [[0, 300, 1080, 500]], verdict: "corrected" },
+        ),
         makeStep(2, en, { action: "swipe", coordinate: [540, 1800], coordinate2: [540, 600] }, { verdict: "harmful" }),
         makeStep(3, en, { action: "system_button", button: "Back" }, { verdict: "neutral" }),
         makeStep(4, en, { action: "terminate", status: "success" }),
@@ -133,7 +143,12 @@ export async function standardExport(): Promise<{ dir: string; en: Shot; zh: Sho
     ),
     makeTrajectory(
       [
-        makeStep(0, zh, { action: "click", coordinate: [632, 1088] }, { box: [600, 1050, 680, 1120], thought: "当前在首页。点击购物车。以便结算。", clearAction: "点击购物车" }),
+        makeStep(
+          0,
+          zh,
+          { action: "click", coordinate: [632, 1088] },
+          { box: [600, 1050, 680, 1120], thought: "当前在首页。点击购物车。以便结算。", clearAction: "点击购物车" },
+        ),
         makeStep(1, zh, { action: "type", text: "牛奶" }),
         makeStep(2, zh, { action: "click", coordinate: [100, 100] }),
       ],

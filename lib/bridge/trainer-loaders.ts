@@ -80,7 +80,8 @@ export function fetchImage(ele: Record<string, unknown>, cwd: string): OpenedIma
 
 /** verl RLHFDataset: one entry of the row's `images` list, through _build_messages and fetch_image. */
 export function verlImage(entry: unknown, cwd: string): OpenedImage {
-  if (!entry || typeof entry !== "object") throw new LoaderError(`image must be dict or PIL.Image, unsupported image type: ${typeof entry}`);
+  if (!entry || typeof entry !== "object")
+    throw new LoaderError(`image must be dict or PIL.Image, unsupported image type: ${typeof entry}`);
   const image: Record<string, unknown> = { ...(entry as Record<string, unknown>) };
   if ("bytes" in image) image.image = { bytes: Buffer.from(image.bytes as Uint8Array) };
   return fetchImage({ type: "image", ...image }, cwd);

@@ -3,7 +3,16 @@ import { groundTruthContradictions } from "@/lib/domain/annotation";
 import { smartResize, type Box } from "@/lib/domain/geometry";
 import { mobileUseSystemPrompt, mobileUseUserText } from "@/lib/domain/prompt";
 import type { ToolCall } from "@/lib/domain/tool-call";
-import { addRow, emptyHints, estimateTextTokens, hydraOverride, imageTokens, TEMPLATE_TOKENS, trainerSettings, type TrainerHints } from "@/lib/domain/trainer-hints";
+import {
+  addRow,
+  emptyHints,
+  estimateTextTokens,
+  hydraOverride,
+  imageTokens,
+  TEMPLATE_TOKENS,
+  trainerSettings,
+  type TrainerHints,
+} from "@/lib/domain/trainer-hints";
 import { openExport, readTrajectories, resolveScreenshot, type BridgeProblem } from "./export-reader";
 import { ImageFolder } from "./images";
 import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
@@ -137,7 +146,12 @@ export async function exportTraj(
     // Each step's prompt: the last UI_S1_IMAGE_LIMIT screenshots plus the goal and the history so far.
     kept.forEach((step, i) => {
       const shown = tokens.slice(Math.max(0, i + 1 - UI_S1_IMAGE_LIMIT), i + 1);
-      const text = mobileUseSystemPrompt(step.screenshot) + mobileUseUserText(t.instruction, kept.slice(0, i).map((k) => k.toolCall));
+      const text =
+        mobileUseSystemPrompt(step.screenshot) +
+        mobileUseUserText(
+          t.instruction,
+          kept.slice(0, i).map((k) => k.toolCall),
+        );
       const imageTotal = shown.reduce((a, b) => a + b + TEMPLATE_TOKENS.perImage, 0);
       hints = addRow(hints, {
         imageTokens: Math.max(...shown),
@@ -182,7 +196,9 @@ export async function exportTraj(
       [
         `UI-S1: ${opts.imageRoot ? `screenshots are absolute paths under ${opts.imageRoot}/images/` : `screenshots are relative to the output folder: run UI-S1 with ${dataDir} as its working directory, or re-run with --image-root`}. Set:`,
         `  ${hydraOverride("data.train_files", path.join(dataDir, path.basename(file)))}`,
-        ...trainerSettings("ui-s1", hints, dataDir).slice(0, 1).map((l) => `  ${l}`),
+        ...trainerSettings("ui-s1", hints, dataDir)
+          .slice(0, 1)
+          .map((l) => `  ${l}`),
         `  (UI-S1 resizes at max_pixels ${UI_S1_MAX_PIXELS} and shows the last ${UI_S1_IMAGE_LIMIT} screenshots: up to ${hints.maxPromptTokens} estimated prompt tokens)`,
       ].join("\n"),
     );

@@ -13,7 +13,16 @@ import { emptyHints, measureTrajectory, type TrainerHints } from "@/lib/domain/t
 import { canonicalTrajectorySchema } from "@/lib/domain/trajectory";
 import { runBridge } from "./cli";
 import { captureIo, readJsonl, standardExport, tempDir } from "./test-fixtures";
-import { fetchImage, llamaFactoryImage, LoaderError, msSwiftImage, pngSize, uiS1Image, verlImage, type OpenedImage } from "./trainer-loaders";
+import {
+  fetchImage,
+  llamaFactoryImage,
+  LoaderError,
+  msSwiftImage,
+  pngSize,
+  uiS1Image,
+  verlImage,
+  type OpenedImage,
+} from "./trainer-loaders";
 
 const WEIRD = "导出 v1 copy";
 
@@ -81,24 +90,34 @@ describe("every image opens after the output folder is copied to …/导出 v1 c
   it("LLaMA-Factory: relative names joined to media_dir, which defaults to dataset_dir", async () => {
     const root = path.join(moved, "lf sft");
     const info = JSON.parse(await readFile(path.join(root, "dataset_info.json"), "utf8")) as Record<string, { file_name: string }>;
-    const rows = z.array(z.object({ images: z.array(z.string()).min(1) })).parse(await readJsonl(path.join(root, info.mobile_use_sft!.file_name)));
+    const rows = z
+      .array(z.object({ images: z.array(z.string()).min(1) }))
+      .parse(await readJsonl(path.join(root, info.mobile_use_sft!.file_name)));
     for (const ref of rows.flatMap((r) => r.images)) expectScreenshot(llamaFactoryImage(ref, elsewhere, { datasetDir: root }));
   });
 
   it("verl RLHFDataset + fetch_image: embedded bytes open anywhere; paths open from the output folder as working directory", async () => {
     // utf8: false reads un-annotated BYTE_ARRAY as bytes, as pyarrow (and so verl) does; strings stay strings.
-    const embedded = (await parquetReadObjects({ file: await asyncBufferFromFile(path.join(moved, "verl embedded", "mobile_use_grpo.parquet")), utf8: false })) as {
+    const embedded = (await parquetReadObjects({
+      file: await asyncBufferFromFile(path.join(moved, "verl embedded", "mobile_use_grpo.parquet")),
+      utf8: false,
+    })) as {
       images: unknown[];
       data_source: unknown;
     }[];
     expect(typeof embedded[0]!.data_source).toBe("string");
     expect(embedded.length).toBe(6);
     for (const entry of embedded.flatMap((r) => r.images)) {
-      const e = z.object({ bytes: z.instanceof(Uint8Array), max_pixels: z.bigint(), min_pixels: z.bigint() }).strict().parse(entry);
+      const e = z
+        .object({ bytes: z.instanceof(Uint8Array), max_pixels: z.bigint(), min_pixels: z.bigint() })
+        .strict()
+        .parse(entry);
       expect(Buffer.from(e.bytes.subarray(0, 8)).toString("hex")).toBe("89504e470d0a1a0a");
       expectScreenshot(verlImage(entry, elsewhere));
     }
-    const byPath = (await parquetReadObjects({ file: await asyncBufferFromFile(path.join(moved, "verl", "mobile_use_grpo.parquet")) })) as { images: unknown[] }[];
+    const byPath = (await parquetReadObjects({ file: await asyncBufferFromFile(path.join(moved, "verl", "mobile_use_grpo.parquet")) })) as {
+      images: unknown[];
+    }[];
     for (const entry of byPath.flatMap((r) => r.images)) {
       expectScreenshot(verlImage(entry, path.join(moved, "verl")));
       expect(() => verlImage(entry, elsewhere)).toThrow(LoaderError);
@@ -107,7 +126,9 @@ describe("every image opens after the output folder is copied to …/导出 v1 c
 
   it("UI-S1: screenshot names open from the output folder as working directory", async () => {
     const root = path.join(moved, "ui-s1");
-    const rows = z.array(z.object({ steps: z.array(z.object({ screenshot: z.string() })) })).parse(await readJsonl(path.join(root, "ui_s1_trajectories.jsonl")));
+    const rows = z
+      .array(z.object({ steps: z.array(z.object({ screenshot: z.string() })) }))
+      .parse(await readJsonl(path.join(root, "ui_s1_trajectories.jsonl")));
     const refs = rows.flatMap((r) => r.steps.map((s) => s.screenshot));
     expect(refs).toHaveLength(6);
     for (const ref of refs) expectScreenshot(uiS1Image(ref, root));
@@ -183,10 +204,14 @@ describe("--image-root: absolute names for where the folder will be on the train
           expectScreenshot(llamaFactoryImage(ref, elsewhere, { datasetDir: elsewhere }));
         }
       } else if (name === "verl") {
-        const rows = (await parquetReadObjects({ file: await asyncBufferFromFile(path.join(cluster, "mobile_use_grpo.parquet")) })) as { images: unknown[] }[];
+        const rows = (await parquetReadObjects({ file: await asyncBufferFromFile(path.join(cluster, "mobile_use_grpo.parquet")) })) as {
+          images: unknown[];
+        }[];
         for (const entry of rows.flatMap((r) => r.images)) expectScreenshot(verlImage(entry, elsewhere));
       } else {
-        const rows = z.array(z.object({ steps: z.array(z.object({ screenshot: z.string() })) })).parse(await readJsonl(path.join(cluster, "ui_s1_trajectories.jsonl")));
+        const rows = z
+          .array(z.object({ steps: z.array(z.object({ screenshot: z.string() })) }))
+          .parse(await readJsonl(path.join(cluster, "ui_s1_trajectories.jsonl")));
         for (const s of rows.flatMap((r) => r.steps)) expectScreenshot(uiS1Image(s.screenshot, elsewhere));
       }
     }
@@ -224,7 +249,8 @@ describe("trainer hints", () => {
     expect(lf.err()).toMatch(/cutoff_len: \d+/);
     // The exporter measures the same rows the same way (it writes manifest.trainer for the export page).
     let measured = emptyHints(1003520, 3136);
-    for (const t of await readJsonl(path.join(dir, "trajectories.jsonl"))) measured = measureTrajectory(measured, canonicalTrajectorySchema.parse(t), "mobile-use");
+    for (const t of await readJsonl(path.join(dir, "trajectories.jsonl")))
+      measured = measureTrajectory(measured, canonicalTrajectorySchema.parse(t), "mobile-use");
     expect(measured).toEqual(summary.hints);
     const verl = captureIo();
     expect(await runBridge(["grpo", dir, "--out", out, "--target", "verl", "--embed-images"], verl)).toBe(0);

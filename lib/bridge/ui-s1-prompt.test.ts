@@ -10,7 +10,19 @@ import type { Verdict } from "@/lib/domain/trajectory";
 import { runBridge } from "./cli";
 import { REWARD_PLUGIN_NAME } from "./reward-plugin";
 import { groundTruthSchema, uiS1Reward, type GroundTruth } from "@/lib/domain/rewards";
-import { captureIo, EN_SCREENSHOT, loadShot, makeStep, makeTrajectory, readJsonl, REFERENCE_DIR, tempDir, writeExport, ZH_SCREENSHOT, type Shot } from "./test-fixtures";
+import {
+  captureIo,
+  EN_SCREENSHOT,
+  loadShot,
+  makeStep,
+  makeTrajectory,
+  readJsonl,
+  REFERENCE_DIR,
+  tempDir,
+  writeExport,
+  ZH_SCREENSHOT,
+  type Shot,
+} from "./test-fixtures";
 import {
   slimMessages,
   UI_S1_MAX_PIXELS,
@@ -32,7 +44,10 @@ import { loadUiS1PromptVectors, type UiS1PromptVectors } from "./vectors/vectors
 const vectors = loadUiS1PromptVectors();
 type VectorTrajectory = UiS1PromptVectors["trajectories"][number];
 
-const uiS1Frames = (width: number, height: number): FramePair => ({ original: { width, height }, resized: uiS1ImageSize({ width, height }).resized });
+const uiS1Frames = (width: number, height: number): FramePair => ({
+  original: { width, height },
+  resized: uiS1ImageSize({ width, height }).resized,
+});
 const promptSteps = (t: VectorTrajectory): UiS1PromptStep[] =>
   t.steps.map((s) => ({ image: s.image, frames: uiS1Frames(s.width, s.height), call: s.call, thought: s.thought }));
 const vectorGroundTruth = (s: VectorTrajectory["steps"][number], frames: FramePair): GroundTruth => ({
@@ -59,7 +74,8 @@ describe("UI-S1 prompt vector table", () => {
 describe("UI-S1 system prompt (generate_prompt on RAW_SPACE inside MOBILE_USE)", () => {
   it("is gen_next_round's system prompt byte for byte", () => {
     expect(uiS1SystemPrompt()).toBe(vectors.system_prompt);
-    for (const t of vectors.trajectories) for (const r of t.rounds) expect(r.messages[0]).toEqual({ role: "system", content: [{ text: vectors.system_prompt }] });
+    for (const t of vectors.trajectories)
+      for (const r of t.rounds) expect(r.messages[0]).toEqual({ role: "system", content: [{ text: vectors.system_prompt }] });
   });
 
   it("reproduces generate_prompt with the add_thought gen_next_round passes (None) and with True", () => {
@@ -124,12 +140,17 @@ describe("UI-S1 model input per step (gen_next_round + slim_messages(num_image_l
     // How verl's RLHFDataset and ms-swift turn a string with <image> back into content parts.
     const split = (m: { role: string; content: string }) => ({
       role: m.role,
-      content: m.content.split("<image>").flatMap((text, i) => [...(i > 0 ? [{ type: "image" }] : []), ...(text ? [{ type: "text", text }] : [])]),
+      content: m.content
+        .split("<image>")
+        .flatMap((text, i) => [...(i > 0 ? [{ type: "image" }] : []), ...(text ? [{ type: "text", text }] : [])]),
     });
     for (const [, , r] of rounds) {
       // UI-S1's trainer: processor.apply_chat_template(messages, add_generation_prompt=True) on the slimmed messages.
       const upstream = template.render({ messages: r.messages, add_generation_prompt: true });
-      const ours = template.render({ messages: uiS1ChatMessages(r.messages as UiS1Message[]).messages.map(split), add_generation_prompt: true });
+      const ours = template.render({
+        messages: uiS1ChatMessages(r.messages as UiS1Message[]).messages.map(split),
+        add_generation_prompt: true,
+      });
       expect(ours).toBe(upstream);
       expect(upstream.split("<|image_pad|>").length - 1).toBe(Math.min(2, r.step + 1));
     }
@@ -208,7 +229,10 @@ async function vectorExport(): Promise<{ dir: string; used: VectorTrajectory[]; 
 
 /** What UI-S1's format_response writes for a row's ground truth (thought from the export), and a wrong answer. */
 function answersFor(gt: GroundTruth, thought: string): { right: string; wrong: string } {
-  const frames = { original: { width: gt.orig_wh[0], height: gt.orig_wh[1] }, resized: { width: gt.resized_wh[0], height: gt.resized_wh[1] } };
+  const frames = {
+    original: { width: gt.orig_wh[0], height: gt.orig_wh[1] },
+    resized: { width: gt.resized_wh[0], height: gt.resized_wh[1] },
+  };
   const right = uiS1FormatResponse(thought, gt.gt_action, frames);
   // The Mobile-R1 layout of the same call: what the cookbook prompt asks for. UI-S1's parser finds no <action> JSON.
   const call = JSON.parse(right.slice(right.indexOf("<action>\n") + 9, right.lastIndexOf("\n</action>"))) as unknown;
@@ -219,7 +243,10 @@ function answersFor(gt: GroundTruth, thought: string): { right: string; wrong: s
 const pythonResultSchema = z.array(z.object({ verl: z.number(), swift: z.number() }));
 
 /** Score every (answer, row) pair with the written Python plugin: verl compute_score and the ms-swift column path. */
-function pythonScores(pluginDir: string, items: { answer: string; verlGt: string; swift: Record<string, unknown> }[]): z.infer<typeof pythonResultSchema> {
+function pythonScores(
+  pluginDir: string,
+  items: { answer: string; verlGt: string; swift: Record<string, unknown> }[],
+): z.infer<typeof pythonResultSchema> {
   const script = [
     "import importlib.util, json, sys",
     `spec = importlib.util.spec_from_file_location('p', ${JSON.stringify(path.join(pluginDir, REWARD_PLUGIN_NAME))})`,
@@ -231,7 +258,11 @@ function pythonScores(pluginDir: string, items: { answer: string; verlGt: string
     "    out.append({'verl': verl, 'swift': float(p.ui_s1_reward(text, gt)['score'])})",
     "print(json.dumps(out))",
   ].join("\n");
-  const run = spawnSync("python3", ["-B", "-I", "-S", "-c", script], { input: JSON.stringify(items), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync("python3", ["-B", "-I", "-S", "-c", script], {
+    input: JSON.stringify(items),
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   expect(run.stderr).toBe("");
   return pythonResultSchema.parse(JSON.parse(run.stdout));
 }
@@ -300,7 +331,8 @@ describe("bridge grpo --rule ui-s1 writes UI-S1's prompt", () => {
       const system = row.messages[0]!.content;
       expect(system).toBe(uiS1SystemPrompt());
       const used = [(JSON.parse(row.gt_action) as { action: string }).action];
-      for (const m of row.messages.filter((x) => x.role === "assistant")) used.push((JSON.parse(/<action>\n([\s\S]*)\n<\/action>/.exec(m.content)![1]!) as { action: string }).action);
+      for (const m of row.messages.filter((x) => x.role === "assistant"))
+        used.push((JSON.parse(/<action>\n([\s\S]*)\n<\/action>/.exec(m.content)![1]!) as { action: string }).action);
       for (const a of used) expect(system, a).toContain(`\n- ${a}: `);
     }
   });
@@ -321,19 +353,34 @@ describe("bridge grpo --rule ui-s1 writes UI-S1's prompt", () => {
       const expectRight = round.answers.format_response.score;
       // 1.0 unless UI-S1's reward itself cannot give it to the right answer (README "Prompts per rule").
       const a = step.call.action;
-      const verticalSwipe = a === "swipe" && Math.abs(step.call.coordinate2[1] - step.call.coordinate[1]) >= Math.abs(step.call.coordinate2[0] - step.call.coordinate[0]);
+      const verticalSwipe =
+        a === "swipe" &&
+        Math.abs(step.call.coordinate2[1] - step.call.coordinate[1]) >= Math.abs(step.call.coordinate2[0] - step.call.coordinate[0]);
       const tagsInTexts = step.thought.includes("<action>") || JSON.stringify(step.call).includes("</action>");
-      const quirk = step.annotation !== "GOOD" || a === "answer" || a === "key" || verticalSwipe || step.thought.trim() === "" || tagsInTexts;
+      const quirk =
+        step.annotation !== "GOOD" || a === "answer" || a === "key" || verticalSwipe || step.thought.trim() === "" || tagsInTexts;
       if (!quirk) expect(expectRight, `${row.trajectory_id} ${row.step}`).toBe(1);
       expect(uiS1Reward(right, gt).score).toBe(expectRight);
       expect(uiS1Reward(wrong, gt).score).toBe(0);
       expectedRight.push(expectRight);
-      const swiftCols = { gt_action: row.gt_action, gt_bbox: row.gt_bbox, candidate_bbox: row.candidate_bbox, orig_wh: row.orig_wh, resized_wh: row.resized_wh, annotation: row.annotation };
+      const swiftCols = {
+        gt_action: row.gt_action,
+        gt_bbox: row.gt_bbox,
+        candidate_bbox: row.candidate_bbox,
+        orig_wh: row.orig_wh,
+        resized_wh: row.resized_wh,
+        annotation: row.annotation,
+      };
       items.push({ answer: right, verlGt, swift: swiftCols }, { answer: wrong, verlGt, swift: swiftCols });
     }
     expect(expectedRight.filter((s) => s === 1).length).toBeGreaterThanOrEqual(8);
     const py = pythonScores(pluginDir, items);
-    expect(py).toEqual(expectedRight.flatMap((s) => [{ verl: s, swift: s }, { verl: 0, swift: 0 }]));
+    expect(py).toEqual(
+      expectedRight.flatMap((s) => [
+        { verl: s, swift: s },
+        { verl: 0, swift: 0 },
+      ]),
+    );
   });
 });
 
@@ -355,7 +402,9 @@ describe("bridge grpo --rule ui-s1: the previous screenshot is part of the row",
   it("reports a row whose previous step's screenshot is missing, with trajectory and step, and exits 1", async () => {
     const en = await loadShot(EN_SCREENSHOT, 1080, 2400);
     const zh = await loadShot(ZH_SCREENSHOT, 720, 1280);
-    const t = makeTrajectory([makeStep(0, zh, { action: "system_button", button: "Home" }), makeStep(1, en, { action: "wait", time: 1 })], { id: "gap" });
+    const t = makeTrajectory([makeStep(0, zh, { action: "system_button", button: "Home" }), makeStep(1, en, { action: "wait", time: 1 })], {
+      id: "gap",
+    });
     const dir = await writeExport([t], [en, zh], { omitShots: [zh.sha256] });
     const out = await tempDir();
     const io = captureIo();
@@ -364,7 +413,9 @@ describe("bridge grpo --rule ui-s1: the previous screenshot is part of the row",
     expect(existsSync(path.join(out, "mobile_use_grpo.jsonl"))).toBe(false);
     // The cookbook prompt needs only the step's own screenshot: step 1 is written there.
     const out2 = await tempDir();
-    expect(await runBridge(["grpo", dir, "--out", out2, "--target", "ms-swift", "--rule", "mobile-r1", "--allow-problems"], captureIo())).toBe(0);
+    expect(
+      await runBridge(["grpo", dir, "--out", out2, "--target", "ms-swift", "--rule", "mobile-r1", "--allow-problems"], captureIo()),
+    ).toBe(0);
     expect(await readJsonl(path.join(out2, "mobile_use_grpo.jsonl"))).toHaveLength(1);
   });
 });
@@ -376,7 +427,11 @@ describe("bridge grpo --target verl --rule ui-s1 --embed-images", () => {
     expect(await runBridge(["grpo", exp.dir, "--out", out, "--target", "verl", "--rule", "ui-s1", "--embed-images"], captureIo())).toBe(0);
     const file = await asyncBufferFromFile(path.join(out, "mobile_use_grpo.parquet"));
     // utf8: false reads the un-annotated bytes column as bytes, as pyarrow does.
-    const rows = (await parquetReadObjects({ file, utf8: false })) as { prompt: { content: string }[]; images: { bytes: Uint8Array }[]; extra_info: { trajectory_id: string; step: number } }[];
+    const rows = (await parquetReadObjects({ file, utf8: false })) as {
+      prompt: { content: string }[];
+      images: { bytes: Uint8Array }[];
+      extra_info: { trajectory_id: string; step: number };
+    }[];
     const expected = exp.used.flatMap((t) => t.rounds.map((r) => ({ t, r })));
     expect(rows).toHaveLength(expected.length);
     for (const [i, { t, r }] of expected.entries()) {

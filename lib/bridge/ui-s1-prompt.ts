@@ -48,7 +48,11 @@ export const UI_S1_RAW_SPACE: UiS1ActionSpace = {
     { action: "system_button", arguments: ["button"], action_desc: "Press the specified system button: Back, Home, Menu, or Enter." },
     { action: "open", arguments: ["text"], action_desc: "Open an application on the device specified by text." },
     { action: "wait", arguments: ["time"], action_desc: "Wait for a specified number of seconds for changes to occur." },
-    { action: "terminate", arguments: ["status"], action_desc: "Terminate the current task and report its completion status: success or failure." },
+    {
+      action: "terminate",
+      arguments: ["status"],
+      action_desc: "Terminate the current task and report its completion status: success or failure.",
+    },
   ],
   argument_space: [
     { argument: "coordinate", enum: null, argument_desc: "(x, y): The x and y pixels coordinates from the left and top edges." },
@@ -59,7 +63,11 @@ export const UI_S1_RAW_SPACE: UiS1ActionSpace = {
     },
     { argument: "text", enum: null, argument_desc: "Text input required by actions like `key`, `type`, `answer`, and `open`." },
     { argument: "time", enum: null, argument_desc: "The time in seconds required by actions like `long_press` and `wait`." },
-    { argument: "button", enum: ["Back", "Home", "Menu", "Enter"], argument_desc: "System buttons available for pressing: Back, Home, Menu, or Enter." },
+    {
+      argument: "button",
+      enum: ["Back", "Home", "Menu", "Enter"],
+      argument_desc: "System buttons available for pressing: Back, Home, Menu, or Enter.",
+    },
     { argument: "status", enum: ["success", "failure"], argument_desc: "The completion status of a terminated task." },
   ],
 };
@@ -114,7 +122,8 @@ export function uiS1SystemPrompt(space: UiS1ActionSpace = UI_S1_RAW_SPACE): stri
 
 /** The first user turn's texts (gen_next_round, si == 0); later turns hold only the format line. */
 export const UI_S1_FORMAT_INSTRUCT = `Output Format: ${UI_S1_OUTPUT_FORMAT}`;
-export const UI_S1_ANSWER_HINT = "If the query asks a question, please answer the question through the answer action before terminating the process.\n";
+export const UI_S1_ANSWER_HINT =
+  "If the query asks a question, please answer the question through the answer action before terminating the process.\n";
 
 // ---------------------------------------------------------------------------------------------
 // Frames and format_response
@@ -132,7 +141,8 @@ const UI_S1_MAX_LONG_SIDE = 50000;
 export function uiS1ImageSize(original: Size): { resized: Size; seqLen: number } {
   let { width, height } = original;
   if (height < 2 || width < 2) throw new RangeError(`height:${height} or width:${width} must be larger than factor:${QWEN_FACTOR}`);
-  if (Math.max(height, width) / Math.min(height, width) > 200) throw new RangeError(`absolute aspect ratio must be smaller than 100, got ${height} / ${width}`);
+  if (Math.max(height, width) / Math.min(height, width) > 200)
+    throw new RangeError(`absolute aspect ratio must be smaller than 100, got ${height} / ${width}`);
   if (Math.max(height, width) > UI_S1_MAX_LONG_SIDE) {
     const beta = Math.max(height, width) / UI_S1_MAX_LONG_SIDE;
     height = Math.trunc(height / beta);
@@ -206,7 +216,14 @@ export function uiS1FormatResponse(thought: string | null, call: ToolCall, frame
 // ---------------------------------------------------------------------------------------------
 
 /** make_qwen_image_item's element, in its key order. */
-export type UiS1ImageElement = { image: string; height: number; width: number; resized_height: number; resized_width: number; seq_len: number };
+export type UiS1ImageElement = {
+  image: string;
+  height: number;
+  width: number;
+  resized_height: number;
+  resized_width: number;
+  seq_len: number;
+};
 export type UiS1Content = { text: string } | UiS1ImageElement;
 export type UiS1Message = { role: "system" | "user" | "assistant"; content: UiS1Content[] };
 
@@ -239,7 +256,9 @@ export function uiS1StepMessages(goal: string, steps: readonly UiS1PromptStep[],
       messages.push({ role: "assistant", content: [{ text: uiS1FormatResponse(prev.thought, prev.call, prev.frames) }] });
     }
     const content: UiS1Content[] =
-      i === 0 ? [{ text: `User Instruction: ${goal}\n${UI_S1_FORMAT_INSTRUCT}` }, { text: UI_S1_ANSWER_HINT }] : [{ text: UI_S1_FORMAT_INSTRUCT }];
+      i === 0
+        ? [{ text: `User Instruction: ${goal}\n${UI_S1_FORMAT_INSTRUCT}` }, { text: UI_S1_ANSWER_HINT }]
+        : [{ text: UI_S1_FORMAT_INSTRUCT }];
     content.push(imageElement(step));
     messages.push({ role: "user", content });
   }

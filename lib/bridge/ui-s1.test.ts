@@ -4,7 +4,15 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { uiS1Reward } from "@/lib/domain/rewards";
 import { pyJsonLoads, pyStrip, PyBigInt, pyContains, pyDivide } from "@/lib/domain/python-compat";
-import { toPy, uiS1EvalCheckOptions, uiS1EvalResize, uiS1SopEpisode, uiS1SopRates, uiS1TrainCheckOptions, uiS1TrajStep } from "@/lib/domain/ui-s1-reward";
+import {
+  toPy,
+  uiS1EvalCheckOptions,
+  uiS1EvalResize,
+  uiS1SopEpisode,
+  uiS1SopRates,
+  uiS1TrainCheckOptions,
+  uiS1TrajStep,
+} from "@/lib/domain/ui-s1-reward";
 import { loadUiS1RewardVectors, loadUiS1SopVectors, UI_S1_REWARD_VECTORS as REWARD_VECTORS } from "./vectors/vectors";
 
 const PLUGIN_PATH = fileURLToPath(new URL("./reward_plugin.py", import.meta.url));
@@ -54,10 +62,15 @@ describe("uiS1Reward (TypeScript) equals UI-S1's gui_action_match_compute_score"
   });
 });
 
-const pythonSchema = z.array(z.object({ name: z.string(), score: z.number(), format: z.number(), type_match: z.boolean(), extract_match: z.boolean() }));
+const pythonSchema = z.array(
+  z.object({ name: z.string(), score: z.number(), format: z.number(), type_match: z.boolean(), extract_match: z.boolean() }),
+);
 
 describe("ui_s1_reward (Python plugin, standard library only) equals UI-S1's gui_action_match_compute_score", () => {
-  const run = spawnSync("python3", ["-B", "-I", "-S", PLUGIN_PATH, "--ui-s1-vectors", REWARD_VECTORS], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const run = spawnSync("python3", ["-B", "-I", "-S", PLUGIN_PATH, "--ui-s1-vectors", REWARD_VECTORS], {
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
   it("runs without third-party packages", () => {
     expect(run.error).toBeUndefined();
     expect(run.stderr).toBe("");
@@ -76,18 +89,30 @@ describe("UI-S1 SOP (eval_qwenvl.py) per trajectory", () => {
     const episode = uiS1SopEpisode(
       t.steps.map((s, i) => ({
         checkOptions: uiS1EvalCheckOptions(
-          uiS1TrajStep({ index: i, toolCall: s.call, box: s.box, candidateBoxes: s.candidates } as Parameters<typeof uiS1TrajStep>[0], s.annotation),
+          uiS1TrajStep(
+            { index: i, toolCall: s.call, box: s.box, candidateBoxes: s.candidates } as Parameters<typeof uiS1TrajStep>[0],
+            s.annotation,
+          ),
         ),
         width: s.width,
         height: s.height,
         response: t.responses[i] ?? null,
       })),
     );
-    expect(episode).toMatchObject({ complete: true, numSteps: t.expect.num_steps, finalStepId: t.expect.final_step_id, taskSuccess: t.expect.task_success });
+    expect(episode).toMatchObject({
+      complete: true,
+      numSteps: t.expect.num_steps,
+      finalStepId: t.expect.final_step_id,
+      taskSuccess: t.expect.task_success,
+    });
   });
 
   it("totals equal main()'s success rate and average progress", () => {
-    const episodes = sop.trajectories.map((t) => ({ numSteps: t.expect.num_steps, finalStepId: t.expect.final_step_id, taskSuccess: t.expect.task_success }));
+    const episodes = sop.trajectories.map((t) => ({
+      numSteps: t.expect.num_steps,
+      finalStepId: t.expect.final_step_id,
+      taskSuccess: t.expect.task_success,
+    }));
     const rates = uiS1SopRates(episodes)!;
     expect(rates.successRate).toBe(sop.totals.success_rate);
     expect(rates.progress).toBe(sop.totals.progress);
@@ -95,8 +120,18 @@ describe("UI-S1 SOP (eval_qwenvl.py) per trajectory", () => {
 
   it("reports a trajectory as incomplete when the evaluation would need a response it does not have", () => {
     const steps = [
-      { checkOptions: toPy({ action: "system_button", button: "Back", candidate_bbox: [] }) as Map<string, never>, width: 1080, height: 2400, response: '<think>t</think><action>{"action": "system_button", "button": "Back"}</action>' },
-      { checkOptions: toPy({ action: "system_button", button: "Back", candidate_bbox: [] }) as Map<string, never>, width: 1080, height: 2400, response: null },
+      {
+        checkOptions: toPy({ action: "system_button", button: "Back", candidate_bbox: [] }) as Map<string, never>,
+        width: 1080,
+        height: 2400,
+        response: '<think>t</think><action>{"action": "system_button", "button": "Back"}</action>',
+      },
+      {
+        checkOptions: toPy({ action: "system_button", button: "Back", candidate_bbox: [] }) as Map<string, never>,
+        width: 1080,
+        height: 2400,
+        response: null,
+      },
     ];
     expect(uiS1SopEpisode(steps)).toEqual({ complete: false, missingStep: 1 });
     // A miss before the gap ends the episode: no response is needed after it.
@@ -112,7 +147,8 @@ describe("Python semantics the UI-S1 rule relies on", () => {
     expect(pyJsonLoads("123456789012345678901")).toEqual(new PyBigInt(123456789012345678901n));
     expect(() => pyJsonLoads("9".repeat(4301))).toThrow(/4300 digits/);
     expect(pyJsonLoads("9".repeat(4300))).toBeInstanceOf(PyBigInt);
-    for (const bad of ["{'a': 1}", "[1,]", "01", "1.", '"\n"', "[1] x", "", "nul", "\ufeff{}"]) expect(() => pyJsonLoads(bad), bad).toThrow();
+    for (const bad of ["{'a': 1}", "[1,]", "01", "1.", '"\n"', "[1] x", "", "nul", "\ufeff{}"])
+      expect(() => pyJsonLoads(bad), bad).toThrow();
     expect(pyJsonLoads('{"a": 1, "a": 2}')).toEqual(new Map([["a", 2]]));
     expect(pyJsonLoads("1e5")).toBe(100000);
     expect(pyJsonLoads("1E+2")).toBe(100);

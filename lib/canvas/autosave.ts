@@ -208,7 +208,10 @@ export function restoreDrafts(
       drafts.remove(key);
       continue;
     }
-    out = key === TRAJECTORY_KEY ? { ...out, trajectory: d.value as Doc["trajectory"] } : { ...out, steps: { ...out.steps, [key]: d.value as Doc["steps"][string] } };
+    out =
+      key === TRAJECTORY_KEY
+        ? { ...out, trajectory: d.value as Doc["trajectory"] }
+        : { ...out, steps: { ...out.steps, [key]: d.value as Doc["steps"][string] } };
     if (d.baseVersion !== synced.version) {
       // As after a 409: the edit's own base stays the base until the merge; theirs waits in the conflict.
       conflicts[key] = { base: d.base, theirs: synced.value, version: synced.version };

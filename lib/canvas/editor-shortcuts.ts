@@ -9,7 +9,13 @@ import { viewShortcuts } from "./view-shortcuts";
  * What the page adds to the engine's commands: saving and submitting talk to the server, focusing
  * talks to the DOM, and whether a verdict key moves on is the person's setting.
  */
-export type PageActions = { save: () => void; submit: () => void; focusThought: () => void; isVerdictAdvancing?: () => boolean; acceptSuggestion?: () => void };
+export type PageActions = {
+  save: () => void;
+  submit: () => void;
+  focusThought: () => void;
+  isVerdictAdvancing?: () => boolean;
+  acceptSuggestion?: () => void;
+};
 
 /**
  * The next step (after the current one, wrapping round) that still blocks a submit: inside the cut
@@ -66,18 +72,30 @@ function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[
     { id: "step.prev", kbd: ["k", "ArrowLeft"], label: "shortcut.stepPrev", group: "shortcut.group.steps", when: noBox, run: editor.prev },
     { id: "step.first", kbd: ["Home"], label: "shortcut.stepFirst", group: "shortcut.group.steps", run: editor.first },
     { id: "step.last", kbd: ["End"], label: "shortcut.stepLast", group: "shortcut.group.steps", run: editor.last },
-    { id: "step.nextIncomplete", kbd: ["i"], label: "shortcut.stepNextIncomplete", group: "shortcut.group.steps", run: (s) => {
+    {
+      id: "step.nextIncomplete",
+      kbd: ["i"],
+      label: "shortcut.stepNextIncomplete",
+      group: "shortcut.group.steps",
+      run: (s) => {
         const i = nextIncompleteStep(s);
         if (i !== null) editor.goTo(i);
-      } },
+      },
+    },
 
     { id: "tool.select", kbd: ["v"], label: "shortcut.toolSelect", group: "shortcut.group.tools", run: () => editor.setTool("select") },
     { id: "tool.point", kbd: ["p"], label: "shortcut.toolPoint", group: "shortcut.group.tools", run: () => editor.setTool("point") },
     { id: "tool.swipe", kbd: ["s"], label: "shortcut.toolSwipe", group: "shortcut.group.tools", run: () => editor.setTool("swipe") },
-    { id: "tool.box", kbd: ["b"], label: "shortcut.toolBox", group: "shortcut.group.tools", run: () => {
+    {
+      id: "tool.box",
+      kbd: ["b"],
+      label: "shortcut.toolBox",
+      group: "shortcut.group.tools",
+      run: () => {
         editor.setTool("box");
         editor.selectBox(true);
-      } },
+      },
+    },
 
     ...ACTION_TYPES.map((action, i) => ({
       id: `action.${action}`,
@@ -88,27 +106,132 @@ function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[
       run: () => editor.setActionType(action),
     })),
 
-    { id: "box.left", kbd: ["ArrowLeft"], label: "shortcut.nudge", group: "shortcut.group.box", when: editWithBox, run: () => editor.nudgeBox(-1, 0) },
-    { id: "box.right", kbd: ["ArrowRight"], label: "shortcut.nudge", group: "shortcut.group.box", when: editWithBox, run: () => editor.nudgeBox(1, 0) },
-    { id: "box.up", kbd: ["ArrowUp"], label: "shortcut.nudge", group: "shortcut.group.box", when: editWithBox, run: () => editor.nudgeBox(0, -1) },
-    { id: "box.down", kbd: ["ArrowDown"], label: "shortcut.nudge", group: "shortcut.group.box", when: editWithBox, run: () => editor.nudgeBox(0, 1) },
-    { id: "box.left10", kbd: ["shift+ArrowLeft"], label: "shortcut.nudge10", group: "shortcut.group.box", when: editWithBox, run: () => editor.nudgeBox(-10, 0) },
-    { id: "box.right10", kbd: ["shift+ArrowRight"], label: "shortcut.nudge10", group: "shortcut.group.box", when: editWithBox, run: () => editor.nudgeBox(10, 0) },
-    { id: "box.up10", kbd: ["shift+ArrowUp"], label: "shortcut.nudge10", group: "shortcut.group.box", when: editWithBox, run: () => editor.nudgeBox(0, -10) },
-    { id: "box.down10", kbd: ["shift+ArrowDown"], label: "shortcut.nudge10", group: "shortcut.group.box", when: editWithBox, run: () => editor.nudgeBox(0, 10) },
-    { id: "box.delete", kbd: ["Delete", "Backspace"], label: "shortcut.boxDelete", group: "shortcut.group.box", when: editWithBox, run: editor.deleteBox },
+    {
+      id: "box.left",
+      kbd: ["ArrowLeft"],
+      label: "shortcut.nudge",
+      group: "shortcut.group.box",
+      when: editWithBox,
+      run: () => editor.nudgeBox(-1, 0),
+    },
+    {
+      id: "box.right",
+      kbd: ["ArrowRight"],
+      label: "shortcut.nudge",
+      group: "shortcut.group.box",
+      when: editWithBox,
+      run: () => editor.nudgeBox(1, 0),
+    },
+    {
+      id: "box.up",
+      kbd: ["ArrowUp"],
+      label: "shortcut.nudge",
+      group: "shortcut.group.box",
+      when: editWithBox,
+      run: () => editor.nudgeBox(0, -1),
+    },
+    {
+      id: "box.down",
+      kbd: ["ArrowDown"],
+      label: "shortcut.nudge",
+      group: "shortcut.group.box",
+      when: editWithBox,
+      run: () => editor.nudgeBox(0, 1),
+    },
+    {
+      id: "box.left10",
+      kbd: ["shift+ArrowLeft"],
+      label: "shortcut.nudge10",
+      group: "shortcut.group.box",
+      when: editWithBox,
+      run: () => editor.nudgeBox(-10, 0),
+    },
+    {
+      id: "box.right10",
+      kbd: ["shift+ArrowRight"],
+      label: "shortcut.nudge10",
+      group: "shortcut.group.box",
+      when: editWithBox,
+      run: () => editor.nudgeBox(10, 0),
+    },
+    {
+      id: "box.up10",
+      kbd: ["shift+ArrowUp"],
+      label: "shortcut.nudge10",
+      group: "shortcut.group.box",
+      when: editWithBox,
+      run: () => editor.nudgeBox(0, -10),
+    },
+    {
+      id: "box.down10",
+      kbd: ["shift+ArrowDown"],
+      label: "shortcut.nudge10",
+      group: "shortcut.group.box",
+      when: editWithBox,
+      run: () => editor.nudgeBox(0, 10),
+    },
+    {
+      id: "box.delete",
+      kbd: ["Delete", "Backspace"],
+      label: "shortcut.boxDelete",
+      group: "shortcut.group.box",
+      when: editWithBox,
+      run: editor.deleteBox,
+    },
     { id: "cancel", kbd: ["Escape"], label: "shortcut.cancel", group: "shortcut.group.box", run: editor.cancel },
 
     ...(["good", "corrected", "harmful", "neutral"] as const).map((v) => verdictKey(v)),
     { id: "trajectory.cut", kbd: ["x"], label: "shortcut.cut", group: "shortcut.group.verdict", when: canEdit, run: editor.toggleCutHere },
-    { id: "thought.focus", kbd: ["e"], label: "shortcut.focusThought", group: "shortcut.group.verdict", when: canEdit, run: page.focusThought },
-    { id: "outcome.success", kbd: ["shift+s"], label: "shortcut.outcomeSuccess", group: "shortcut.group.verdict", when: canDecideOutcome, run: () => editor.setOutcome("success") },
-    { id: "outcome.failure", kbd: ["shift+f"], label: "shortcut.outcomeFailure", group: "shortcut.group.verdict", when: canDecideOutcome, run: () => editor.setOutcome("failure") },
-    { id: "trajectory.discard", kbd: ["shift+d"], label: "shortcut.discard", group: "shortcut.group.verdict", when: canEdit, run: (s) => editor.setDiscarded(!s.doc.trajectory.isDiscarded) },
-    { id: "suggest.accept", kbd: ["a"], label: "shortcut.suggestAccept", group: "shortcut.group.verdict", when: canEdit, run: () => page.acceptSuggestion?.() },
+    {
+      id: "thought.focus",
+      kbd: ["e"],
+      label: "shortcut.focusThought",
+      group: "shortcut.group.verdict",
+      when: canEdit,
+      run: page.focusThought,
+    },
+    {
+      id: "outcome.success",
+      kbd: ["shift+s"],
+      label: "shortcut.outcomeSuccess",
+      group: "shortcut.group.verdict",
+      when: canDecideOutcome,
+      run: () => editor.setOutcome("success"),
+    },
+    {
+      id: "outcome.failure",
+      kbd: ["shift+f"],
+      label: "shortcut.outcomeFailure",
+      group: "shortcut.group.verdict",
+      when: canDecideOutcome,
+      run: () => editor.setOutcome("failure"),
+    },
+    {
+      id: "trajectory.discard",
+      kbd: ["shift+d"],
+      label: "shortcut.discard",
+      group: "shortcut.group.verdict",
+      when: canEdit,
+      run: (s) => editor.setDiscarded(!s.doc.trajectory.isDiscarded),
+    },
+    {
+      id: "suggest.accept",
+      kbd: ["a"],
+      label: "shortcut.suggestAccept",
+      group: "shortcut.group.verdict",
+      when: canEdit,
+      run: () => page.acceptSuggestion?.(),
+    },
 
     { id: "history.undo", kbd: ["mod+z"], label: "shortcut.undo", group: "shortcut.group.general", isGlobal: true, run: editor.undo },
-    { id: "history.redo", kbd: ["mod+shift+z", "mod+y"], label: "shortcut.redo", group: "shortcut.group.general", isGlobal: true, run: editor.redo },
+    {
+      id: "history.redo",
+      kbd: ["mod+shift+z", "mod+y"],
+      label: "shortcut.redo",
+      group: "shortcut.group.general",
+      isGlobal: true,
+      run: editor.redo,
+    },
     { id: "save", kbd: ["mod+s"], label: "shortcut.save", group: "shortcut.group.general", isGlobal: true, run: page.save },
     { id: "submit", kbd: ["mod+Enter"], label: "shortcut.submit", group: "shortcut.group.general", isGlobal: true, run: page.submit },
     ...viewShortcuts<EditorState>(editor.view),

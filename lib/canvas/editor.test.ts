@@ -1,14 +1,28 @@
 import { describe, expect, it } from "vitest";
 import type { StepAnnotation, TrajectoryAnnotation } from "@/lib/domain/annotation";
 import { createAutosave, restoreDrafts, type Draft, type DraftStore, type SaveOutcome } from "./autosave";
-import { createEditor, dirtyKeys, toImagePoint, TRAJECTORY_KEY, viewTransform, type DocValue, type EditorState, type Synced } from "./editor";
+import {
+  createEditor,
+  dirtyKeys,
+  toImagePoint,
+  TRAJECTORY_KEY,
+  viewTransform,
+  type DocValue,
+  type EditorState,
+  type Synced,
+} from "./editor";
 import { editorShortcuts } from "./editor-shortcuts";
 import { rewardPreview } from "./reward-preview";
 import { formatKbd, matchShortcut, type KeyInput } from "./shortcuts";
 
 const SIZE = { width: 1080, height: 2400 };
 const step = (over: Partial<StepAnnotation> = {}): StepAnnotation => ({
-  thought: { state: "Home screen.", nextAction: "Tap Settings.", purpose: "To open settings.", text: "Home screen. Tap Settings. To open settings." },
+  thought: {
+    state: "Home screen.",
+    nextAction: "Tap Settings.",
+    purpose: "To open settings.",
+    text: "Home screen. Tap Settings. To open settings.",
+  },
   clearAction: "Tap Settings.",
   toolCall: { action: "type", text: "hello" },
   box: null,
@@ -232,7 +246,14 @@ describe("history grouping", () => {
 });
 
 describe("shortcuts", () => {
-  const key = (k: string, mods: Partial<KeyInput> = {}): KeyInput => ({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
+  const key = (k: string, mods: Partial<KeyInput> = {}): KeyInput => ({
+    key: k,
+    ctrlKey: false,
+    metaKey: false,
+    shiftKey: false,
+    altKey: false,
+    ...mods,
+  });
   const page = { save: () => {}, submit: () => {}, focusThought: () => {} };
   const fire = (e: ReturnType<typeof setup>, k: KeyInput, isTyping = false) => {
     const list = editorShortcuts(e, page);
@@ -382,7 +403,12 @@ describe("autosave", () => {
     const server = memoryServer(e.get().server);
     const drafts = memoryDrafts();
     const timers = manualTimers();
-    const sync = createAutosave(e, { api: server.api, drafts, isValid: (_k, v) => !("toolCall" in v) || v.toolCall.action !== "key" || v.toolCall.text !== "", ...timers });
+    const sync = createAutosave(e, {
+      api: server.api,
+      drafts,
+      isValid: (_k, v) => !("toolCall" in v) || v.toolCall.action !== "key" || v.toolCall.text !== "",
+      ...timers,
+    });
     e.setToolCall({ action: "key", text: "" });
     await timers.fire();
     expect(sync.state.get().status).toBe("invalid");
@@ -419,10 +445,20 @@ describe("autosave", () => {
 describe("reward preview", () => {
   const original = { toolCall: { action: "click" as const, coordinate: [540, 1200] as [number, number] }, thought: "t", clearAction: "a" };
   it("scores the model's point against the corrected box under both rules", () => {
-    const hit = rewardPreview(original, step({ toolCall: { action: "click", coordinate: [545, 1210] }, box: [500, 1150, 600, 1250] }), [], SIZE)!;
+    const hit = rewardPreview(
+      original,
+      step({ toolCall: { action: "click", coordinate: [545, 1210] }, box: [500, 1150, 600, 1250] }),
+      [],
+      SIZE,
+    )!;
     expect(hit).toMatchObject({ mobileR1: 1, hit: true });
     expect(hit.uiS1).toBeCloseTo(1);
-    const miss = rewardPreview(original, step({ toolCall: { action: "click", coordinate: [100, 300] }, box: [50, 250, 150, 350] }), [], SIZE)!;
+    const miss = rewardPreview(
+      original,
+      step({ toolCall: { action: "click", coordinate: [100, 300] }, box: [50, 250, 150, 350] }),
+      [],
+      SIZE,
+    )!;
     expect(miss).toMatchObject({ mobileR1: 0, hit: false });
     expect(miss.uiS1Action).toBe(0.5); // right type, wrong place
   });

@@ -1,8 +1,4 @@
-import {
-  convertToolCall,
-  type StepAnnotation,
-  type TrajectoryAnnotation,
-} from "@/lib/domain/annotation";
+import { convertToolCall, type StepAnnotation, type TrajectoryAnnotation } from "@/lib/domain/annotation";
 import { boxFromCorners, clampBox, type Box, type Point, type Size } from "@/lib/domain/geometry";
 import { composeThought } from "@/lib/domain/thought";
 import type { ActionType, ToolCall } from "@/lib/domain/tool-call";
@@ -120,7 +116,10 @@ export function createEditor(init: EditorInit) {
   function withValues(doc: Doc, values: Record<string, unknown>): Doc {
     let next = doc;
     for (const [k, v] of Object.entries(values)) {
-      next = k === TRAJECTORY_KEY ? { ...next, trajectory: v as TrajectoryAnnotation } : { ...next, steps: { ...next.steps, [k]: v as StepAnnotation } };
+      next =
+        k === TRAJECTORY_KEY
+          ? { ...next, trajectory: v as TrajectoryAnnotation }
+          : { ...next, steps: { ...next.steps, [k]: v as StepAnnotation } };
     }
     return next;
   }
@@ -131,7 +130,9 @@ export function createEditor(init: EditorInit) {
     const keys = diffKeys(b, a);
     if (keys.length === 0) return;
     const pick = (src: Record<string, unknown>) => Object.fromEntries(keys.map((k) => [k, src[k]]));
-    store.set((s) => ({ history: record(s.history, { label, before: pick(b), after: pick(a), mergeKey, at: now(), stepIndex: s.stepIndex }) }));
+    store.set((s) => ({
+      history: record(s.history, { label, before: pick(b), after: pick(a), mergeKey, at: now(), stepIndex: s.stepIndex }),
+    }));
   }
 
   /** One change outside a drag: its own history entry (or merged into the previous one by mergeKey). */
@@ -146,11 +147,15 @@ export function createEditor(init: EditorInit) {
 
   function changeStep(label: string, fn: (a: StepAnnotation) => StepAnnotation, mergeKey?: string) {
     const id = meta().id;
-    change(label, (doc) => {
-      const prev = doc.steps[id]!;
-      const next = fn(prev);
-      return next === prev ? doc : { ...doc, steps: { ...doc.steps, [id]: next } };
-    }, mergeKey && `${mergeKey}:${id}`);
+    change(
+      label,
+      (doc) => {
+        const prev = doc.steps[id]!;
+        const next = fn(prev);
+        return next === prev ? doc : { ...doc, steps: { ...doc.steps, [id]: next } };
+      },
+      mergeKey && `${mergeKey}:${id}`,
+    );
   }
 
   function changeTrajectory(label: string, patch: Partial<TrajectoryAnnotation>) {
@@ -202,11 +207,15 @@ export function createEditor(init: EditorInit) {
 
   /** Editing a part recomposes the thought text, unless the text was edited by hand since. */
   function setThoughtPart(part: ThoughtPart, value: string) {
-    changeStep("history.thought", (a) => {
-      const parts = { ...a.thought, [part]: value };
-      const isComposed = a.thought.text === composeThought(a.thought);
-      return { ...a, thought: { ...parts, text: isComposed ? composeThought(parts) : a.thought.text } };
-    }, `thought.${part}`);
+    changeStep(
+      "history.thought",
+      (a) => {
+        const parts = { ...a.thought, [part]: value };
+        const isComposed = a.thought.text === composeThought(a.thought);
+        return { ...a, thought: { ...parts, text: isComposed ? composeThought(parts) : a.thought.text } };
+      },
+      `thought.${part}`,
+    );
   }
 
   function setThoughtText(text: string) {
@@ -227,7 +236,9 @@ export function createEditor(init: EditorInit) {
 
   function setActionType(action: ActionType) {
     // The same type again is no change (and no undo step that undoes nothing).
-    changeStep("history.actionType", (a) => (a.toolCall.action === action ? a : { ...a, toolCall: convertToolCall(a.toolCall, action, { box: a.box, size: meta().size }) }));
+    changeStep("history.actionType", (a) =>
+      a.toolCall.action === action ? a : { ...a, toolCall: convertToolCall(a.toolCall, action, { box: a.box, size: meta().size }) },
+    );
   }
 
   function setVerdict(verdict: Verdict) {
@@ -282,7 +293,16 @@ export function createEditor(init: EditorInit) {
     const [x1, y1, x2, y2] = box;
     const mx = (x1 + x2) / 2;
     const my = (y1 + y2) / 2;
-    const spots: Record<Handle, Point> = { nw: [x1, y1], n: [mx, y1], ne: [x2, y1], e: [x2, my], se: [x2, y2], s: [mx, y2], sw: [x1, y2], w: [x1, my] };
+    const spots: Record<Handle, Point> = {
+      nw: [x1, y1],
+      n: [mx, y1],
+      ne: [x2, y1],
+      e: [x2, my],
+      se: [x2, y2],
+      s: [mx, y2],
+      sw: [x1, y2],
+      w: [x1, my],
+    };
     if (get().isBoxSelected) {
       for (const h of HANDLES) if (Math.abs(p[0] - spots[h][0]) <= r && Math.abs(p[1] - spots[h][1]) <= r) return h;
     }
@@ -333,7 +353,10 @@ export function createEditor(init: EditorInit) {
         const box = current().box;
         if (hit && box) {
           beginGesture();
-          store.set({ isBoxSelected: true, drag: hit === "body" ? { kind: "box-move", grab: p, start: box } : { kind: "box-resize", handle: hit, start: box } });
+          store.set({
+            isBoxSelected: true,
+            drag: hit === "body" ? { kind: "box-move", grab: p, start: box } : { kind: "box-resize", handle: hit, start: box },
+          });
         } else {
           view.beginPan(e.display);
           store.set({ isBoxSelected: false, drag: { kind: "pan" } });
@@ -379,7 +402,9 @@ export function createEditor(init: EditorInit) {
         return commitGesture("history.point");
       case "swipe": {
         const call = current().toolCall;
-        const isTiny = call.action === "swipe" && Math.hypot(call.coordinate2[0] - call.coordinate[0], call.coordinate2[1] - call.coordinate[1]) < MIN_DRAG;
+        const isTiny =
+          call.action === "swipe" &&
+          Math.hypot(call.coordinate2[0] - call.coordinate[0], call.coordinate2[1] - call.coordinate[1]) < MIN_DRAG;
         return isTiny ? cancelGesture() : commitGesture("history.swipe");
       }
       case "box-draw": {
@@ -461,7 +486,9 @@ export function createEditor(init: EditorInit) {
       store.set((s) => ({ server: { ...s.server, [key]: synced } }));
     },
     markConflict(key: string, theirs: Synced<DocValue>) {
-      store.set((s) => ({ conflicts: { ...s.conflicts, [key]: { base: s.server[key]!.value, theirs: theirs.value, version: theirs.version } } }));
+      store.set((s) => ({
+        conflicts: { ...s.conflicts, [key]: { base: s.server[key]!.value, theirs: theirs.value, version: theirs.version } },
+      }));
     },
     /** Settle a conflict with a merged value: their version becomes the base, the merge is the new edit. */
     resolveConflict(key: string, merged: DocValue) {

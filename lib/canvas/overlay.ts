@@ -88,7 +88,12 @@ export type StepMarks = {
 export function stepMarks(input: { original: ToolCall; corrected: ToolCall; importedBoxes: Box[]; correctedBox: Box | null }): StepMarks {
   const imported: Box[] = [];
   for (const b of input.importedBoxes) if (!imported.some((x) => sameBox(x, b))) imported.push(b);
-  return { model: gestureOf(input.original), corrected: gestureOf(input.corrected), importedBoxes: imported, correctedBox: input.correctedBox };
+  return {
+    model: gestureOf(input.original),
+    corrected: gestureOf(input.corrected),
+    importedBoxes: imported,
+    correctedBox: input.correctedBox,
+  };
 }
 
 /** The boxes a step was imported with: the model's target first (when the import recorded it), then the other acceptable ones. */

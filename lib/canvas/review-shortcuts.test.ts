@@ -17,7 +17,14 @@ const review = reviewShortcuts({
   startNext: record("startNext"),
   help: record("help"),
 });
-const key = (k: string, mods: Partial<{ ctrlKey: boolean; shiftKey: boolean }> = {}) => ({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
+const key = (k: string, mods: Partial<{ ctrlKey: boolean; shiftKey: boolean }> = {}) => ({
+  key: k,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  altKey: false,
+  ...mods,
+});
 const press = (k: string, ctx: ReviewContextState, isTyping = false, mods = {}) => {
   const hit = matchShortcut(key(k, mods), review, ctx, isTyping);
   hit?.run(ctx);
@@ -26,7 +33,11 @@ const press = (k: string, ctx: ReviewContextState, isTyping = false, mods = {}) 
 
 describe("review and My tasks shortcuts", () => {
   it("every label and group is in both catalogues, and no key is listed twice in one list", () => {
-    for (const list of [review, myTasksShortcuts({ startNext: () => {}, help: () => {} }), reviewQueueShortcuts({ startNext: () => {}, help: () => {} })]) {
+    for (const list of [
+      review,
+      myTasksShortcuts({ startNext: () => {}, help: () => {} }),
+      reviewQueueShortcuts({ startNext: () => {}, help: () => {} }),
+    ]) {
       for (const s of list) {
         expect(CATALOGUE.en, s.label).toHaveProperty([s.label]);
         expect(CATALOGUE.zh, s.group).toHaveProperty([s.group]);

@@ -29,7 +29,14 @@ export function reviewShortcuts(a: ReviewActions): Shortcut<ReviewContextState>[
     { id: "review.comment", kbd: ["c"], label: "shortcut.review.comment", group: g, run: a.comment },
     { id: "review.fix", kbd: ["f"], label: "shortcut.review.fix", group: g, when: canDecide, run: a.fix },
     // A plain "a" approves only when no fix is pending: approving with fixes is Ctrl+Enter or the button, so it is never a slip.
-    { id: "review.approve", kbd: ["a"], label: "shortcut.review.approve", group: g, when: (s) => s.canDecide && !s.hasFixes, run: a.approve },
+    {
+      id: "review.approve",
+      kbd: ["a"],
+      label: "shortcut.review.approve",
+      group: g,
+      when: (s) => s.canDecide && !s.hasFixes,
+      run: a.approve,
+    },
     { id: "review.reason", kbd: ["r"], label: "shortcut.review.reason", group: g, when: canDecide, run: a.focusReason },
     { id: "review.decide", kbd: ["mod+Enter"], label: "shortcut.review.decide", group: g, when: canDecide, run: a.decide, isGlobal: true },
     { id: "review.startNext", kbd: ["n"], label: "shortcut.review.startNext", group: g, run: a.startNext },

@@ -24,7 +24,12 @@ export type RewardPreview = {
  * (default Qwen2.5-VL max_pixels), so it is converted the way a trainer's rollout would write it.
  * The verdict is left out (GOOD): the preview asks about the action, not the annotation.
  */
-export function rewardPreview(original: OriginalOutput, corrected: StepAnnotation, candidateBoxes: Box[], size: Size): RewardPreview | null {
+export function rewardPreview(
+  original: OriginalOutput,
+  corrected: StepAnnotation,
+  candidateBoxes: Box[],
+  size: Size,
+): RewardPreview | null {
   const gtCall = toolCallSchema.safeParse(corrected.toolCall);
   if (!gtCall.success) return null;
   const frames = framePair(size);

@@ -25,7 +25,14 @@ function setup(steps: StepAnnotation[], trajectory: TrajectoryAnnotation = { out
   return createEditor({ trajectoryId: "t", steps: metas, doc, server });
 }
 
-const key = (k: string, mods: Partial<KeyInput> = {}): KeyInput => ({ key: k, ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, ...mods });
+const key = (k: string, mods: Partial<KeyInput> = {}): KeyInput => ({
+  key: k,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  altKey: false,
+  ...mods,
+});
 const SELECT: NativeKeyTarget = { kind: "choice", tag: "SELECT", type: "" };
 const RADIO: NativeKeyTarget = { kind: "choice", tag: "INPUT", type: "radio" };
 const CHECKBOX: NativeKeyTarget = { kind: "press", tag: "INPUT", type: "checkbox" };
@@ -36,7 +43,8 @@ const page = { save: () => {}, submit: () => {}, focusThought: () => {} };
 
 describe("key policy by focused control", () => {
   it("on a closed select, arrows and letters never reach the browser (they would pick another option)", () => {
-    for (const k of ["ArrowRight", "ArrowLeft", "ArrowUp", "ArrowDown", "Home", "End", "PageDown", "l", "3"]) expect(changesValueNatively(key(k), SELECT), k).toBe(true);
+    for (const k of ["ArrowRight", "ArrowLeft", "ArrowUp", "ArrowDown", "Home", "End", "PageDown", "l", "3"])
+      expect(changesValueNatively(key(k), SELECT), k).toBe(true);
     // Opening the list is a person's explicit choice.
     expect(changesValueNatively(key(" "), SELECT)).toBe(false);
     expect(changesValueNatively(key("ArrowDown", { altKey: true }), SELECT)).toBe(false);
@@ -139,7 +147,21 @@ describe("editor registry", () => {
     const e = setup([complete()]);
     const lists: { name: string; list: { id: string; kbd: string[]; label: string; group: string; when?: unknown }[] }[] = [
       { name: "editor", list: editorShortcuts(e, page) },
-      { name: "review", list: reviewShortcuts({ next() {}, prev() {}, toggleOpen() {}, comment() {}, fix() {}, approve() {}, focusReason() {}, decide() {}, startNext() {}, help() {} }) },
+      {
+        name: "review",
+        list: reviewShortcuts({
+          next() {},
+          prev() {},
+          toggleOpen() {},
+          comment() {},
+          fix() {},
+          approve() {},
+          focusReason() {},
+          decide() {},
+          startNext() {},
+          help() {},
+        }),
+      },
       { name: "tasks", list: myTasksShortcuts({ startNext() {}, help() {} }) },
     ];
     const en: Record<string, string> = CATALOGUE.en;
@@ -152,7 +174,12 @@ describe("editor registry", () => {
       // Keys shared by two entries must be told apart by `when` (arrows: step vs nudge).
       const byKey = new Map<string, string[]>();
       for (const s of list) for (const k of s.kbd) byKey.set(k.toLowerCase(), [...(byKey.get(k.toLowerCase()) ?? []), s.id]);
-      for (const [k, ids] of byKey) if (ids.length > 1) expect(ids.every((id) => list.find((s) => s.id === id)!.when), `${name} ${k}: ${ids.join(", ")}`).toBe(true);
+      for (const [k, ids] of byKey)
+        if (ids.length > 1)
+          expect(
+            ids.every((id) => list.find((s) => s.id === id)!.when),
+            `${name} ${k}: ${ids.join(", ")}`,
+          ).toBe(true);
     }
   });
 

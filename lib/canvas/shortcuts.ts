@@ -88,7 +88,21 @@ export function withKbd<C>(label: string, shortcuts: readonly Shortcut<C>[], id:
  */
 export type FocusKind = "text" | "choice" | "press" | "page";
 
-const TEXT_INPUT_TYPES = new Set(["", "text", "search", "email", "url", "tel", "password", "number", "date", "datetime-local", "month", "time", "week"]);
+const TEXT_INPUT_TYPES = new Set([
+  "",
+  "text",
+  "search",
+  "email",
+  "url",
+  "tel",
+  "password",
+  "number",
+  "date",
+  "datetime-local",
+  "month",
+  "time",
+  "week",
+]);
 const PRESS_INPUT_TYPES = new Set(["checkbox", "button", "submit", "reset", "file", "color", "image"]);
 
 export function focusKind(target: EventTarget | null): FocusKind {
@@ -101,7 +115,8 @@ export function focusKind(target: EventTarget | null): FocusKind {
     if (PRESS_INPUT_TYPES.has(type)) return "press";
     return TEXT_INPUT_TYPES.has(type) ? "text" : "press";
   }
-  if (target.tagName === "BUTTON" || target.tagName === "SUMMARY" || (target.tagName === "A" && target.hasAttribute("href"))) return "press";
+  if (target.tagName === "BUTTON" || target.tagName === "SUMMARY" || (target.tagName === "A" && target.hasAttribute("href")))
+    return "press";
   return "page";
 }
 

@@ -1,7 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { matchShortcut } from "./shortcuts";
 import { viewShortcuts } from "./view-shortcuts";
-import { createView, DISPLAY_VARIANT_WIDTH, fitTransform, MAX_DEVICE_SCALE, toImage, toStage, variantFor, zoomAt, zoomPercent, type Transform } from "./view";
+import {
+  createView,
+  DISPLAY_VARIANT_WIDTH,
+  fitTransform,
+  MAX_DEVICE_SCALE,
+  toImage,
+  toStage,
+  variantFor,
+  zoomAt,
+  zoomPercent,
+  type Transform,
+} from "./view";
 
 const PHONE = { width: 1080, height: 2400 };
 
@@ -145,7 +156,8 @@ describe("zoom keys in a page's registry", () => {
     matchShortcut(key("+"), keys, undefined, false)!.run(undefined);
     expect(v.transform().scale).toBeCloseTo(0.25 * 1.25);
     expect(toImage(v.transform(), [300, 100])[0]).toBeCloseTo(under[0]);
-    for (const k of [key("+"), key("-"), key("="), key("f"), key("0", true)]) expect(matchShortcut(k, keys, undefined, true)).toBeUndefined();
+    for (const k of [key("+"), key("-"), key("="), key("f"), key("0", true)])
+      expect(matchShortcut(k, keys, undefined, true)).toBeUndefined();
     matchShortcut(key("0", true), keys, undefined, false)!.run(undefined);
     expect(v.transform().scale).toBeCloseTo(1);
   });

@@ -114,7 +114,16 @@ export function zoomAnchor(pointer: Point | null, viewport: Size): Point {
 }
 
 export function initialViewState(over: Partial<ViewState> = {}): ViewState {
-  return { viewport: { width: 0, height: 0 }, image: { width: 0, height: 0 }, imageKey: "", camera: null, panning: null, dpr: 1, layers: ALL_LAYERS, ...over };
+  return {
+    viewport: { width: 0, height: 0 },
+    image: { width: 0, height: 0 },
+    imageKey: "",
+    camera: null,
+    panning: null,
+    dpr: 1,
+    layers: ALL_LAYERS,
+    ...over,
+  };
 }
 
 /**
@@ -168,11 +177,16 @@ export function createView(backing: Store<ViewState> = createStore(initialViewSt
       set({ camera: { ...t, x: t.x + dx, y: t.y + dy } });
     },
     setPointer: (p: Point | null) => void (pointer = p),
-    setViewport: (viewport: Size) => set((s) => (s.viewport.width === viewport.width && s.viewport.height === viewport.height ? {} : { viewport })),
+    setViewport: (viewport: Size) =>
+      set((s) => (s.viewport.width === viewport.width && s.viewport.height === viewport.height ? {} : { viewport })),
     setDpr: (dpr: number) => set({ dpr: dpr > 0 && Number.isFinite(dpr) ? dpr : 1 }),
     /** Show a screenshot: a different one (by key) starts fitted; the same one keeps its zoom and pan. */
     setImage: (imageKey: string, image: Size) =>
-      set((s) => (s.imageKey === imageKey && s.image.width === image.width && s.image.height === image.height ? {} : { imageKey, image, camera: null, panning: null })),
+      set((s) =>
+        s.imageKey === imageKey && s.image.width === image.width && s.image.height === image.height
+          ? {}
+          : { imageKey, image, camera: null, panning: null },
+      ),
     setLayer: (layer: Layer, isShown: boolean) => set((s) => ({ layers: { ...s.layers, [layer]: isShown } })),
     toggleLayer: (layer: Layer) => set((s) => ({ layers: { ...s.layers, [layer]: !s.layers[layer] } })),
   };

@@ -71,7 +71,9 @@ async function main(argv: string[]): Promise<number> {
       io.err("\n");
       const stats = await getStats({ actor: CLI_ACTOR });
       io.out(`studio holds ${stats.trajectories} trajectories, ${stats.steps} steps over ${stats.apps} apps\n`);
-      io.out(`demo accounts (email / password):\n${DEMO_ACCOUNTS.map((a) => `  ${a.role.padEnd(10)} ${a.email} / ${a.password}`).join("\n")}\n`);
+      io.out(
+        `demo accounts (email / password):\n${DEMO_ACCOUNTS.map((a) => `  ${a.role.padEnd(10)} ${a.email} / ${a.password}`).join("\n")}\n`,
+      );
       return 0;
     }
     case "stats": {
@@ -81,7 +83,11 @@ async function main(argv: string[]): Promise<number> {
       if (values.json) io.out(`${JSON.stringify(stats)}\n`);
       else {
         io.out(`${stats.trajectories} trajectories, ${stats.steps} steps, ${stats.apps} apps, ${stats.screenshots} screenshots\n`);
-        io.out(`${Object.entries(stats.byStatus).map(([s, n]) => `${s}: ${n}`).join(", ")}\n`);
+        io.out(
+          `${Object.entries(stats.byStatus)
+            .map(([s, n]) => `${s}: ${n}`)
+            .join(", ")}\n`,
+        );
       }
       return 0;
     }
@@ -187,12 +193,15 @@ async function runExport(args: string[]): Promise<number> {
     onProgress: (p) => progress(`exporting ${p.trajectories}/${p.total} trajectories`),
   });
   io.err("\n");
-  const splits = Object.entries(r.bySplit).map(([k, v]) => `${k} ${v}`).join(", ");
+  const splits = Object.entries(r.bySplit)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
   io.out(
     `exported ${r.trajectories} trajectories, ${r.steps} steps (${r.trainingSteps} training targets, ${r.harmfulSteps} harmful), ` +
       `${r.screenshots} screenshots${splits ? `; splits: ${splits}` : ""} to ${r.outDir} in ${((Date.now() - started) / 1000).toFixed(1)}s\n`,
   );
-  if (r.trajectories === 0) io.err(`nothing matched --status ${status}${status === "approved" ? " (nothing approved yet? try --status all)" : ""}\n`);
+  if (r.trajectories === 0)
+    io.err(`nothing matched --status ${status}${status === "approved" ? " (nothing approved yet? try --status all)" : ""}\n`);
   return 0;
 }
 
@@ -206,12 +215,19 @@ async function runUsers(args: string[]): Promise<number> {
   });
   switch (sub) {
     case "add": {
-      const { person: user, password } = await createUser({ actor: CLI_ACTOR, email: values.email ?? "", role: values.role as Role, password: values.password, name: values.name });
+      const { person: user, password } = await createUser({
+        actor: CLI_ACTOR,
+        email: values.email ?? "",
+        role: values.role as Role,
+        password: values.password,
+        name: values.name,
+      });
       io.out(`created ${user.email} (${user.role})${values.password ? "" : ` with password ${password}`}\n`);
       return 0;
     }
     case "list":
-      for (const u of await listUsers({ actor: CLI_ACTOR })) io.out(`${u.email.padEnd(32)} ${u.role.padEnd(10)} ${u.isDisabled ? "disabled" : "active"}\n`);
+      for (const u of await listUsers({ actor: CLI_ACTOR }))
+        io.out(`${u.email.padEnd(32)} ${u.role.padEnd(10)} ${u.isDisabled ? "disabled" : "active"}\n`);
       return 0;
     case "disable":
     case "enable": {
@@ -236,7 +252,11 @@ async function runUsers(args: string[]): Promise<number> {
 async function runTokens(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
   await migrate();
-  const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options: { user: { type: "string" }, name: { type: "string" } } });
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: { user: { type: "string" }, name: { type: "string" } },
+  });
   switch (sub) {
     case "create": {
       if (!values.user) return usage("tokens create needs --user <email>");

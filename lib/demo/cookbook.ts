@@ -73,7 +73,9 @@ export async function writeCookbookDataset(outDir: string, samplesDir: string): 
       system: "Qwen2.5-VL mobile agent cookbook example (Apache-2.0); the click is the model's, converted to original pixels.",
       image_width: s.size.width,
       image_height: s.size.height,
-      trajectory: [{ image: s.file, thought, subtask: s.subtask, action, response: mobileR1Response(thought, s.subtask, call), bbox: s.bbox }],
+      trajectory: [
+        { image: s.file, thought, subtask: s.subtask, action, response: mobileR1Response(thought, s.subtask, call), bbox: s.bbox },
+      ],
     });
   }
   const license = path.join(samplesDir, "LICENSE");

@@ -63,7 +63,10 @@ export class Flow {
 
   private box(layout: Layout, key: string): Box {
     const b = layout.targets.get(key);
-    if (!b) throw new Error(`demo flow bug: no element "${key}" on this ${this.app.name} screen (targets: ${[...layout.targets.keys()].join(", ")})`);
+    if (!b)
+      throw new Error(
+        `demo flow bug: no element "${key}" on this ${this.app.name} screen (targets: ${[...layout.targets.keys()].join(", ")})`,
+      );
     return b;
   }
 

@@ -47,7 +47,11 @@ function drawnCharacters(count: number): Set<string> {
   for (let i = 0; i < count; i++) {
     for (const step of buildTrajectory(deriveSeed(7, i), i).steps) {
       for (const m of step.layout.svg.matchAll(/>([^<>]+)</g)) {
-        const text = m[1]!.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+        const text = m[1]!
+          .replace(/&lt;/g, "<")
+          .replace(/&gt;/g, ">")
+          .replace(/&quot;/g, '"')
+          .replace(/&amp;/g, "&");
         for (const ch of text) if (ch.trim()) chars.add(ch);
       }
     }

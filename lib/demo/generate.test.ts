@@ -38,7 +38,10 @@ function callOf(action: string): ToolCall {
 async function hashImages(dir: string): Promise<Record<string, string>> {
   const files = (await readdir(path.join(dir, "images"))).sort();
   const out: Record<string, string> = {};
-  for (const f of files) out[f] = createHash("sha256").update(await readFile(path.join(dir, "images", f))).digest("hex");
+  for (const f of files)
+    out[f] = createHash("sha256")
+      .update(await readFile(path.join(dir, "images", f)))
+      .digest("hex");
   return out;
 }
 
@@ -49,7 +52,9 @@ describe("generateDemoDataset", () => {
     const t0 = performance.now();
     const result = await generateDemoDataset({ outDir: dir, trajectories: 6, seed: 11, onProgress: (d) => progress.push(d) });
     const ms = performance.now() - t0;
-    console.log(`demo render: ${result.steps} screenshots in ${ms.toFixed(0)} ms = ${(ms / result.steps).toFixed(1)} ms per screenshot (concurrency 3, ${os.cpus().length} cores)`);
+    console.log(
+      `demo render: ${result.steps} screenshots in ${ms.toFixed(0)} ms = ${(ms / result.steps).toFixed(1)} ms per screenshot (concurrency 3, ${os.cpus().length} cores)`,
+    );
     expect(result.trajectories).toBe(6);
     expect(progress.at(-1)).toBe(6);
 
@@ -57,7 +62,15 @@ describe("generateDemoDataset", () => {
     expect(lines).toHaveLength(6);
     let steps = 0;
     for (const line of lines) {
-      expect(Object.keys(line)).toEqual(["app_name", "trajectory_length", "instruction", "system", "image_width", "image_height", "trajectory"]);
+      expect(Object.keys(line)).toEqual([
+        "app_name",
+        "trajectory_length",
+        "instruction",
+        "system",
+        "image_width",
+        "image_height",
+        "trajectory",
+      ]);
       expect(line.trajectory_length).toBe(line.trajectory.length);
       expect(line.trajectory_length).toBeGreaterThanOrEqual(3);
       expect(line.trajectory_length).toBeLessThanOrEqual(9);
@@ -75,7 +88,9 @@ describe("generateDemoDataset", () => {
         expect(parsed.style).toBe("mobile-r1");
         expect(parsed.problems).toEqual([]);
         expect(parsed.toolCall).toEqual(call);
-        expect(step.response).toBe(`<think>\n${step.thought}\n</think>\n<action>\n${step.subtask}\n</action>\n<tool_call>\n${step.action}\n</tool_call>`);
+        expect(step.response).toBe(
+          `<think>\n${step.thought}\n</think>\n<action>\n${step.subtask}\n</action>\n<tool_call>\n${step.action}\n</tool_call>`,
+        );
       }
       expect(callOf(line.trajectory.at(-1)!.action).action).toBe("terminate");
     }
@@ -112,7 +127,9 @@ describe("generateDemoDataset", () => {
           coordinateSteps++;
           expect(step.bbox, step.action).not.toBeNull();
           const box = step.bbox as Box;
-          expect(box[0] <= box[2] && box[1] <= box[3] && isPointOnScreen([box[0], box[1]], size) && isPointOnScreen([box[2], box[3]], size)).toBe(true);
+          expect(
+            box[0] <= box[2] && box[1] <= box[3] && isPointOnScreen([box[0], box[1]], size) && isPointOnScreen([box[2], box[3]], size),
+          ).toBe(true);
           if (isPointInBox(call.coordinate, box)) hits++;
         } else {
           expect(step.bbox).toBeNull();
@@ -124,7 +141,9 @@ describe("generateDemoDataset", () => {
     expect([...statuses].sort()).toEqual(["failure", "success"]);
     expect(sizes).toEqual(new Set(["1080x2400", "1080x2340", "720x1280"]));
     const hitRate = hits / coordinateSteps;
-    console.log(`demo data: ${result.steps} steps, ${coordinateSteps} coordinate steps, ${(hitRate * 100).toFixed(1)}% taps inside their bbox`);
+    console.log(
+      `demo data: ${result.steps} steps, ${coordinateSteps} coordinate steps, ${(hitRate * 100).toFixed(1)}% taps inside their bbox`,
+    );
     expect(hitRate).toBeGreaterThanOrEqual(0.8);
     expect(hitRate).toBeLessThan(1); // some deliberate near misses and wrong picks exist
   });

@@ -63,7 +63,14 @@ export function toLine(draft: DraftTrajectory, index: number): MobileR1DemoLine 
     image_height: draft.size.height,
     trajectory: draft.steps.map((s, i) => {
       const action = formatMobileUseCall(s.call);
-      return { image: imageName(index, i), thought: s.thought, subtask: s.subtask, action, response: mobileR1Response(s.thought, s.subtask, s.call), bbox: s.bbox };
+      return {
+        image: imageName(index, i),
+        thought: s.thought,
+        subtask: s.subtask,
+        action,
+        response: mobileR1Response(s.thought, s.subtask, s.call),
+        bbox: s.bbox,
+      };
     }),
   };
 }

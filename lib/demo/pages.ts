@@ -47,10 +47,16 @@ export function home(f: Flow, opts: { app?: AppDef; popup?: boolean; map?: boole
     s.list(opts.list, { compact: true });
   } else {
     if (app.grid.length) s.grid(app.grid.map((label, i) => ({ label, color: THUMBS[(i * 3 + app.name.length) % THUMBS.length]! })));
-    if (!opts.map) s.banner(f.rng.pick(["限时特惠", "今日推荐", "新人专享", "品质生活"]), f.rng.pick(["精选好物 低至 5 折", "每满 300 减 40", "领券立减 20 元"]), tint(app.color === "#ffffff" ? "#888888" : app.color, 0.1));
+    if (!opts.map)
+      s.banner(
+        f.rng.pick(["限时特惠", "今日推荐", "新人专享", "品质生活"]),
+        f.rng.pick(["精选好物 低至 5 折", "每满 300 减 40", "领券立减 20 元"]),
+        tint(app.color === "#ffffff" ? "#888888" : app.color, 0.1),
+      );
     s.feed(feedItems(f, app, 6));
   }
-  if (opts.popup) s.dialog({ title: "新人专享红包", message: "最高可领 ¥88 无门槛红包", buttons: ["立即领取"], closable: true, color: PRICE_RED });
+  if (opts.popup)
+    s.dialog({ title: "新人专享红包", message: "最高可领 ¥88 无门槛红包", buttons: ["立即领取"], closable: true, color: PRICE_RED });
   return s.finish();
 }
 
@@ -63,7 +69,10 @@ function feedItems(f: Flow, app: AppDef, n: number): { title: string; color: str
 }
 
 /** The search page: input row (with typed text), history chips or suggestions, keyboard. */
-export function search(f: Flow, opts: { text: string; hint?: string; history?: string[]; suggestions?: string[]; keyboard?: boolean }): Layout {
+export function search(
+  f: Flow,
+  opts: { text: string; hint?: string; history?: string[]; suggestions?: string[]; keyboard?: boolean },
+): Layout {
   const s = f.screen("#ffffff");
   s.statusBar();
   s.searchRow({ text: opts.text, hint: opts.hint ?? f.app.searchHint, focused: true });
@@ -84,7 +93,12 @@ export function search(f: Flow, opts: { text: string; hint?: string; history?: s
 }
 
 /** A search-result list with filter tabs; `first` is the index of the first visible item (after scrolling). */
-export function results(f: Flow, query: string, items: ListItem[], opts: { first?: number; tabs?: string[]; active?: number; compact?: boolean; thumb?: boolean } = {}): Layout {
+export function results(
+  f: Flow,
+  query: string,
+  items: ListItem[],
+  opts: { first?: number; tabs?: string[]; active?: number; compact?: boolean; thumb?: boolean } = {},
+): Layout {
   const s = f.screen();
   s.statusBar();
   s.searchRow({ text: query, hint: "", focused: false });
@@ -100,7 +114,15 @@ export function results(f: Flow, query: string, items: ListItem[], opts: { first
 export function detail(
   f: Flow,
   item: ListItem,
-  opts: { icons: string[]; buttons: { label: string; color: string }[]; lines?: string[]; toast?: string; heroDp?: number; dark?: boolean; tags?: string[] },
+  opts: {
+    icons: string[];
+    buttons: { label: string; color: string }[];
+    lines?: string[];
+    toast?: string;
+    heroDp?: number;
+    dark?: boolean;
+    tags?: string[];
+  },
 ): Layout {
   const s = f.screen();
   s.statusBar(opts.dark ? "#000000" : "#ffffff", !opts.dark);
@@ -108,7 +130,12 @@ export function detail(
   s.systemNav();
   s.actionBar(opts.icons, opts.buttons);
   s.hero(item.thumb ?? THUMBS[0]!, "", opts.heroDp ?? 240);
-  s.info({ price: item.price, title: item.title, tags: opts.tags ?? ["包邮", "7天无理由", "正品保障"], lines: opts.lines ?? [item.sub ?? "", "发货：现货，付款后 48 小时内发货", "服务：破损包退 · 极速退款"] });
+  s.info({
+    price: item.price,
+    title: item.title,
+    tags: opts.tags ?? ["包邮", "7天无理由", "正品保障"],
+    lines: opts.lines ?? [item.sub ?? "", "发货：现货，付款后 48 小时内发货", "服务：破损包退 · 极速退款"],
+  });
   if (s.remaining > s.d(120)) {
     s.sectionTitle(opts.dark ? "评论 2.3万" : "商品评价(2000+)", "查看全部");
     const who = ["用户8***2", "小***鱼", "j***n", "阿***呀"];
@@ -161,7 +188,13 @@ export function statusPage(f: Flow, title: string, ok: boolean, heading: string,
 }
 
 /** A form page (booking, recharge) with rows and one big button. */
-export function form(f: Flow, title: string, rows: { label: string; value: string; placeholder?: boolean }[], button: string, banner?: string): Layout {
+export function form(
+  f: Flow,
+  title: string,
+  rows: { label: string; value: string; placeholder?: boolean }[],
+  button: string,
+  banner?: string,
+): Layout {
   const s = f.screen();
   s.statusBar();
   s.navBar(title);
@@ -173,7 +206,12 @@ export function form(f: Flow, title: string, rows: { label: string; value: strin
 }
 
 /** A plain list page under a nav bar (bill list, services, contacts). */
-export function listPage(f: Flow, title: string, items: ListItem[], opts: { compact?: boolean; thumb?: boolean; header?: { price: string; title: string } } = {}): Layout {
+export function listPage(
+  f: Flow,
+  title: string,
+  items: ListItem[],
+  opts: { compact?: boolean; thumb?: boolean; header?: { price: string; title: string } } = {},
+): Layout {
   const s = f.screen();
   s.statusBar();
   s.navBar(title);
@@ -195,7 +233,12 @@ export function player(f: Flow, title: string, artist: string, opts: { playing: 
   return s.finish();
 }
 
-export function chat(f: Flow, contact: string, msgs: { mine: boolean; text: string }[], opts: { input: string; focused: boolean; menuOn?: number; toast?: string }): Layout {
+export function chat(
+  f: Flow,
+  contact: string,
+  msgs: { mine: boolean; text: string }[],
+  opts: { input: string; focused: boolean; menuOn?: number; toast?: string },
+): Layout {
   const s = f.screen("#ededed", { primary: f.app.color, onPrimary: f.app.onColor });
   s.statusBar("#ededed");
   s.navBar(contact, "···");

@@ -54,9 +54,7 @@ function fit(s: string, maxEm: number): string {
 /** Mix a hex colour with white (t > 0) or black (t < 0). */
 export function tint(hex: string, t: number): string {
   const n = parseInt(hex.slice(1), 16);
-  const ch = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map((c) =>
-    Math.round(t >= 0 ? c + (255 - c) * t : c * (1 + t)),
-  );
+  const ch = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map((c) => Math.round(t >= 0 ? c + (255 - c) * t : c * (1 + t)));
   return `#${ch.map((c) => c.toString(16).padStart(2, "0")).join("")}`;
 }
 
@@ -106,7 +104,9 @@ export class Screen {
     this.parts.push(`<circle cx="${cx}" cy="${cy}" r="${r}" fill="${fill}"${s}/>`);
   }
   path(d: string, stroke: string, width: number): void {
-    this.parts.push(`<path d="${d}" fill="none" stroke="${stroke}" stroke-width="${width}" stroke-linecap="round" stroke-linejoin="round"/>`);
+    this.parts.push(
+      `<path d="${d}" fill="none" stroke="${stroke}" stroke-width="${width}" stroke-linecap="round" stroke-linejoin="round"/>`,
+    );
   }
   /** Text with its baseline at y; size in px. */
   text(x: number, y: number, s: string, o: TextOpts): void {
@@ -159,7 +159,12 @@ export class Screen {
     this.label(this.d(16), this.y, rowH, title, { size: this.d(20), fill: onPrimary, weight: 700 });
     if (right) {
       this.label(this.W - this.d(16), this.y, rowH, right, { size: this.d(13), fill: onPrimary, anchor: "end" });
-      this.target(`header:${right}`, [this.W - this.d(16) - this.d(textEm(right) * 13), this.y + this.d(8), this.W - this.d(12), this.y + rowH - this.d(8)]);
+      this.target(`header:${right}`, [
+        this.W - this.d(16) - this.d(textEm(right) * 13),
+        this.y + this.d(8),
+        this.W - this.d(12),
+        this.y + rowH - this.d(8),
+      ]);
     }
     if (searchHint) {
       const top = this.y + rowH;
@@ -169,7 +174,11 @@ export class Screen {
       this.label(box[0] + this.d(32), box[1], box[3] - box[1], searchHint, { size: this.d(14), fill: GREY });
       const bw = this.d(56);
       this.rect(box[2] - bw - this.d(4), box[1] + this.d(4), bw, box[3] - box[1] - this.d(8), primary, this.d(15));
-      this.label(box[2] - this.d(4) - bw / 2, box[1] + this.d(4), box[3] - box[1] - this.d(8), "搜索", { size: this.d(13), fill: onPrimary, anchor: "middle" });
+      this.label(box[2] - this.d(4) - bw / 2, box[1] + this.d(4), box[3] - box[1] - this.d(8), "搜索", {
+        size: this.d(13),
+        fill: onPrimary,
+        anchor: "middle",
+      });
       this.target("search", box);
     }
     this.y += h;
@@ -184,7 +193,12 @@ export class Screen {
     this.label(this.W / 2, this.y, h, fit(title, 14), { size: this.d(17), weight: 700, anchor: "middle" });
     if (right) {
       this.label(this.W - this.d(16), this.y, h, right, { size: this.d(14), fill: GREY, anchor: "end" });
-      this.target(`header:${right}`, [this.W - this.d(24) - this.d(textEm(right) * 14), this.y + this.d(6), this.W - this.d(8), this.y + h - this.d(6)]);
+      this.target(`header:${right}`, [
+        this.W - this.d(24) - this.d(textEm(right) * 14),
+        this.y + this.d(6),
+        this.W - this.d(8),
+        this.y + h - this.d(6),
+      ]);
     }
     this.rect(0, this.y + h - 1, this.W, 1, LINE);
     this.y += h;
@@ -209,7 +223,12 @@ export class Screen {
     }
     this.target("search", box);
     const bb: Box = [this.W - bw - this.d(4), this.y + this.d(8), this.W - this.d(4), this.y + h - this.d(8)];
-    this.label((bb[0] + bb[2]) / 2, bb[1], bb[3] - bb[1], button, { size: this.d(15), fill: this.theme.primary === "#ffffff" ? INK : tint(this.theme.primary, -0.1), weight: 700, anchor: "middle" });
+    this.label((bb[0] + bb[2]) / 2, bb[1], bb[3] - bb[1], button, {
+      size: this.d(15),
+      fill: this.theme.primary === "#ffffff" ? INK : tint(this.theme.primary, -0.1),
+      weight: 700,
+      anchor: "middle",
+    });
     this.target("searchButton", bb);
     this.y += h;
   }
@@ -247,7 +266,14 @@ export class Screen {
     const cellW = Math.floor((this.W - this.d(16)) / cols);
     const cellH = this.d(74);
     const top = this.y + this.d(8);
-    this.rect(this.d(8), this.y + this.d(4), this.W - this.d(16), Math.ceil(items.length / cols) * cellH + this.d(8), "#ffffff", this.d(12));
+    this.rect(
+      this.d(8),
+      this.y + this.d(4),
+      this.W - this.d(16),
+      Math.ceil(items.length / cols) * cellH + this.d(8),
+      "#ffffff",
+      this.d(12),
+    );
     items.forEach((it, i) => {
       const x = this.d(8) + (i % cols) * cellW;
       const y = top + Math.floor(i / cols) * cellH;
@@ -282,7 +308,15 @@ export class Screen {
       const cx = i * w + Math.round(w / 2);
       const on = i === active;
       this.label(cx, this.y, h, l, { size: this.d(14), fill: on ? INK : GREY, weight: on ? 700 : 400, anchor: "middle" });
-      if (on) this.rect(cx - this.d(12), this.y + h - this.d(6), this.d(24), this.d(3), this.theme.primary === "#ffffff" ? INK : this.theme.primary, this.d(1.5));
+      if (on)
+        this.rect(
+          cx - this.d(12),
+          this.y + h - this.d(6),
+          this.d(24),
+          this.d(3),
+          this.theme.primary === "#ffffff" ? INK : this.theme.primary,
+          this.d(1.5),
+        );
       this.target(`tab:${l}`, [i * w, this.y, (i + 1) * w, this.y + h]);
     });
     this.rect(0, this.y + h - 1, this.W, 1, LINE);
@@ -322,19 +356,30 @@ export class Screen {
       if (opts.compact) {
         this.label(tx, y + this.d(8), this.d(26), fit(it.title, maxEm), { size: this.d(15), weight: 600 });
         if (it.sub) this.label(tx, y + this.d(34), this.d(20), fit(it.sub, maxEm * 1.1), { size: this.d(12), fill: GREY });
-        if (it.price && !it.button) this.label(x + w - this.d(14), y, h, it.price, { size: this.d(16), fill: it.price.startsWith("-") ? INK : PRICE, weight: 700, anchor: "end" });
+        if (it.price && !it.button)
+          this.label(x + w - this.d(14), y, h, it.price, {
+            size: this.d(16),
+            fill: it.price.startsWith("-") ? INK : PRICE,
+            weight: 700,
+            anchor: "end",
+          });
       } else {
         this.label(tx, y + this.d(10), this.d(24), fit(it.title, maxEm), { size: this.d(15), weight: 600 });
         if (it.sub) this.label(tx, y + this.d(34), this.d(20), fit(it.sub, maxEm * 1.1), { size: this.d(12), fill: GREY });
         if (it.price) this.label(tx, y + this.d(62), this.d(30), it.price, { size: this.d(19), fill: PRICE, weight: 700 });
-        if (it.meta) this.label(tx + this.d(textEm(it.price ?? "") * 19 + 10), y + this.d(66), this.d(24), it.meta, { size: this.d(11), fill: GREY });
+        if (it.meta)
+          this.label(tx + this.d(textEm(it.price ?? "") * 19 + 10), y + this.d(66), this.d(24), it.meta, { size: this.d(11), fill: GREY });
       }
       if (it.button) {
         const bh = this.d(28);
         const bx = x + w - this.d(12) - bw;
         const by = opts.compact ? y + (h - bh) / 2 : y + h - this.d(12) - bh;
         this.rect(bx, by, bw, bh, this.theme.primary === "#ffffff" ? INK : this.theme.primary, this.d(14));
-        this.label(bx + bw / 2, by, bh, it.button, { size: this.d(13), fill: this.theme.primary === "#ffffff" ? "#ffffff" : this.theme.onPrimary, anchor: "middle" });
+        this.label(bx + bw / 2, by, bh, it.button, {
+          size: this.d(13),
+          fill: this.theme.primary === "#ffffff" ? "#ffffff" : this.theme.onPrimary,
+          anchor: "middle",
+        });
         this.target(`itemButton:${i}`, [bx, by, bx + bw, by + bh]);
       }
       this.target(`item:${i}`, [x, y, x + w, y + h]);
@@ -436,8 +481,16 @@ export class Screen {
     rows.forEach((r, i) => {
       const y = top + i * h;
       this.label(x + this.d(14), y, h, r.label, { size: this.d(13), fill: GREY });
-      this.label(x + this.d(90), y, h, fit(r.value, 14), { size: this.d(16), fill: r.placeholder ? "#b5b5b5" : INK, weight: r.placeholder ? 400 : 700 });
-      this.path(`M${this.W - x - this.d(18)} ${y + h / 2 - this.d(5)}l${this.d(5)} ${this.d(5)}l${-this.d(5)} ${this.d(5)}`, "#b5b5b5", this.d(1.5));
+      this.label(x + this.d(90), y, h, fit(r.value, 14), {
+        size: this.d(16),
+        fill: r.placeholder ? "#b5b5b5" : INK,
+        weight: r.placeholder ? 400 : 700,
+      });
+      this.path(
+        `M${this.W - x - this.d(18)} ${y + h / 2 - this.d(5)}l${this.d(5)} ${this.d(5)}l${-this.d(5)} ${this.d(5)}`,
+        "#b5b5b5",
+        this.d(1.5),
+      );
       if (i > 0) this.rect(x + this.d(14), y, this.W - 2 * x - this.d(28), 1, LINE);
       this.target(`field:${r.label}`, [x, y, this.W - x, y + h]);
     });
@@ -450,7 +503,12 @@ export class Screen {
     const box: Box = [this.d(16), this.y + this.d(12), this.W - this.d(16), this.y + this.d(12) + h];
     const fill = color ?? (this.theme.primary === "#ffffff" ? INK : this.theme.primary);
     this.rect(box[0], box[1], box[2] - box[0], h, fill, this.d(23));
-    this.label(this.W / 2, box[1], h, label, { size: this.d(16), fill: color ? "#ffffff" : this.theme.primary === "#ffffff" ? "#ffffff" : this.theme.onPrimary, weight: 700, anchor: "middle" });
+    this.label(this.W / 2, box[1], h, label, {
+      size: this.d(16),
+      fill: color ? "#ffffff" : this.theme.primary === "#ffffff" ? "#ffffff" : this.theme.onPrimary,
+      weight: 700,
+      anchor: "middle",
+    });
     this.target(`button:${label}`, box);
     this.y = box[3] + this.d(4);
   }
@@ -488,7 +546,11 @@ export class Screen {
     const ink = opts.dark ? "#ffffff" : INK;
     const cx = this.W / 2;
     this.label(cx, this.y + this.d(8), this.d(30), fit(opts.title, 18), { size: this.d(20), fill: ink, weight: 700, anchor: "middle" });
-    this.label(cx, this.y + this.d(38), this.d(22), opts.artist, { size: this.d(13), fill: opts.dark ? "#bbbbbb" : GREY, anchor: "middle" });
+    this.label(cx, this.y + this.d(38), this.d(22), opts.artist, {
+      size: this.d(13),
+      fill: opts.dark ? "#bbbbbb" : GREY,
+      anchor: "middle",
+    });
     const py = this.y + this.d(80);
     this.rect(this.d(24), py, this.W - this.d(48), this.d(3), opts.dark ? "#555555" : LINE, this.d(1.5));
     this.rect(this.d(24), py, Math.round((this.W - this.d(48)) * 0.18), this.d(3), ink, this.d(1.5));
@@ -502,16 +564,29 @@ export class Screen {
       this.rect(cx - this.d(8), cy - this.d(10), this.d(5), this.d(20), ink);
       this.rect(cx + this.d(3), cy - this.d(10), this.d(5), this.d(20), ink);
     } else {
-      this.parts.push(`<path d="M${cx - this.d(7)} ${cy - this.d(12)}L${cx + this.d(12)} ${cy}L${cx - this.d(7)} ${cy + this.d(12)}Z" fill="${ink}"/>`);
+      this.parts.push(
+        `<path d="M${cx - this.d(7)} ${cy - this.d(12)}L${cx + this.d(12)} ${cy}L${cx - this.d(7)} ${cy + this.d(12)}Z" fill="${ink}"/>`,
+      );
     }
     this.target("control:play", [cx - big, cy - big, cx + big, cy + big]);
-    for (const [name, dx] of [["prev", -1], ["next", 1]] as const) {
+    for (const [name, dx] of [
+      ["prev", -1],
+      ["next", 1],
+    ] as const) {
       const x = cx + dx * this.d(90);
-      this.path(`M${x - dx * this.d(8)} ${cy - this.d(10)}L${x + dx * this.d(6)} ${cy}L${x - dx * this.d(8)} ${cy + this.d(10)}`, ink, this.d(2.5));
+      this.path(
+        `M${x - dx * this.d(8)} ${cy - this.d(10)}L${x + dx * this.d(6)} ${cy}L${x - dx * this.d(8)} ${cy + this.d(10)}`,
+        ink,
+        this.d(2.5),
+      );
       this.target(`control:${name}`, [x - this.d(22), cy - this.d(22), x + this.d(22), cy + this.d(22)]);
     }
     const hx = this.d(40);
-    this.path(`M${hx} ${cy - this.d(4)}a${this.d(5)} ${this.d(5)} 0 0 1 ${this.d(10)} 0a${this.d(5)} ${this.d(5)} 0 0 1 ${this.d(10)} 0q0 ${this.d(8)} ${-this.d(10)} ${this.d(14)}q${-this.d(10)} ${-this.d(6)} ${-this.d(10)} ${-this.d(14)}`, ink, this.d(1.8));
+    this.path(
+      `M${hx} ${cy - this.d(4)}a${this.d(5)} ${this.d(5)} 0 0 1 ${this.d(10)} 0a${this.d(5)} ${this.d(5)} 0 0 1 ${this.d(10)} 0q0 ${this.d(8)} ${-this.d(10)} ${this.d(14)}q${-this.d(10)} ${-this.d(6)} ${-this.d(10)} ${-this.d(14)}`,
+      ink,
+      this.d(1.8),
+    );
     this.target("control:like", [hx - this.d(12), cy - this.d(22), hx + this.d(32), cy + this.d(22)]);
     this.y = cy + this.d(50);
   }
@@ -526,7 +601,11 @@ export class Screen {
     if (three) {
       const cy = top + h / 2;
       const c = three ? "#dddddd" : INK;
-      this.path(`M${this.W * 0.2 + this.d(6)} ${cy - this.d(7)}L${this.W * 0.2 - this.d(6)} ${cy}L${this.W * 0.2 + this.d(6)} ${cy + this.d(7)}Z`, c, this.d(2));
+      this.path(
+        `M${this.W * 0.2 + this.d(6)} ${cy - this.d(7)}L${this.W * 0.2 - this.d(6)} ${cy}L${this.W * 0.2 + this.d(6)} ${cy + this.d(7)}Z`,
+        c,
+        this.d(2),
+      );
       this.circle(this.W / 2, cy, this.d(7), "none", c);
       this.rect(this.W * 0.8 - this.d(6), cy - this.d(6), this.d(12), this.d(12), "none", this.d(2), c);
     } else {
@@ -593,7 +672,12 @@ export class Screen {
     const bw = this.d(textEm(label) * 16 + 36);
     const box: Box = [this.W - this.d(12) - bw, top + this.d(10), this.W - this.d(12), top + h - this.d(10)];
     this.rect(box[0], box[1], bw, box[3] - box[1], this.theme.primary === "#ffffff" ? INK : this.theme.primary, this.d(20));
-    this.label(box[0] + bw / 2, box[1], box[3] - box[1], label, { size: this.d(16), fill: this.theme.primary === "#ffffff" ? "#ffffff" : this.theme.onPrimary, weight: 700, anchor: "middle" });
+    this.label(box[0] + bw / 2, box[1], box[3] - box[1], label, {
+      size: this.d(16),
+      fill: this.theme.primary === "#ffffff" ? "#ffffff" : this.theme.onPrimary,
+      weight: 700,
+      anchor: "middle",
+    });
     this.target(`action:${label}`, box);
     this.bottom = top;
   }
@@ -627,7 +711,10 @@ export class Screen {
     let cx = this.d(16);
     candidates.slice(0, 5).forEach((c, i) => {
       if (cx + this.d(textEm(c) * 15) > this.W - this.d(16)) return;
-      this.label(cx, top, this.d(40), c, { size: this.d(15), fill: i === 0 ? this.theme.primary === "#ffffff" ? INK : tint(this.theme.primary, -0.2) : INK });
+      this.label(cx, top, this.d(40), c, {
+        size: this.d(15),
+        fill: i === 0 ? (this.theme.primary === "#ffffff" ? INK : tint(this.theme.primary, -0.2)) : INK,
+      });
       cx += this.d(textEm(c) * 15 + 28);
     });
     const rows = ["qwertyuiop", "asdfghjkl", "zxcvbnm"];
@@ -647,7 +734,14 @@ export class Screen {
     this.rect(this.d(70), y, this.W - this.d(160), keyH, "#ffffff", this.d(5));
     this.label(this.W / 2 - this.d(20), y, keyH, "空格", { size: this.d(13), fill: GREY, anchor: "middle" });
     const ek: Box = [this.W - this.d(84), y, this.W - this.d(4), y + keyH];
-    this.rect(ek[0], ek[1], ek[2] - ek[0], keyH, this.theme.primary === "#ffffff" || this.theme.primary === "#161823" ? "#3478f6" : this.theme.primary, this.d(5));
+    this.rect(
+      ek[0],
+      ek[1],
+      ek[2] - ek[0],
+      keyH,
+      this.theme.primary === "#ffffff" || this.theme.primary === "#161823" ? "#3478f6" : this.theme.primary,
+      this.d(5),
+    );
     this.label((ek[0] + ek[2]) / 2, y, keyH, enterLabel, { size: this.d(14), fill: "#ffffff", anchor: "middle" });
     this.target("keyboard", [0, top, this.W, top + h]);
     this.target("key:enter", ek);
@@ -677,15 +771,29 @@ export class Screen {
       this.rect(x, y, w, h, "#ffffff", this.d(16));
       this.rect(x, y, w, this.d(64), head === "#ffffff" ? "#ffe9e3" : head, this.d(16));
       this.rect(x, y + this.d(48), w, this.d(16), head === "#ffffff" ? "#ffe9e3" : head);
-      this.label(x + w / 2, y + this.d(14), this.d(36), opts.title, { size: this.d(20), fill: head === "#ffffff" ? PRICE : this.theme.onPrimary, weight: 700, anchor: "middle" });
-      this.label(x + w / 2, y + this.d(80), this.d(30), fit(opts.message, w / this.d(14) - 1), { size: this.d(14), fill: "#555555", anchor: "middle" });
+      this.label(x + w / 2, y + this.d(14), this.d(36), opts.title, {
+        size: this.d(20),
+        fill: head === "#ffffff" ? PRICE : this.theme.onPrimary,
+        weight: 700,
+        anchor: "middle",
+      });
+      this.label(x + w / 2, y + this.d(80), this.d(30), fit(opts.message, w / this.d(14) - 1), {
+        size: this.d(14),
+        fill: "#555555",
+        anchor: "middle",
+      });
       const bw = Math.floor((w - this.d(32) - (opts.buttons.length - 1) * this.d(12)) / opts.buttons.length);
       opts.buttons.forEach((b, i) => {
         const bx = x + this.d(16) + i * (bw + this.d(12));
         const by = y + h - this.d(62);
         const primary = i === opts.buttons.length - 1;
         this.rect(bx, by, bw, this.d(44), primary ? PRICE : "#f1f1f1", this.d(22));
-        this.label(bx + bw / 2, by, this.d(44), b, { size: this.d(15), fill: primary ? "#ffffff" : "#555555", weight: 700, anchor: "middle" });
+        this.label(bx + bw / 2, by, this.d(44), b, {
+          size: this.d(15),
+          fill: primary ? "#ffffff" : "#555555",
+          weight: 700,
+          anchor: "middle",
+        });
         this.target(`dialog:${b}`, [bx, by, bx + bw, by + this.d(44)]);
       });
       if (opts.closable) {
@@ -693,7 +801,11 @@ export class Screen {
         const cx = this.W / 2;
         const cy = y + h + this.d(40);
         this.circle(cx, cy, r, "none", "#ffffff");
-        this.path(`M${cx - this.d(6)} ${cy - this.d(6)}l${this.d(12)} ${this.d(12)}m0 ${-this.d(12)}l${-this.d(12)} ${this.d(12)}`, "#ffffff", this.d(2));
+        this.path(
+          `M${cx - this.d(6)} ${cy - this.d(6)}l${this.d(12)} ${this.d(12)}m0 ${-this.d(12)}l${-this.d(12)} ${this.d(12)}`,
+          "#ffffff",
+          this.d(2),
+        );
         this.target("dialog:close", [cx - r - this.d(4), cy - r - this.d(4), cx + r + this.d(4), cy + r + this.d(4)]);
       }
     });
@@ -754,7 +866,8 @@ export class Screen {
     const cy = this.y + this.d(90);
     const r = this.d(34);
     this.circle(this.W / 2, cy, r, opts.ok ? "#19be6b" : "#c8c8c8");
-    if (opts.ok) this.path(`M${this.W / 2 - this.d(14)} ${cy}l${this.d(10)} ${this.d(10)}l${this.d(18)} ${-this.d(20)}`, "#ffffff", this.d(4));
+    if (opts.ok)
+      this.path(`M${this.W / 2 - this.d(14)} ${cy}l${this.d(10)} ${this.d(10)}l${this.d(18)} ${-this.d(20)}`, "#ffffff", this.d(4));
     else this.path(`M${this.W / 2} ${cy - this.d(14)}v${this.d(16)}m0 ${this.d(8)}v${this.d(3)}`, "#ffffff", this.d(4));
     this.label(this.W / 2, cy + r + this.d(12), this.d(30), opts.title, { size: this.d(19), weight: 700, anchor: "middle" });
     this.label(this.W / 2, cy + r + this.d(44), this.d(22), fit(opts.message, 22), { size: this.d(13), fill: GREY, anchor: "middle" });
@@ -776,7 +889,12 @@ export class Screen {
       const ix = x + Math.round((cellW - s) / 2);
       this.rect(ix, y + this.d(8), s, s, a.color, this.d(14));
       const glyph = [...a.name].slice(0, a.name.length > 3 ? 2 : 1).join("");
-      this.label(ix + s / 2, y + this.d(8), s, glyph, { size: this.d(glyph.length > 1 ? 16 : 24), fill: a.onColor, weight: 700, anchor: "middle" });
+      this.label(ix + s / 2, y + this.d(8), s, glyph, {
+        size: this.d(glyph.length > 1 ? 16 : 24),
+        fill: a.onColor,
+        weight: 700,
+        anchor: "middle",
+      });
       this.label(x + cellW / 2, y + this.d(66), this.d(20), fit(a.name, 6), { size: this.d(12), fill: "#ffffff", anchor: "middle" });
       this.target(`app:${a.name}`, [x + this.d(6), y + this.d(4), x + cellW - this.d(6), y + cellH - this.d(4)]);
     });
@@ -815,9 +933,19 @@ export class Screen {
   splash(app: { name: string; color: string; onColor: string }, ad: string, seconds: number): void {
     this.rect(0, 0, this.W, this.H, tint(app.color, 0.15));
     this.circle(this.W / 2, this.H * 0.38, this.W * 0.28, tint(app.color, 0.45));
-    this.label(this.W / 2, this.H * 0.38 - this.d(20), this.d(40), ad, { size: this.d(26), fill: app.onColor, weight: 700, anchor: "middle" });
+    this.label(this.W / 2, this.H * 0.38 - this.d(20), this.d(40), ad, {
+      size: this.d(26),
+      fill: app.onColor,
+      weight: 700,
+      anchor: "middle",
+    });
     this.rect(0, this.H - this.d(140), this.W, this.d(140), "#ffffff");
-    this.label(this.W / 2, this.H - this.d(110), this.d(50), app.name, { size: this.d(30), fill: app.color === "#ffffff" ? INK : tint(app.color, -0.1), weight: 700, anchor: "middle" });
+    this.label(this.W / 2, this.H - this.d(110), this.d(50), app.name, {
+      size: this.d(30),
+      fill: app.color === "#ffffff" ? INK : tint(app.color, -0.1),
+      weight: 700,
+      anchor: "middle",
+    });
     const bw = this.d(70);
     const box: Box = [this.W - bw - this.d(16), this.d(40), this.W - this.d(16), this.d(72)];
     this.rect(box[0], box[1], bw, box[3] - box[1], "#000000", this.d(16));

@@ -27,31 +27,61 @@ describe("step checks", () => {
   });
   it("names each empty thought part, a missing box for a tap, and an unset verdict", () => {
     const a = { ...complete, thought: { state: "", nextAction: " ", purpose: "", text: "" }, box: null, verdict: "unreviewed" as const };
-    expect(codes(a)).toEqual(["thought.state.empty", "thought.nextAction.empty", "thought.purpose.empty", "thought.text.empty", "box.missing", "verdict.unset"]);
+    expect(codes(a)).toEqual([
+      "thought.state.empty",
+      "thought.nextAction.empty",
+      "thought.purpose.empty",
+      "thought.text.empty",
+      "box.missing",
+      "verdict.unset",
+    ]);
   });
   it("a swipe needs no box", () => {
-    expect(codes({ ...complete, box: null, toolCall: { action: "swipe", coordinate: [5, 5], coordinate2: [5, 900] }, thought: { ...complete.thought, nextAction: "Swipe up." } })).toEqual([]);
+    expect(
+      codes({
+        ...complete,
+        box: null,
+        toolCall: { action: "swipe", coordinate: [5, 5], coordinate2: [5, 900] },
+        thought: { ...complete.thought, nextAction: "Swipe up." },
+      }),
+    ).toEqual([]);
   });
   it("ground truth that contradicts itself blocks the step, with a reason naming the numbers", () => {
     expect(stepProblems({ ...complete, box: [0, 0, 10, 10] }, SIZE)).toEqual([
       { code: "box.missesPoint", field: "box", isBlocking: true, detail: "click (540, 1200), box [0, 0, 10, 10]" },
     ]);
     const longPress = { ...complete, toolCall: { action: "long_press" as const, coordinate: [540, 1300] as [number, number], time: 2 } };
-    expect(stepProblems(longPress, SIZE)).toContainEqual({ code: "box.missesPoint", field: "box", isBlocking: true, detail: "long press (540, 1300), box [500, 1150, 600, 1250]" });
-    const swipe = { ...complete, thought: { ...complete.thought, nextAction: "Swipe up." }, toolCall: { action: "swipe" as const, coordinate: [540, 2000] as [number, number], coordinate2: [540, 1200] as [number, number] } };
+    expect(stepProblems(longPress, SIZE)).toContainEqual({
+      code: "box.missesPoint",
+      field: "box",
+      isBlocking: true,
+      detail: "long press (540, 1300), box [500, 1150, 600, 1250]",
+    });
+    const swipe = {
+      ...complete,
+      thought: { ...complete.thought, nextAction: "Swipe up." },
+      toolCall: { action: "swipe" as const, coordinate: [540, 2000] as [number, number], coordinate2: [540, 1200] as [number, number] },
+    };
     expect(codes(swipe)).toEqual(["box.missesPoint"]);
     // The swipe's end may leave the box; only its start is the target.
     expect(codes({ ...swipe, toolCall: { ...swipe.toolCall, coordinate: [540, 1200], coordinate2: [540, 200] } })).toEqual([]);
     // A point on the box's border is inside.
     expect(codes({ ...complete, box: [540, 1200, 600, 1250] })).toEqual([]);
-    const typing = { ...complete, box: null, thought: { ...complete.thought, nextAction: "Type the name." }, toolCall: { action: "type" as const, text: "  " } };
+    const typing = {
+      ...complete,
+      box: null,
+      thought: { ...complete.thought, nextAction: "Type the name." },
+      toolCall: { action: "type" as const, text: "  " },
+    };
     expect(stepProblems(typing, SIZE)).toEqual([{ code: "toolCall.emptyText", field: "toolCall.text", isBlocking: true }]);
-    expect(submitProblems({ outcome: "success", isDiscarded: false, cutAfter: null }, [{ index: 3, annotation: typing, size: SIZE }])).toEqual([
-      { code: "step.incomplete", stepIndex: 3, problems: ["toolCall.emptyText"] },
-    ]);
+    expect(
+      submitProblems({ outcome: "success", isDiscarded: false, cutAfter: null }, [{ index: 3, annotation: typing, size: SIZE }]),
+    ).toEqual([{ code: "step.incomplete", stepIndex: 3, problems: ["toolCall.emptyText"] }]);
   });
   it("groundTruthContradictions gives an English reason for command-line reports", () => {
-    expect(groundTruthContradictions({ action: "click", coordinate: [10, 10] }, [-300, -300, -200, -200], SIZE).map((c) => c.message)).toEqual([
+    expect(
+      groundTruthContradictions({ action: "click", coordinate: [10, 10] }, [-300, -300, -200, -200], SIZE).map((c) => c.message),
+    ).toEqual([
       "the click at (10, 10) lies outside the step's own target box [-300, -300, -200, -200]",
       "the target box [-300, -300, -200, -200] lies outside the 1080x2400 screenshot",
     ]);
@@ -75,7 +105,10 @@ describe("step checks", () => {
     expect(p).toEqual([{ code: "thought.actionMismatch", field: "thought.nextAction", isBlocking: false, detail: "swipe" }]);
   });
   it("points off the screenshot block the step", () => {
-    expect(codes({ ...complete, toolCall: { action: "click", coordinate: [2000, 10] }, box: [1990, 0, 2010, 20] })).toEqual(["toolCall.offScreen", "box.offScreen"]);
+    expect(codes({ ...complete, toolCall: { action: "click", coordinate: [2000, 10] }, box: [1990, 0, 2010, 20] })).toEqual([
+      "toolCall.offScreen",
+      "box.offScreen",
+    ]);
   });
   it("a box drawn wholly off the screenshot blocks the step; one reaching past the edge does not", () => {
     expect(codes({ ...complete, box: [-1e9, -1e9, -1e8, -1e8] })).toContain("box.offScreen");
@@ -106,6 +139,10 @@ describe("submit rules", () => {
     expect(submitProblems({ outcome: "success", isDiscarded: false, cutAfter: 1 }, broken)).toEqual([]);
   });
   it("a discarded trajectory can always be submitted", () => {
-    expect(submitProblems({ outcome: null, isDiscarded: true, cutAfter: null }, [{ index: 0, annotation: { ...complete, clearAction: "" }, size: SIZE }])).toEqual([]);
+    expect(
+      submitProblems({ outcome: null, isDiscarded: true, cutAfter: null }, [
+        { index: 0, annotation: { ...complete, clearAction: "" }, size: SIZE },
+      ]),
+    ).toEqual([]);
   });
 });

@@ -46,7 +46,16 @@ export const saveTrajectoryInput = trajectoryAnnotationSchema.extend({ version: 
 export type SaveTrajectoryInput = z.infer<typeof saveTrajectoryInput>;
 
 /** The fields a merge compares one by one (the thought's parts separately, so two people's edits to different parts both survive). */
-export const MERGE_FIELDS = ["thought.state", "thought.nextAction", "thought.purpose", "thought.text", "clearAction", "toolCall", "box", "verdict"] as const;
+export const MERGE_FIELDS = [
+  "thought.state",
+  "thought.nextAction",
+  "thought.purpose",
+  "thought.text",
+  "clearAction",
+  "toolCall",
+  "box",
+  "verdict",
+] as const;
 export type MergeField = (typeof MERGE_FIELDS)[number];
 /** Fields holding free text, where "keep both" is a sensible merge. */
 export const TEXT_FIELDS: readonly MergeField[] = ["thought.state", "thought.nextAction", "thought.purpose", "thought.text", "clearAction"];
@@ -102,7 +111,11 @@ export type MergeChoice = "mine" | "theirs" | "both";
  * Merge two annotations field by field. "both" keeps both texts (theirs, then mine) so nobody's
  * writing is lost; for non-text fields it means "mine".
  */
-export function mergeAnnotations(mine: StepAnnotation, theirs: StepAnnotation, choices: Partial<Record<MergeField, MergeChoice>>): StepAnnotation {
+export function mergeAnnotations(
+  mine: StepAnnotation,
+  theirs: StepAnnotation,
+  choices: Partial<Record<MergeField, MergeChoice>>,
+): StepAnnotation {
   let out = theirs;
   for (const f of differingFields(mine, theirs)) {
     const choice = choices[f] ?? "mine";
@@ -191,7 +204,8 @@ export function isOneSentence(text: string): boolean {
  */
 export function stepProblems(a: StepAnnotation, size: Size): StepProblem[] {
   const out: StepProblem[] = [];
-  const push = (code: StepProblemCode, field: string, isBlocking = true, detail?: string) => out.push({ code, field, isBlocking, ...(detail ? { detail } : {}) });
+  const push = (code: StepProblemCode, field: string, isBlocking = true, detail?: string) =>
+    out.push({ code, field, isBlocking, ...(detail ? { detail } : {}) });
   if (!a.thought.state.trim()) push("thought.state.empty", "thought.state");
   if (!a.thought.nextAction.trim()) push("thought.nextAction.empty", "thought.nextAction");
   if (!a.thought.purpose.trim()) push("thought.purpose.empty", "thought.purpose");
@@ -241,11 +255,21 @@ export function groundTruthContradictions(call: ToolCall | null, box: Box | null
   if (call && isCoordinateAction(call) && box && !isPointInBox(call.coordinate, box)) {
     const what = call.action === "swipe" ? "swipe start" : call.action === "long_press" ? "long press" : "click";
     const detail = `${what} ${fmtPoint(call.coordinate)}, box ${fmtBox(box)}`;
-    out.push({ code: "box.missesPoint", field: "box", detail, message: `the ${what} at ${fmtPoint(call.coordinate)} lies outside the step's own target box ${fmtBox(box)}` });
+    out.push({
+      code: "box.missesPoint",
+      field: "box",
+      detail,
+      message: `the ${what} at ${fmtPoint(call.coordinate)} lies outside the step's own target box ${fmtBox(box)}`,
+    });
   }
   if (box && !boxOverlapsScreen(box, size)) {
     const detail = `${fmtBox(box)}, ${size.width}x${size.height}`;
-    out.push({ code: "box.offScreen", field: "box", detail, message: `the target box ${fmtBox(box)} lies outside the ${size.width}x${size.height} screenshot` });
+    out.push({
+      code: "box.offScreen",
+      field: "box",
+      detail,
+      message: `the target box ${fmtBox(box)} lies outside the ${size.width}x${size.height} screenshot`,
+    });
   }
   if (call?.action === "type" && call.text.trim() === "") {
     out.push({ code: "toolCall.emptyText", field: "toolCall.text", detail: "", message: "the type action has no text to type" });
@@ -258,8 +282,7 @@ export function isStepComplete(a: StepAnnotation, size: Size): boolean {
 }
 
 export type SubmitProblem =
-  | { code: "outcome.unset" }
-  | { code: "step.incomplete"; stepIndex: number; problems: StepProblemCode[]; details?: string[] };
+  { code: "outcome.unset" } | { code: "step.incomplete"; stepIndex: number; problems: StepProblemCode[]; details?: string[] };
 
 /**
  * Why a trajectory cannot be submitted yet. A discarded trajectory needs nothing else; otherwise the
@@ -279,7 +302,12 @@ export function submitProblems(
     if (blocking.length > 0) {
       const details = blocking.map((p) => ("detail" in p && typeof p.detail === "string" ? p.detail : ""));
       // The numbers behind a problem ("click (540, 1200), box [0, 0, 10, 10]"), where it has any.
-      out.push({ code: "step.incomplete", stepIndex: s.index, problems: blocking.map((p) => p.code), ...(details.some(Boolean) ? { details } : {}) });
+      out.push({
+        code: "step.incomplete",
+        stepIndex: s.index,
+        problems: blocking.map((p) => p.code),
+        ...(details.some(Boolean) ? { details } : {}),
+      });
     }
   }
   return out;
@@ -309,7 +337,11 @@ export function boxCentre([x1, y1, x2, y2]: Box): [number, number] {
 export function convertToolCall(call: ToolCall, action: ActionType, ctx: { box: Box | null; size: Size }): ToolCall {
   if (call.action === action) return call;
   const point: [number, number] =
-    "coordinate" in call ? call.coordinate : ctx.box ? boxCentre(ctx.box) : [Math.round(ctx.size.width / 2), Math.round(ctx.size.height / 2)];
+    "coordinate" in call
+      ? call.coordinate
+      : ctx.box
+        ? boxCentre(ctx.box)
+        : [Math.round(ctx.size.width / 2), Math.round(ctx.size.height / 2)];
   const text = "text" in call ? call.text : "";
   switch (action) {
     case "click":

@@ -20,10 +20,15 @@ export const auditQueryInput = z.object({
 });
 export type AuditQuery = z.infer<typeof auditQueryInput>;
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "must be a day (YYYY-MM-DD)").optional();
+const day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "must be a day (YYYY-MM-DD)")
+  .optional();
 
 /** The audit page's filters as its URL keeps them: the API's filters, but dates as calendar days in the browser's time zone. */
-export const auditFiltersSchema = auditQueryInput.pick({ action: true, entityType: true, entityId: true, actor: true, page: true }).extend({ from: day, to: day });
+export const auditFiltersSchema = auditQueryInput
+  .pick({ action: true, entityType: true, entityId: true, actor: true, page: true })
+  .extend({ from: day, to: day });
 export type AuditFilters = z.infer<typeof auditFiltersSchema>;
 
 export const auditRowSchema = z.object({

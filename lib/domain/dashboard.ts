@@ -2,14 +2,23 @@ import { z } from "zod";
 import { TASK_STATUSES } from "./status";
 import { VERDICTS } from "./trajectory";
 
-const statusCounts = z.object(Object.fromEntries(TASK_STATUSES.map((s) => [s, z.number()])) as Record<(typeof TASK_STATUSES)[number], z.ZodNumber>);
+const statusCounts = z.object(
+  Object.fromEntries(TASK_STATUSES.map((s) => [s, z.number()])) as Record<(typeof TASK_STATUSES)[number], z.ZodNumber>,
+);
 
 /** What the progress and quality page shows; built by lib/server/dashboard.ts, parsed by the client. */
 export const dashboardSchema = z.object({
   byApp: z.array(z.object({ app: z.string() }).extend(statusCounts.shape)),
   verdicts: z.object(Object.fromEntries(VERDICTS.map((v) => [v, z.number()])) as Record<(typeof VERDICTS)[number], z.ZodNumber>),
   annotators: z.array(
-    z.object({ email: z.string(), assigned: z.number(), inProgress: z.number(), submitted: z.number(), approved: z.number(), sentBack: z.number() }),
+    z.object({
+      email: z.string(),
+      assigned: z.number(),
+      inProgress: z.number(),
+      submitted: z.number(),
+      approved: z.number(),
+      sentBack: z.number(),
+    }),
   ),
   daily: z.array(z.object({ day: z.string(), stepEdits: z.number(), submitted: z.number(), approved: z.number(), sentBack: z.number() })),
   review: z.object({ approved: z.number(), sentBack: z.number() }),

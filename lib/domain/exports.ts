@@ -21,9 +21,15 @@ export function exportedStatuses(option: ExportStatusOption): readonly TaskStatu
 export const startExportInput = z.object({
   status: z.enum(EXPORT_STATUS_OPTIONS).default("approved"),
   apps: z.array(text("appName").trim().min(1)).max(200).default([]),
-  project: text("projectName").trim().optional().transform((s) => s || undefined),
+  project: text("projectName")
+    .trim()
+    .optional()
+    .transform((s) => s || undefined),
   /** random:<seed>:<ratios> or by-app:<apps>, as the CLI's --split */
-  split: text("split").trim().optional().transform((s) => s || undefined),
+  split: text("split")
+    .trim()
+    .optional()
+    .transform((s) => s || undefined),
 });
 export type StartExportInput = z.input<typeof startExportInput>;
 export type StartExport = z.output<typeof startExportInput>;

@@ -41,10 +41,7 @@ export function roundHalfEven(x: number): number {
  * qwen-vl-utils smart_resize: the size (in pixels) the model actually sees for an image of
  * `size` original pixels. Sides become multiples of 28; the area is clamped to [minPixels, maxPixels].
  */
-export function smartResize(
-  size: Size,
-  opts: { maxPixels?: number; minPixels?: number; factor?: number } = {},
-): Size {
+export function smartResize(size: Size, opts: { maxPixels?: number; minPixels?: number; factor?: number } = {}): Size {
   const factor = opts.factor ?? QWEN_FACTOR;
   const minPixels = opts.minPixels ?? QWEN_MIN_PIXELS;
   const maxPixels = opts.maxPixels ?? QWEN_MAX_PIXELS;

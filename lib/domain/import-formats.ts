@@ -6,13 +6,7 @@ import { normalizeAction } from "./normalize";
 import type { ImportProblem } from "./problems";
 import { splitThought, composeThought, type ThoughtParts } from "./thought";
 import { mapPoints, screenProblems, type ToolCall } from "./tool-call";
-import {
-  canonicalTrajectorySchema,
-  type OriginalOutput,
-  type Outcome,
-  type TrajectorySource,
-  type Verdict,
-} from "./trajectory";
+import { canonicalTrajectorySchema, type OriginalOutput, type Outcome, type TrajectorySource, type Verdict } from "./trajectory";
 
 export const IMPORT_FORMATS = ["mobile-r1", "ui-s1", "studio"] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
@@ -85,49 +79,53 @@ export type BuiltTrajectory = Omit<DraftTrajectory, "steps"> & { steps: BuiltSte
 
 type MapResult = { draft?: DraftTrajectory; problems: Omit<ImportProblem, "file" | "line">[] };
 
-const mobileR1Schema = z.object({
-  app_name: text("appName").min(1),
-  instruction: text("instruction").min(1),
-  system: text("systemPrompt").optional(),
-  image_width: z.number().int().positive().optional(),
-  image_height: z.number().int().positive().optional(),
-  trajectory: z
-    .array(
-      z
-        .object({
-          image: z.string().min(1),
-          thought: text("thought").optional(),
-          subtask: text("clearAction").optional(),
-          action: z.unknown().optional(),
-          response: z.string().optional(),
-          bbox: z.unknown().optional(),
-        })
-        .passthrough(),
-    )
-    .min(1, "has no steps"),
-}).passthrough();
+const mobileR1Schema = z
+  .object({
+    app_name: text("appName").min(1),
+    instruction: text("instruction").min(1),
+    system: text("systemPrompt").optional(),
+    image_width: z.number().int().positive().optional(),
+    image_height: z.number().int().positive().optional(),
+    trajectory: z
+      .array(
+        z
+          .object({
+            image: z.string().min(1),
+            thought: text("thought").optional(),
+            subtask: text("clearAction").optional(),
+            action: z.unknown().optional(),
+            response: z.string().optional(),
+            bbox: z.unknown().optional(),
+          })
+          .passthrough(),
+      )
+      .min(1, "has no steps"),
+  })
+  .passthrough();
 
-const uiS1Schema = z.object({
-  goal: text("instruction").min(1),
-  is_successful: z.boolean().optional(),
-  episode_id: z.union([z.number(), z.string()]).optional(),
-  app: text("appName").optional(),
-  steps: z
-    .array(
-      z
-        .object({
-          action_content: z.record(z.string(), z.unknown()),
-          screenshot: z.string().min(1),
-          thought: text("thought").optional(),
-          action_description: text("clearAction").optional(),
-          step_instruction: text("clearAction").optional(),
-          check_options: z.record(z.string(), z.unknown()).optional(),
-          annotation: z.enum(["GOOD", "HARMFUL", "NEUTRAL"]).optional(),
-        })
-        .passthrough(),
-    )
-    .min(1, "has no steps"),
-}).passthrough();
+const uiS1Schema = z
+  .object({
+    goal: text("instruction").min(1),
+    is_successful: z.boolean().optional(),
+    episode_id: z.union([z.number(), z.string()]).optional(),
+    app: text("appName").optional(),
+    steps: z
+      .array(
+        z
+          .object({
+            action_content: z.record(z.string(), z.unknown()),
+            screenshot: z.string().min(1),
+            thought: text("thought").optional(),
+            action_description: text("clearAction").optional(),
+            step_instruction: text("clearAction").optional(),
+            check_options: z.record(z.string(), z.unknown()).optional(),
+            annotation: z.enum(["GOOD", "HARMFUL", "NEUTRAL"]).optional(),
+          })
+          .passthrough(),
+      )
+      .min(1, "has no steps"),
+  })
+  .passthrough();
 
 function zodProblems(error: z.ZodError): MapResult["problems"] {
   return error.issues.map((i) => {
@@ -316,7 +314,9 @@ export function buildTrajectory(
         clearAction: a.clearAction,
         toolCall: call.call,
         box: readBox(a.box, "box"),
-        candidateBoxes: Array.isArray(a.candidateBoxes) ? a.candidateBoxes.map((b, i) => readBox(b, `candidateBoxes.${i}`)).filter((b): b is Box => b !== null) : [],
+        candidateBoxes: Array.isArray(a.candidateBoxes)
+          ? a.candidateBoxes.map((b, i) => readBox(b, `candidateBoxes.${i}`)).filter((b): b is Box => b !== null)
+          : [],
         verdict: a.verdict,
       });
       return;
@@ -336,7 +336,8 @@ export function buildTrajectory(
   });
   if (problems.length > 0 || steps.length !== draft.steps.length) return { problems };
   const cut = draft.annotated?.cutAfter;
-  if (cut !== undefined && cut !== null && cut >= steps.length) problems.push({ field: "cutAfter", message: `${cut} is past the last step (${steps.length - 1})` });
+  if (cut !== undefined && cut !== null && cut >= steps.length)
+    problems.push({ field: "cutAfter", message: `${cut} is past the last step (${steps.length - 1})` });
   return problems.length > 0 ? { problems } : { trajectory: { ...draft, steps }, problems };
 }
 
@@ -362,4 +363,3 @@ function fromFileFrame(frame: CoordinateFrame, size: Size, declared?: Size) {
     },
   };
 }
-

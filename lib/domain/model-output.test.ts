@@ -21,19 +21,25 @@ describe("parseModelOutput", () => {
     expect(p.clearAction).toBeUndefined();
   });
   it("accepts <thinking> and a fenced tool call", () => {
-    const p = parseModelOutput('<thinking>x</thinking><tool_call>```json\n{"name": "mobile_use", "arguments": {"action": "wait", "time": 2}}\n```</tool_call>');
+    const p = parseModelOutput(
+      '<thinking>x</thinking><tool_call>```json\n{"name": "mobile_use", "arguments": {"action": "wait", "time": 2}}\n```</tool_call>',
+    );
     expect(p.toolCall).toEqual({ action: "wait", time: 2 });
     expect(p.thought).toBe("x");
   });
   it("keeps going with an unclosed tag and says so", () => {
-    const p = parseModelOutput('<think>thinking<tool_call>{"name": "mobile_use", "arguments": {"action": "terminate", "status": "success"}}');
+    const p = parseModelOutput(
+      '<think>thinking<tool_call>{"name": "mobile_use", "arguments": {"action": "terminate", "status": "success"}}',
+    );
     expect(p.thought).toBe("thinking");
     expect(p.toolCall).toEqual({ action: "terminate", status: "success" });
     expect(p.tags.think).toBe(false);
     expect(p.notes.join(" ")).toMatch(/not closed/);
   });
   it("reports tags out of order", () => {
-    const p = parseModelOutput('<tool_call>{"name": "mobile_use", "arguments": {"action": "wait", "time": 1}}</tool_call><think>late</think>');
+    const p = parseModelOutput(
+      '<tool_call>{"name": "mobile_use", "arguments": {"action": "wait", "time": 1}}</tool_call><think>late</think>',
+    );
     expect(p.tags.inOrder).toBe(false);
   });
   it("names what failed in a malformed response", () => {
@@ -41,6 +47,8 @@ describe("parseModelOutput", () => {
     expect(p.toolCall).toBeUndefined();
     expect(p.problems.map((x) => x.field)).toEqual(expect.arrayContaining(["action", "think"]));
     expect(parseModelOutput("just prose").problems[0]).toMatchObject({ field: "tool_call" });
-    expect(parseModelOutput('<tool_call>{"name": "mobile_use", "arguments": {"action": "fly"}}</tool_call>').problems[0]!.message).toMatch(/unknown action/);
+    expect(parseModelOutput('<tool_call>{"name": "mobile_use", "arguments": {"action": "fly"}}</tool_call>').problems[0]!.message).toMatch(
+      /unknown action/,
+    );
   });
 });

@@ -72,7 +72,9 @@ export function parseModelOutput(raw: string): ParsedOutput {
       toolCall = n.call;
       notes.push(...n.notes);
     } else {
-      problems.push(...n.problems.map((p) => ({ field: p.field === "action" && callText === "" ? "tool_call" : p.field, message: p.message })));
+      problems.push(
+        ...n.problems.map((p) => ({ field: p.field === "action" && callText === "" ? "tool_call" : p.field, message: p.message })),
+      );
     }
   }
   if (!think || think.body === "") problems.push({ field: "think", message: think ? "is empty" : "no <think> found" });

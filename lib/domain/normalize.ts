@@ -2,9 +2,7 @@ import { SYSTEM_BUTTONS, toolCallSchema, type SystemButton, type ToolCall } from
 import type { Point, Size } from "./geometry";
 
 export type FieldProblem = { field: string; message: string };
-export type Normalized =
-  | { ok: true; call: ToolCall; notes: string[] }
-  | { ok: false; problems: FieldProblem[] };
+export type Normalized = { ok: true; call: ToolCall; notes: string[] } | { ok: false; problems: FieldProblem[] };
 
 /** Action names real data uses, mapped to the `mobile_use` vocabulary. Keys are lower-case without separators. */
 const ACTION_ALIASES: Record<string, string> = {
@@ -101,7 +99,11 @@ export function normalizeAction(input: unknown, screen?: Size): Normalized {
   const problems: FieldProblem[] = [];
   const point = (field: string, xField = "x", yField = "y"): Point | undefined => {
     const p = readPoint(obj[field]) ?? (field === "coordinate" ? readXY(obj[xField], obj[yField]) : undefined);
-    if (!p) problems.push({ field, message: obj[field] === undefined ? "is missing" : `is not a point [x, y]: ${clip(JSON.stringify(obj[field]))}` });
+    if (!p)
+      problems.push({
+        field,
+        message: obj[field] === undefined ? "is missing" : `is not a point [x, y]: ${clip(JSON.stringify(obj[field]))}`,
+      });
     return p;
   };
   const num = (field: string, fallback?: number): number | undefined => {
@@ -161,7 +163,11 @@ export function normalizeAction(input: unknown, screen?: Size): Normalized {
     case "terminate": {
       const s = obj.status ?? obj.goal_status ?? obj.result;
       const status = STATUS_ALIASES[key(String(s ?? ""))];
-      if (!status) problems.push({ field: "status", message: s === undefined ? "is missing" : `must be success or failure, got ${clip(JSON.stringify(s))}` });
+      if (!status)
+        problems.push({
+          field: "status",
+          message: s === undefined ? "is missing" : `must be success or failure, got ${clip(JSON.stringify(s))}`,
+        });
       else if (status !== s) notes.push(`status "${String(s)}" read as "${status}"`);
       call = { action: "terminate", status };
       break;
@@ -169,7 +175,11 @@ export function normalizeAction(input: unknown, screen?: Size): Normalized {
     case "system_button": {
       const b = obj.button ?? obj.text;
       const button = BUTTON_ALIASES[key(String(b ?? ""))];
-      if (!button) problems.push({ field: "button", message: b === undefined ? "is missing" : `must be one of ${SYSTEM_BUTTONS.join(", ")}, got ${clip(JSON.stringify(b))}` });
+      if (!button)
+        problems.push({
+          field: "button",
+          message: b === undefined ? "is missing" : `must be one of ${SYSTEM_BUTTONS.join(", ")}, got ${clip(JSON.stringify(b))}`,
+        });
       else if (button !== b) notes.push(`button "${String(b)}" read as "${button}"`);
       call = { action: "system_button", button };
       break;
@@ -201,7 +211,10 @@ export function normalizeAction(input: unknown, screen?: Size): Normalized {
 function scrollToSwipe(direction: unknown, screen: Size | undefined, problems: FieldProblem[], notes: string[]): Record<string, unknown> {
   const d = typeof direction === "string" ? direction.toLowerCase() : "";
   if (!["up", "down", "left", "right"].includes(d)) {
-    problems.push({ field: "direction", message: direction === undefined ? "is missing" : `must be up, down, left or right, got ${clip(JSON.stringify(direction))}` });
+    problems.push({
+      field: "direction",
+      message: direction === undefined ? "is missing" : `must be up, down, left or right, got ${clip(JSON.stringify(direction))}`,
+    });
     return { action: "swipe" };
   }
   if (!screen) {
@@ -213,10 +226,22 @@ function scrollToSwipe(direction: unknown, screen: Size | undefined, problems: F
   const lo = (n: number) => n * 0.25;
   const hi = (n: number) => n * 0.75;
   const paths: Record<string, [Point, Point]> = {
-    down: [[cx, hi(screen.height)], [cx, lo(screen.height)]],
-    up: [[cx, lo(screen.height)], [cx, hi(screen.height)]],
-    right: [[hi(screen.width), cy], [lo(screen.width), cy]],
-    left: [[lo(screen.width), cy], [hi(screen.width), cy]],
+    down: [
+      [cx, hi(screen.height)],
+      [cx, lo(screen.height)],
+    ],
+    up: [
+      [cx, lo(screen.height)],
+      [cx, hi(screen.height)],
+    ],
+    right: [
+      [hi(screen.width), cy],
+      [lo(screen.width), cy],
+    ],
+    left: [
+      [lo(screen.width), cy],
+      [hi(screen.width), cy],
+    ],
   };
   const [from, to] = paths[d]!;
   notes.push(`scroll ${d} read as a finger swipe from (${from.join(", ")}) to (${to.join(", ")})`);

@@ -54,6 +54,22 @@ export type UpdateMeInput = z.input<typeof updateMeInput>;
 export const resetPasswordInput = z.object({ password: passwordInput.optional() }).strict();
 
 /** A person as the API shows them (dates as ISO strings). */
-export function toPerson(p: { id: string; email: string; name: string; role: Person["role"]; isDisabled: boolean; locale: string; createdAt: Date }): Person {
-  return { id: p.id, email: p.email, name: p.name, role: p.role, isDisabled: p.isDisabled, locale: p.locale, createdAt: p.createdAt.toISOString() };
+export function toPerson(p: {
+  id: string;
+  email: string;
+  name: string;
+  role: Person["role"];
+  isDisabled: boolean;
+  locale: string;
+  createdAt: Date;
+}): Person {
+  return {
+    id: p.id,
+    email: p.email,
+    name: p.name,
+    role: p.role,
+    isDisabled: p.isDisabled,
+    locale: p.locale,
+    createdAt: p.createdAt.toISOString(),
+  };
 }

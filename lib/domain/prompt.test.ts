@@ -43,7 +43,11 @@ describe("mobileUseUserText", () => {
       { action: "click", coordinate: [1, 2] },
       { action: "system_button", button: "Back" },
     ]);
-    expect(text.endsWith('Step 1: {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [1, 2]}}; Step 2: {"name": "mobile_use", "arguments": {"action": "system_button", "button": "Back"}}; ')).toBe(true);
+    expect(
+      text.endsWith(
+        'Step 1: {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [1, 2]}}; Step 2: {"name": "mobile_use", "arguments": {"action": "system_button", "button": "Back"}}; ',
+      ),
+    ).toBe(true);
   });
 
   it("keeps non-ASCII text unescaped (ensure_ascii=False)", () => {
@@ -61,20 +65,38 @@ describe("mobileR1Response", () => {
 
 describe("action space", () => {
   it("the cookbook prompt offers the nine mobile_use actions and not answer", () => {
-    expect(actionsOfferedBy(mobileUseSystemPrompt({ width: 1092, height: 2408 }))).toEqual(["key", "click", "long_press", "swipe", "type", "system_button", "open", "wait", "terminate"]);
+    expect(actionsOfferedBy(mobileUseSystemPrompt({ width: 1092, height: 2408 }))).toEqual([
+      "key",
+      "click",
+      "long_press",
+      "swipe",
+      "type",
+      "system_button",
+      "open",
+      "wait",
+      "terminate",
+    ]);
   });
   it("the ui-s1 space adds answer(text) after type, as UI-S1's RAW_SPACE does, and changes nothing else but the text argument's note", () => {
     const base = mobileUseSystemPrompt({ width: 1092, height: 2408 });
     const withAnswer = mobileUseSystemPrompt({ width: 1092, height: 2408 }, "ui-s1");
     expect(actionsOfferedBy(withAnswer)).toEqual([...declaredActions("ui-s1")]);
-    expect(declaredActions("ui-s1")).toEqual(["key", "click", "long_press", "swipe", "type", "answer", "system_button", "open", "wait", "terminate"]);
+    expect(declaredActions("ui-s1")).toEqual([
+      "key",
+      "click",
+      "long_press",
+      "swipe",
+      "type",
+      "answer",
+      "system_button",
+      "open",
+      "wait",
+      "terminate",
+    ]);
     expect(withAnswer).toContain("\\n* `answer`: Output the specified answer.\\n* `system_button`");
     expect(withAnswer).toContain("Required only by `action=key`, `action=type`, `action=answer`, and `action=open`.");
     const strip = (s: string) =>
-      s
-        .replace("\\n* `answer`: Output the specified answer.", "")
-        .replace(', "answer"', "")
-        .replace(" `action=answer`,", "");
+      s.replace("\\n* `answer`: Output the specified answer.", "").replace(', "answer"', "").replace(" `action=answer`,", "");
     expect(strip(withAnswer)).toBe(base);
   });
   it("reads nothing from a text without a tool", () => {

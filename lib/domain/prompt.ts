@@ -14,7 +14,9 @@ export type ActionSpace = "mobile-use" | "ui-s1";
 
 /** The actions a prompt built for `space` offers, in the enum's order. */
 export function declaredActions(space: ActionSpace): readonly ActionType[] {
-  return space === "ui-s1" ? ["key", "click", "long_press", "swipe", "type", "answer", "system_button", "open", "wait", "terminate"] : MOBILE_USE_ACTIONS;
+  return space === "ui-s1"
+    ? ["key", "click", "long_press", "swipe", "type", "answer", "system_button", "open", "wait", "terminate"]
+    : MOBILE_USE_ACTIONS;
 }
 
 /**
@@ -67,7 +69,9 @@ function mobileUseTool(resized: Size, space: ActionSpace) {
             type: "array",
           },
           text: {
-            description: answer ? "Required only by `action=key`, `action=type`, `action=answer`, and `action=open`." : "Required only by `action=key`, `action=type`, and `action=open`.",
+            description: answer
+              ? "Required only by `action=key`, `action=type`, `action=answer`, and `action=open`."
+              : "Required only by `action=key`, `action=type`, and `action=open`.",
             type: "string",
           },
           time: { description: "The seconds to wait. Required only by `action=long_press` and `action=wait`.", type: "number" },

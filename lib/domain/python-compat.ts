@@ -13,7 +13,17 @@
 /** What Python raised (the name is for messages and tests only). */
 export class PyError extends Error {
   constructor(
-    readonly pyType: "TypeError" | "KeyError" | "IndexError" | "ValueError" | "OverflowError" | "ZeroDivisionError" | "RecursionError" | "JSONDecodeError" | "NotImplementedError" | "AttributeError",
+    readonly pyType:
+      | "TypeError"
+      | "KeyError"
+      | "IndexError"
+      | "ValueError"
+      | "OverflowError"
+      | "ZeroDivisionError"
+      | "RecursionError"
+      | "JSONDecodeError"
+      | "NotImplementedError"
+      | "AttributeError",
     message: string,
   ) {
     super(`${pyType}: ${message}`);

@@ -20,7 +20,14 @@ describe("snapshotDiff", () => {
     const d = snapshotDiff(snap(null, [step(), step()]), snap("failure", [step(), step({ box: [1, 1, 40, 40], verdict: "corrected" })]));
     expect(d.trajectory).toEqual([{ field: "outcome", before: null, after: "failure" }]);
     expect(d.steps).toEqual([
-      { stepId: "s1", index: 1, fields: [{ field: "box", before: [0, 0, 50, 50], after: [1, 1, 40, 40] }, { field: "verdict", before: "good", after: "corrected" }] },
+      {
+        stepId: "s1",
+        index: 1,
+        fields: [
+          { field: "box", before: [0, 0, 50, 50], after: [1, 1, 40, 40] },
+          { field: "verdict", before: "good", after: "corrected" },
+        ],
+      },
     ]);
   });
   it("is empty when nothing changed", () => {
@@ -35,28 +42,51 @@ describe("personChanges", () => {
   });
   it("names fields a person edited and left different, not those edited back", () => {
     const now = step({ clearAction: "Tap Cancel.", box: [0, 0, 50, 50] });
-    const history = [
-      { clearAction: "Tap OK.", box: [0, 0, 50, 50] },
-      { box: [5, 5, 60, 60] },
-    ];
+    const history = [{ clearAction: "Tap OK.", box: [0, 0, 50, 50] }, { box: [5, 5, 60, 60] }];
     expect(personChanges(now, history)).toEqual(["clearAction"]);
-    expect(personChanges(step({ thought: { state: "x", nextAction: "n", purpose: "p", text: "x n p" } }), [{ thoughtState: "s", thought: "s n p" }])).toEqual(["thought"]);
+    expect(
+      personChanges(step({ thought: { state: "x", nextAction: "n", purpose: "p", text: "x n p" } }), [
+        { thoughtState: "s", thought: "s n p" },
+      ]),
+    ).toEqual(["thought"]);
   });
   it("reads the audited field names", () => {
-    expect(Object.keys(auditedStep(step()))).toEqual(["thoughtState", "thoughtNext", "thoughtPurpose", "thought", "clearAction", "toolCall", "box", "verdict"]);
+    expect(Object.keys(auditedStep(step()))).toEqual([
+      "thoughtState",
+      "thoughtNext",
+      "thoughtPurpose",
+      "thought",
+      "clearAction",
+      "toolCall",
+      "box",
+      "verdict",
+    ]);
   });
 });
 
 describe("decision input", () => {
   it("needs a reason to send back and refuses fixes with it, or the same step twice", () => {
-    expect(reviewDecisionInput.safeParse({ decision: "reject", version: 1 }).error?.issues[0]?.message).toBe("say why when sending work back");
+    expect(reviewDecisionInput.safeParse({ decision: "reject", version: 1 }).error?.issues[0]?.message).toBe(
+      "say why when sending work back",
+    );
     const fix = { stepId: "a", version: 1, ...step() };
-    expect(reviewDecisionInput.safeParse({ decision: "reject", comment: "x", version: 1, fixes: [fix] }).error?.issues[0]?.path).toEqual(["fixes"]);
-    expect(reviewDecisionInput.safeParse({ decision: "approve", version: 1, fixes: [fix, fix] }).error?.issues[0]?.message).toMatch(/once per decision/);
+    expect(reviewDecisionInput.safeParse({ decision: "reject", comment: "x", version: 1, fixes: [fix] }).error?.issues[0]?.path).toEqual([
+      "fixes",
+    ]);
+    expect(reviewDecisionInput.safeParse({ decision: "approve", version: 1, fixes: [fix, fix] }).error?.issues[0]?.message).toMatch(
+      /once per decision/,
+    );
     expect(reviewDecisionInput.parse({ decision: "approve", version: 1 }).fixes).toEqual([]);
   });
   it("counts open comments per step", () => {
-    expect([...openCommentsByStep([{ stepIndex: 1, isResolved: false }, { stepIndex: 1, isResolved: true }, { stepIndex: null, isResolved: false }, { stepIndex: 3, isResolved: false }])]).toEqual([
+    expect([
+      ...openCommentsByStep([
+        { stepIndex: 1, isResolved: false },
+        { stepIndex: 1, isResolved: true },
+        { stepIndex: null, isResolved: false },
+        { stepIndex: 3, isResolved: false },
+      ]),
+    ]).toEqual([
       [1, 1],
       [3, 1],
     ]);

@@ -1,7 +1,15 @@
 import { z } from "zod";
 import { taskStatusSchema } from "./status";
 import { text } from "./limits";
-import { getField, isSameValue, MERGE_FIELDS, stepAnnotationSchema, trajectoryAnnotationSchema, type StepAnnotation, type TrajectoryAnnotation } from "./annotation";
+import {
+  getField,
+  isSameValue,
+  MERGE_FIELDS,
+  stepAnnotationSchema,
+  trajectoryAnnotationSchema,
+  type StepAnnotation,
+  type TrajectoryAnnotation,
+} from "./annotation";
 
 // ── Decisions ───────────────────────────────────────────────────────────────────────────────────
 
@@ -27,8 +35,14 @@ export const reviewDecisionInput = z
     fixes: z.array(stepFixSchema).max(500).default([]),
   })
   .refine((v) => v.decision === "approve" || (v.comment ?? "").length > 0, { message: "say why when sending work back", path: ["comment"] })
-  .refine((v) => v.decision === "approve" || v.fixes.length === 0, { message: "fixes go with an approval (fix and approve); to send work back, say what to change", path: ["fixes"] })
-  .refine((v) => new Set(v.fixes.map((f) => f.stepId)).size === v.fixes.length, { message: "each step can be fixed once per decision", path: ["fixes"] });
+  .refine((v) => v.decision === "approve" || v.fixes.length === 0, {
+    message: "fixes go with an approval (fix and approve); to send work back, say what to change",
+    path: ["fixes"],
+  })
+  .refine((v) => new Set(v.fixes.map((f) => f.stepId)).size === v.fixes.length, {
+    message: "each step can be fixed once per decision",
+    path: ["fixes"],
+  });
 export type ReviewDecisionInput = z.input<typeof reviewDecisionInput>;
 
 // ── Comments ────────────────────────────────────────────────────────────────────────────────────
@@ -153,7 +167,8 @@ export function auditedStep(a: StepAnnotation): Record<string, unknown> {
 export function personChanges(current: StepAnnotation, history: readonly Record<string, unknown>[]): StepChange[] {
   const now = auditedStep(current);
   const firstSeen = new Map<string, unknown>();
-  for (const before of history) for (const [k, v] of Object.entries(before)) if (k in AUDITED_FIELD_CHANGE && !firstSeen.has(k)) firstSeen.set(k, v);
+  for (const before of history)
+    for (const [k, v] of Object.entries(before)) if (k in AUDITED_FIELD_CHANGE && !firstSeen.has(k)) firstSeen.set(k, v);
   const out = new Set<StepChange>();
   for (const [k, v] of firstSeen) if (!isSameValue(v, now[k]) && AUDITED_FIELD_CHANGE[k] !== "verdict") out.add(AUDITED_FIELD_CHANGE[k]!);
   return STEP_CHANGES.filter((c) => out.has(c));
@@ -188,7 +203,11 @@ export type ReviewQueueRow = z.infer<typeof reviewQueueRowSchema>;
 export const reviewQueueSchema = z.object({ rows: z.array(reviewQueueRowSchema) });
 
 /** POST /api/reviews/:id: the status and version after the decision, and the steps the reviewer fixed (1-based). */
-export const decisionResultSchema = z.object({ status: taskStatusSchema, version: z.number().int(), fixedSteps: z.array(z.number().int()) });
+export const decisionResultSchema = z.object({
+  status: taskStatusSchema,
+  version: z.number().int(),
+  fixedSteps: z.array(z.number().int()),
+});
 
 /** GET /api/comments?trajectoryId= */
 export const commentsQueryInput = z.object({ trajectoryId: text("id").min(1) });
@@ -211,4 +230,3 @@ export type ReviewContext = z.infer<typeof reviewContextSchema>;
 /** POST /api/reviews/next and POST /api/reviews/:id/claim. */
 export const nextReviewSchema = z.object({ id: z.string().nullable() });
 export const claimResultSchema = z.object({ claim: reviewClaimSchema.nullable() });
-

@@ -170,7 +170,15 @@ export function readMobileR1Response(response: string): { call: ToolCall | undef
     }
   }
   const formatOk =
-    !!think && !!action && !!tool && think.body !== "" && action.body !== "" && tool.body !== "" && think.start < action.start && action.start < tool.start && call !== undefined;
+    !!think &&
+    !!action &&
+    !!tool &&
+    think.body !== "" &&
+    action.body !== "" &&
+    tool.body !== "" &&
+    think.start < action.start &&
+    action.start < tool.start &&
+    call !== undefined;
   return { call, formatOk };
 }
 
@@ -209,7 +217,15 @@ export function mobileR1Reward(response: string, gt: GroundTruth): RewardResult 
     }
   }
   const action = applyAnnotation(match ? 1 : 0, gt.annotation);
-  return { format, action, score: format + action, parsed: pred !== undefined, typeMatch, extractMatch: match, hit: hitFor(pred, gt, f, mobileR1Hit) };
+  return {
+    format,
+    action,
+    score: format + action,
+    parsed: pred !== undefined,
+    typeMatch,
+    extractMatch: match,
+    hit: hitFor(pred, gt, f, mobileR1Hit),
+  };
 }
 
 /** Arguments in a fixed key order, for exact comparison of non-coordinate calls. */

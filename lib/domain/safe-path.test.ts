@@ -42,13 +42,15 @@ describe("safeNextPath", () => {
   });
 
   it("refuses the dot-segment variants outright rather than guessing what was meant", () => {
-    for (const n of ["/.//evil.example", "/..//evil.example", "/%2e//evil.example", "/a/..//evil.example"]) expect(safeNextPath(n)).toBe("/trajectories");
+    for (const n of ["/.//evil.example", "/..//evil.example", "/%2e//evil.example", "/a/..//evil.example"])
+      expect(safeNextPath(n)).toBe("/trajectories");
   });
 });
 
 describe("sameOriginTarget", () => {
   it("keeps a plain path and refuses anything a browser would take off-site", () => {
     expect(sameOriginTarget("/tasks?x=1", STUDIO)).toBe("/tasks?x=1");
-    for (const n of ["//evil.example", "/\\evil.example", "/.//evil.example", "https://evil.example/"]) expect(sameOriginTarget(n, STUDIO)).toBe("/trajectories");
+    for (const n of ["//evil.example", "/\\evil.example", "/.//evil.example", "https://evil.example/"])
+      expect(sameOriginTarget(n, STUDIO)).toBe("/trajectories");
   });
 });

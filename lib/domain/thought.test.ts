@@ -16,7 +16,11 @@ describe("three-part thought", () => {
     expect(composeThought({ state: "", nextAction: "Tap Back", purpose: "" })).toBe("Tap Back.");
   });
   it("splits sentences without breaking decimals or abbreviations", () => {
-    expect(splitSentences("Price is 3.5 yuan. Tap it, e.g. the first one. Done")).toEqual(["Price is 3.5 yuan.", "Tap it, e.g. the first one.", "Done"]);
+    expect(splitSentences("Price is 3.5 yuan. Tap it, e.g. the first one. Done")).toEqual([
+      "Price is 3.5 yuan.",
+      "Tap it, e.g. the first one.",
+      "Done",
+    ]);
     expect(splitSentences("当前在首页。点击搜索！为了搜索？")).toEqual(["当前在首页。", "点击搜索！", "为了搜索？"]);
   });
   it("splits a model thought into state / next action / purpose, or keeps it whole", () => {

@@ -27,14 +27,20 @@ describe("toolCallSchema", () => {
 
 describe("tool call helpers", () => {
   it("prints the call as Python json.dumps does (the cookbook's spacing)", () => {
-    expect(formatMobileUseCall({ action: "open", text: "File Manager" })).toBe('{"name": "mobile_use", "arguments": {"action": "open", "text": "File Manager"}}');
-    expect(formatMobileUseCall({ action: "type", text: "闲鱼" })).toBe('{"name": "mobile_use", "arguments": {"action": "type", "text": "闲鱼"}}');
+    expect(formatMobileUseCall({ action: "open", text: "File Manager" })).toBe(
+      '{"name": "mobile_use", "arguments": {"action": "open", "text": "File Manager"}}',
+    );
+    expect(formatMobileUseCall({ action: "type", text: "闲鱼" })).toBe(
+      '{"name": "mobile_use", "arguments": {"action": "type", "text": "闲鱼"}}',
+    );
   });
   it("finds points that leave the screenshot", () => {
     expect(screenProblems({ action: "click", coordinate: [1081, 5] }, { width: 1080, height: 2400 })).toEqual([
       { field: "coordinate", message: "[1081, 5] lies outside the 1080x2400 screenshot" },
     ]);
-    expect(screenProblems({ action: "swipe", coordinate: [0, 0], coordinate2: [5, -1] }, { width: 10, height: 10 })[0]!.field).toBe("coordinate2");
+    expect(screenProblems({ action: "swipe", coordinate: [0, 0], coordinate2: [5, -1] }, { width: 10, height: 10 })[0]!.field).toBe(
+      "coordinate2",
+    );
     expect(screenProblems({ action: "click", coordinate: [1080, 2400] }, { width: 1080, height: 2400 })).toEqual([]);
   });
   it("maps points and describes calls", () => {

@@ -113,7 +113,10 @@ export function pyJsonDumps(value: unknown): string {
 
 /** The call as indented JSON for people to read and edit, with number arrays (points) kept on one line. */
 export function formatMobileUseCallPretty(call: ToolCall): string {
-  return JSON.stringify({ name: "mobile_use", arguments: call }, null, 2).replace(/\[\s+([-\d.,\s]+?)\s+\]/g, (_m, inner: string) => `[${inner.split(/,\s*/).join(", ")}]`);
+  return JSON.stringify({ name: "mobile_use", arguments: call }, null, 2).replace(
+    /\[\s+([-\d.,\s]+?)\s+\]/g,
+    (_m, inner: string) => `[${inner.split(/,\s*/).join(", ")}]`,
+  );
 }
 
 /** A short human summary: `click (540, 236)`, `type "hello"`. */

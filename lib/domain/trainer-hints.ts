@@ -144,8 +144,14 @@ export type TrainerCommand = { trainer: TrainerName; bridge: string; settings: s
  */
 export function trainerCommands(outDir: string, hints: TrainerHints | null | undefined): TrainerCommand[] {
   const maxPixels = hints?.maxPixels ?? SUGGESTED_MAX_PIXELS;
-  const run = (args: string, out: string) => `npm run studio -- bridge ${args.replace("<export>", shellQuote(outDir))} --out ${shellQuote(out)} --max-pixels ${maxPixels}`;
-  const dirs = { swift: `${outDir}-sft-ms-swift`, lf: `${outDir}-sft-llamafactory`, verl: `${outDir}-grpo-verl`, uis1: `${outDir}-traj-ui-s1` };
+  const run = (args: string, out: string) =>
+    `npm run studio -- bridge ${args.replace("<export>", shellQuote(outDir))} --out ${shellQuote(out)} --max-pixels ${maxPixels}`;
+  const dirs = {
+    swift: `${outDir}-sft-ms-swift`,
+    lf: `${outDir}-sft-llamafactory`,
+    verl: `${outDir}-grpo-verl`,
+    uis1: `${outDir}-traj-ui-s1`,
+  };
   const settings = (t: TrainerName, dir: string) => (hints ? trainerSettings(t, hints, dir) : []);
   return [
     { trainer: "ms-swift", bridge: run("sft <export> --target ms-swift", dirs.swift), settings: settings("ms-swift", dirs.swift) },

@@ -85,13 +85,23 @@ export const canonicalTrajectorySchema = z.object({
   provenance: z.record(z.string(), z.unknown()).optional(),
   /** The latest model judge verdict on the trajectory as executed, beside the human outcome (absent: never judged). */
   judge: z
-    .object({ outcome: outcomeSchema, isConsistent: z.boolean(), reason: z.string(), model: z.string(), prompt: z.string(), at: z.string() })
+    .object({
+      outcome: outcomeSchema,
+      isConsistent: z.boolean(),
+      reason: z.string(),
+      model: z.string(),
+      prompt: z.string(),
+      at: z.string(),
+    })
     .optional(),
 });
 export type CanonicalTrajectory = z.infer<typeof canonicalTrajectorySchema>;
 
 /** Steps that may be training targets: inside the cut, not harmful, trajectory not discarded. */
-export function isTrainingTarget(t: Pick<CanonicalTrajectory, "cutAfter" | "isDiscarded">, step: Pick<CanonicalStep, "index" | "verdict">): boolean {
+export function isTrainingTarget(
+  t: Pick<CanonicalTrajectory, "cutAfter" | "isDiscarded">,
+  step: Pick<CanonicalStep, "index" | "verdict">,
+): boolean {
   if (t.isDiscarded) return false;
   if (t.cutAfter !== null && step.index > t.cutAfter) return false;
   return step.verdict !== "harmful";

@@ -325,7 +325,8 @@ export function uiS1EvalResize(width: number, height: number): [number, number] 
   const maxPixels = 12800 * 28 * 28;
   const maxLongSide = 8192;
   if (height < 2 || width < 2) throw new PyError("ValueError", `height:${height} or width:${width} must be larger than factor`);
-  if (Math.max(height, width) / Math.min(height, width) > 200) throw new PyError("ValueError", "absolute aspect ratio must be smaller than 100");
+  if (Math.max(height, width) / Math.min(height, width) > 200)
+    throw new PyError("ValueError", "absolute aspect ratio must be smaller than 100");
   let h = height;
   let w = width;
   if (Math.max(h, w) > maxLongSide) {
@@ -386,7 +387,9 @@ export function uiS1SopEpisode(steps: SopStep[]): SopEpisode {
 }
 
 /** main(): success rate in % and average progress over the episodes. */
-export function uiS1SopRates(episodes: { numSteps: number; finalStepId: number; taskSuccess: boolean }[]): { successRate: number; progress: number } | null {
+export function uiS1SopRates(
+  episodes: { numSteps: number; finalStepId: number; taskSuccess: boolean }[],
+): { successRate: number; progress: number } | null {
   if (episodes.length === 0) return null;
   const success = episodes.filter((e) => e.taskSuccess).length;
   return {
@@ -432,5 +435,9 @@ export function toPy(v: unknown): PyValue {
 }
 
 export function toPyDict(o: object): PyDict {
-  return new Map(Object.entries(o).filter(([, v]) => v !== undefined).map(([k, v]) => [k, toPy(v)]));
+  return new Map(
+    Object.entries(o)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, toPy(v)]),
+  );
 }

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { CATALOGUE } from "./index";
 
 /** Every feature catalogue file, to check that each is merged and that no two define the same key. */
-const FEATURES = import.meta.glob<{ [name: string]: { en: Record<string, string>; zh: Record<string, string> } }>("./messages/*.ts", { eager: true });
+const FEATURES = import.meta.glob<{ [name: string]: { en: Record<string, string>; zh: Record<string, string> } }>("./messages/*.ts", {
+  eager: true,
+});
 
 /**
  * Chinese values that may legitimately be plain ASCII words: identifiers, formats and names the
@@ -19,8 +21,14 @@ describe("merged message catalogue", () => {
   it("has exactly the same keys in English and Chinese", () => {
     const enKeys = Object.keys(en).sort();
     const zhKeys = Object.keys(zh).sort();
-    expect(zhKeys.filter((k) => !(k in en)), "keys only in zh").toEqual([]);
-    expect(enKeys.filter((k) => !(k in zh)), "keys only in en").toEqual([]);
+    expect(
+      zhKeys.filter((k) => !(k in en)),
+      "keys only in zh",
+    ).toEqual([]);
+    expect(
+      enKeys.filter((k) => !(k in zh)),
+      "keys only in en",
+    ).toEqual([]);
   });
 
   it("merges every feature file, and no key is defined by two of them", () => {
@@ -42,8 +50,16 @@ describe("merged message catalogue", () => {
   });
 
   it("has no empty values in either language", () => {
-    expect(Object.entries(en).filter(([, v]) => v.trim() === "").map(([k]) => k)).toEqual([]);
-    expect(Object.entries(zh).filter(([, v]) => v.trim() === "").map(([k]) => k)).toEqual([]);
+    expect(
+      Object.entries(en)
+        .filter(([, v]) => v.trim() === "")
+        .map(([k]) => k),
+    ).toEqual([]);
+    expect(
+      Object.entries(zh)
+        .filter(([, v]) => v.trim() === "")
+        .map(([k]) => k),
+    ).toEqual([]);
   });
 
   it("leaves no English sentence untranslated in Chinese", () => {

@@ -22,8 +22,34 @@ export type Locale = (typeof LOCALES)[number];
 export const LOCALE_NAMES: Record<Locale, string> = { en: "English", zh: "简体中文" };
 
 export const CATALOGUE = {
-  en: { ...common.en, ...dashboard.en, ...admin.en, ...review.en, ...editor.en, ...list.en, ...viewer.en, ...imports.en, ...keyboard.en, ...errors.en, ...canvas.en, ...model.en },
-  zh: { ...common.zh, ...dashboard.zh, ...admin.zh, ...review.zh, ...editor.zh, ...list.zh, ...viewer.zh, ...imports.zh, ...keyboard.zh, ...errors.zh, ...canvas.zh, ...model.zh },
+  en: {
+    ...common.en,
+    ...dashboard.en,
+    ...admin.en,
+    ...review.en,
+    ...editor.en,
+    ...list.en,
+    ...viewer.en,
+    ...imports.en,
+    ...keyboard.en,
+    ...errors.en,
+    ...canvas.en,
+    ...model.en,
+  },
+  zh: {
+    ...common.zh,
+    ...dashboard.zh,
+    ...admin.zh,
+    ...review.zh,
+    ...editor.zh,
+    ...list.zh,
+    ...viewer.zh,
+    ...imports.zh,
+    ...keyboard.zh,
+    ...errors.zh,
+    ...canvas.zh,
+    ...model.zh,
+  },
 };
 
 export type MessageKey = keyof (typeof CATALOGUE)["en"];
@@ -56,7 +82,14 @@ export function localize(ref: MessageRef, locale: Locale | Translate): string {
   const t = typeof locale === "function" ? locale : translator(locale);
   const text = (v: string | number | MessageRef | MessageRef[]): string | number =>
     // Sentences join with a space, except after a Chinese full stop.
-    Array.isArray(v) ? v.map((r) => localize(r, t)).join(" ").replace(/([。！？]) /g, "$1") : typeof v === "object" ? localize(v, t) : v;
+    Array.isArray(v)
+      ? v
+          .map((r) => localize(r, t))
+          .join(" ")
+          .replace(/([。！？]) /g, "$1")
+      : typeof v === "object"
+        ? localize(v, t)
+        : v;
   const vars = Object.fromEntries(Object.entries(ref.vars ?? {}).map(([k, v]) => [k, text(v)]));
   return t(ref.key, vars);
 }

@@ -13,5 +13,8 @@ export function problemRef(code: string, detail?: string): MessageRef {
 
 export function submitProblemRef(p: SubmitProblem): MessageRef {
   if (p.code === "outcome.unset") return { key: "submit.needOutcome" };
-  return { key: "submit.stepProblem", vars: { n: p.stepIndex + 1, problem: p.problems.map((code, i) => problemRef(code, p.details?.[i])) } };
+  return {
+    key: "submit.stepProblem",
+    vars: { n: p.stepIndex + 1, problem: p.problems.map((code, i) => problemRef(code, p.details?.[i])) },
+  };
 }

@@ -11,10 +11,19 @@ import { trajectoryKeys } from "./trajectories";
  * PUT a versioned value and classify the answer for autosave: saved, a conflict (409 with the
  * current value in `issues.current`), offline (no answer, or a 5xx worth retrying), or rejected.
  */
-async function putVersioned<V, T>(url: string, body: unknown, schema: z.ZodType<V>, pick: (v: V) => { version: number; value: T }): Promise<SaveOutcome> {
+async function putVersioned<V, T>(
+  url: string,
+  body: unknown,
+  schema: z.ZodType<V>,
+  pick: (v: V) => { version: number; value: T },
+): Promise<SaveOutcome> {
   let res: Response;
   try {
-    res = await fetch(url, { method: "PUT", headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body) });
+    res = await fetch(url, {
+      method: "PUT",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify(body),
+    });
   } catch {
     return { kind: "offline" };
   }
@@ -29,11 +38,19 @@ async function putVersioned<V, T>(url: string, body: unknown, schema: z.ZodType<
 }
 
 export function saveStepRequest(stepId: string, value: StepAnnotation, version: number): Promise<SaveOutcome> {
-  return putVersioned(`/api/steps/${encodeURIComponent(stepId)}/annotation`, { ...value, version }, stepViewSchema, (v) => ({ version: v.version, value: annotationOf(v) }));
+  return putVersioned(`/api/steps/${encodeURIComponent(stepId)}/annotation`, { ...value, version }, stepViewSchema, (v) => ({
+    version: v.version,
+    value: annotationOf(v),
+  }));
 }
 
 export function saveTrajectoryRequest(id: string, value: TrajectoryAnnotation, version: number): Promise<SaveOutcome> {
-  return putVersioned(`/api/trajectories/${encodeURIComponent(id)}/annotation`, { ...value, version }, trajectoryAnnotationViewSchema, (v) => ({ version: v.version, value: trajectoryAnnotationOf(v) }));
+  return putVersioned(
+    `/api/trajectories/${encodeURIComponent(id)}/annotation`,
+    { ...value, version },
+    trajectoryAnnotationViewSchema,
+    (v) => ({ version: v.version, value: trajectoryAnnotationOf(v) }),
+  );
 }
 
 async function post<T>(url: string, schema: z.ZodType<T>): Promise<T> {

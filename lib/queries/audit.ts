@@ -20,7 +20,6 @@ function dayRange(from?: string, to?: string): { from?: string; to?: string } {
   return { from: from ? start(from).toISOString() : undefined, to: end?.toISOString() };
 }
 
-
 export const auditKeys = {
   all: ["audit"] as const,
   list: (f: AuditFilters) => [...auditKeys.all, "list", f] as const,
@@ -32,7 +31,11 @@ export const auditListQuery = (f: AuditFilters) =>
     queryKey: auditKeys.list(f),
     queryFn: ({ signal }) => {
       const { from, to, page, ...rest } = f;
-      return getJson(`/api/audit${searchString({ ...rest, ...dayRange(from, to), page, pageSize: AUDIT_PAGE_SIZE })}`, auditPageSchema, signal);
+      return getJson(
+        `/api/audit${searchString({ ...rest, ...dayRange(from, to), page, pageSize: AUDIT_PAGE_SIZE })}`,
+        auditPageSchema,
+        signal,
+      );
     },
     placeholderData: keepPreviousData,
   });

@@ -3,4 +3,8 @@ import { dashboardSchema } from "@/lib/domain/dashboard";
 import { getJson } from "./fetcher";
 
 export const dashboardQuery = () =>
-  queryOptions({ queryKey: ["dashboard"] as const, queryFn: ({ signal }) => getJson("/api/dashboard", dashboardSchema, signal), refetchInterval: 60_000 });
+  queryOptions({
+    queryKey: ["dashboard"] as const,
+    queryFn: ({ signal }) => getJson("/api/dashboard", dashboardSchema, signal),
+    refetchInterval: 60_000,
+  });

@@ -31,7 +31,8 @@ export function useCreatePerson() {
 export function useUpdatePerson() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, ...patch }: { id: string } & UpdateUserInput) => sendJson("PATCH", `/api/users/${encodeURIComponent(id)}`, patch, personAnswerSchema),
+    mutationFn: ({ id, ...patch }: { id: string } & UpdateUserInput) =>
+      sendJson("PATCH", `/api/users/${encodeURIComponent(id)}`, patch, personAnswerSchema),
     onSettled: () => {
       void client.invalidateQueries({ queryKey: peopleKeys.all });
       // Disabling a person revokes their tokens.

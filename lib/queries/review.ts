@@ -25,7 +25,11 @@ export const reviewQueueQuery = () =>
 
 export const reviewContextQuery = (trajectoryId: string) =>
   // Always fresh when a review opens: a resubmission must be compared with the decision as it is now.
-  queryOptions({ queryKey: reviewKeys.context(trajectoryId), queryFn: ({ signal }) => getJson(`/api/reviews/${encodeURIComponent(trajectoryId)}`, reviewContextSchema, signal), staleTime: 0 });
+  queryOptions({
+    queryKey: reviewKeys.context(trajectoryId),
+    queryFn: ({ signal }) => getJson(`/api/reviews/${encodeURIComponent(trajectoryId)}`, reviewContextSchema, signal),
+    staleTime: 0,
+  });
 
 export const commentsQuery = (trajectoryId: string) =>
   queryOptions({
@@ -35,8 +39,10 @@ export const commentsQuery = (trajectoryId: string) =>
   });
 
 export const postComment = (input: CommentInput) => sendJson("POST", "/api/comments", input, commentViewSchema);
-export const postReply = (commentId: string, input: ReplyInput) => sendJson("POST", `/api/comments/${encodeURIComponent(commentId)}/replies`, input, commentViewSchema);
-export const patchResolved = (commentId: string, input: ResolveInput) => sendJson("PATCH", `/api/comments/${encodeURIComponent(commentId)}`, input, commentViewSchema);
+export const postReply = (commentId: string, input: ReplyInput) =>
+  sendJson("POST", `/api/comments/${encodeURIComponent(commentId)}/replies`, input, commentViewSchema);
+export const patchResolved = (commentId: string, input: ResolveInput) =>
+  sendJson("PATCH", `/api/comments/${encodeURIComponent(commentId)}`, input, commentViewSchema);
 
 export const postDecision = (trajectoryId: string, input: ReviewDecisionInput) =>
   sendJson("POST", `/api/reviews/${encodeURIComponent(trajectoryId)}`, input, decisionResultSchema);
@@ -45,4 +51,5 @@ export const postDecision = (trajectoryId: string, input: ReviewDecisionInput) =
 export const postNextReview = () => sendJson("POST", "/api/reviews/next", {}, nextReviewSchema).then((r) => r.id);
 
 /** Claim (or renew the claim on) one review: the page's heartbeat. */
-export const postClaim = (trajectoryId: string) => sendJson("POST", `/api/reviews/${encodeURIComponent(trajectoryId)}/claim`, {}, claimResultSchema);
+export const postClaim = (trajectoryId: string) =>
+  sendJson("POST", `/api/reviews/${encodeURIComponent(trajectoryId)}/claim`, {}, claimResultSchema);

@@ -1,6 +1,12 @@
 import { queryOptions } from "@tanstack/react-query";
 import { assignablePeopleSchema, assignResultSchema, type AssignInput } from "@/lib/domain/assignments";
-import { statsSchema, trajectoryFiltersSchema, trajectoryPageSchema, trajectoryViewSchema, type TrajectoryFilters } from "@/lib/domain/views";
+import {
+  statsSchema,
+  trajectoryFiltersSchema,
+  trajectoryPageSchema,
+  trajectoryViewSchema,
+  type TrajectoryFilters,
+} from "@/lib/domain/views";
 import { filtersFromUrl, getJson, searchString, sendJson } from "./fetcher";
 
 export function parseFilters(params: Record<string, string | string[] | undefined>): TrajectoryFilters {
@@ -45,7 +51,10 @@ export function screenshotUrl(sha256: string, variant: "display" | "original" = 
 
 /** People an admin can give work to. */
 export const assignablePeopleQuery = () =>
-  queryOptions({ queryKey: ["assignable-people"] as const, queryFn: ({ signal }) => getJson("/api/assignments", assignablePeopleSchema, signal) });
+  queryOptions({
+    queryKey: ["assignable-people"] as const,
+    queryFn: ({ signal }) => getJson("/api/assignments", assignablePeopleSchema, signal),
+  });
 
 /** Give trajectories to a person (email) or back to the pool (null). */
 export const assignTrajectories = (trajectoryIds: string[], assignee: string | null) =>

@@ -20,7 +20,19 @@ import { startFakeModelServer } from "./testing/fake-model-server";
 type Who = Role | "other-annotator";
 const WHO: Who[] = ["admin", "reviewer", "annotator", "other-annotator"];
 
-type Ctx = { db: Db; mine: string; theirs: string; stepOfMine: string; commentOnMine: string; png: Buffer; users: Record<Who, string>; annotatorsToken: string; modelUrl: string; suggestionOnMine: string; pausedJob: string };
+type Ctx = {
+  db: Db;
+  mine: string;
+  theirs: string;
+  stepOfMine: string;
+  commentOnMine: string;
+  png: Buffer;
+  users: Record<Who, string>;
+  annotatorsToken: string;
+  modelUrl: string;
+  suggestionOnMine: string;
+  pausedJob: string;
+};
 type Case = {
   name: string;
   route: string;
@@ -35,7 +47,8 @@ type Case = {
   reset?: (c: Ctx) => Promise<void>;
 };
 
-const uiS1 = (goal: string) => `${JSON.stringify({ goal, steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "s.png" }] })}\n`;
+const uiS1 = (goal: string) =>
+  `${JSON.stringify({ goal, steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "s.png" }] })}\n`;
 
 const CASES: Case[] = [
   {
@@ -81,7 +94,12 @@ const CASES: Case[] = [
           {
             stepId: s.id,
             version: s.version,
-            thought: { state: "Home screen.", nextAction: "Open Gmail.", purpose: "To read mail.", text: "Home screen. Open Gmail. To read mail." },
+            thought: {
+              state: "Home screen.",
+              nextAction: "Open Gmail.",
+              purpose: "To read mail.",
+              text: "Home screen. Open Gmail. To read mail.",
+            },
             clearAction: "Open Gmail.",
             toolCall: { action: "open", text: "Gmail" },
             box: null,
@@ -185,7 +203,12 @@ const CASES: Case[] = [
     method: "PUT",
     params: (c) => ({ id: c.stepOfMine }),
     body: async (c) => ({
-      thought: { state: "Home screen.", nextAction: "Open Gmail.", purpose: "To read mail.", text: "Home screen. Open Gmail. To read mail." },
+      thought: {
+        state: "Home screen.",
+        nextAction: "Open Gmail.",
+        purpose: "To read mail.",
+        text: "Home screen. Open Gmail. To read mail.",
+      },
       clearAction: "Open Gmail.",
       toolCall: { action: "open", text: "Gmail" },
       box: null,
@@ -199,10 +222,22 @@ const CASES: Case[] = [
     route: "trajectories/[id]/annotation",
     method: "PUT",
     params: (c) => ({ id: c.mine }),
-    body: async (c) => ({ outcome: "success", isDiscarded: false, cutAfter: null, version: (await c.db.trajectory.findUniqueOrThrow({ where: { id: c.mine } })).version }),
+    body: async (c) => ({
+      outcome: "success",
+      isDiscarded: false,
+      cutAfter: null,
+      version: (await c.db.trajectory.findUniqueOrThrow({ where: { id: c.mine } })).version,
+    }),
     allowed: ["admin", "annotator"],
   },
-  { name: "renew the editing lease", route: "trajectories/[id]/lease", method: "POST", params: (c) => ({ id: c.mine }), body: () => ({}), allowed: ["admin", "annotator"] },
+  {
+    name: "renew the editing lease",
+    route: "trajectories/[id]/lease",
+    method: "POST",
+    params: (c) => ({ id: c.mine }),
+    body: () => ({}),
+    allowed: ["admin", "annotator"],
+  },
   {
     name: "submit for review",
     route: "trajectories/[id]/submit",
@@ -212,7 +247,13 @@ const CASES: Case[] = [
     allowed: ["admin", "annotator"],
     reset: async (c) => void (await c.db.trajectory.update({ where: { id: c.mine }, data: { status: "in_progress" } })),
   },
-  { name: "start the next task", route: "tasks/next", method: "POST", body: () => ({}), allowed: ["admin", "annotator", "other-annotator"] },
+  {
+    name: "start the next task",
+    route: "tasks/next",
+    method: "POST",
+    body: () => ({}),
+    allowed: ["admin", "annotator", "other-annotator"],
+  },
   {
     name: "start an export",
     route: "exports",
@@ -294,7 +335,10 @@ beforeAll(async () => {
   const { db } = await freshStudio();
   const users = {} as Record<Who, string>;
   for (const who of WHO) {
-    const { person: user } = await createUser({ actor: CLI_ACTOR, email: `${who}@example.com`, role: who === "other-annotator" ? "annotator" : who, password: "password-123" }, db);
+    const { person: user } = await createUser(
+      { actor: CLI_ACTOR, email: `${who}@example.com`, role: who === "other-annotator" ? "annotator" : who, password: "password-123" },
+      db,
+    );
     users[who] = user.id;
     tokens[who] = (await createToken({ actor: CLI_ACTOR, user: user.email, name: "matrix" }, db)).token;
   }
@@ -309,18 +353,57 @@ beforeAll(async () => {
   await db.trajectory.update({ where: { id: theirs.id }, data: { assigneeId: users["other-annotator"], status: "submitted" } });
   const stepOfMine = (await db.step.findFirstOrThrow({ where: { trajectoryId: mine.id } })).id;
   const annotatorsToken = (await createToken({ actor: CLI_ACTOR, user: users.annotator, name: "spare" }, db)).id;
-  const commentOnMine = (await db.comment.create({ data: { trajectoryId: mine.id, stepIndex: 0, authorId: users.reviewer, body: "Which app?" } })).id;
+  const commentOnMine = (
+    await db.comment.create({ data: { trajectoryId: mine.id, stepIndex: 0, authorId: users.reviewer, body: "Which app?" } })
+  ).id;
   const model = await startFakeModelServer();
   await db.modelSetting.create({ data: { id: "default", baseUrl: model.baseUrl, model: "fake-vl" } });
   const suggestionOnMine = (
-    await db.stepSuggestion.create({ data: { stepId: stepOfMine, trajectoryId: mine.id, kind: "thought", origin: "editor", prompt: "suggest-thought.v1", model: "fake-vl", outputJson: JSON.stringify({ state: "a", nextAction: "b", purpose: "c", text: "a. b. c." }), rawText: "{}" } })
+    await db.stepSuggestion.create({
+      data: {
+        stepId: stepOfMine,
+        trajectoryId: mine.id,
+        kind: "thought",
+        origin: "editor",
+        prompt: "suggest-thought.v1",
+        model: "fake-vl",
+        outputJson: JSON.stringify({ state: "a", nextAction: "b", purpose: "c", text: "a. b. c." }),
+        rawText: "{}",
+      },
+    })
   ).id;
-  const pausedJob = (await db.modelJob.create({ data: { kind: "prefill", state: "paused", selectionJson: JSON.stringify({ trajectoryIds: [theirs.id] }), prompt: "suggest-thought.v1", createdByLabel: "cli", progressTotal: 1 } })).id;
-  ctx = { db, mine: mine.id, theirs: theirs.id, stepOfMine, commentOnMine, png, users, annotatorsToken, modelUrl: model.baseUrl, suggestionOnMine, pausedJob };
+  const pausedJob = (
+    await db.modelJob.create({
+      data: {
+        kind: "prefill",
+        state: "paused",
+        selectionJson: JSON.stringify({ trajectoryIds: [theirs.id] }),
+        prompt: "suggest-thought.v1",
+        createdByLabel: "cli",
+        progressTotal: 1,
+      },
+    })
+  ).id;
+  ctx = {
+    db,
+    mine: mine.id,
+    theirs: theirs.id,
+    stepOfMine,
+    commentOnMine,
+    png,
+    users,
+    annotatorsToken,
+    modelUrl: model.baseUrl,
+    suggestionOnMine,
+    pausedJob,
+  };
 });
 
 async function call(c: Case, who: Who): Promise<Response> {
-  const mod = (await import(pathToFileURL(path.resolve("app/api", c.route, "route.ts")).href)) as Record<string, (req: Request, ctx: unknown) => Promise<Response>>;
+  const mod = (await import(pathToFileURL(path.resolve("app/api", c.route, "route.ts")).href)) as Record<
+    string,
+    (req: Request, ctx: unknown) => Promise<Response>
+  >;
   const handler = mod[c.method];
   if (!handler) throw new Error(`${c.route} has no ${c.method}`);
   const body = await c.body(ctx);
@@ -347,7 +430,9 @@ describe("who may change what", () => {
       .filter((r) => !r.startsWith("auth/"))
       .flatMap((r) => {
         const text = readFileSync(path.resolve("app/api", r, "route.ts"), "utf8");
-        return (["POST", "PUT", "PATCH", "DELETE"] as const).filter((m) => new RegExp(`export const ${m}\\b`).test(text)).map((m) => `${m} ${r}`);
+        return (["POST", "PUT", "PATCH", "DELETE"] as const)
+          .filter((m) => new RegExp(`export const ${m}\\b`).test(text))
+          .map((m) => `${m} ${r}`);
       });
     expect(onDisk.filter((x) => !CASES.some((c) => `${c.method} ${c.route}` === x))).toEqual([]);
   });

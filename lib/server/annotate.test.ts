@@ -33,7 +33,12 @@ function completeInput(step: StepView): SaveStepInput {
   const x = Math.round(width / 2);
   const y = Math.round(height / 2);
   return {
-    thought: { state: "The list is open.", nextAction: "Tap the first item.", purpose: "To open it.", text: "The list is open. Tap the first item. To open it." },
+    thought: {
+      state: "The list is open.",
+      nextAction: "Tap the first item.",
+      purpose: "To open it.",
+      text: "The list is open. Tap the first item. To open it.",
+    },
     clearAction: "Tap the first item.",
     toolCall: { action: "click", coordinate: [x, y] },
     box: [x - 50, y - 20, x + 50, y + 20],
@@ -87,16 +92,29 @@ describe("annotation use cases against a real database", () => {
     expect(saved.verdict).toBe("harmful");
     expect(saved.clearAction).toBe("Tap the first item.");
     expect((await db.trajectory.findUniqueOrThrow({ where: { id: tid } })).status).toBe("in_progress");
-    const rows = await db.auditEvent.findMany({ where: { entityId: { in: [step.id, tid] }, action: { in: ["step.annotate", "trajectory.start"] } }, orderBy: { at: "asc" } });
+    const rows = await db.auditEvent.findMany({
+      where: { entityId: { in: [step.id, tid] }, action: { in: ["step.annotate", "trajectory.start"] } },
+      orderBy: { at: "asc" },
+    });
     expect(rows.map((r) => r.action)).toEqual(["step.annotate", "trajectory.start"]);
-    expect(JSON.parse(rows[0]!.afterJson!)).toMatchObject({ verdict: "harmful", clearAction: "Tap the first item.", version: step.version + 1 });
+    expect(JSON.parse(rows[0]!.afterJson!)).toMatchObject({
+      verdict: "harmful",
+      clearAction: "Tap the first item.",
+      version: step.version + 1,
+    });
     expect(JSON.parse(rows[0]!.beforeJson!)).toMatchObject({ verdict: "unreviewed", version: step.version });
     expect(JSON.parse(rows[1]!.beforeJson!)).toEqual({ status: "new" });
   });
 
   it("a stale version is a 409 carrying the current step, and changes nothing", async () => {
     const step = (await getTrajectory(tid, db)).steps[0]!;
-    const e = await expectAppError(saveStepAnnotation({ actor: ann, stepId: step.id, ...completeInput(step), clearAction: "Stale edit.", version: step.version - 1 }, db), "conflict");
+    const e = await expectAppError(
+      saveStepAnnotation(
+        { actor: ann, stepId: step.id, ...completeInput(step), clearAction: "Stale edit.", version: step.version - 1 },
+        db,
+      ),
+      "conflict",
+    );
     expect((e.details as { current: StepView }).current).toMatchObject({ id: step.id, version: step.version, verdict: "harmful" });
     expect((await getTrajectory(tid, db)).steps[0]).toEqual(step);
   });
@@ -118,7 +136,13 @@ describe("annotation use cases against a real database", () => {
     const step = before.steps[0]!;
     const auditCount = await db.auditEvent.count();
     await expectAppError(saveStepAnnotation({ actor: other, stepId: step.id, ...completeInput(step) }, db), "forbidden");
-    await expectAppError(saveTrajectoryAnnotation({ actor: other, id: tid, outcome: "success", isDiscarded: false, cutAfter: null, version: before.version }, db), "forbidden");
+    await expectAppError(
+      saveTrajectoryAnnotation(
+        { actor: other, id: tid, outcome: "success", isDiscarded: false, cutAfter: null, version: before.version },
+        db,
+      ),
+      "forbidden",
+    );
     await expectAppError(submitTrajectory({ actor: other, id: tid }, db), "forbidden");
     await expectAppError(renewLease({ actor: other, id: tid }, db), "forbidden");
     expect(await getTrajectory(tid, db)).toEqual(before);
@@ -136,10 +160,19 @@ describe("annotation use cases against a real database", () => {
       await saveStepAnnotation({ actor: ann, stepId: s.id, ...completeInput(fresh) }, db);
     }
     t = await getTrajectory(tid, db);
-    const saved = await saveTrajectoryAnnotation({ actor: ann, id: tid, outcome: "success", isDiscarded: false, cutAfter: t.steps.length > 2 ? 1 : null, version: t.version }, db);
+    const saved = await saveTrajectoryAnnotation(
+      { actor: ann, id: tid, outcome: "success", isDiscarded: false, cutAfter: t.steps.length > 2 ? 1 : null, version: t.version },
+      db,
+    );
     expect(saved).toMatchObject({ outcome: "success", version: t.version + 1, status: "in_progress" });
-    await expectAppError(saveTrajectoryAnnotation({ actor: ann, id: tid, outcome: "failure", isDiscarded: false, cutAfter: null, version: t.version }, db), "conflict");
-    await expectAppError(saveTrajectoryAnnotation({ actor: ann, id: tid, outcome: "failure", isDiscarded: false, cutAfter: 99, version: saved.version }, db), "unprocessable");
+    await expectAppError(
+      saveTrajectoryAnnotation({ actor: ann, id: tid, outcome: "failure", isDiscarded: false, cutAfter: null, version: t.version }, db),
+      "conflict",
+    );
+    await expectAppError(
+      saveTrajectoryAnnotation({ actor: ann, id: tid, outcome: "failure", isDiscarded: false, cutAfter: 99, version: saved.version }, db),
+      "unprocessable",
+    );
 
     const submitted = await submitTrajectory({ actor: ann, id: tid }, db);
     expect(submitted.status).toBe("submitted");
@@ -167,9 +200,14 @@ describe("annotation use cases against a real database", () => {
     const e = await expectAppError(submitTrajectory({ actor: other, id }, db), "unprocessable");
     expect(e.message).toContain("Step 2: The point lies outside this step's own target box (click (");
     expect(e.message).toMatch(/box \[\d+, \d+, \d+, \d+\]\): move the point or redraw the box/);
-    expect(e.details).toEqual([{ code: "step.incomplete", stepIndex: 1, problems: ["box.missesPoint"], details: [expect.stringMatching(/^click \(/)] }]);
+    expect(e.details).toEqual([
+      { code: "step.incomplete", stepIndex: 1, problems: ["box.missesPoint"], details: [expect.stringMatching(/^click \(/)] },
+    ]);
     // Redrawing the box around the click lets it through.
-    await saveStepAnnotation({ actor: other, stepId: s2.id, ...completeInput(s2), version: (await getTrajectory(id, db)).steps[1]!.version }, db);
+    await saveStepAnnotation(
+      { actor: other, stepId: s2.id, ...completeInput(s2), version: (await getTrajectory(id, db)).steps[1]!.version },
+      db,
+    );
     expect((await submitTrajectory({ actor: other, id }, db)).status).toBe("submitted");
   });
 
@@ -205,7 +243,12 @@ describe("start next task under a race", () => {
     await db.trajectory.updateMany({ where: { id: { in: all.slice(2).map((t) => t.id) } }, data: { status: "approved" } });
     const got = await Promise.all(people.map((p) => startNextTask({ actor: p }, db)));
     const taken = got.filter((x): x is string => x !== null);
-    expect(taken.sort()).toEqual(all.slice(0, 2).map((t) => t.id).sort());
+    expect(taken.sort()).toEqual(
+      all
+        .slice(0, 2)
+        .map((t) => t.id)
+        .sort(),
+    );
     expect(got.filter((x) => x === null)).toHaveLength(2);
     for (const id of taken) {
       const t = await db.trajectory.findUniqueOrThrow({ where: { id } });

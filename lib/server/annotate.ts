@@ -1,10 +1,4 @@
-import {
-  annotationOf,
-  isEditableStatus,
-  submitProblems,
-  type SaveStepInput,
-  type SaveTrajectoryInput,
-} from "@/lib/domain/annotation";
+import { annotationOf, isEditableStatus, submitProblems, type SaveStepInput, type SaveTrajectoryInput } from "@/lib/domain/annotation";
 import { can, type Actor } from "@/lib/domain/permissions";
 import { nextStatus, type TaskStatus } from "@/lib/domain/status";
 import { auditedStep } from "@/lib/domain/review";
@@ -24,13 +18,17 @@ export const LEASE_MS = 10 * 60_000;
 type StepRow = NonNullable<Awaited<ReturnType<typeof loadStep>>>;
 
 function loadStep(tx: Tx | Db, id: string) {
-  return tx.step.findUnique({ where: { id }, include: { screenshot: true, trajectory: { select: { id: true, assigneeId: true, status: true } } } });
+  return tx.step.findUnique({
+    where: { id },
+    include: { screenshot: true, trajectory: { select: { id: true, assigneeId: true, status: true } } },
+  });
 }
 
 const stepView = (s: StepRow): StepView => stepFromRow(s);
 
 /** The catalogue key of a task status ("status.in_progress"); unknown statuses read as "new". */
-const statusKey = (status: string) => (["new", "in_progress", "submitted", "approved", "rejected"].includes(status) ? (`status.${status}` as "status.new") : "status.new");
+const statusKey = (status: string) =>
+  ["new", "in_progress", "submitted", "approved", "rejected"].includes(status) ? (`status.${status}` as "status.new") : "status.new";
 
 function assertEditable(status: string) {
   if (!isEditableStatus(status)) {
@@ -45,14 +43,24 @@ async function startIfNeeded(tx: Tx, actor: Actor, trajectory: { id: string; sta
   const next = nextStatus(status, "start");
   if (!next) return;
   await tx.trajectory.update({ where: { id: trajectory.id }, data: { status: next } });
-  await recordAudit(tx, { actor: auditActor(actor), action: "trajectory.start", entityType: "trajectory", entityId: trajectory.id, before: { status }, after: { status: next } });
+  await recordAudit(tx, {
+    actor: auditActor(actor),
+    action: "trajectory.start",
+    entityType: "trajectory",
+    entityId: trajectory.id,
+    before: { status },
+    after: { status: next },
+  });
 }
 
 /**
  * Save one step's annotation. `input.version` is the version the edit started from: a different
  * current version is a 409 whose `issues.current` is the step as it is now, for the merge.
  */
-export async function saveStepAnnotation({ actor, stepId, ...input }: { actor: Actor; stepId: string } & SaveStepInput, prisma: Db = defaultDb()): Promise<StepView> {
+export async function saveStepAnnotation(
+  { actor, stepId, ...input }: { actor: Actor; stepId: string } & SaveStepInput,
+  prisma: Db = defaultDb(),
+): Promise<StepView> {
   return prisma.$transaction(async (tx) => {
     const row = await loadStep(tx, stepId);
     if (!row) throw appError("not_found", "error.stepMissing", { id: stepId });
@@ -75,7 +83,10 @@ export async function saveStepAnnotation({ actor, stepId, ...input }: { actor: A
     };
     const provenance = await provenanceAfterSave(tx, row, annotationOf(before), annotation);
     // Conditional on the version, so two saves racing past the check above cannot both land.
-    const { count } = await tx.step.updateMany({ where: { id: stepId, version: input.version }, data: { ...data, provenanceJson: provenance.json, version: { increment: 1 } } });
+    const { count } = await tx.step.updateMany({
+      where: { id: stepId, version: input.version },
+      data: { ...data, provenanceJson: provenance.json, version: { increment: 1 } },
+    });
     if (count !== 1) {
       const now = stepView((await loadStep(tx, stepId))!);
       throw appError("conflict", "error.stepConflictNow", { n: row.index + 1 }, { current: now });
@@ -94,28 +105,59 @@ export async function saveStepAnnotation({ actor, stepId, ...input }: { actor: A
   });
 }
 
-function trajectoryAnnotationView(t: { outcome: string | null; isDiscarded: boolean; cutAfter: number | null; version: number; status: string }): TrajectoryAnnotationView {
-  return fromStore(trajectoryAnnotationViewSchema, { outcome: t.outcome, isDiscarded: t.isDiscarded, cutAfter: t.cutAfter, version: t.version, status: t.status }, "trajectory annotation");
+function trajectoryAnnotationView(t: {
+  outcome: string | null;
+  isDiscarded: boolean;
+  cutAfter: number | null;
+  version: number;
+  status: string;
+}): TrajectoryAnnotationView {
+  return fromStore(
+    trajectoryAnnotationViewSchema,
+    { outcome: t.outcome, isDiscarded: t.isDiscarded, cutAfter: t.cutAfter, version: t.version, status: t.status },
+    "trajectory annotation",
+  );
 }
 
 /** Save the trajectory-level annotation (outcome, discard, cut point), versioned like a step. */
-export async function saveTrajectoryAnnotation({ actor, id, ...input }: { actor: Actor; id: string } & SaveTrajectoryInput, prisma: Db = defaultDb()): Promise<TrajectoryAnnotationView> {
+export async function saveTrajectoryAnnotation(
+  { actor, id, ...input }: { actor: Actor; id: string } & SaveTrajectoryInput,
+  prisma: Db = defaultDb(),
+): Promise<TrajectoryAnnotationView> {
   return prisma.$transaction(async (tx) => {
     const t = await tx.trajectory.findUnique({ where: { id } });
     if (!t) throw appError("not_found", "error.trajectoryMissing", { id });
     authorize(actor, "trajectory.annotate", t);
     assertEditable(t.status);
     if (t.version !== input.version) {
-      throw appError("conflict", "error.trajectoryConflict", { now: t.version, yours: input.version }, { current: trajectoryAnnotationView(t) });
+      throw appError(
+        "conflict",
+        "error.trajectoryConflict",
+        { now: t.version, yours: input.version },
+        { current: trajectoryAnnotationView(t) },
+      );
     }
     if (input.cutAfter !== null && input.cutAfter >= t.stepCount) {
       throw appError("unprocessable", "error.cutPastEnd", { n: input.cutAfter + 1, last: t.stepCount });
     }
     const next = { outcome: input.outcome, isDiscarded: input.isDiscarded, cutAfter: input.cutAfter };
-    const { count } = await tx.trajectory.updateMany({ where: { id, version: input.version }, data: { ...next, version: { increment: 1 } } });
-    if (count !== 1) throw appError("conflict", "error.trajectoryConflictNow", undefined, { current: trajectoryAnnotationView((await tx.trajectory.findUnique({ where: { id } }))!) });
+    const { count } = await tx.trajectory.updateMany({
+      where: { id, version: input.version },
+      data: { ...next, version: { increment: 1 } },
+    });
+    if (count !== 1)
+      throw appError("conflict", "error.trajectoryConflictNow", undefined, {
+        current: trajectoryAnnotationView((await tx.trajectory.findUnique({ where: { id } }))!),
+      });
     const diff = changedFields({ outcome: t.outcome, isDiscarded: t.isDiscarded, cutAfter: t.cutAfter }, next);
-    await recordAudit(tx, { actor: auditActor(actor), action: "trajectory.annotate", entityType: "trajectory", entityId: id, before: { ...diff.before, version: t.version }, after: { ...diff.after, version: t.version + 1 } });
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      action: "trajectory.annotate",
+      entityType: "trajectory",
+      entityId: id,
+      before: { ...diff.before, version: t.version },
+      after: { ...diff.after, version: t.version + 1 },
+    });
     await startIfNeeded(tx, actor, t);
     return trajectoryAnnotationView((await tx.trajectory.findUnique({ where: { id } }))!);
   });
@@ -127,7 +169,10 @@ export async function saveTrajectoryAnnotation({ actor, id, ...input }: { actor:
  */
 export async function submitTrajectory({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb()): Promise<TrajectoryView> {
   await prisma.$transaction(async (tx) => {
-    const t = await tx.trajectory.findUnique({ where: { id }, include: { steps: { orderBy: { index: "asc" }, include: { screenshot: true } } } });
+    const t = await tx.trajectory.findUnique({
+      where: { id },
+      include: { steps: { orderBy: { index: "asc" }, include: { screenshot: true } } },
+    });
     if (!t) throw appError("not_found", "error.trajectoryMissing", { id });
     authorize(actor, "trajectory.submit", t);
     const next = nextStatus(t.status as TaskStatus, "submit");
@@ -136,10 +181,16 @@ export async function submitTrajectory({ actor, id }: { actor: Actor; id: string
       const v = stepView({ ...s, trajectory: { id: t.id, assigneeId: t.assigneeId, status: t.status } });
       return { index: s.index, annotation: annotationOf(v), size: { width: s.screenshot.width, height: s.screenshot.height } };
     });
-    const problems = submitProblems({ outcome: t.outcome as "success" | "failure" | null, isDiscarded: t.isDiscarded, cutAfter: t.cutAfter }, steps);
+    const problems = submitProblems(
+      { outcome: t.outcome as "success" | "failure" | null, isDiscarded: t.isDiscarded, cutAfter: t.cutAfter },
+      steps,
+    );
     if (problems.length > 0) {
       const first = problems[0]!;
-      const where = problems.length > 1 ? { key: "error.notReadyMore" as const, vars: { first: submitProblemRef(first), n: problems.length - 1 } } : submitProblemRef(first);
+      const where =
+        problems.length > 1
+          ? { key: "error.notReadyMore" as const, vars: { first: submitProblemRef(first), n: problems.length - 1 } }
+          : submitProblemRef(first);
       throw appError("unprocessable", "error.notReady", { where }, problems);
     }
     const submittedAt = new Date();
@@ -160,13 +211,18 @@ export async function submitTrajectory({ actor, id }: { actor: Actor; id: string
  * The heartbeat: the assignee working on an editable trajectory holds a lease that runs LEASE_MS
  * from now. Others with the right to annotate (admins) edit without taking it.
  */
-export async function renewLease({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb(), now = new Date()): Promise<{ leaseUntil: string | null }> {
+export async function renewLease(
+  { actor, id }: { actor: Actor; id: string },
+  prisma: Db = defaultDb(),
+  now = new Date(),
+): Promise<{ leaseUntil: string | null }> {
   return prisma.$transaction(async (tx) => {
     const t = await tx.trajectory.findUnique({ where: { id }, select: { id: true, assigneeId: true, status: true, leaseUntil: true } });
     if (!t) throw appError("not_found", "error.trajectoryMissing", { id });
     authorize(actor, "trajectory.annotate", t);
     // Only work taken from the pool has a lease; an admin's assignment (no lease) is not turned into one.
-    if (t.assigneeId !== actor.id || !isEditableStatus(t.status) || t.leaseUntil === null) return { leaseUntil: t.leaseUntil?.toISOString() ?? null };
+    if (t.assigneeId !== actor.id || !isEditableStatus(t.status) || t.leaseUntil === null)
+      return { leaseUntil: t.leaseUntil?.toISOString() ?? null };
     const leaseUntil = new Date(now.getTime() + LEASE_MS);
     await tx.trajectory.update({ where: { id }, data: { leaseUntil } });
     // Taking up a lapsed (or absent) lease is a change worth a row; each minute's renewal is not.
@@ -189,7 +245,10 @@ export async function renewLease({ actor, id }: { actor: Actor; id: string }, pr
  * annotate anything through the API, but on someone else's or unassigned work the page shows the
  * read-only viewer, so looking never turns into editing by accident.
  */
-export async function annotationAccess({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb()): Promise<{ exists: boolean; canAnnotate: boolean; isEditable: boolean }> {
+export async function annotationAccess(
+  { actor, id }: { actor: Actor; id: string },
+  prisma: Db = defaultDb(),
+): Promise<{ exists: boolean; canAnnotate: boolean; isEditable: boolean }> {
   const t = await prisma.trajectory.findUnique({ where: { id }, select: { assigneeId: true, status: true } });
   if (!t) return { exists: false, canAnnotate: false, isEditable: false };
   const canAnnotate = can(actor, "trajectory.annotate", t) && t.assigneeId === actor.id;

@@ -34,9 +34,15 @@ beforeAll(async () => {
 
 describe("assigning work", () => {
   it("gives trajectories to an annotator, who then sees exactly those, with an audit row each", async () => {
-    expect(await assignTrajectories({ actor: admin, trajectoryIds: ids.slice(0, 2), assignee: "ann@example.com" }, db)).toEqual({ assigned: 2, unchanged: 0 });
+    expect(await assignTrajectories({ actor: admin, trajectoryIds: ids.slice(0, 2), assignee: "ann@example.com" }, db)).toEqual({
+      assigned: 2,
+      unchanged: 0,
+    });
     const ann = await db.user.findUniqueOrThrow({ where: { email: "ann@example.com" } });
-    const seen = await listTrajectories({ page: 1, pageSize: 50, actor: { id: ann.id, email: ann.email, name: ann.name, role: "annotator" } }, db);
+    const seen = await listTrajectories(
+      { page: 1, pageSize: 50, actor: { id: ann.id, email: ann.email, name: ann.name, role: "annotator" } },
+      db,
+    );
     expect(seen.rows.map((r) => r.id).sort()).toEqual(ids.slice(0, 2).sort());
     const audit = await db.auditEvent.findMany({ where: { action: "trajectory.assign" } });
     expect(audit).toHaveLength(2);
@@ -51,10 +57,16 @@ describe("assigning work", () => {
 
   it("refuses reviewers as assignees, unknown people, work under review, and non-admins", async () => {
     await expect(assignTrajectories({ actor: admin, trajectoryIds: ids, assignee: "rev@example.com" }, db)).rejects.toThrow(/reviewer/);
-    await expect(assignTrajectories({ actor: admin, trajectoryIds: ids, assignee: "ghost@example.com" }, db)).rejects.toMatchObject({ code: "not_found" });
+    await expect(assignTrajectories({ actor: admin, trajectoryIds: ids, assignee: "ghost@example.com" }, db)).rejects.toMatchObject({
+      code: "not_found",
+    });
     await db.trajectory.update({ where: { id: ids[2]! }, data: { status: "submitted" } });
-    await expect(assignTrajectories({ actor: admin, trajectoryIds: ids, assignee: "ann@example.com" }, db)).rejects.toMatchObject({ code: "conflict" });
+    await expect(assignTrajectories({ actor: admin, trajectoryIds: ids, assignee: "ann@example.com" }, db)).rejects.toMatchObject({
+      code: "conflict",
+    });
     expect(await db.trajectory.count({ where: { assigneeId: { not: null } } })).toBe(0);
-    await expect(assignTrajectories({ actor: { ...admin, role: "reviewer" }, trajectoryIds: ids, assignee: null }, db)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(
+      assignTrajectories({ actor: { ...admin, role: "reviewer" }, trajectoryIds: ids, assignee: null }, db),
+    ).rejects.toMatchObject({ code: "forbidden" });
   });
 });

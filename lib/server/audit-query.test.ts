@@ -23,14 +23,30 @@ async function trajectoryWithStep(n: number, assigneeId: string | null): Promise
   const t = await db.trajectory.create({
     data: { projectId: project.id, fingerprint: `fp-${n}`, source: "demo", app: "app", instruction: `task ${n}`, stepCount: 1, assigneeId },
   });
-  const s = await db.step.create({ data: { trajectoryId: t.id, index: 0, screenshotSha: "a".repeat(64), originalJson: "{}", toolCallJson: "{}" } });
+  const s = await db.step.create({
+    data: { trajectoryId: t.id, index: 0, screenshotSha: "a".repeat(64), originalJson: "{}", toolCallJson: "{}" },
+  });
   return s.id;
 }
 
-const event = (at: string, action: string, entityType: string, entityId: string | null, actorLabel: string, before?: string, after?: string) =>
-  db.auditEvent.create({ data: { at: new Date(at), action, entityType, entityId, actorLabel, beforeJson: before ?? null, afterJson: after ?? null } });
+const event = (
+  at: string,
+  action: string,
+  entityType: string,
+  entityId: string | null,
+  actorLabel: string,
+  before?: string,
+  after?: string,
+) =>
+  db.auditEvent.create({
+    data: { at: new Date(at), action, entityType, entityId, actorLabel, beforeJson: before ?? null, afterJson: after ?? null },
+  });
 
-const codeOf = (p: Promise<unknown>) => p.then(() => "ok", (e: unknown) => (e instanceof AppError ? e.code : String(e)));
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => "ok",
+    (e: unknown) => (e instanceof AppError ? e.code : String(e)),
+  );
 
 beforeAll(async () => {
   ({ db } = await freshStudio());
@@ -43,10 +59,34 @@ beforeAll(async () => {
   steps.others = await trajectoryWithStep(2, people.other.id);
   steps.unassigned = await trajectoryWithStep(3, null);
 
-  await event("2026-03-01T09:00:00Z", "user.create", "user", "u-other", "admin@test.local", undefined, '{"email":"other@test.local","role":"annotator"}');
+  await event(
+    "2026-03-01T09:00:00Z",
+    "user.create",
+    "user",
+    "u-other",
+    "admin@test.local",
+    undefined,
+    '{"email":"other@test.local","role":"annotator"}',
+  );
   await event("2026-03-02T09:00:00Z", "user.update", "user", "u-other", "admin@test.local", '{"role":"annotator"}', '{"role":"reviewer"}');
-  await event("2026-03-03T09:00:00Z", "step.annotate", "step", steps.own, "annotator@test.local", '{"clearAction":"tap"}', '{"clearAction":"open"}');
-  await event("2026-03-04T09:00:00Z", "step.annotate", "step", steps.own, "annotator@test.local", '{"clearAction":"open"}', '{"clearAction":"open app"}');
+  await event(
+    "2026-03-03T09:00:00Z",
+    "step.annotate",
+    "step",
+    steps.own,
+    "annotator@test.local",
+    '{"clearAction":"tap"}',
+    '{"clearAction":"open"}',
+  );
+  await event(
+    "2026-03-04T09:00:00Z",
+    "step.annotate",
+    "step",
+    steps.own,
+    "annotator@test.local",
+    '{"clearAction":"open"}',
+    '{"clearAction":"open app"}',
+  );
   await event("2026-03-05T09:00:00Z", "step.annotate", "step", steps.others, "other@test.local", "not json {", '{"verdict":"harmful"}');
   await event("2026-03-06T09:00:00Z", "export.run", "export", "x", "cli");
 });
@@ -55,23 +95,40 @@ describe("audit trail for admins", () => {
   it("lists everything newest first with before/after parsed, and keeps text that is not JSON as text", async () => {
     const page = await readAudit({ actor: people.admin, filters: q() }, db);
     expect(page.total).toBe(6);
-    expect(page.rows.map((r) => r.action)).toEqual(["export.run", "step.annotate", "step.annotate", "step.annotate", "user.update", "user.create"]);
+    expect(page.rows.map((r) => r.action)).toEqual([
+      "export.run",
+      "step.annotate",
+      "step.annotate",
+      "step.annotate",
+      "user.update",
+      "user.create",
+    ]);
     const broken = page.rows.find((r) => r.entityId === steps.others)!;
     expect(broken.before).toBe("not json {");
     expect(broken.after).toEqual({ verdict: "harmful" });
-    expect(page.rows.find((r) => r.action === "user.update")).toMatchObject({ before: { role: "annotator" }, after: { role: "reviewer" }, at: "2026-03-02T09:00:00.000Z" });
+    expect(page.rows.find((r) => r.action === "user.update")).toMatchObject({
+      before: { role: "annotator" },
+      after: { role: "reviewer" },
+      at: "2026-03-02T09:00:00.000Z",
+    });
     expect(page.rows.at(-1)!.before).toBeNull();
   });
 
   it("filters by action, entity type and id, actor and date range, and pages", async () => {
     expect((await readAudit({ actor: people.admin, filters: q({ action: "step.annotate" }) }, db)).total).toBe(3);
-    expect((await readAudit({ actor: people.admin, filters: q({ entityType: "user" }) }, db)).rows.map((r) => r.action)).toEqual(["user.update", "user.create"]);
+    expect((await readAudit({ actor: people.admin, filters: q({ entityType: "user" }) }, db)).rows.map((r) => r.action)).toEqual([
+      "user.update",
+      "user.create",
+    ]);
     expect((await readAudit({ actor: people.admin, filters: q({ entityId: steps.own }) }, db)).total).toBe(2);
     // actor matches part of the label, whatever the case typed
     expect((await readAudit({ actor: people.admin, filters: q({ actor: "ANNOTATOR@" }) }, db)).total).toBe(2);
     expect((await readAudit({ actor: people.admin, filters: q({ actor: "cli" }) }, db)).rows.map((r) => r.action)).toEqual(["export.run"]);
     // from inclusive, to exclusive
-    const range = await readAudit({ actor: people.admin, filters: auditQueryInput.parse({ from: "2026-03-02T09:00:00Z", to: "2026-03-04T09:00:00Z" }) }, db);
+    const range = await readAudit(
+      { actor: people.admin, filters: auditQueryInput.parse({ from: "2026-03-02T09:00:00Z", to: "2026-03-04T09:00:00Z" }) },
+      db,
+    );
     expect(range.rows.map((r) => r.at)).toEqual(["2026-03-03T09:00:00.000Z", "2026-03-02T09:00:00.000Z"]);
     const combined = await readAudit({ actor: people.admin, filters: q({ action: "step.annotate", actor: "other" }) }, db);
     expect(combined.rows.map((r) => r.entityId)).toEqual([steps.others]);
@@ -106,9 +163,15 @@ describe("a step's own history", () => {
   });
 
   it("an annotator may not read another annotator's or unassigned steps, nor the rest of the trail", async () => {
-    expect(await codeOf(readAudit({ actor: people.annotator, filters: q({ entityType: "step", entityId: steps.others }) }, db))).toBe("forbidden");
-    expect(await codeOf(readAudit({ actor: people.annotator, filters: q({ entityType: "step", entityId: steps.unassigned }) }, db))).toBe("forbidden");
-    expect(await codeOf(readAudit({ actor: people.annotator, filters: q({ entityType: "step", entityId: "no-such-step" }) }, db))).toBe("not_found");
+    expect(await codeOf(readAudit({ actor: people.annotator, filters: q({ entityType: "step", entityId: steps.others }) }, db))).toBe(
+      "forbidden",
+    );
+    expect(await codeOf(readAudit({ actor: people.annotator, filters: q({ entityType: "step", entityId: steps.unassigned }) }, db))).toBe(
+      "forbidden",
+    );
+    expect(await codeOf(readAudit({ actor: people.annotator, filters: q({ entityType: "step", entityId: "no-such-step" }) }, db))).toBe(
+      "not_found",
+    );
     expect(await codeOf(readAudit({ actor: people.annotator, filters: q({ entityType: "step" }) }, db))).toBe("forbidden");
     expect(await codeOf(readAudit({ actor: people.annotator, filters: q({ entityId: steps.own }) }, db))).toBe("forbidden");
     expect(await codeOf(readAudit({ actor: people.annotator, filters: q() }, db))).toBe("forbidden");
@@ -118,7 +181,9 @@ describe("a step's own history", () => {
     const step = await db.step.findUniqueOrThrow({ where: { id: steps.others } });
     await db.trajectory.update({ where: { id: step.trajectoryId }, data: { assigneeId: people.annotator.id } });
     expect((await readAudit({ actor: people.annotator, filters: q({ entityType: "step", entityId: steps.others }) }, db)).total).toBe(1);
-    expect(await codeOf(readAudit({ actor: people.other, filters: q({ entityType: "step", entityId: steps.others }) }, db))).toBe("forbidden");
+    expect(await codeOf(readAudit({ actor: people.other, filters: q({ entityType: "step", entityId: steps.others }) }, db))).toBe(
+      "forbidden",
+    );
     await db.trajectory.update({ where: { id: step.trajectoryId }, data: { assigneeId: people.other.id } });
   });
 

@@ -21,7 +21,10 @@ function parseRecorded(json: string | null): unknown {
  */
 async function authorizeAuditRead(actor: Actor, q: AuditQuery, prisma: Db): Promise<void> {
   if (q.entityType === "step" && q.entityId) {
-    const step = await prisma.step.findUnique({ where: { id: q.entityId }, select: { trajectory: { select: { assigneeId: true, status: true } } } });
+    const step = await prisma.step.findUnique({
+      where: { id: q.entityId },
+      select: { trajectory: { select: { assigneeId: true, status: true } } },
+    });
     if (step) return authorize(actor, "trajectory.read", step.trajectory);
     // A step that no longer exists: its history is for auditors only.
     if (actor.role !== "admin") throw new AppError("not_found", `step ${q.entityId} does not exist`);
@@ -30,7 +33,10 @@ async function authorizeAuditRead(actor: Actor, q: AuditQuery, prisma: Db): Prom
 }
 
 /** One page of audit events matching the filters, newest first (`filters`, not spread: the trail has an `actor` filter of its own). */
-export async function readAudit({ actor, filters: q }: { actor: Actor; filters: AuditQuery }, prisma: Db = defaultDb()): Promise<AuditPage> {
+export async function readAudit(
+  { actor, filters: q }: { actor: Actor; filters: AuditQuery },
+  prisma: Db = defaultDb(),
+): Promise<AuditPage> {
   await authorizeAuditRead(actor, q, prisma);
   const where = {
     ...(q.action ? { action: q.action } : {}),

@@ -15,7 +15,10 @@ describe("audit trail of imports and exports", () => {
     const { db, dir } = await freshStudio();
     const src = await mkdtemp(path.join(os.tmpdir(), "audit-"));
     await writeFile(path.join(src, "s.png"), await blankPng(1080, 2400));
-    await writeFile(path.join(src, "d.jsonl"), `${JSON.stringify({ goal: "g", steps: [{ action_content: { action: "open", text: "A" }, screenshot: "s.png" }] })}\n`);
+    await writeFile(
+      path.join(src, "d.jsonl"),
+      `${JSON.stringify({ goal: "g", steps: [{ action_content: { action: "open", text: "A" }, screenshot: "s.png" }] })}\n`,
+    );
     const admin = { id: null, label: "admin@example.com" };
     const r = await importFile({ file: path.join(src, "d.jsonl"), format: "ui-s1", actor: admin, db });
     await exportDataset({ outDir: path.join(dir, "out"), status: "all", actor: CLI_ACTOR, db });

@@ -60,10 +60,15 @@ describe.skipIf(!hasPostgres)("on PostgreSQL", () => {
   it("reports an export whose process was killed mid-way as failed, and sweeps its partial folder", async () => {
     const src = await mkdtemp(path.join(os.tmpdir(), "pg-export-src-"));
     await writeFile(path.join(src, "a.png"), await blankPng(1080, 2400));
-    const lines = Array.from({ length: 8 }, (_, i) => JSON.stringify({ goal: `Task ${i}`, steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "a.png" }] })).join("\n");
+    const lines = Array.from({ length: 8 }, (_, i) =>
+      JSON.stringify({ goal: `Task ${i}`, steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "a.png" }] }),
+    ).join("\n");
     await writeFile(path.join(src, "d.jsonl"), `${lines}\n`);
     expect(await importFile({ file: path.join(src, "d.jsonl"), format: "ui-s1", db })).toMatchObject({ ok: true, trajectories: 8 });
-    const child = spawn(process.execPath, ["--import", "tsx", path.resolve("lib/server/testing/export-child.ts"), "web"], { env: { ...process.env }, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", path.resolve("lib/server/testing/export-child.ts"), "web"], {
+      env: { ...process.env },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     await new Promise<void>((resolve, reject) => {
       createInterface({ input: child.stdout! }).on("line", (l) => l === "exporting" && resolve());
       child.on("exit", (code) => reject(new Error(`export child exited (${code}) before exporting`)));

@@ -48,12 +48,15 @@ describe("sign-in", () => {
     await createUser({ actor: CLI_ACTOR, email: "target@example.com", role: "reviewer", password: "correct horse" });
     for (let i = 0; i < ACCOUNT_FAILURE_LIMIT; i++) expect((await signIn("target@example.com", `guess-${i}`)).status).toBe(401);
     expect((await signIn("target@example.com", "correct horse")).status).toBe(429);
-    expect(await db.auditEvent.count({ where: { action: "auth.sign_in_failed", entityId: "target@example.com" } })).toBe(ACCOUNT_FAILURE_LIMIT);
+    expect(await db.auditEvent.count({ where: { action: "auth.sign_in_failed", entityId: "target@example.com" } })).toBe(
+      ACCOUNT_FAILURE_LIMIT,
+    );
   });
 
   it(`limits one address to ${ADDRESS_SIGN_IN_LIMIT} attempts a minute`, async () => {
     const statuses: number[] = [];
-    for (let i = 0; i <= ADDRESS_SIGN_IN_LIMIT; i++) statuses.push((await signIn(`nobody${i}@example.com`, "x-password", "10.8.8.8")).status);
+    for (let i = 0; i <= ADDRESS_SIGN_IN_LIMIT; i++)
+      statuses.push((await signIn(`nobody${i}@example.com`, "x-password", "10.8.8.8")).status);
     expect(statuses.slice(0, ADDRESS_SIGN_IN_LIMIT).every((s) => s === 401)).toBe(true);
     expect(statuses[ADDRESS_SIGN_IN_LIMIT]).toBe(429);
   });

@@ -8,7 +8,14 @@ import { dataDir, databaseUrl, dialectOf } from "./config";
 import { db } from "./db";
 import { LIMITS, truncate } from "@/lib/domain/limits";
 import { recordAudit } from "./audit";
-import { ACCOUNT_FAILURE_LIMIT, ACCOUNT_FAILURE_WINDOW_MS, releaseSignInAttempt, reserveSignInAttempt, signInKey, sweepSignInLimits } from "./sign-in-limit";
+import {
+  ACCOUNT_FAILURE_LIMIT,
+  ACCOUNT_FAILURE_WINDOW_MS,
+  releaseSignInAttempt,
+  reserveSignInAttempt,
+  signInKey,
+  sweepSignInLimits,
+} from "./sign-in-limit";
 
 export { ACCOUNT_FAILURE_LIMIT, ACCOUNT_FAILURE_WINDOW_MS };
 /** Sign-in attempts allowed per address per minute (STUDIO_SIGN_IN_PER_MINUTE overrides, e.g. for a shared office address). */
@@ -72,7 +79,9 @@ function createAuth() {
         if (user?.isDisabled) throw new APIError("FORBIDDEN", { message: "This account is disabled. Ask an admin." });
         // Counted before the password is looked at: simultaneous guesses cannot all be evaluated.
         if (!(await reserveSignInAttempt(db(), email))) {
-          throw new APIError("TOO_MANY_REQUESTS", { message: `Too many failed sign-ins for this account; try again in ${ACCOUNT_FAILURE_WINDOW_MS / 60_000} minutes.` });
+          throw new APIError("TOO_MANY_REQUESTS", {
+            message: `Too many failed sign-ins for this account; try again in ${ACCOUNT_FAILURE_WINDOW_MS / 60_000} minutes.`,
+          });
         }
       }),
       after: createAuthMiddleware(async (ctx) => {
@@ -96,14 +105,26 @@ function createAuth() {
         const ip = truncate(ctx.request?.headers.get("x-forwarded-for") ?? "", 100) || null;
         if (returned instanceof APIError && returned.status === "UNAUTHORIZED") {
           // The slot stays taken: it is now one of the account's failures.
-          await recordAudit(db(), { actor: { id: null, label: email }, action: "auth.sign_in_failed", entityType: "user", entityId: email, ip });
+          await recordAudit(db(), {
+            actor: { id: null, label: email },
+            action: "auth.sign_in_failed",
+            entityType: "user",
+            entityId: email,
+            ip,
+          });
           return;
         }
         // After hooks run only when the before hook let the attempt through, i.e. reserved a slot.
         await releaseSignInAttempt(db(), email);
         if (returned instanceof APIError) return;
         const user = await db().user.findUnique({ where: { email }, select: { id: true } });
-        await recordAudit(db(), { actor: { id: user?.id ?? null, label: email }, action: "auth.sign_in", entityType: "user", entityId: user?.id, ip });
+        await recordAudit(db(), {
+          actor: { id: user?.id ?? null, label: email },
+          action: "auth.sign_in",
+          entityType: "user",
+          entityId: user?.id,
+          ip,
+        });
         await sweepSignInLimits(db());
       }),
     },

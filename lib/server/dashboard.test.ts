@@ -14,7 +14,14 @@ describe("dashboard", () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "dash-"));
     await writeFile(path.join(dir, "s.png"), await blankPng(1080, 2400));
     const line = (goal: string, app: string) =>
-      JSON.stringify({ goal, app, steps: [{ action_content: { action: "open", text: app }, screenshot: "s.png" }, { action_content: { action: "wait", time: 1 }, screenshot: "s.png" }] });
+      JSON.stringify({
+        goal,
+        app,
+        steps: [
+          { action_content: { action: "open", text: app }, screenshot: "s.png" },
+          { action_content: { action: "wait", time: 1 }, screenshot: "s.png" },
+        ],
+      });
     await writeFile(path.join(dir, "d.jsonl"), [line("a", "淘宝"), line("b", "淘宝"), line("c", "美团")].join("\n"));
     await importFile({ file: path.join(dir, "d.jsonl"), format: "ui-s1", db });
     const { person: ann } = await createUser({ actor: CLI_ACTOR, email: "ann@example.com", role: "annotator" }, db);
@@ -39,6 +46,8 @@ describe("dashboard", () => {
     expect(d.review).toEqual({ approved: 1, sentBack: 1 });
     expect(d.daily).toHaveLength(14);
     expect(d.daily.at(-1)).toEqual({ day: now.toISOString().slice(0, 10), stepEdits: 1, submitted: 0, approved: 1, sentBack: 1 });
-    await expect(getDashboard({ actor: { id: ann.id, email: ann.email, name: "A", role: "annotator" } }, db)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(getDashboard({ actor: { id: ann.id, email: ann.email, name: "A", role: "annotator" } }, db)).rejects.toMatchObject({
+      code: "forbidden",
+    });
   });
 });

@@ -31,11 +31,22 @@ export async function getDashboard({ actor }: { actor: Actor }, prisma: Db = def
     apps.set(row.app, counts);
   }
 
-  const people = await prisma.user.findMany({ where: { id: { in: [...new Set(byAssignee.map((r) => r.assigneeId!))] } }, select: { id: true, email: true } });
+  const people = await prisma.user.findMany({
+    where: { id: { in: [...new Set(byAssignee.map((r) => r.assigneeId!))] } },
+    select: { id: true, email: true },
+  });
   const annotators = people.map((p) => {
-    const count = (s: TaskStatus) => byAssignee.filter((r) => r.assigneeId === p.id && r.status === s).reduce((n, r) => n + r._count._all, 0);
+    const count = (s: TaskStatus) =>
+      byAssignee.filter((r) => r.assigneeId === p.id && r.status === s).reduce((n, r) => n + r._count._all, 0);
     const assigned = byAssignee.filter((r) => r.assigneeId === p.id).reduce((n, r) => n + r._count._all, 0);
-    return { email: p.email, assigned, inProgress: count("in_progress") + count("new"), submitted: count("submitted"), approved: count("approved"), sentBack: count("rejected") };
+    return {
+      email: p.email,
+      assigned,
+      inProgress: count("in_progress") + count("new"),
+      submitted: count("submitted"),
+      approved: count("approved"),
+      sentBack: count("rejected"),
+    };
   });
 
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (DAYS - 1) * DAY_MS);
@@ -44,17 +55,29 @@ export async function getDashboard({ actor }: { actor: Actor }, prisma: Db = def
       const from = new Date(start.getTime() + i * DAY_MS);
       const rows = await prisma.auditEvent.groupBy({
         by: ["action"],
-        where: { at: { gte: from, lt: new Date(from.getTime() + DAY_MS) }, action: { in: ["step.annotate", "trajectory.submit", "review.approve", "review.reject"] } },
+        where: {
+          at: { gte: from, lt: new Date(from.getTime() + DAY_MS) },
+          action: { in: ["step.annotate", "trajectory.submit", "review.approve", "review.reject"] },
+        },
         _count: { _all: true },
       });
       const n = (a: string) => rows.find((r) => r.action === a)?._count._all ?? 0;
-      return { day: from.toISOString().slice(0, 10), stepEdits: n("step.annotate"), submitted: n("trajectory.submit"), approved: n("review.approve"), sentBack: n("review.reject") };
+      return {
+        day: from.toISOString().slice(0, 10),
+        stepEdits: n("step.annotate"),
+        submitted: n("trajectory.submit"),
+        approved: n("review.approve"),
+        sentBack: n("review.reject"),
+      };
     }),
   );
 
   return {
     byApp: [...apps.entries()].map(([app, counts]) => ({ app, ...counts })).sort((a, b) => a.app.localeCompare(b.app)),
-    verdicts: Object.fromEntries(VERDICTS.map((v) => [v, verdicts.find((r) => r.verdict === v)?._count._all ?? 0])) as Record<Verdict, number>,
+    verdicts: Object.fromEntries(VERDICTS.map((v) => [v, verdicts.find((r) => r.verdict === v)?._count._all ?? 0])) as Record<
+      Verdict,
+      number
+    >,
     annotators: annotators.sort((a, b) => a.email.localeCompare(b.email)),
     daily,
     review: {

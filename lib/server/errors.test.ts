@@ -35,7 +35,13 @@ describe("error messages in the person's language", () => {
   it("a missing trajectory reads in Chinese for a person who chose Chinese, in English for the others", async () => {
     const submit = await route("trajectories/[id]/submit", "POST");
     const ask = (token: string) =>
-      submit(new Request("http://127.0.0.1:3000/api/trajectories/nope/submit", { method: "POST", headers: { authorization: `Bearer ${token}` } }), { params: Promise.resolve({ id: "nope" }) });
+      submit(
+        new Request("http://127.0.0.1:3000/api/trajectories/nope/submit", {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}` },
+        }),
+        { params: Promise.resolve({ id: "nope" }) },
+      );
     const zh = await ask(zhToken);
     expect(zh.status).toBe(404);
     expect(await message(zh)).toBe("轨迹 nope 不存在");

@@ -12,7 +12,16 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { startExportInput } from "@/lib/domain/exports";
 import type { Db } from "./db";
 import { AppError } from "./errors";
-import { exportsDir, getExport, listExports, recoverExportJobs, runCliExport, runnerId, startExportJob, waitForExportJob } from "./export-jobs";
+import {
+  exportsDir,
+  getExport,
+  listExports,
+  recoverExportJobs,
+  runCliExport,
+  runnerId,
+  startExportJob,
+  waitForExportJob,
+} from "./export-jobs";
 import { importFile } from "./import";
 import { screenshotFile } from "./screenshot-store";
 import { blankPng, freshStudio, withTextChunk } from "./testing/fixtures";
@@ -33,7 +42,14 @@ beforeAll(async () => {
     await writeFile(path.join(src, `a${i}.png`), withTextChunk(png, "n", `a${i}`));
     await writeFile(path.join(src, `b${i}.png`), withTextChunk(png, "n", `b${i}`));
     const app = ["Gmail", "Maps", "Clock"][i % 3]!;
-    lines += `${JSON.stringify({ goal: `Task ${i}: open ${app}`, app, steps: [{ action_content: { action: "open", text: app }, screenshot: `a${i}.png` }, { action_content: { action: "terminate", status: "success" }, screenshot: `b${i}.png` }] })}\n`;
+    lines += `${JSON.stringify({
+      goal: `Task ${i}: open ${app}`,
+      app,
+      steps: [
+        { action_content: { action: "open", text: app }, screenshot: `a${i}.png` },
+        { action_content: { action: "terminate", status: "success" }, screenshot: `b${i}.png` },
+      ],
+    })}\n`;
   }
   await writeFile(path.join(src, "d.jsonl"), lines);
   expect(await importFile({ file: path.join(src, "d.jsonl"), format: "ui-s1", db })).toMatchObject({ ok: true, trajectories: N });
@@ -74,10 +90,18 @@ describe("export jobs", () => {
   it("runs in the background into the data dir's exports folder, records progress in the database and lists the counts", async () => {
     const seen: number[] = [];
     const job = await startExportJob({ ...startExportInput.parse({ status: "all", split: "random:7:0.5,0.5" }), actor: ACTOR }, { db });
-    expect(job).toMatchObject({ state: "running", counts: null, filters: { status: "all", split: "random:7:0.5,0.5", apps: [], project: null } });
+    expect(job).toMatchObject({
+      state: "running",
+      counts: null,
+      filters: { status: "all", split: "random:7:0.5,0.5", apps: [], project: null },
+    });
     expect(job.id).toMatch(/^\d{8}T\d{6}Z-all$/);
     expect(job.outDir).toBe(path.join(dir, "exports", job.id));
-    expect(await db.exportJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ state: "running", runnerId: runnerId(), createdByLabel: "tester@test.local" });
+    expect(await db.exportJob.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({
+      state: "running",
+      runnerId: runnerId(),
+      createdByLabel: "tester@test.local",
+    });
     // A second export while one runs is refused rather than doubling the load.
     await expect(startExportJob({ ...startExportInput.parse({}), actor: ACTOR }, { db })).rejects.toThrow(/still running/);
 
@@ -117,7 +141,9 @@ describe("export jobs", () => {
 
   it("refuses a bad split before starting, and reports a failed export without leaking internals", async () => {
     await expect(startExportJob({ ...startExportInput.parse({ split: "halves" }), actor: ACTOR }, { db })).rejects.toThrow(AppError);
-    await expect(startExportJob({ ...startExportInput.parse({ split: "random:1:0.5,0.4" }), actor: ACTOR }, { db })).rejects.toThrow(/add up to 1/);
+    await expect(startExportJob({ ...startExportInput.parse({ split: "random:1:0.5,0.4" }), actor: ACTOR }, { db })).rejects.toThrow(
+      /add up to 1/,
+    );
     expect(() => startExportInput.parse({ status: "rejected" })).toThrow();
 
     // A screenshot missing from the store makes the background export fail part-way.
@@ -184,7 +210,16 @@ describe("export jobs", () => {
   it("leaves another machine's running job alone until its heartbeat goes stale", async () => {
     const fresh = { runnerId: "other-host:4242:abcd1234", heartbeatAt: new Date() };
     const outDir = path.join(exportsDir(), "20300101T000000Z-all");
-    await db.exportJob.create({ data: { id: "20300101T000000Z-all", state: "running", outDir, filtersJson: JSON.stringify({ status: "all", apps: [], project: null, split: null }), createdByLabel: "x@test.local", ...fresh } });
+    await db.exportJob.create({
+      data: {
+        id: "20300101T000000Z-all",
+        state: "running",
+        outDir,
+        filtersJson: JSON.stringify({ status: "all", apps: [], project: null, split: null }),
+        createdByLabel: "x@test.local",
+        ...fresh,
+      },
+    });
     await mkdir(path.join(exportsDir(), ".20300101T000000Z-all.partial-0a1b2c3d"));
     await mkdir(path.join(exportsDir(), ".20290101T000000Z-all.partial-deadbeef"));
     const first = await recoverExportJobs({ db, force: true });

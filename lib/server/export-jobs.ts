@@ -31,7 +31,9 @@ export const STALE_MS = Number(process.env.STUDIO_JOB_STALE_MS ?? 30_000);
 const PROGRESS_WRITE_MS = 500;
 
 type Running = { id: string; done: Promise<void> };
-const globalForJobs = globalThis as unknown as { studioExportRunner?: { id: string; running: Map<string, Running>; lastSweep: Map<string, number> } };
+const globalForJobs = globalThis as unknown as {
+  studioExportRunner?: { id: string; running: Map<string, Running>; lastSweep: Map<string, number> };
+};
 const runner = (globalForJobs.studioExportRunner ??= {
   // host:pid:boot: a restarted server is a new runner even when it gets the same pid.
   id: `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`,
@@ -63,7 +65,12 @@ function splitText(spec: SplitSpec): string | null {
   }
 }
 
-const filtersSchema = z.object({ status: z.string(), apps: z.array(z.string()), project: z.string().nullable(), split: z.string().nullable() });
+const filtersSchema = z.object({
+  status: z.string(),
+  apps: z.array(z.string()),
+  project: z.string().nullable(),
+  split: z.string().nullable(),
+});
 
 type JobRow = Awaited<ReturnType<Db["exportJob"]["findFirstOrThrow"]>>;
 
@@ -108,7 +115,9 @@ function isRunnerGone(row: Pick<JobRow, "runnerId" | "heartbeatAt">, now: number
  * `dirs` (default: the exports folder) that belong to no running job. Safe to call from any
  * process at any time; each job is failed once, by whoever gets there first.
  */
-export async function recoverExportJobs(opts: { db?: Db; dirs?: string[]; force?: boolean } = {}): Promise<{ failed: string[]; swept: string[] }> {
+export async function recoverExportJobs(
+  opts: { db?: Db; dirs?: string[]; force?: boolean } = {},
+): Promise<{ failed: string[]; swept: string[] }> {
   const prisma = opts.db ?? defaultDb();
   const now = Date.now();
   const failed: string[] = [];
@@ -122,7 +131,14 @@ export async function recoverExportJobs(opts: { db?: Db; dirs?: string[]; force?
     });
     if (count === 1) {
       failed.push(row.id);
-      await recordAudit(prisma, { actor: SYSTEM_ACTOR, action: "export.fail", entityType: "export", entityId: row.id, before: { state: "running", runnerId: row.runnerId }, after: { state: "failed", error } });
+      await recordAudit(prisma, {
+        actor: SYSTEM_ACTOR,
+        action: "export.fail",
+        entityType: "export",
+        entityId: row.id,
+        before: { state: "running", runnerId: row.runnerId },
+        after: { state: "failed", error },
+      });
     }
   }
   const swept: string[] = [];
@@ -154,11 +170,15 @@ async function sweepPartials(prisma: Db, dir: string): Promise<string[]> {
 
 /** A folder name that sorts by time: 20261122T101530Z-approved (-2, -3 ... if taken). */
 async function newExportId(prisma: Db, status: ExportStatus, now: Date): Promise<string> {
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   const base = `${stamp}-${status}`;
   for (let n = 1; ; n++) {
     const id = n === 1 ? base : `${base}-${n}`;
-    if (!existsSync(path.join(exportsDir(), id)) && !(await prisma.exportJob.findUnique({ where: { id }, select: { id: true } }))) return id;
+    if (!existsSync(path.join(exportsDir(), id)) && !(await prisma.exportJob.findUnique({ where: { id }, select: { id: true } })))
+      return id;
   }
 }
 
@@ -199,7 +219,12 @@ async function launch(
   let writing: Promise<unknown> = Promise.resolve();
   const beat = (extra: object = {}) =>
     (writing = writing
-      .then(() => prisma.exportJob.updateMany({ where: { id: spec.id, runnerId: runner.id, state: "running" }, data: { heartbeatAt: new Date(), progressDone: progress.trajectories, progressTotal: progress.total, ...extra } }))
+      .then(() =>
+        prisma.exportJob.updateMany({
+          where: { id: spec.id, runnerId: runner.id, state: "running" },
+          data: { heartbeatAt: new Date(), progressDone: progress.trajectories, progressTotal: progress.total, ...extra },
+        }),
+      )
       .catch((e: unknown) => console.error(`export ${spec.id}: could not record progress`, e)));
   const timer = setInterval(() => void beat(), HEARTBEAT_MS);
   timer.unref?.();
@@ -223,11 +248,27 @@ async function launch(
     async (summary) => {
       clearInterval(timer);
       await writing;
-      const counts = { trajectories: summary.trajectories, steps: summary.steps, trainingSteps: summary.trainingSteps, harmfulSteps: summary.harmfulSteps, screenshots: summary.screenshots, bySplit: summary.bySplit, trainer: summary.trainer };
+      const counts = {
+        trajectories: summary.trajectories,
+        steps: summary.steps,
+        trainingSteps: summary.trainingSteps,
+        harmfulSteps: summary.harmfulSteps,
+        screenshots: summary.screenshots,
+        bySplit: summary.bySplit,
+        trainer: summary.trainer,
+      };
       // The folder is published: record that even if a hiccup had this job marked failed meanwhile.
       await prisma.exportJob.updateMany({
         where: { id: spec.id, runnerId: runner.id },
-        data: { state: "succeeded", countsJson: JSON.stringify(counts), progressDone: summary.trajectories, progressTotal: summary.trajectories, error: null, heartbeatAt: new Date(), finishedAt: new Date() },
+        data: {
+          state: "succeeded",
+          countsJson: JSON.stringify(counts),
+          progressDone: summary.trajectories,
+          progressTotal: summary.trajectories,
+          error: null,
+          heartbeatAt: new Date(),
+          finishedAt: new Date(),
+        },
       });
       return summary;
     },
@@ -237,7 +278,10 @@ async function launch(
       const error = e instanceof AppError ? e.message : "The export failed on the server; it has been logged.";
       if (!(e instanceof AppError)) console.error(`export ${spec.id} failed`, e);
       await prisma.exportJob
-        .updateMany({ where: { id: spec.id, runnerId: runner.id }, data: { state: "failed", error: truncate(error, 2_000), heartbeatAt: new Date(), finishedAt: new Date() } })
+        .updateMany({
+          where: { id: spec.id, runnerId: runner.id },
+          data: { state: "failed", error: truncate(error, 2_000), heartbeatAt: new Date(), finishedAt: new Date() },
+        })
         .catch((err: unknown) => console.error(`export ${spec.id}: could not record the failure`, err));
       throw e;
     },
@@ -250,11 +294,15 @@ async function launch(
  * export runs at a time across every studio process sharing the database, so a second request
  * while one runs is refused (409) instead of doubling the load.
  */
-export async function startExportJob({ actor: caller, ...input }: { actor: Caller } & StartExport, opts: { db?: Db; onProgress?: (p: { trajectories: number; total: number }) => void } = {}): Promise<ExportItem> {
+export async function startExportJob(
+  { actor: caller, ...input }: { actor: Caller } & StartExport,
+  opts: { db?: Db; onProgress?: (p: { trajectories: number; total: number }) => void } = {},
+): Promise<ExportItem> {
   authorizeCaller(caller, "export.run");
   const actor = auditActor(caller);
   const prisma = opts.db ?? defaultDb();
-  if (!(EXPORT_STATUSES as readonly string[]).includes(input.status)) throw new AppError("unprocessable", `status must be one of ${EXPORT_STATUSES.join(", ")}`);
+  if (!(EXPORT_STATUSES as readonly string[]).includes(input.status))
+    throw new AppError("unprocessable", `status must be one of ${EXPORT_STATUSES.join(", ")}`);
   let split: SplitSpec;
   try {
     split = parseSplit(input.split);
@@ -278,7 +326,11 @@ export async function startExportJob({ actor: caller, ...input }: { actor: Calle
       const other = await prisma.exportJob.findFirst({ where: { ...webRunning, id: { not: id } } });
       if (other) throw new AppError("conflict", `export ${other.id} is still running; wait for it to finish`);
     };
-    launched = await launch(prisma, { id, outDir, status: input.status, apps: input.apps, project: input.project, split, actor }, { admit, onProgress: opts.onProgress });
+    launched = await launch(
+      prisma,
+      { id, outDir, status: input.status, apps: input.apps, project: input.project, split, actor },
+      { admit, onProgress: opts.onProgress },
+    );
   } catch (e) {
     runner.running.delete(id);
     throw e;
@@ -296,17 +348,39 @@ export async function startExportJob({ actor: caller, ...input }: { actor: Calle
  * process can report it, and a killed run is marked failed), after sweeping the partial folders
  * an interrupted run left beside the target.
  */
-export async function runCliExport(opts: { outDir: string; status: ExportStatus; apps?: string[]; project?: string; split: SplitSpec; onProgress?: (p: { trajectories: number; total: number }) => void; db?: Db }): Promise<ExportSummary> {
+export async function runCliExport(opts: {
+  outDir: string;
+  status: ExportStatus;
+  apps?: string[];
+  project?: string;
+  split: SplitSpec;
+  onProgress?: (p: { trajectories: number; total: number }) => void;
+  db?: Db;
+}): Promise<ExportSummary> {
   const prisma = opts.db ?? defaultDb();
   const outDir = path.resolve(opts.outDir);
   await recoverExportJobs({ db: prisma, dirs: [...new Set([exportsDir(), path.dirname(outDir)])], force: true });
-  const base = path.basename(outDir).replace(/[^\w.-]/g, "_").slice(0, 100) || "export";
-  const id = `${new Date().toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z")}-cli-${base}-${randomBytes(3).toString("hex")}`;
+  const base =
+    path
+      .basename(outDir)
+      .replace(/[^\w.-]/g, "_")
+      .slice(0, 100) || "export";
+  const id = `${new Date()
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z")}-cli-${base}-${randomBytes(3).toString("hex")}`;
   const entry: Running = { id, done: Promise.resolve() };
   runner.running.set(id, entry);
   try {
-    const { done } = await launch(prisma, { id, outDir, status: opts.status, apps: opts.apps ?? [], project: opts.project, split: opts.split, actor: CLI_ACTOR }, { onProgress: opts.onProgress });
-    entry.done = done.then(() => undefined, () => undefined);
+    const { done } = await launch(
+      prisma,
+      { id, outDir, status: opts.status, apps: opts.apps ?? [], project: opts.project, split: opts.split, actor: CLI_ACTOR },
+      { onProgress: opts.onProgress },
+    );
+    entry.done = done.then(
+      () => undefined,
+      () => undefined,
+    );
     return await done;
   } finally {
     runner.running.delete(id);

@@ -34,11 +34,17 @@ describe("export", () => {
   it("round-trips: importing the canonical JSONL into a fresh studio gives the same trajectories", async () => {
     const a = await freshStudio();
     const images = await uiS1ScreenshotDir(TRAIN);
-    expect(await importFile({ file: TRAIN, format: "ui-s1", screenshotsDir: images, db: a.db })).toMatchObject({ ok: true, trajectories: 32 });
+    expect(await importFile({ file: TRAIN, format: "ui-s1", screenshotsDir: images, db: a.db })).toMatchObject({
+      ok: true,
+      trajectories: 32,
+    });
     // Annotate one trajectory so the round trip carries annotations, not only imported data.
     const first = (await listTrajectories({ page: 1, pageSize: 1, actor: CLI_ACTOR }, a.db)).rows[0]!;
     await a.db.trajectory.update({ where: { id: first.id }, data: { status: "approved", outcome: "success", cutAfter: 1 } });
-    await a.db.step.updateMany({ where: { trajectoryId: first.id, index: 0 }, data: { verdict: "harmful", thoughtState: "当前在桌面", clearAction: "打开应用" } });
+    await a.db.step.updateMany({
+      where: { trajectoryId: first.id, index: 0 },
+      data: { verdict: "harmful", thoughtState: "当前在桌面", clearAction: "打开应用" },
+    });
 
     const out = path.join(await mkdtemp(path.join(os.tmpdir(), "export-")), "ds");
     const summary = await exportDataset({ outDir: out, status: "all", db: a.db });
@@ -55,7 +61,12 @@ describe("export", () => {
     expect(manifest.trainer.maxSequenceTokens).toBeGreaterThan(manifest.trainer.maxPromptTokens);
 
     const b = await freshStudio();
-    const back = await importFile({ file: path.join(out, "trajectories.jsonl"), format: "studio", screenshotsDir: path.join(out, "screenshots"), db: b.db });
+    const back = await importFile({
+      file: path.join(out, "trajectories.jsonl"),
+      format: "studio",
+      screenshotsDir: path.join(out, "screenshots"),
+      db: b.db,
+    });
     expect(back).toMatchObject({ ok: true, trajectories: 32, steps: summary.steps });
     expect(await contents(b.db)).toEqual(await contents(a.db));
   });
@@ -64,12 +75,18 @@ describe("export", () => {
     const a = await freshStudio();
     const src = path.join(a.dir, "demo-src");
     await generateDemoDataset({ outDir: src, trajectories: 6, seed: 3 });
-    expect(await importFile({ file: path.join(src, "data.jsonl"), format: "mobile-r1", db: a.db })).toMatchObject({ ok: true, trajectories: 6 });
+    expect(await importFile({ file: path.join(src, "data.jsonl"), format: "mobile-r1", db: a.db })).toMatchObject({
+      ok: true,
+      trajectories: 6,
+    });
     const out = path.join(a.dir, "export");
     await exportDataset({ outDir: out, status: "all", db: a.db });
     const b = await freshStudio();
     // No --screenshots: an export's screenshots/ folder is found beside trajectories.jsonl.
-    expect(await importFile({ file: path.join(out, "trajectories.jsonl"), format: "studio", db: b.db })).toMatchObject({ ok: true, trajectories: 6 });
+    expect(await importFile({ file: path.join(out, "trajectories.jsonl"), format: "studio", db: b.db })).toMatchObject({
+      ok: true,
+      trajectories: 6,
+    });
     const [ca, cb] = [await contents(a.db), await contents(b.db)];
     expect(cb).toEqual(ca);
     expect(ca.flatMap((t) => t.steps).filter((s) => s.box !== null).length).toBeGreaterThan(0);
@@ -97,7 +114,9 @@ describe("export", () => {
 
     const r1 = JSON.parse(read("one", "mobile-r1/data.jsonl").trim());
     expect(r1.trajectory.map((s: { image: string }) => s.image)).toHaveLength(2); // steps 0 and 2: 1 is harmful, 3+ cut
-    expect(r1.trajectory[0].response).toMatch(/^<think>\n[\s\S]*<\/think>\n<action>\n[\s\S]*<\/action>\n<tool_call>\n\{"name": "mobile_use"/);
+    expect(r1.trajectory[0].response).toMatch(
+      /^<think>\n[\s\S]*<\/think>\n<action>\n[\s\S]*<\/action>\n<tool_call>\n\{"name": "mobile_use"/,
+    );
     for (const s of r1.trajectory) expect(readdirSync(path.join(dir, "one", "mobile-r1", "images"))).toContain(s.image);
 
     await expect(exportDataset({ outDir: path.join(dir, "one"), db })).rejects.toThrow(/already exists/);

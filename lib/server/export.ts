@@ -117,7 +117,9 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
     // Keyset paging on (fingerprint, id): the same data in two projects shares a fingerprint.
     let cursor: { fingerprint: string; id: string } | undefined;
     for (;;) {
-      const after = cursor ? { OR: [{ fingerprint: { gt: cursor.fingerprint } }, { fingerprint: cursor.fingerprint, id: { gt: cursor.id } }] } : {};
+      const after = cursor
+        ? { OR: [{ fingerprint: { gt: cursor.fingerprint } }, { fingerprint: cursor.fingerprint, id: { gt: cursor.id } }] }
+        : {};
       const page = await prisma.trajectory.findMany({
         where: { AND: [where, after] },
         orderBy: [{ fingerprint: "asc" }, { id: "asc" }],
@@ -127,7 +129,10 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
       if (page.length === 0) break;
       const last = page[page.length - 1]!;
       cursor = { fingerprint: last.fingerprint, id: last.id };
-      const judged = await latestJudgeVerdicts(prisma, page.map((t) => t.id));
+      const judged = await latestJudgeVerdicts(
+        prisma,
+        page.map((t) => t.id),
+      );
       for (const t of page) {
         const split = opts.split ? splitOf(opts.split, t) : undefined;
         const record: CanonicalTrajectory = {
@@ -146,7 +151,12 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
           cutAfter: t.cutAfter,
           ...(split ? { split } : {}),
           steps: [],
-          provenance: { fingerprint: t.fingerprint, importBatch: t.batchId, createdAt: t.createdAt.toISOString(), updatedAt: t.updatedAt.toISOString() },
+          provenance: {
+            fingerprint: t.fingerprint,
+            importBatch: t.batchId,
+            createdAt: t.createdAt.toISOString(),
+            updatedAt: t.updatedAt.toISOString(),
+          },
           ...(judged.has(t.id) ? { judge: judged.get(t.id) } : {}),
         };
         for (const s of t.steps) {
@@ -209,7 +219,12 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
       action: "export.run",
       entityType: "export",
       entityId: path.basename(outDir),
-      after: { outDir, filters: manifest.filters, split: manifest.split, counts: { trajectories: summary.trajectories, steps: summary.steps } },
+      after: {
+        outDir,
+        filters: manifest.filters,
+        split: manifest.split,
+        counts: { trajectories: summary.trajectories, steps: summary.steps },
+      },
     });
     return summary;
   } catch (e) {

@@ -19,7 +19,10 @@ export function errorResponse(e: unknown, locale: Locale = "en"): Response {
     return json({ error: { code: "unprocessable", message: locale === "en" ? detail : t("error.invalidInput", { detail }), issues } }, 422);
   }
   if (e instanceof AppError) {
-    return json({ error: { code: e.code, message: e.messageFor(locale), ...(e.details !== undefined ? { issues: e.details } : {}) } }, HTTP_STATUS[e.code]);
+    return json(
+      { error: { code: e.code, message: e.messageFor(locale), ...(e.details !== undefined ? { issues: e.details } : {}) } },
+      HTTP_STATUS[e.code],
+    );
   }
   console.error(e);
   return json({ error: { code: "internal", message: t("error.internal") } }, 500);

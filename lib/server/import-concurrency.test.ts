@@ -25,7 +25,11 @@ type Studio = { db: Db; url: string; dir: string };
 
 /** Annotators, each assigned one trajectory of a first small import, saving its first step. */
 async function annotators(db: Db): Promise<{ actor: Actor; stepId: string }[]> {
-  const trajectories = await db.trajectory.findMany({ take: ANNOTATORS, orderBy: { id: "asc" }, include: { steps: { where: { index: 0 } } } });
+  const trajectories = await db.trajectory.findMany({
+    take: ANNOTATORS,
+    orderBy: { id: "asc" },
+    include: { steps: { where: { index: 0 } } },
+  });
   expect(trajectories.length).toBe(ANNOTATORS);
   return Promise.all(
     trajectories.map(async (t, i) => {
@@ -51,7 +55,12 @@ async function saveAndCountUntil(db: Db, people: { actor: Actor; stepId: string 
       const row = (await db.step.findUnique({ where: { id: stepId } }))!;
       const input: SaveStepInput = {
         version: row.version,
-        thought: { state: row.thoughtState, nextAction: row.thoughtNext, purpose: row.thoughtPurpose, text: `${row.thought.replace(/ \(edit \d+\)$/, "")} (edit ${++edit})` },
+        thought: {
+          state: row.thoughtState,
+          nextAction: row.thoughtNext,
+          purpose: row.thoughtPurpose,
+          text: `${row.thought.replace(/ \(edit \d+\)$/, "")} (edit ${++edit})`,
+        },
         clearAction: row.clearAction,
         toolCall: JSON.parse(row.toolCallJson),
         box: row.boxJson ? JSON.parse(row.boxJson) : null,
@@ -137,7 +146,12 @@ function suite(name: string, studio: () => Promise<Studio>) {
         if (m) phase = m[1]!;
       });
       const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => ((exited = true), resolve(code))));
-      const r = await saveAndCountUntil(s.db, s.people, () => phase, () => exited);
+      const r = await saveAndCountUntil(
+        s.db,
+        s.people,
+        () => phase,
+        () => exited,
+      );
       expect(await exit, stderr.slice(-2000)).toBe(0);
       const after = await s.db.trajectory.count();
       expect(after).toBe(before + big.trajectories);
@@ -154,15 +168,28 @@ function suite(name: string, studio: () => Promise<Studio>) {
       const boundary = "----studio-test-boundary";
       const body = Buffer.concat([
         Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="format"\r\n\r\nmobile-r1\r\n`),
-        Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.zip"\r\nContent-Type: application/zip\r\n\r\n`),
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.zip"\r\nContent-Type: application/zip\r\n\r\n`,
+        ),
         zip,
         Buffer.from(`\r\n--${boundary}--\r\n`),
       ]);
       let phase = "uploading";
       let finished = false;
-      const req = new Request("http://studio.test/api/imports", { method: "POST", headers: { "content-type": `multipart/form-data; boundary=${boundary}` }, body });
-      const importing = importUpload(req, undefined, { db: s.db, onProgress: (p: ImportProgress) => (phase = p.phase) }).finally(() => (finished = true));
-      const r = await saveAndCountUntil(s.db, s.people, () => phase, () => finished);
+      const req = new Request("http://studio.test/api/imports", {
+        method: "POST",
+        headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+        body,
+      });
+      const importing = importUpload(req, undefined, { db: s.db, onProgress: (p: ImportProgress) => (phase = p.phase) }).finally(
+        () => (finished = true),
+      );
+      const r = await saveAndCountUntil(
+        s.db,
+        s.people,
+        () => phase,
+        () => finished,
+      );
       expect(await importing).toMatchObject({ ok: true, trajectories: big.trajectories, steps: big.steps });
       const after = await s.db.trajectory.count();
       expect(after).toBe(before + big.trajectories);
@@ -196,7 +223,12 @@ function suite(name: string, studio: () => Promise<Studio>) {
         .then(() => "imported")
         .catch((e: Error) => e.message)
         .finally(() => (finished = true));
-      const r = await saveAndCountUntil(s.db, s.people, () => phase, () => finished);
+      const r = await saveAndCountUntil(
+        s.db,
+        s.people,
+        () => phase,
+        () => finished,
+      );
       expect(await importing).toMatch(/changed while it was being imported; nothing was imported/);
       expect(r.saves.filter((x) => x.error)).toEqual([]);
       expect([...new Set(r.counts.map((c) => c.n))]).toEqual([start.trajectories]);
@@ -247,7 +279,8 @@ async function zipFolder(dir: string): Promise<Buffer> {
   const zip = new yazl.ZipFile();
   zip.addFile(path.join(dir, "data.jsonl"), "data.jsonl");
   const { readdir } = await import("node:fs/promises");
-  for (const name of await readdir(path.join(dir, "images"))) zip.addFile(path.join(dir, "images", name), `images/${name}`, { compress: false });
+  for (const name of await readdir(path.join(dir, "images")))
+    zip.addFile(path.join(dir, "images", name), `images/${name}`, { compress: false });
   zip.end();
   const chunks: Buffer[] = [];
   for await (const c of zip.outputStream as AsyncIterable<Buffer>) chunks.push(c);

@@ -48,14 +48,22 @@ describe("import of the real UI-S1 AndroidControl SOP set", () => {
     const summary = await exportDataset({ outDir: out, status: "all", db });
     expect(summary).toMatchObject({ trajectories: 1543, steps: 8444 });
     const b = await freshStudio();
-    const back = await importFile({ file: path.join(out, "trajectories.jsonl"), format: "studio", screenshotsDir: path.join(out, "screenshots"), db: b.db });
+    const back = await importFile({
+      file: path.join(out, "trajectories.jsonl"),
+      format: "studio",
+      screenshotsDir: path.join(out, "screenshots"),
+      db: b.db,
+    });
     expect(back).toMatchObject({ ok: true, trajectories: 1543, steps: 8444 });
     // Same content, compared trajectory by trajectory through the content fingerprint.
     const a = await db.trajectory.findMany({ select: { id: true, fingerprint: true }, orderBy: { fingerprint: "asc" } });
     const bb = await b.db.trajectory.findMany({ select: { id: true, fingerprint: true }, orderBy: { fingerprint: "asc" } });
     expect(bb.map((t) => t.fingerprint)).toEqual(a.map((t) => t.fingerprint));
     for (let i = 0; i < a.length; i += 97) {
-      const strip = ({ id: _i, version: _v, steps, ...t }: Awaited<ReturnType<typeof getTrajectory>>) => ({ ...t, steps: steps.map(({ id: _s, version: _sv, ...s }) => s) });
+      const strip = ({ id: _i, version: _v, steps, ...t }: Awaited<ReturnType<typeof getTrajectory>>) => ({
+        ...t,
+        steps: steps.map(({ id: _s, version: _sv, ...s }) => s),
+      });
       expect(strip(await getTrajectory(bb[i]!.id, b.db))).toEqual(strip(await getTrajectory(a[i]!.id, db)));
     }
   });
@@ -85,7 +93,11 @@ describe("a malformed import", () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "bad-import-"));
     await writeFile(path.join(dir, "ok.png"), await blankPng(1080, 2400));
     await writeFile(path.join(dir, "not-an-image.png"), "hello");
-    const good = { goal: "Open Gmail", is_successful: true, steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "/x/ok.png" }] };
+    const good = {
+      goal: "Open Gmail",
+      is_successful: true,
+      steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "/x/ok.png" }],
+    };
     // A clean batch first, so "unchanged" means something.
     await writeFile(path.join(dir, "good.jsonl"), `${JSON.stringify(good)}\n`);
     expect((await importFile({ file: path.join(dir, "good.jsonl"), format: "ui-s1", db })).ok).toBe(true);
@@ -95,8 +107,17 @@ describe("a malformed import", () => {
       JSON.stringify({ ...good, goal: "A different, valid trajectory" }),
       '{"goal": "broken", "steps": [',
       JSON.stringify({ goal: "unknown action", steps: [{ action_content: { action: "teleport" }, screenshot: "/x/ok.png" }] }),
-      JSON.stringify({ goal: "off screen", steps: [{ action_content: { action: "click", coordinate: [1200, 50] }, screenshot: "/x/ok.png" }] }),
-      JSON.stringify({ goal: "missing image", steps: [{ action_content: { action: "open", text: "A" }, screenshot: "/x/ok.png" }, { action_content: { action: "wait", time: 1 }, screenshot: "/x/nowhere.png" }] }),
+      JSON.stringify({
+        goal: "off screen",
+        steps: [{ action_content: { action: "click", coordinate: [1200, 50] }, screenshot: "/x/ok.png" }],
+      }),
+      JSON.stringify({
+        goal: "missing image",
+        steps: [
+          { action_content: { action: "open", text: "A" }, screenshot: "/x/ok.png" },
+          { action_content: { action: "wait", time: 1 }, screenshot: "/x/nowhere.png" },
+        ],
+      }),
       JSON.stringify({ goal: "not an image", steps: [{ action_content: { action: "wait", time: 1 }, screenshot: "/x/not-an-image.png" }] }),
     ];
     await writeFile(path.join(dir, "bad.jsonl"), `${lines.join("\n")}\n`);
@@ -107,7 +128,12 @@ describe("a malformed import", () => {
     expect(found).toEqual([
       expect.objectContaining({ line: 2, message: expect.stringMatching(/broken JSON/) }),
       expect.objectContaining({ line: 3, step: 0, field: "action", message: 'unknown action "teleport"' }),
-      expect.objectContaining({ line: 4, step: 0, field: "action.coordinate", message: "[1200, 50] lies outside the 1080x2400 screenshot" }),
+      expect.objectContaining({
+        line: 4,
+        step: 0,
+        field: "action.coordinate",
+        message: "[1200, 50] lies outside the 1080x2400 screenshot",
+      }),
       expect.objectContaining({ line: 5, step: 1, field: "screenshot", message: expect.stringMatching(/not found: .*nowhere\.png/) }),
       expect.objectContaining({ line: 6, step: 0, field: "screenshot", message: expect.stringMatching(/not a readable image/) }),
     ]);
@@ -117,11 +143,18 @@ describe("a malformed import", () => {
   it("from the command line: exits non-zero and prints each problem", async () => {
     const { dir, url } = await freshStudio();
     const src = await mkdtemp(path.join(os.tmpdir(), "bad-cli-"));
-    await writeFile(path.join(src, "data.jsonl"), '{"app_name": "淘宝", "instruction": "搜索", "trajectory": [{"image": "a.png", "action": "{\\"name\\": \\"mobile_use\\", \\"arguments\\": {\\"action\\": \\"Tap\\"}}"}]}\nnot json\n');
-    const r = spawnSync(process.execPath, ["node_modules/tsx/dist/cli.mjs", "lib/cli/main.ts", "import", path.join(src, "data.jsonl"), "--format", "mobile-r1"], {
-      encoding: "utf8",
-      env: { ...process.env, DATABASE_URL: url, STUDIO_DATA_DIR: dir },
-    });
+    await writeFile(
+      path.join(src, "data.jsonl"),
+      '{"app_name": "淘宝", "instruction": "搜索", "trajectory": [{"image": "a.png", "action": "{\\"name\\": \\"mobile_use\\", \\"arguments\\": {\\"action\\": \\"Tap\\"}}"}]}\nnot json\n',
+    );
+    const r = spawnSync(
+      process.execPath,
+      ["node_modules/tsx/dist/cli.mjs", "lib/cli/main.ts", "import", path.join(src, "data.jsonl"), "--format", "mobile-r1"],
+      {
+        encoding: "utf8",
+        env: { ...process.env, DATABASE_URL: url, STUDIO_DATA_DIR: dir },
+      },
+    );
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/data\.jsonl:1 step 1 screenshot: screenshot file not found/);
     expect(r.stderr).toMatch(/data\.jsonl:2: broken JSON/);
@@ -154,12 +187,18 @@ describe("Mobile-R1 release format", () => {
           thought: "The file manager is open. Tap the MUSIC folder. To find the file.",
           subtask: "Tap MUSIC",
           action: '{"name": "mobile_use", "arguments": {"action": "Tap", "coordinate": [935, 406]}}',
-          response: '<think>The file manager is open.</think><action>Tap MUSIC</action><tool_call>{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [935, 406]}}</tool_call>',
+          response:
+            '<think>The file manager is open.</think><action>Tap MUSIC</action><tool_call>{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [935, 406]}}</tool_call>',
         },
       ],
     };
     await writeFile(path.join(dir, "data.jsonl"), `${JSON.stringify(row)}\n`);
-    const r = await importFile({ file: path.join(dir, "data.jsonl"), format: "mobile-r1", frame: { kind: "resized", maxPixels: 12845056 }, db });
+    const r = await importFile({
+      file: path.join(dir, "data.jsonl"),
+      format: "mobile-r1",
+      frame: { kind: "resized", maxPixels: 12845056 },
+      db,
+    });
     expect(r.ok).toBe(true);
     const list = await listTrajectories({ page: 1, pageSize: 10, actor: CLI_ACTOR }, db);
     const t = await getTrajectory(list.rows[0]!.id, db);
@@ -169,7 +208,11 @@ describe("Mobile-R1 release format", () => {
     if (step.toolCall.action !== "click") return;
     expect(step.toolCall.coordinate[0]).toBeCloseTo(924.725, 2);
     expect(step.toolCall.coordinate[1]).toBeCloseTo(404.65, 2);
-    expect(step.thought).toMatchObject({ state: "The file manager is open.", nextAction: "Tap the MUSIC folder.", purpose: "To find the file." });
+    expect(step.thought).toMatchObject({
+      state: "The file manager is open.",
+      nextAction: "Tap the MUSIC folder.",
+      purpose: "To find the file.",
+    });
     expect(step.clearAction).toBe("Tap MUSIC");
     expect(step.original.response).toBe(row.trajectory[0]!.response);
     expect(step.original.rawAction).toBe(row.trajectory[0]!.action);

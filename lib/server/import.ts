@@ -1,13 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
 import path from "node:path";
-import {
-  buildTrajectory,
-  mapRecord,
-  type BuiltTrajectory,
-  type CoordinateFrame,
-  type ImportFormat,
-} from "@/lib/domain/import-formats";
+import { buildTrajectory, mapRecord, type BuiltTrajectory, type CoordinateFrame, type ImportFormat } from "@/lib/domain/import-formats";
 import type { ImportProblem } from "@/lib/domain/problems";
 import type { Size } from "@/lib/domain/geometry";
 import { pyJsonDumps } from "@/lib/domain/tool-call";
@@ -134,7 +128,11 @@ async function* readTrajectories(
     const line = read.line;
     const at = (p: Omit<ImportProblem, "file" | "line">): ImportProblem => ({ file: fileLabel, line, ...p });
     if ("tooLong" in read) {
-      yield { problems: [at({ message: `the line is ${read.tooLong} bytes long; at most ${MAX_LINE_BYTES / 1024 ** 2} MB per trajectory is read` })] };
+      yield {
+        problems: [
+          at({ message: `the line is ${read.tooLong} bytes long; at most ${MAX_LINE_BYTES / 1024 ** 2} MB per trajectory is read` }),
+        ],
+      };
       continue;
     }
     // Let the requests this process also serves run (the upload import runs in the server):
@@ -374,12 +372,34 @@ async function stage(prisma: Db, opts: ImportOptions, images: Map<string, ImageI
 
 const columns = (names: string[], prefix = "") => Prisma.raw(names.map((c) => `${prefix}"${c}"`).join(", "));
 const TRAJECTORY_COLUMNS = [
-  "fingerprint", "source", "sourceRef", "app", "instruction", "systemPrompt", "status", "outcome", "originalOutcome",
-  "isDiscarded", "cutAfter", "stepCount", "metaJson",
+  "fingerprint",
+  "source",
+  "sourceRef",
+  "app",
+  "instruction",
+  "systemPrompt",
+  "status",
+  "outcome",
+  "originalOutcome",
+  "isDiscarded",
+  "cutAfter",
+  "stepCount",
+  "metaJson",
 ];
 const STEP_COLUMNS = [
-  "trajectoryId", "index", "screenshotSha", "originalJson", "thoughtState", "thoughtNext", "thoughtPurpose", "thought",
-  "clearAction", "toolCallJson", "boxJson", "candidateBoxJson", "verdict",
+  "trajectoryId",
+  "index",
+  "screenshotSha",
+  "originalJson",
+  "thoughtState",
+  "thoughtNext",
+  "thoughtPurpose",
+  "thought",
+  "clearAction",
+  "toolCallJson",
+  "boxJson",
+  "candidateBoxJson",
+  "verdict",
 ];
 
 /**
@@ -396,7 +416,8 @@ async function commitBatch(prisma: Db, opts: ImportOptions, batchId: string, pro
         SELECT "sha256", "width", "height", "bytes", "mime", ${now} FROM "ImportStagedScreenshot" WHERE "batchId" = ${batchId}
         ON CONFLICT ("sha256") DO NOTHING`;
       const stagedCount = await tx.importStagedTrajectory.count({ where: { batchId } });
-      const trajectories = await tx.$executeRaw`INSERT INTO "Trajectory" ("id", "projectId", "batchId", ${columns(TRAJECTORY_COLUMNS)}, "createdAt", "updatedAt")
+      const trajectories =
+        await tx.$executeRaw`INSERT INTO "Trajectory" ("id", "projectId", "batchId", ${columns(TRAJECTORY_COLUMNS)}, "createdAt", "updatedAt")
         SELECT "id", ${projectId}, ${batchId}, ${columns(TRAJECTORY_COLUMNS)}, ${now}, ${now} FROM "ImportStagedTrajectory" WHERE "batchId" = ${batchId}
         ON CONFLICT ("projectId", "fingerprint") DO NOTHING`;
       const steps = await tx.$executeRaw`INSERT INTO "Step" ("id", ${columns(STEP_COLUMNS)}, "updatedAt")
@@ -423,9 +444,12 @@ async function commitBatch(prisma: Db, opts: ImportOptions, batchId: string, pro
 /** Delete a batch's staged rows, a few thousand per statement so no write waits long behind it. */
 async function deleteStaged(prisma: Db, batchId: string): Promise<void> {
   const deletes = [
-    () => prisma.$executeRaw`DELETE FROM "ImportStagedStep" WHERE "id" IN (SELECT "id" FROM "ImportStagedStep" WHERE "batchId" = ${batchId} LIMIT ${Prisma.raw(String(DELETE_CHUNK))})`,
-    () => prisma.$executeRaw`DELETE FROM "ImportStagedTrajectory" WHERE "id" IN (SELECT "id" FROM "ImportStagedTrajectory" WHERE "batchId" = ${batchId} LIMIT ${Prisma.raw(String(DELETE_CHUNK))})`,
-    () => prisma.$executeRaw`DELETE FROM "ImportStagedScreenshot" WHERE "batchId" = ${batchId} AND "sha256" IN (SELECT "sha256" FROM "ImportStagedScreenshot" WHERE "batchId" = ${batchId} LIMIT ${Prisma.raw(String(DELETE_CHUNK))})`,
+    () =>
+      prisma.$executeRaw`DELETE FROM "ImportStagedStep" WHERE "id" IN (SELECT "id" FROM "ImportStagedStep" WHERE "batchId" = ${batchId} LIMIT ${Prisma.raw(String(DELETE_CHUNK))})`,
+    () =>
+      prisma.$executeRaw`DELETE FROM "ImportStagedTrajectory" WHERE "id" IN (SELECT "id" FROM "ImportStagedTrajectory" WHERE "batchId" = ${batchId} LIMIT ${Prisma.raw(String(DELETE_CHUNK))})`,
+    () =>
+      prisma.$executeRaw`DELETE FROM "ImportStagedScreenshot" WHERE "batchId" = ${batchId} AND "sha256" IN (SELECT "sha256" FROM "ImportStagedScreenshot" WHERE "batchId" = ${batchId} LIMIT ${Prisma.raw(String(DELETE_CHUNK))})`,
   ];
   for (const remove of deletes) while ((await remove()) >= DELETE_CHUNK);
 }
@@ -453,7 +477,11 @@ export async function sweepAbandonedImports(prisma: Db = defaultDb(), staleMs = 
   for (const b of stale) {
     await prisma.importBatch.updateMany({
       where: { id: b.id, status: "running" },
-      data: { status: "failed", finishedAt: new Date(), problemsJson: JSON.stringify([{ file: "", message: "the import was interrupted; nothing was imported" }]) },
+      data: {
+        status: "failed",
+        finishedAt: new Date(),
+        problemsJson: JSON.stringify([{ file: "", message: "the import was interrupted; nothing was imported" }]),
+      },
     });
   }
   const leftovers = new Set<string>();
@@ -463,7 +491,9 @@ export async function sweepAbandonedImports(prisma: Db = defaultDb(), staleMs = 
     for (const r of await model.findMany({ distinct: ["batchId"], select: { batchId: true } })) leftovers.add(r.batchId);
   }
   const running = new Set(
-    (await prisma.importBatch.findMany({ where: { id: { in: [...leftovers] }, status: "running" }, select: { id: true } })).map((b) => b.id),
+    (await prisma.importBatch.findMany({ where: { id: { in: [...leftovers] }, status: "running" }, select: { id: true } })).map(
+      (b) => b.id,
+    ),
   );
   for (const id of leftovers) if (!running.has(id)) await deleteStaged(prisma, id);
   return { failed: stale.length };

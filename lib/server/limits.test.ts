@@ -28,7 +28,14 @@ let stepId: string;
 let trajectoryId: string;
 
 type Handler = (req: Request, ctx: never) => Promise<Response>;
-async function send(handler: Handler, method: string, url: string, token: string, body: BodyInit | object, params: Record<string, string> = {}) {
+async function send(
+  handler: Handler,
+  method: string,
+  url: string,
+  token: string,
+  body: BodyInit | object,
+  params: Record<string, string> = {},
+) {
   const isRaw = typeof body === "string" || body instanceof ReadableStream;
   const res = await handler(
     new Request(`http://127.0.0.1:3000${url}`, {
@@ -60,7 +67,10 @@ beforeAll(async () => {
   bossToken = (await createToken({ actor: CLI_ACTOR, user: "boss@example.com", name: "t" }, db)).token;
   const dir = await mkdtemp(path.join(os.tmpdir(), "limits-"));
   await writeFile(path.join(dir, "a.png"), await blankPng(1080, 2400));
-  await writeFile(path.join(dir, "d.jsonl"), `${JSON.stringify({ goal: "Open Gmail", steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "a.png" }] })}\n`);
+  await writeFile(
+    path.join(dir, "d.jsonl"),
+    `${JSON.stringify({ goal: "Open Gmail", steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "a.png" }] })}\n`,
+  );
   await importFile({ file: path.join(dir, "d.jsonl"), format: "ui-s1", db });
   const t = await db.trajectory.findFirstOrThrow();
   trajectoryId = t.id;
@@ -70,9 +80,17 @@ beforeAll(async () => {
 });
 
 async function unchanged<T>(fn: () => Promise<T>) {
-  const before = await Promise.all([db.step.findMany(), db.auditEvent.count(), db.comment.count(), db.user.findMany(), db.apiToken.count()]);
+  const before = await Promise.all([
+    db.step.findMany(),
+    db.auditEvent.count(),
+    db.comment.count(),
+    db.user.findMany(),
+    db.apiToken.count(),
+  ]);
   const r = await fn();
-  expect(await Promise.all([db.step.findMany(), db.auditEvent.count(), db.comment.count(), db.user.findMany(), db.apiToken.count()])).toEqual(before);
+  expect(
+    await Promise.all([db.step.findMany(), db.auditEvent.count(), db.comment.count(), db.user.findMany(), db.apiToken.count()]),
+  ).toEqual(before);
   return r;
 }
 
@@ -102,17 +120,92 @@ describe("bounded bodies", () => {
 describe("field limits, named in the answer", () => {
   const over = (name: keyof typeof LIMITS) => "y".repeat(LIMITS[name] + 1);
   const cases: [string, () => Promise<{ status: number; body: { error?: { message: string } } }>, RegExp][] = [
-    ["thought text", () => send(stepRoute, "PUT", `/api/steps/${stepId}/annotation`, annToken, annotation({ thought: { state: "s", nextAction: "n", purpose: "p", text: over("thought") } }), { id: stepId }), /^thought\.text: must be at most 10,000 characters/],
-    ["thought part", () => send(stepRoute, "PUT", `/api/steps/${stepId}/annotation`, annToken, annotation({ thought: { state: over("thoughtPart"), nextAction: "n", purpose: "p", text: "t" } }), { id: stepId }), /^thought\.state: must be at most 10,000 characters/],
-    ["clear action", () => send(stepRoute, "PUT", `/api/steps/${stepId}/annotation`, annToken, annotation({ clearAction: over("clearAction") }), { id: stepId }), /^clearAction: must be at most 1,000 characters/],
-    ["typed text", () => send(stepRoute, "PUT", `/api/steps/${stepId}/annotation`, annToken, annotation({ toolCall: { action: "type", text: over("toolCallText") } }), { id: stepId }), /^toolCall\.text: must be at most 4,000 characters/],
-    ["comment", () => send(commentRoute, "POST", "/api/comments", annToken, { trajectoryId, body: over("comment") }), /^body: must be at most 4,000 characters/],
-    ["review comment", () => send(reviewRoute, "POST", `/api/reviews/${trajectoryId}`, bossToken, { decision: "reject", version: 1, comment: over("comment") }, { id: trajectoryId }), /^comment: must be at most 4,000 characters/],
+    [
+      "thought text",
+      () =>
+        send(
+          stepRoute,
+          "PUT",
+          `/api/steps/${stepId}/annotation`,
+          annToken,
+          annotation({ thought: { state: "s", nextAction: "n", purpose: "p", text: over("thought") } }),
+          { id: stepId },
+        ),
+      /^thought\.text: must be at most 10,000 characters/,
+    ],
+    [
+      "thought part",
+      () =>
+        send(
+          stepRoute,
+          "PUT",
+          `/api/steps/${stepId}/annotation`,
+          annToken,
+          annotation({ thought: { state: over("thoughtPart"), nextAction: "n", purpose: "p", text: "t" } }),
+          { id: stepId },
+        ),
+      /^thought\.state: must be at most 10,000 characters/,
+    ],
+    [
+      "clear action",
+      () =>
+        send(stepRoute, "PUT", `/api/steps/${stepId}/annotation`, annToken, annotation({ clearAction: over("clearAction") }), {
+          id: stepId,
+        }),
+      /^clearAction: must be at most 1,000 characters/,
+    ],
+    [
+      "typed text",
+      () =>
+        send(
+          stepRoute,
+          "PUT",
+          `/api/steps/${stepId}/annotation`,
+          annToken,
+          annotation({ toolCall: { action: "type", text: over("toolCallText") } }),
+          { id: stepId },
+        ),
+      /^toolCall\.text: must be at most 4,000 characters/,
+    ],
+    [
+      "comment",
+      () => send(commentRoute, "POST", "/api/comments", annToken, { trajectoryId, body: over("comment") }),
+      /^body: must be at most 4,000 characters/,
+    ],
+    [
+      "review comment",
+      () =>
+        send(
+          reviewRoute,
+          "POST",
+          `/api/reviews/${trajectoryId}`,
+          bossToken,
+          { decision: "reject", version: 1, comment: over("comment") },
+          { id: trajectoryId },
+        ),
+      /^comment: must be at most 4,000 characters/,
+    ],
     ["own name", () => send(meRoute, "PATCH", "/api/me", annToken, { name: "n".repeat(200_000) }), /^name: must be at most 100 characters/],
-    ["new person's email", () => send(usersRoute, "POST", "/api/users", bossToken, { email: `${"e".repeat(260)}@example.com`, role: "annotator" }), /^email: must be at most 254 characters/],
-    ["new person's name", () => send(usersRoute, "POST", "/api/users", bossToken, { email: "new@example.com", name: over("personName"), role: "annotator" }), /^name: must be at most 100 characters/],
-    ["token name", () => send(tokensRoute, "POST", "/api/tokens", annToken, { name: over("tokenName") }), /^name: must be at most 60 characters/],
-    ["export project", () => send(exportsRoute, "POST", "/api/exports", bossToken, { project: over("projectName") }), /^project: must be at most 100 characters/],
+    [
+      "new person's email",
+      () => send(usersRoute, "POST", "/api/users", bossToken, { email: `${"e".repeat(260)}@example.com`, role: "annotator" }),
+      /^email: must be at most 254 characters/,
+    ],
+    [
+      "new person's name",
+      () => send(usersRoute, "POST", "/api/users", bossToken, { email: "new@example.com", name: over("personName"), role: "annotator" }),
+      /^name: must be at most 100 characters/,
+    ],
+    [
+      "token name",
+      () => send(tokensRoute, "POST", "/api/tokens", annToken, { name: over("tokenName") }),
+      /^name: must be at most 60 characters/,
+    ],
+    [
+      "export project",
+      () => send(exportsRoute, "POST", "/api/exports", bossToken, { project: over("projectName") }),
+      /^project: must be at most 100 characters/,
+    ],
   ];
   for (const [name, call, message] of cases) {
     it(`refuses an oversize ${name} with 422 and changes nothing`, async () => {
@@ -123,7 +216,14 @@ describe("field limits, named in the answer", () => {
   }
 
   it("accepts a thought exactly at the limit", async () => {
-    const r = await send(stepRoute, "PUT", `/api/steps/${stepId}/annotation`, annToken, annotation({ thought: { state: "s", nextAction: "n", purpose: "p", text: "z".repeat(LIMITS.thought) } }), { id: stepId });
+    const r = await send(
+      stepRoute,
+      "PUT",
+      `/api/steps/${stepId}/annotation`,
+      annToken,
+      annotation({ thought: { state: "s", nextAction: "n", purpose: "p", text: "z".repeat(LIMITS.thought) } }),
+      { id: stepId },
+    );
     expect(r.status).toBe(200);
   });
 });

@@ -16,11 +16,24 @@ const ROOT = process.cwd();
 
 function columnsOf(file: string) {
   const db = new Database(file, { readonly: true });
-  const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite_%' ORDER BY name`).all() as { name: string }[]).map((t) => t.name);
+  const tables = (
+    db
+      .prepare(
+        `SELECT name FROM sqlite_master WHERE type='table' AND name NOT LIKE '\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite_%' ORDER BY name`,
+      )
+      .all() as { name: string }[]
+  ).map((t) => t.name);
   const shape = Object.fromEntries(
-    tables.map((t) => [t, (db.prepare(`PRAGMA table_info("${t}")`).all() as { name: string; type: string; notnull: number; pk: number }[]).map((c) => `${c.name} ${c.type} ${c.notnull} ${c.pk}`).sort()]), // ALTER TABLE appends columns, so order is not compared
+    tables.map((t) => [
+      t,
+      (db.prepare(`PRAGMA table_info("${t}")`).all() as { name: string; type: string; notnull: number; pk: number }[])
+        .map((c) => `${c.name} ${c.type} ${c.notnull} ${c.pk}`)
+        .sort(),
+    ]), // ALTER TABLE appends columns, so order is not compared
   );
-  const indexes = (db.prepare(`SELECT name FROM sqlite_master WHERE type='index' AND sql IS NOT NULL ORDER BY name`).all() as { name: string }[]).map((i) => i.name);
+  const indexes = (
+    db.prepare(`SELECT name FROM sqlite_master WHERE type='index' AND sql IS NOT NULL ORDER BY name`).all() as { name: string }[]
+  ).map((i) => i.name);
   db.close();
   return { shape, indexes };
 }
@@ -108,13 +121,24 @@ describe.skipIf(!hasPg)("PostgreSQL", () => {
   const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
   const asPostgres = (cmd: string, args: string[]) => {
     const isRoot = process.getuid?.() === 0;
-    const r = isRoot ? spawnSync("runuser", ["-u", "postgres", "--", path.join(PG_BIN, cmd), ...args], { encoding: "utf8" }) : spawnSync(path.join(PG_BIN, cmd), args, { encoding: "utf8" });
+    const r = isRoot
+      ? spawnSync("runuser", ["-u", "postgres", "--", path.join(PG_BIN, cmd), ...args], { encoding: "utf8" })
+      : spawnSync(path.join(PG_BIN, cmd), args, { encoding: "utf8" });
     if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr}`);
   };
   beforeAll(() => {
     if (process.getuid?.() === 0) execFileSync("chown", ["postgres", dir]);
     asPostgres("initdb", ["-D", path.join(dir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8"]);
-    asPostgres("pg_ctl", ["-D", path.join(dir, "data"), "-l", path.join(dir, "log"), "-o", `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}`, "-w", "start"]);
+    asPostgres("pg_ctl", [
+      "-D",
+      path.join(dir, "data"),
+      "-l",
+      path.join(dir, "log"),
+      "-o",
+      `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}`,
+      "-w",
+      "start",
+    ]);
   }, 60_000);
   afterAll(() => asPostgres("pg_ctl", ["-D", path.join(dir, "data"), "-m", "fast", "stop"]));
 
@@ -123,12 +147,18 @@ describe.skipIf(!hasPg)("PostgreSQL", () => {
     const db = createDb(url);
     const src = mkdtempSync(path.join(os.tmpdir(), "pg-src-"));
     writeFileSync(path.join(src, "a.png"), await blankPng(1080, 2400));
-    writeFileSync(path.join(src, "data.jsonl"), `${JSON.stringify({ goal: "在淘宝搜索耳机", is_successful: false, steps: [{ action_content: { action: "click", coordinate: [540, 300], bbox: [400, 250, 700, 350] }, screenshot: "a.png" }] })}\n`);
+    writeFileSync(
+      path.join(src, "data.jsonl"),
+      `${JSON.stringify({ goal: "在淘宝搜索耳机", is_successful: false, steps: [{ action_content: { action: "click", coordinate: [540, 300], bbox: [400, 250, 700, 350] }, screenshot: "a.png" }] })}\n`,
+    );
     process.env.STUDIO_DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "pg-store-"));
     const r = await importFile({ file: path.join(src, "data.jsonl"), format: "ui-s1", db });
     expect(r).toMatchObject({ ok: true, trajectories: 1, steps: 1 });
     expect(await getStats({ actor: CLI_ACTOR }, db)).toMatchObject({ trajectories: 1, steps: 1, apps: 1 });
-    expect((await importFile({ file: path.join(src, "data.jsonl"), format: "ui-s1", db })).ok && (await getStats({ actor: CLI_ACTOR }, db)).trajectories).toBe(1);
+    expect(
+      (await importFile({ file: path.join(src, "data.jsonl"), format: "ui-s1", db })).ok &&
+        (await getStats({ actor: CLI_ACTOR }, db)).trajectories,
+    ).toBe(1);
     await db.$disconnect();
   });
 });

@@ -38,7 +38,8 @@ function plan(migrations: Migration[], applied: Map<string, string>): Migration[
   for (const [name, checksum] of applied) {
     const m = migrations.find((x) => x.name === name);
     if (!m) throw new Error(`database has migration ${name}, which is not in this checkout: is the code older than the database?`);
-    if (m.checksum !== checksum) throw new Error(`migration ${name} was edited after it was applied (checksum differs); add a new migration instead`);
+    if (m.checksum !== checksum)
+      throw new Error(`migration ${name} was edited after it was applied (checksum differs); add a new migration instead`);
   }
   return migrations.filter((m) => !applied.has(m.name));
 }

@@ -209,7 +209,10 @@ describe("suggestions in the editor", () => {
 
     await acceptSuggestion(ann, sug.id, db);
     const now = (await steps(tid))[1]!;
-    const saved = await saveStepAnnotation({ actor: ann, stepId: now.id, ...inputFrom(now, { thought: sug.kind === "thought" ? sug.output : now.thought }) }, db);
+    const saved = await saveStepAnnotation(
+      { actor: ann, stepId: now.id, ...inputFrom(now, { thought: sug.kind === "thought" ? sug.output : now.thought }) },
+      db,
+    );
     for (const f of ["thought.state", "thought.nextAction", "thought.purpose", "thought.text"] as const) {
       expect(saved.provenance[f]).toMatchObject({
         source: "suggested-accepted",
@@ -221,7 +224,10 @@ describe("suggestions in the editor", () => {
     expect(saved.provenance.clearAction).toMatchObject({ source: "typed" });
 
     // Editing the accepted text is normal typing: that field becomes suggested-edited, the others stay.
-    const edited = await saveStepAnnotation({ actor: ann, stepId: saved.id, ...inputFrom(saved, { thought: { ...saved.thought, purpose: "So Wi-Fi is on." } }) }, db);
+    const edited = await saveStepAnnotation(
+      { actor: ann, stepId: saved.id, ...inputFrom(saved, { thought: { ...saved.thought, purpose: "So Wi-Fi is on." } }) },
+      db,
+    );
     expect(edited.provenance["thought.purpose"]).toMatchObject({ source: "suggested-edited", suggestionId: sug.id });
     expect(edited.provenance["thought.state"]).toMatchObject({ source: "suggested-accepted" });
 
@@ -285,7 +291,9 @@ describe("suggestions in the editor", () => {
     const after = (await steps(tid))[0]!;
     expect(after).toEqual(before);
     // And saving still works.
-    expect((await saveStepAnnotation({ actor: ann, stepId: after.id, ...inputFrom(after, { clearAction: "Still here." }) }, db)).clearAction).toBe("Still here.");
+    expect(
+      (await saveStepAnnotation({ actor: ann, stepId: after.id, ...inputFrom(after, { clearAction: "Still here." }) }, db)).clearAction,
+    ).toBe("Still here.");
     await saveModelSettings(admin, { baseUrl: fake.baseUrl, model: "qwen2.5-vl-7b", concurrency: 2, timeoutMs: 5_000 }, db);
   });
 
@@ -315,7 +323,14 @@ describe("batch pre-annotation", () => {
     ])) as [string, string];
     await assign(a, ann);
     const [a0, a1] = await steps(a);
-    await saveStepAnnotation({ actor: ann, stepId: a1!.id, ...inputFrom(a1!, { thought: { state: "Mine.", nextAction: "My next.", purpose: "My why.", text: "Mine. My next. My why." } }) }, db);
+    await saveStepAnnotation(
+      {
+        actor: ann,
+        stepId: a1!.id,
+        ...inputFrom(a1!, { thought: { state: "Mine.", nextAction: "My next.", purpose: "My why.", text: "Mine. My next. My why." } }),
+      },
+      db,
+    );
     await saveModelSettings(admin, { baseUrl: fake.baseUrl, model: "qwen2.5-vl-7b", concurrency: 1, timeoutMs: 5_000 }, db);
     // The model is slow for the first step: the person saves it while the model is answering.
     fake.setMode({ mode: "slow", delayMs: 600 });
@@ -344,7 +359,10 @@ describe("batch pre-annotation", () => {
     // A person editing a prefilled field makes it suggested-edited.
     await assign(b, ann);
     const b0 = (await steps(b))[0]!;
-    const e = await saveStepAnnotation({ actor: ann, stepId: b0.id, ...inputFrom(b0, { thought: { ...b0.thought, state: "Changed." } }) }, db);
+    const e = await saveStepAnnotation(
+      { actor: ann, stepId: b0.id, ...inputFrom(b0, { thought: { ...b0.thought, state: "Changed." } }) },
+      db,
+    );
     expect(e.provenance["thought.state"]).toMatchObject({ source: "suggested-edited" });
     expect(e.provenance["thought.purpose"]).toMatchObject({ source: "prefilled" });
   });

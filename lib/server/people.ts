@@ -2,7 +2,16 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { LIMITS } from "@/lib/domain/limits";
 import type { z } from "zod";
 import type { Actor } from "@/lib/domain/permissions";
-import { createUserInput, toPerson, updateMeInput, updateUserInput, type CreateUserInput, type Person, type UpdateMeInput, type UpdateUserInput } from "@/lib/domain/people";
+import {
+  createUserInput,
+  toPerson,
+  updateMeInput,
+  updateUserInput,
+  type CreateUserInput,
+  type Person,
+  type UpdateMeInput,
+  type UpdateUserInput,
+} from "@/lib/domain/people";
 import { recordAudit, changedFields } from "./audit";
 import { hashPassword } from "./auth";
 import { db as defaultDb, type Db } from "./db";
@@ -18,10 +27,14 @@ export function generatePassword(): string {
 }
 
 /** Create a person with a password (generated when not given); returns the password once. */
-export async function createUser({ actor, ...input }: { actor: Caller } & CreateUserInput, prisma: Db = defaultDb()): Promise<{ person: Person; password: string }> {
+export async function createUser(
+  { actor, ...input }: { actor: Caller } & CreateUserInput,
+  prisma: Db = defaultDb(),
+): Promise<{ person: Person; password: string }> {
   authorizeCaller(actor, "people.manage");
   const data = createUserInput.parse(input);
-  if (await prisma.user.findUnique({ where: { email: data.email } })) throw new AppError("conflict", `a person with email ${data.email} already exists`);
+  if (await prisma.user.findUnique({ where: { email: data.email } }))
+    throw new AppError("conflict", `a person with email ${data.email} already exists`);
   const password = data.password ?? generatePassword();
   const hash = await hashPassword(password);
   const id = randomUUID();
@@ -31,7 +44,13 @@ export async function createUser({ actor, ...input }: { actor: Caller } & Create
       select: personSelect,
     });
     await tx.account.create({ data: { id: randomUUID(), accountId: id, providerId: "credential", userId: id, password: hash } });
-    await recordAudit(tx, { actor: auditActor(actor), action: "user.create", entityType: "user", entityId: id, after: { email: u.email, name: u.name, role: u.role } });
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      action: "user.create",
+      entityType: "user",
+      entityId: id,
+      after: { email: u.email, name: u.name, role: u.role },
+    });
     return u;
   });
   return { person: asPerson(user), password };
@@ -43,10 +62,14 @@ export async function listUsers({ actor }: { actor: Caller }, prisma: Db = defau
   return (await prisma.user.findMany({ select: personSelect, orderBy: { email: "asc" } })).map(asPerson);
 }
 
-const asPerson = (u: Omit<Person, "createdAt" | "role"> & { role: string; createdAt: Date }): Person => toPerson({ ...u, role: u.role as Person["role"] });
+const asPerson = (u: Omit<Person, "createdAt" | "role"> & { role: string; createdAt: Date }): Person =>
+  toPerson({ ...u, role: u.role as Person["role"] });
 
 async function findUser(idOrEmail: string, prisma: Db) {
-  const user = await prisma.user.findFirst({ where: { OR: [{ id: idOrEmail }, { email: idOrEmail.toLowerCase() }] }, select: personSelect });
+  const user = await prisma.user.findFirst({
+    where: { OR: [{ id: idOrEmail }, { email: idOrEmail.toLowerCase() }] },
+    select: personSelect,
+  });
   if (!user) throw new AppError("not_found", `no person with id or email ${idOrEmail}`);
   return user;
 }
@@ -55,7 +78,10 @@ async function findUser(idOrEmail: string, prisma: Db) {
  * Change a person's role, name, language or disabled flag. Disabling signs them out everywhere and
  * revokes their API tokens at once. An admin cannot demote or disable the last active admin.
  */
-export async function updateUser({ actor, id, ...input }: { actor: Caller; id: string } & UpdateUserInput, prisma: Db = defaultDb()): Promise<Person> {
+export async function updateUser(
+  { actor, id, ...input }: { actor: Caller; id: string } & UpdateUserInput,
+  prisma: Db = defaultDb(),
+): Promise<Person> {
   authorizeCaller(actor, "people.manage");
   return applyUpdate(actor, id, updateUserInput.parse(input), prisma);
 }
@@ -79,7 +105,13 @@ async function applyUpdate(actor: Caller, idOrEmail: string, patch: z.output<typ
     }
     const diff = changedFields(before as unknown as Record<string, unknown>, patch);
     if (Object.keys(diff.after).length > 0) {
-      await recordAudit(tx, { actor: auditActor(actor), action: patch.isDisabled ? "user.disable" : "user.update", entityType: "user", entityId: before.id, ...diff });
+      await recordAudit(tx, {
+        actor: auditActor(actor),
+        action: patch.isDisabled ? "user.disable" : "user.update",
+        entityType: "user",
+        entityId: before.id,
+        ...diff,
+      });
     }
     return asPerson(after);
   });
@@ -89,7 +121,10 @@ async function applyUpdate(actor: Caller, idOrEmail: string, patch: z.output<typ
  * Set a new password (generated when not given), sign the person out everywhere and revoke their
  * API tokens: whoever knew the old password may have made one. The audit row counts both.
  */
-export async function resetPassword({ actor, id: idOrEmail, password }: { actor: Caller; id: string; password?: string }, prisma: Db = defaultDb()): Promise<string> {
+export async function resetPassword(
+  { actor, id: idOrEmail, password }: { actor: Caller; id: string; password?: string },
+  prisma: Db = defaultDb(),
+): Promise<string> {
   authorizeCaller(actor, "people.manage");
   const user = await findUser(idOrEmail, prisma);
   const next = password ?? generatePassword();
@@ -99,10 +134,19 @@ export async function resetPassword({ actor, id: idOrEmail, password }: { actor:
   const hash = await hashPassword(next);
   await prisma.$transaction(async (tx) => {
     const updated = await tx.account.updateMany({ where: { userId: user.id, providerId: "credential" }, data: { password: hash } });
-    if (updated.count === 0) await tx.account.create({ data: { id: randomUUID(), accountId: user.id, providerId: "credential", userId: user.id, password: hash } });
+    if (updated.count === 0)
+      await tx.account.create({
+        data: { id: randomUUID(), accountId: user.id, providerId: "credential", userId: user.id, password: hash },
+      });
     const sessions = await tx.session.deleteMany({ where: { userId: user.id } });
     const tokens = await tx.apiToken.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: new Date() } });
-    await recordAudit(tx, { actor: auditActor(actor), action: "user.password_reset", entityType: "user", entityId: user.id, after: { sessionsEnded: sessions.count, tokensRevoked: tokens.count } });
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      action: "user.password_reset",
+      entityType: "user",
+      entityId: user.id,
+      after: { sessionsEnded: sessions.count, tokensRevoked: tokens.count },
+    });
   });
   return next;
 }

@@ -23,14 +23,24 @@ const people = {} as Record<"boss" | "boss2" | "rev" | "ann", Actor & { token: s
 
 const DONE: Record<number, StepAnnotation> = {
   0: {
-    thought: { state: "The home screen is open.", nextAction: "Open the Gmail app.", purpose: "To read mail.", text: "The home screen is open. Open the Gmail app to read mail." },
+    thought: {
+      state: "The home screen is open.",
+      nextAction: "Open the Gmail app.",
+      purpose: "To read mail.",
+      text: "The home screen is open. Open the Gmail app to read mail.",
+    },
     clearAction: "Open Gmail.",
     toolCall: { action: "open", text: "Gmail" },
     box: null,
     verdict: "good",
   },
   1: {
-    thought: { state: "Gmail is open.", nextAction: "The task is complete.", purpose: "Nothing is left to do.", text: "Gmail is open. The task is complete." },
+    thought: {
+      state: "Gmail is open.",
+      nextAction: "The task is complete.",
+      purpose: "Nothing is left to do.",
+      text: "Gmail is open. The task is complete.",
+    },
     clearAction: "Finish the task.",
     toolCall: { action: "terminate", status: "success" },
     box: null,
@@ -65,13 +75,31 @@ async function decide(who: keyof typeof people, id: string, decision: "approve" 
 let ids: string[];
 beforeAll(async () => {
   ({ db } = await freshStudio());
-  for (const [key, role] of [["boss", "admin"], ["boss2", "admin"], ["rev", "reviewer"], ["ann", "annotator"]] as const) {
+  for (const [key, role] of [
+    ["boss", "admin"],
+    ["boss2", "admin"],
+    ["rev", "reviewer"],
+    ["ann", "annotator"],
+  ] as const) {
     const { person: user } = await createUser({ actor: CLI_ACTOR, email: `${key}@example.com`, role, password: "password-123" }, db);
-    people[key] = { id: user.id, email: user.email, name: user.name, role, token: (await createToken({ actor: CLI_ACTOR, user: user.email, name: "t" }, db)).token };
+    people[key] = {
+      id: user.id,
+      email: user.email,
+      name: user.name,
+      role,
+      token: (await createToken({ actor: CLI_ACTOR, user: user.email, name: "t" }, db)).token,
+    };
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), "guard-"));
   await writeFile(path.join(dir, "a.png"), await blankPng(1080, 2400));
-  const line = (goal: string) => `${JSON.stringify({ goal, steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "a.png" }, { action_content: { action: "terminate", status: "success" }, screenshot: "a.png" }] })}\n`;
+  const line = (goal: string) =>
+    `${JSON.stringify({
+      goal,
+      steps: [
+        { action_content: { action: "open", text: "Gmail" }, screenshot: "a.png" },
+        { action_content: { action: "terminate", status: "success" }, screenshot: "a.png" },
+      ],
+    })}\n`;
   await writeFile(path.join(dir, "d.jsonl"), ["t1", "t2", "t3", "t4", "t5"].map(line).join(""));
   await importFile({ file: path.join(dir, "d.jsonl"), format: "ui-s1", db });
   ids = (await db.trajectory.findMany({ orderBy: { instruction: "asc" } })).map((t) => t.id);
@@ -97,7 +125,10 @@ describe("nobody reviews work they edited or submitted", () => {
     const id = ids[1]!;
     await complete(people.ann, id);
     const t = await db.trajectory.findUniqueOrThrow({ where: { id } });
-    await saveTrajectoryAnnotation({ actor: people.ann, id, outcome: "success", isDiscarded: false, cutAfter: null, version: t.version }, db);
+    await saveTrajectoryAnnotation(
+      { actor: people.ann, id, outcome: "success", isDiscarded: false, cutAfter: null, version: t.version },
+      db,
+    );
     await submitTrajectory({ actor: people.boss, id }, db);
     const r = await decide("boss", id, "approve");
     expect(r.status).toBe(403);

@@ -15,7 +15,11 @@ export type Authorship = { isAssignee: boolean; editedSteps: number[]; editedTra
  * row in the same transaction as the change), not only from who holds it now: an admin who edited
  * someone's task, or assigned it to themself, edited and handed it back, is still its author.
  */
-export async function authorshipOf(client: Db | Tx, actorId: string, trajectory: { id: string; assigneeId: string | null }): Promise<Authorship> {
+export async function authorshipOf(
+  client: Db | Tx,
+  actorId: string,
+  trajectory: { id: string; assigneeId: string | null },
+): Promise<Authorship> {
   const steps = await client.step.findMany({ where: { trajectoryId: trajectory.id }, select: { id: true, index: true } });
   const indexOf = new Map(steps.map((s) => [s.id, s.index]));
   const rows = await client.auditEvent.findMany({
@@ -23,12 +27,21 @@ export async function authorshipOf(client: Db | Tx, actorId: string, trajectory:
       actorId,
       OR: [
         { entityType: "trajectory", entityId: trajectory.id, action: { in: [...AUTHORING_ACTIONS.trajectory] } },
-        ...(steps.length ? [{ entityType: "step", entityId: { in: steps.map((s) => s.id) }, action: { in: [...AUTHORING_ACTIONS.step] } }] : []),
+        ...(steps.length
+          ? [{ entityType: "step", entityId: { in: steps.map((s) => s.id) }, action: { in: [...AUTHORING_ACTIONS.step] } }]
+          : []),
       ],
     },
     select: { action: true, entityId: true },
   });
-  const editedSteps = [...new Set(rows.filter((r) => r.action === "step.annotate").map((r) => indexOf.get(r.entityId ?? "")).filter((i): i is number => i !== undefined))].sort((a, b) => a - b);
+  const editedSteps = [
+    ...new Set(
+      rows
+        .filter((r) => r.action === "step.annotate")
+        .map((r) => indexOf.get(r.entityId ?? ""))
+        .filter((i): i is number => i !== undefined),
+    ),
+  ].sort((a, b) => a - b);
   return {
     isAssignee: trajectory.assigneeId === actorId,
     editedSteps,
@@ -45,12 +58,18 @@ export async function authorshipOf(client: Db | Tx, actorId: string, trajectory:
  * allowed, because the guard runs before that action writes them; edits the reviewer made earlier
  * (and then handed over) are not.
  */
-export async function assertNotOwnWork(client: Db | Tx, actor: Actor, trajectory: { id: string; assigneeId: string | null }): Promise<void> {
+export async function assertNotOwnWork(
+  client: Db | Tx,
+  actor: Actor,
+  trajectory: { id: string; assigneeId: string | null },
+): Promise<void> {
   const a = await authorshipOf(client, actor.id, trajectory);
   const reasons = [
     ...(a.isAssignee ? ["it is assigned to you"] : []),
     ...(a.submitted ? ["you submitted it"] : []),
-    ...(a.editedSteps.length ? [`you edited step${a.editedSteps.length > 1 ? "s" : ""} ${a.editedSteps.map((i) => i + 1).join(", ")}`] : []),
+    ...(a.editedSteps.length
+      ? [`you edited step${a.editedSteps.length > 1 ? "s" : ""} ${a.editedSteps.map((i) => i + 1).join(", ")}`]
+      : []),
     ...(a.editedTrajectory && !a.editedSteps.length ? ["you edited it"] : []),
   ];
   if (reasons.length > 0) {

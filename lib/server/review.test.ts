@@ -12,7 +12,18 @@ import { createDb, type Db } from "./db";
 import { importFile } from "./import";
 import { migrate } from "./migrate";
 import { createUser } from "./people";
-import { addComment, claimReview, decideReview, listComments, releaseReview, replyToComment, reviewContext, reviewQueue, setCommentResolved, startNextReview } from "./review";
+import {
+  addComment,
+  claimReview,
+  decideReview,
+  listComments,
+  releaseReview,
+  replyToComment,
+  reviewContext,
+  reviewQueue,
+  setCommentResolved,
+  startNextReview,
+} from "./review";
 import { freshStudio, blankPng } from "./testing/fixtures";
 import { listMyTasks } from "./tasks";
 import { getTrajectory } from "./trajectories";
@@ -40,7 +51,11 @@ async function seedSubmitted(db: Db, annotator: Actor, count: number, tag: strin
   expect(r.ok).toBe(true);
   const rows = await db.trajectory.findMany({ where: { instruction: { startsWith: `${tag} ` } }, orderBy: { instruction: "asc" } });
   let at = Date.now() - 60_000 * count;
-  for (const t of rows) await db.trajectory.update({ where: { id: t.id }, data: { status: "submitted", assigneeId: annotator.id, submittedAt: new Date((at += 60_000)) } });
+  for (const t of rows)
+    await db.trajectory.update({
+      where: { id: t.id },
+      data: { status: "submitted", assigneeId: annotator.id, submittedAt: new Date((at += 60_000)) },
+    });
   return rows.map((t) => t.id);
 }
 
@@ -52,7 +67,12 @@ async function fixOf(db: Db, trajectoryId: string, index: number, patch: Partial
   return {
     stepId: s.id,
     version: s.version,
-    thought: { state: "The search page is open.", nextAction: "Tap the search box.", purpose: "To type the query.", text: "The search page is open. Tap the search box. To type the query." },
+    thought: {
+      state: "The search page is open.",
+      nextAction: "Tap the search box.",
+      purpose: "To type the query.",
+      text: "The search page is open. Tap the search box. To type the query.",
+    },
     clearAction: "Tap the search box.",
     toolCall: s.toolCall,
     box: s.box,
@@ -92,9 +112,15 @@ describe("review on SQLite", () => {
     const [id] = await seedSubmitted(db, annotator, 1, "refuse");
     const v = await version(db, id!);
     await expect(decideReview({ actor: reviewer, id: id!, decision: "reject", version: v }, db)).rejects.toThrow(/say why/);
-    await expect(decideReview({ actor: reviewer, id: id!, decision: "reject", comment: "no", version: v, fixes: [await fixOf(db, id!, 0)] }, db)).rejects.toThrow(/fixes go with an approval/);
-    await expect(decideReview({ actor: reviewer, id: id!, decision: "approve", version: v + 5 }, db)).rejects.toMatchObject({ code: "conflict" });
-    await expect(decideReview({ actor: annotator, id: id!, decision: "approve", version: v }, db)).rejects.toMatchObject({ code: "forbidden" });
+    await expect(
+      decideReview({ actor: reviewer, id: id!, decision: "reject", comment: "no", version: v, fixes: [await fixOf(db, id!, 0)] }, db),
+    ).rejects.toThrow(/fixes go with an approval/);
+    await expect(decideReview({ actor: reviewer, id: id!, decision: "approve", version: v + 5 }, db)).rejects.toMatchObject({
+      code: "conflict",
+    });
+    await expect(decideReview({ actor: annotator, id: id!, decision: "approve", version: v }, db)).rejects.toMatchObject({
+      code: "forbidden",
+    });
     const t = await db.trajectory.findUniqueOrThrow({ where: { id: id! } });
     expect([t.status, t.version]).toEqual(["submitted", v]);
     expect(await db.reviewDecision.count({ where: { trajectoryId: id! } })).toBe(0);
@@ -103,7 +129,9 @@ describe("review on SQLite", () => {
   it("never lets someone review their own work", async () => {
     const boss = await actor(db, "boss@example.com", "admin");
     const [id] = await seedSubmitted(db, boss, 1, "own");
-    await expect(decideReview({ actor: boss, id: id!, decision: "approve", version: await version(db, id!) }, db)).rejects.toThrow(/someone else has to review/);
+    await expect(decideReview({ actor: boss, id: id!, decision: "approve", version: await version(db, id!) }, db)).rejects.toThrow(
+      /someone else has to review/,
+    );
     expect(await startNextReview({ actor: boss }, db)).not.toBe(id); // and "Start next review" never hands it to them
     await db.trajectory.update({ where: { id: id! }, data: { status: "approved" } });
   });
@@ -111,24 +139,42 @@ describe("review on SQLite", () => {
   it("sends back with a reason, shows the resubmission's changes since that decision (outcome included), then approves", async () => {
     const [id] = await seedSubmitted(db, annotator, 1, "loop");
     expect((await reviewContext({ actor: reviewer, id: id! }, db)).lastDecision).toBeNull();
-    await decideReview({ actor: reviewer, id: id!, decision: "reject", comment: "Step 1: say which box you tap", version: await version(db, id!) }, db);
+    await decideReview(
+      { actor: reviewer, id: id!, decision: "reject", comment: "Step 1: say which box you tap", version: await version(db, id!) },
+      db,
+    );
     expect((await db.trajectory.findUniqueOrThrow({ where: { id: id! } })).status).toBe("rejected");
-    expect((await listComments({ actor: annotator, trajectoryId: id! }, db)).map((c) => [c.stepIndex, c.body])).toEqual([[null, "Step 1: say which box you tap"]]);
+    expect((await listComments({ actor: annotator, trajectoryId: id! }, db)).map((c) => [c.stepIndex, c.body])).toEqual([
+      [null, "Step 1: say which box you tap"],
+    ]);
     // My tasks: the sent-back work comes first, with the reason, ahead of work under way.
     const [underWay] = await seedSubmitted(db, annotator, 1, "under-way");
     await db.trajectory.update({ where: { id: underWay! }, data: { status: "in_progress" } });
     const mine = await listMyTasks({ actor: annotator }, db);
-    expect(mine.tasks[0]).toMatchObject({ id, sentBack: { reason: "Step 1: say which box you tap", reviewer: "rev@example.com" }, openComments: 1 });
+    expect(mine.tasks[0]).toMatchObject({
+      id,
+      sentBack: { reason: "Step 1: say which box you tap", reviewer: "rev@example.com" },
+      openComments: 1,
+    });
     expect(mine.tasks.find((x) => x.id === underWay)).toMatchObject({ status: "in_progress", sentBack: null });
     await db.trajectory.update({ where: { id: underWay! }, data: { status: "approved" } });
     // A decision on work that is not submitted is refused by the transition table.
-    await expect(decideReview({ actor: reviewer, id: id!, decision: "approve", version: await version(db, id!) }, db)).rejects.toThrow(/cannot be approved/);
+    await expect(decideReview({ actor: reviewer, id: id!, decision: "approve", version: await version(db, id!) }, db)).rejects.toThrow(
+      /cannot be approved/,
+    );
 
     // The annotator fixes step 1's clear action and sets the outcome, then resubmits.
     const { stepId: _s, ...fix } = await fixOf(db, id!, 0, { verdict: "good" });
     await saveStepAnnotation({ actor: annotator, stepId: _s, ...fix }, db);
-    await saveTrajectoryAnnotation({ actor: annotator, id: id!, outcome: "success", isDiscarded: false, cutAfter: null, version: await version(db, id!) }, db);
-    expect((await listMyTasks({ actor: annotator }, db)).tasks[0]).toMatchObject({ id, status: "in_progress", sentBack: { reason: "Step 1: say which box you tap" } });
+    await saveTrajectoryAnnotation(
+      { actor: annotator, id: id!, outcome: "success", isDiscarded: false, cutAfter: null, version: await version(db, id!) },
+      db,
+    );
+    expect((await listMyTasks({ actor: annotator }, db)).tasks[0]).toMatchObject({
+      id,
+      status: "in_progress",
+      sentBack: { reason: "Step 1: say which box you tap" },
+    });
     await db.trajectory.update({ where: { id: id! }, data: { status: "submitted" } });
 
     const ctx = await reviewContext({ actor: reviewer, id: id! }, db);
@@ -137,7 +183,11 @@ describe("review on SQLite", () => {
     expect(ctx.sinceLast!.steps.map((s) => [s.index, s.fields.map((f) => f.field)])).toEqual([
       [0, ["thought.state", "thought.nextAction", "thought.purpose", "thought.text", "clearAction", "verdict"]],
     ]);
-    expect(ctx.sinceLast!.steps[0]!.fields.find((f) => f.field === "clearAction")).toEqual({ field: "clearAction", before: "", after: "Tap the search box." });
+    expect(ctx.sinceLast!.steps[0]!.fields.find((f) => f.field === "clearAction")).toEqual({
+      field: "clearAction",
+      before: "",
+      after: "Tap the search box.",
+    });
     // Chips: what a person changed. The imported box was not touched, so no "box" chip; step 2 was not edited at all.
     const steps = (await getTrajectory(id!, db)).steps;
     expect(ctx.personChanges[steps[0]!.id]).toEqual(["thought", "clearAction"]);
@@ -160,9 +210,13 @@ describe("review on SQLite", () => {
     const v = await version(db, id!);
     // An incomplete fix (no thought) is refused naming the step, and nothing is written.
     const bad = await fixOf(db, id!, 0, { thought: { state: "", nextAction: "", purpose: "", text: "" } });
-    await expect(decideReview({ actor: reviewer, id: id!, decision: "approve", version: v, fixes: [bad] }, db)).rejects.toThrow(/Step 1: the fix is incomplete/);
+    await expect(decideReview({ actor: reviewer, id: id!, decision: "approve", version: v, fixes: [bad] }, db)).rejects.toThrow(
+      /Step 1: the fix is incomplete/,
+    );
     const stale = { ...(await fixOf(db, id!, 0)), version: 99 };
-    await expect(decideReview({ actor: reviewer, id: id!, decision: "approve", version: v, fixes: [stale] }, db)).rejects.toMatchObject({ code: "conflict" });
+    await expect(decideReview({ actor: reviewer, id: id!, decision: "approve", version: v, fixes: [stale] }, db)).rejects.toMatchObject({
+      code: "conflict",
+    });
     expect((await db.trajectory.findUniqueOrThrow({ where: { id: id! } })).status).toBe("submitted");
     expect(await db.auditEvent.count({ where: { action: "step.annotate", actorLabel: "rev@example.com" } })).toBe(0);
 
@@ -170,13 +224,25 @@ describe("review on SQLite", () => {
     const r = await decideReview({ actor: reviewer, id: id!, decision: "approve", version: v, fixes: [fix] }, db);
     expect(r).toMatchObject({ status: "approved", fixedSteps: [1] });
     const step = await db.step.findUniqueOrThrow({ where: { id: fix.stepId } });
-    expect([JSON.parse(step.toolCallJson), step.clearAction, step.version]).toEqual([{ action: "click", coordinate: [550, 300] }, "Tap the search box.", fix.version + 1]);
+    expect([JSON.parse(step.toolCallJson), step.clearAction, step.version]).toEqual([
+      { action: "click", coordinate: [550, 300] },
+      "Tap the search box.",
+      fix.version + 1,
+    ]);
     const edit = await db.auditEvent.findFirstOrThrow({ where: { action: "step.annotate", entityId: fix.stepId } });
     expect(edit.actorLabel).toBe("rev@example.com");
-    expect(JSON.parse(edit.afterJson!)).toMatchObject({ via: "review.fix", toolCall: { action: "click", coordinate: [550, 300] }, stepIndex: 0 });
+    expect(JSON.parse(edit.afterJson!)).toMatchObject({
+      via: "review.fix",
+      toolCall: { action: "click", coordinate: [550, 300] },
+      stepIndex: 0,
+    });
     const approval = await db.auditEvent.findFirstOrThrow({ where: { action: "review.approve", entityId: id! } });
     expect(JSON.parse(approval.afterJson!)).toMatchObject({ fixedSteps: [1] });
-    expect((await reviewContext({ actor: reviewer, id: id! }, db)).personChanges[fix.stepId]).toEqual(["thought", "clearAction", "toolCall"]);
+    expect((await reviewContext({ actor: reviewer, id: id! }, db)).personChanges[fix.stepId]).toEqual([
+      "thought",
+      "clearAction",
+      "toolCall",
+    ]);
   });
 
   it("claims: one reviewer per task, a lapsed claim is free again, and a decision on someone else's claim is refused", async () => {
@@ -190,7 +256,9 @@ describe("review on SQLite", () => {
     const third = await actor(db, "rev3@example.com", "reviewer");
     expect(await startNextReview({ actor: third }, db, new Date(now + 5 * 60_000))).toBeNull();
     await expect(claimReview({ actor: third, id: a! }, db, new Date(now + 5 * 60_000))).rejects.toThrow(/rev@example.com is reviewing/);
-    await expect(decideReview({ actor: third, id: a!, decision: "approve", version: await version(db, a!) }, db, new Date(now + 5 * 60_000))).rejects.toMatchObject({ code: "conflict" });
+    await expect(
+      decideReview({ actor: third, id: a!, decision: "approve", version: await version(db, a!) }, db, new Date(now + 5 * 60_000)),
+    ).rejects.toMatchObject({ code: "conflict" });
     // Eleven minutes without a heartbeat: the claim lapsed, the third reviewer gets it.
     expect(await startNextReview({ actor: third }, db, new Date(now + 11 * 60_000))).toBe(a);
     const claims = await db.auditEvent.findMany({ where: { action: "review.claim", entityId: a! }, orderBy: { at: "asc" } });
@@ -214,7 +282,9 @@ describe("review on SQLite", () => {
     const c = await addComment({ actor: reviewer, trajectoryId: id!, stepIndex: 0, body: "Which box?" }, db);
     await expect(addComment({ actor: other, trajectoryId: id!, body: "sneaky" }, db)).rejects.toMatchObject({ code: "forbidden" });
     await expect(listComments({ actor: other, trajectoryId: id! }, db)).rejects.toMatchObject({ code: "forbidden" });
-    await expect(addComment({ actor: annotator, trajectoryId: id!, stepIndex: 9, body: "x" }, db)).rejects.toThrow(/step 10 does not exist/);
+    await expect(addComment({ actor: annotator, trajectoryId: id!, stepIndex: 9, body: "x" }, db)).rejects.toThrow(
+      /step 10 does not exist/,
+    );
     await expect(replyToComment({ actor: other, commentId: c.id, body: "me too" }, db)).rejects.toMatchObject({ code: "forbidden" });
     await expect(replyToComment({ actor: annotator, commentId: c.id, body: "  " }, db)).rejects.toThrow(/a reply needs text/);
     await expect(replyToComment({ actor: annotator, commentId: "nope", body: "x" }, db)).rejects.toMatchObject({ code: "not_found" });
@@ -222,7 +292,9 @@ describe("review on SQLite", () => {
     expect(replied.replies.map((r) => [r.author, r.body])).toEqual([["ann@example.com", "The search box; fixed."]]);
     await expect(setCommentResolved({ actor: other, commentId: c.id, isResolved: true }, db)).rejects.toMatchObject({ code: "forbidden" });
     expect((await setCommentResolved({ actor: annotator, commentId: c.id, isResolved: true }, db)).isResolved).toBe(true);
-    expect((await listComments({ actor: reviewer, trajectoryId: id! }, db)).map((x) => [x.body, x.isResolved, x.replies.length])).toEqual([["Which box?", true, 1]]);
+    expect((await listComments({ actor: reviewer, trajectoryId: id! }, db)).map((x) => [x.body, x.isResolved, x.replies.length])).toEqual([
+      ["Which box?", true, 1],
+    ]);
     const audit = await db.auditEvent.findMany({ where: { entityId: id!, action: { startsWith: "comment." } }, orderBy: { at: "asc" } });
     expect(audit.map((a) => [a.action, a.actorLabel])).toEqual([
       ["comment.create", "rev@example.com"],
@@ -241,7 +313,9 @@ async function concurrentClaims(db: Db, annotator: Actor, tag: string) {
   const ids = await seedSubmitted(db, annotator, 4, tag);
   const reviewers = await Promise.all(Array.from({ length: 6 }, (_, i) => actor(db, `${tag}-${i}@example.com`, "reviewer")));
   const now = new Date();
-  const got = await Promise.all([...reviewers, ...reviewers].map((r) => startNextReview({ actor: r }, db, now).then((id) => [r.email, id] as const)));
+  const got = await Promise.all(
+    [...reviewers, ...reviewers].map((r) => startNextReview({ actor: r }, db, now).then((id) => [r.email, id] as const)),
+  );
   const byReviewer = new Map<string, Set<string>>();
   for (const [email, id] of got) if (id) byReviewer.set(email, new Set([...(byReviewer.get(email) ?? []), id]));
   expect([...byReviewer.values()].every((s) => s.size === 1)).toBe(true);
@@ -264,14 +338,25 @@ describe.skipIf(!existsSync(path.join(PG_BIN, "initdb")))("review on PostgreSQL"
   const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
   const asPostgres = (cmd: string, args: string[]) => {
     const isRoot = process.getuid?.() === 0;
-    const r = isRoot ? spawnSync("runuser", ["-u", "postgres", "--", path.join(PG_BIN, cmd), ...args], { encoding: "utf8" }) : spawnSync(path.join(PG_BIN, cmd), args, { encoding: "utf8" });
+    const r = isRoot
+      ? spawnSync("runuser", ["-u", "postgres", "--", path.join(PG_BIN, cmd), ...args], { encoding: "utf8" })
+      : spawnSync(path.join(PG_BIN, cmd), args, { encoding: "utf8" });
     if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr}`);
   };
   let db: Db;
   beforeAll(async () => {
     if (process.getuid?.() === 0) execFileSync("chown", ["postgres", dir]);
     asPostgres("initdb", ["-D", path.join(dir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8"]);
-    asPostgres("pg_ctl", ["-D", path.join(dir, "data"), "-l", path.join(dir, "log"), "-o", `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}`, "-w", "start"]);
+    asPostgres("pg_ctl", [
+      "-D",
+      path.join(dir, "data"),
+      "-l",
+      path.join(dir, "log"),
+      "-o",
+      `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}`,
+      "-w",
+      "start",
+    ]);
     await migrate(url);
     process.env.STUDIO_DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "pg-review-store-"));
     db = createDb(url);

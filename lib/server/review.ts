@@ -56,7 +56,10 @@ export async function reviewQueue({ actor }: { actor: Actor }, prisma: Db = defa
       reviewDecisions: { orderBy: { createdAt: "desc" }, take: 1, select: { decision: true } },
     },
   });
-  const holders = await emails(prisma, rows.map((r) => r.reviewLeaseById));
+  const holders = await emails(
+    prisma,
+    rows.map((r) => r.reviewLeaseById),
+  );
   return rows.map(({ assignee, submittedAt, reviewLeaseById, reviewLeaseUntil, reviewDecisions, ...r }) => ({
     ...r,
     submittedAt: submittedAt?.toISOString() ?? null,
@@ -81,7 +84,9 @@ function claimable(actor: Actor, now: Date) {
   return {
     status: "submitted",
     OR: [{ assigneeId: null }, { assigneeId: { not: actor.id } }],
-    AND: [{ OR: [{ reviewLeaseById: null }, { reviewLeaseUntil: null }, { reviewLeaseUntil: { lt: now } }, { reviewLeaseById: actor.id }] }],
+    AND: [
+      { OR: [{ reviewLeaseById: null }, { reviewLeaseUntil: null }, { reviewLeaseUntil: { lt: now } }, { reviewLeaseById: actor.id }] },
+    ],
   };
 }
 
@@ -134,9 +139,18 @@ export async function startNextReview({ actor }: { actor: Actor }, prisma: Db = 
 }
 
 /** Claim one trajectory if it is still free (a conditional update), with its audit row. */
-async function claimIn(prisma: Db, actor: Actor, t: { id: string; reviewLeaseById: string | null; reviewLeaseUntil: Date | null }, now: Date, leaseUntil: Date): Promise<boolean> {
+async function claimIn(
+  prisma: Db,
+  actor: Actor,
+  t: { id: string; reviewLeaseById: string | null; reviewLeaseUntil: Date | null },
+  now: Date,
+  leaseUntil: Date,
+): Promise<boolean> {
   return prisma.$transaction(async (tx) => {
-    const { count } = await tx.trajectory.updateMany({ where: { id: t.id, ...claimable(actor, now) }, data: { reviewLeaseById: actor.id, reviewLeaseUntil: leaseUntil } });
+    const { count } = await tx.trajectory.updateMany({
+      where: { id: t.id, ...claimable(actor, now) },
+      data: { reviewLeaseById: actor.id, reviewLeaseUntil: leaseUntil },
+    });
     if (count !== 1) return false;
     // The same person pressing twice at once takes the same task again: a renewal, not a new claim.
     const isRenewal = t.reviewLeaseById === actor.id && t.reviewLeaseUntil !== null && t.reviewLeaseUntil >= now;
@@ -157,9 +171,16 @@ async function claimIn(prisma: Db, actor: Actor, t: { id: string; reviewLeaseByI
  * Opening a review (and its heartbeat): claim it, or renew this reviewer's claim. Someone else's live
  * claim answers 409 naming them; work that is not submitted has nothing to claim (claim: null).
  */
-export async function claimReview({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb(), now = new Date()): Promise<{ claim: ReviewClaim | null }> {
+export async function claimReview(
+  { actor, id }: { actor: Actor; id: string },
+  prisma: Db = defaultDb(),
+  now = new Date(),
+): Promise<{ claim: ReviewClaim | null }> {
   authorize(actor, "trajectory.review");
-  const t = await prisma.trajectory.findUnique({ where: { id }, select: { id: true, status: true, assigneeId: true, reviewLeaseById: true, reviewLeaseUntil: true } });
+  const t = await prisma.trajectory.findUnique({
+    where: { id },
+    select: { id: true, status: true, assigneeId: true, reviewLeaseById: true, reviewLeaseUntil: true },
+  });
   if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
   if (t.status !== "submitted" || t.assigneeId === actor.id) return { claim: null };
   const leaseUntil = new Date(now.getTime() + REVIEW_LEASE_MS);
@@ -168,7 +189,8 @@ export async function claimReview({ actor, id }: { actor: Actor; id: string }, p
     await prisma.trajectory.updateMany({ where: { id, reviewLeaseById: actor.id }, data: { reviewLeaseUntil: leaseUntil } });
     return { claim: { reviewer: actor.email, leaseUntil: leaseUntil.toISOString(), isMine: true } };
   }
-  if (await claimIn(prisma, actor, t, now, leaseUntil)) return { claim: { reviewer: actor.email, leaseUntil: leaseUntil.toISOString(), isMine: true } };
+  if (await claimIn(prisma, actor, t, now, leaseUntil))
+    return { claim: { reviewer: actor.email, leaseUntil: leaseUntil.toISOString(), isMine: true } };
   throw await heldByOther(prisma, id);
 }
 
@@ -178,7 +200,10 @@ export async function releaseReview({ actor, id }: { actor: Actor; id: string },
   await prisma.$transaction(async (tx) => {
     const t = await tx.trajectory.findUnique({ where: { id }, select: { reviewLeaseById: true, reviewLeaseUntil: true } });
     if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
-    const { count } = await tx.trajectory.updateMany({ where: { id, reviewLeaseById: actor.id }, data: { reviewLeaseById: null, reviewLeaseUntil: null } });
+    const { count } = await tx.trajectory.updateMany({
+      where: { id, reviewLeaseById: actor.id },
+      data: { reviewLeaseById: null, reviewLeaseUntil: null },
+    });
     if (count === 1) {
       await recordAudit(tx, {
         actor: auditActor(actor),
@@ -196,10 +221,14 @@ export async function releaseReview({ actor, id }: { actor: Actor; id: string },
 async function heldByOther(prisma: Db | Tx, id: string): Promise<AppError> {
   const t = await prisma.trajectory.findUnique({ where: { id }, select: { reviewLeaseById: true, reviewLeaseUntil: true } });
   const who = (await emails(prisma, [t?.reviewLeaseById ?? null])).get(t?.reviewLeaseById ?? "") ?? "another reviewer";
-  return new AppError("conflict", `${who} is reviewing this trajectory (until ${t?.reviewLeaseUntil?.toISOString().slice(11, 16) ?? "?"} UTC); start the next review instead.`, {
-    reviewer: who,
-    leaseUntil: t?.reviewLeaseUntil?.toISOString() ?? null,
-  });
+  return new AppError(
+    "conflict",
+    `${who} is reviewing this trajectory (until ${t?.reviewLeaseUntil?.toISOString().slice(11, 16) ?? "?"} UTC); start the next review instead.`,
+    {
+      reviewer: who,
+      leaseUntil: t?.reviewLeaseUntil?.toISOString() ?? null,
+    },
+  );
 }
 
 // ── Decisions ───────────────────────────────────────────────────────────────────────────────────
@@ -216,7 +245,11 @@ async function snapshotOf(tx: Tx | Db, trajectoryId: string): Promise<ReviewSnap
       trajectory: { outcome: t.outcome, isDiscarded: t.isDiscarded, cutAfter: t.cutAfter },
       steps: t.steps.map((s) => {
         const v = stepFromRow(s);
-        return { stepId: v.id, index: v.index, annotation: { thought: v.thought, clearAction: v.clearAction, toolCall: v.toolCall, box: v.box, verdict: v.verdict } };
+        return {
+          stepId: v.id,
+          index: v.index,
+          annotation: { thought: v.thought, clearAction: v.clearAction, toolCall: v.toolCall, box: v.box, verdict: v.verdict },
+        };
       }),
     },
     `snapshot of trajectory ${trajectoryId}`,
@@ -227,22 +260,41 @@ async function snapshotOf(tx: Tx | Db, trajectoryId: string): Promise<ReviewSnap
  * The reviewer's own edits of a "fix and approve": each step saved like an annotator's save
  * (version-checked, complete when it is trained on) and audited as `step.annotate` by the reviewer.
  */
-async function applyFixes(tx: Tx, actor: Actor, t: { id: string; cutAfter: number | null; isDiscarded: boolean }, fixes: StepFix[]): Promise<number[]> {
+async function applyFixes(
+  tx: Tx,
+  actor: Actor,
+  t: { id: string; cutAfter: number | null; isDiscarded: boolean },
+  fixes: StepFix[],
+): Promise<number[]> {
   const fixed: number[] = [];
   for (const fix of fixes) {
     const row = await tx.step.findUnique({ where: { id: fix.stepId }, include: { screenshot: true } });
-    if (!row || row.trajectoryId !== t.id) throw new AppError("unprocessable", `fixes: step ${fix.stepId} is not a step of this trajectory`);
+    if (!row || row.trajectoryId !== t.id)
+      throw new AppError("unprocessable", `fixes: step ${fix.stepId} is not a step of this trajectory`);
     if (row.version !== fix.version) {
-      throw new AppError("conflict", `Step ${row.index + 1} was saved by someone else since you opened it (now version ${row.version}, yours ${fix.version}); reload before deciding.`);
+      throw new AppError(
+        "conflict",
+        `Step ${row.index + 1} was saved by someone else since you opened it (now version ${row.version}, yours ${fix.version}); reload before deciding.`,
+      );
     }
     const { stepId: _s, version: _v, ...annotation } = fix;
     const next: StepAnnotation = annotation;
     if (isTrainingTarget(t, { index: row.index, verdict: next.verdict })) {
       const blocking = stepProblems(next, { width: row.screenshot.width, height: row.screenshot.height }).filter((p) => p.isBlocking);
-      if (blocking.length > 0) throw new AppError("unprocessable", `Step ${row.index + 1}: the fix is incomplete (${blocking.map((p) => p.detail ?? p.code).join("; ")}).`, { stepIndex: row.index, problems: blocking });
+      if (blocking.length > 0)
+        throw new AppError(
+          "unprocessable",
+          `Step ${row.index + 1}: the fix is incomplete (${blocking.map((p) => p.detail ?? p.code).join("; ")}).`,
+          { stepIndex: row.index, problems: blocking },
+        );
     }
     const before = stepFromRow(row);
-    const provenance = await provenanceAfterSave(tx, row, { thought: before.thought, clearAction: before.clearAction, toolCall: before.toolCall, box: before.box, verdict: before.verdict }, next);
+    const provenance = await provenanceAfterSave(
+      tx,
+      row,
+      { thought: before.thought, clearAction: before.clearAction, toolCall: before.toolCall, box: before.box, verdict: before.verdict },
+      next,
+    );
     const { count } = await tx.step.updateMany({
       where: { id: row.id, version: fix.version },
       data: {
@@ -258,8 +310,18 @@ async function applyFixes(tx: Tx, actor: Actor, t: { id: string; cutAfter: numbe
         version: { increment: 1 },
       },
     });
-    if (count !== 1) throw new AppError("conflict", `Step ${row.index + 1} was saved by someone else a moment ago; reload before deciding.`);
-    const diff = changedFields(auditedStep({ thought: before.thought, clearAction: before.clearAction, toolCall: before.toolCall, box: before.box, verdict: before.verdict }), auditedStep(next));
+    if (count !== 1)
+      throw new AppError("conflict", `Step ${row.index + 1} was saved by someone else a moment ago; reload before deciding.`);
+    const diff = changedFields(
+      auditedStep({
+        thought: before.thought,
+        clearAction: before.clearAction,
+        toolCall: before.toolCall,
+        box: before.box,
+        verdict: before.verdict,
+      }),
+      auditedStep(next),
+    );
     if (Object.keys(diff.after).length === 0) continue;
     await recordAudit(tx, {
       actor: auditActor(actor),
@@ -267,7 +329,14 @@ async function applyFixes(tx: Tx, actor: Actor, t: { id: string; cutAfter: numbe
       entityType: "step",
       entityId: row.id,
       before: { ...diff.before, ...provenance.auditBefore, version: row.version },
-      after: { ...diff.after, ...provenance.auditAfter, version: row.version + 1, via: "review.fix", trajectoryId: t.id, stepIndex: row.index },
+      after: {
+        ...diff.after,
+        ...provenance.auditAfter,
+        version: row.version + 1,
+        via: "review.fix",
+        trajectoryId: t.id,
+        stepIndex: row.index,
+      },
     });
     fixed.push(row.index);
   }
@@ -280,23 +349,46 @@ async function applyFixes(tx: Tx, actor: Actor, t: { id: string; cutAfter: numbe
  * decision on a version the reviewer did not see, or on work another reviewer holds, answers 409.
  * Every decision stores the annotation as decided on, so a resubmission can show what changed since.
  */
-export async function decideReview({ actor, id: trajectoryId, ...input }: { actor: Actor; id: string } & ReviewDecisionInput, prisma: Db = defaultDb(), now = new Date()) {
+export async function decideReview(
+  { actor, id: trajectoryId, ...input }: { actor: Actor; id: string } & ReviewDecisionInput,
+  prisma: Db = defaultDb(),
+  now = new Date(),
+) {
   const data = reviewDecisionInput.parse(input);
   authorize(actor, "trajectory.review");
   return prisma.$transaction(async (tx) => {
     const t = await tx.trajectory.findUnique({
       where: { id: trajectoryId },
-      select: { id: true, status: true, version: true, reviewerId: true, assigneeId: true, cutAfter: true, isDiscarded: true, reviewLeaseById: true, reviewLeaseUntil: true },
+      select: {
+        id: true,
+        status: true,
+        version: true,
+        reviewerId: true,
+        assigneeId: true,
+        cutAfter: true,
+        isDiscarded: true,
+        reviewLeaseById: true,
+        reviewLeaseUntil: true,
+      },
     });
     if (!t) throw new AppError("not_found", `trajectory ${trajectoryId} does not exist`);
     await assertNotOwnWork(tx, actor, t);
-    if (t.reviewLeaseById && t.reviewLeaseById !== actor.id && t.reviewLeaseUntil && t.reviewLeaseUntil >= now) throw await heldByOther(tx, t.id);
+    if (t.reviewLeaseById && t.reviewLeaseById !== actor.id && t.reviewLeaseUntil && t.reviewLeaseUntil >= now)
+      throw await heldByOther(tx, t.id);
     if (t.version !== data.version) {
-      throw new AppError("conflict", `the trajectory changed since you opened it (version ${t.version}, you saw ${data.version}); reload before deciding`, { version: t.version });
+      throw new AppError(
+        "conflict",
+        `the trajectory changed since you opened it (version ${t.version}, you saw ${data.version}); reload before deciding`,
+        { version: t.version },
+      );
     }
     const from = fromStore(taskStatusSchema, t.status, `status of trajectory ${t.id}`);
     const to = nextStatus(from, data.decision);
-    if (!to) throw new AppError("conflict", `a trajectory that is ${from.replace("_", " ")} cannot be ${data.decision === "approve" ? "approved" : "sent back"}`);
+    if (!to)
+      throw new AppError(
+        "conflict",
+        `a trajectory that is ${from.replace("_", " ")} cannot be ${data.decision === "approve" ? "approved" : "sent back"}`,
+      );
     const fixedSteps = await applyFixes(tx, actor, t, data.fixes);
     const snapshot = await snapshotOf(tx, t.id);
     const updated = await tx.trajectory.update({
@@ -305,7 +397,15 @@ export async function decideReview({ actor, id: trajectoryId, ...input }: { acto
       select: { status: true, version: true },
     });
     await tx.reviewDecision.create({
-      data: { trajectoryId: t.id, reviewerId: actor.id, reviewerLabel: actor.email, decision: data.decision, reason: data.comment || null, version: t.version, snapshotJson: JSON.stringify(snapshot) },
+      data: {
+        trajectoryId: t.id,
+        reviewerId: actor.id,
+        reviewerLabel: actor.email,
+        decision: data.decision,
+        reason: data.comment || null,
+        version: t.version,
+        snapshotJson: JSON.stringify(snapshot),
+      },
     });
     if (data.comment) await tx.comment.create({ data: { trajectoryId: t.id, authorId: actor.id, body: data.comment } });
     await recordAudit(tx, {
@@ -314,35 +414,65 @@ export async function decideReview({ actor, id: trajectoryId, ...input }: { acto
       entityType: "trajectory",
       entityId: t.id,
       before: { status: from, reviewerId: t.reviewerId },
-      after: { status: to, reviewerId: actor.id, ...(data.comment ? { comment: data.comment } : {}), ...(fixedSteps.length ? { fixedSteps: fixedSteps.map((i) => i + 1) } : {}) },
+      after: {
+        status: to,
+        reviewerId: actor.id,
+        ...(data.comment ? { comment: data.comment } : {}),
+        ...(fixedSteps.length ? { fixedSteps: fixedSteps.map((i) => i + 1) } : {}),
+      },
     });
     return { status: to, version: updated.version, fixedSteps: fixedSteps.map((i) => i + 1) };
   });
 }
 
 /** The review page's context: claim, last decision, what changed since it, and what people changed per step. */
-export async function reviewContext({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb(), now = new Date()): Promise<ReviewContext> {
+export async function reviewContext(
+  { actor, id }: { actor: Actor; id: string },
+  prisma: Db = defaultDb(),
+  now = new Date(),
+): Promise<ReviewContext> {
   authorize(actor, "trajectory.review");
   const t = await prisma.trajectory.findUnique({
     where: { id },
-    select: { id: true, reviewLeaseById: true, reviewLeaseUntil: true, steps: { select: { id: true } }, reviewDecisions: { orderBy: { createdAt: "desc" }, take: 1 } },
+    select: {
+      id: true,
+      reviewLeaseById: true,
+      reviewLeaseUntil: true,
+      steps: { select: { id: true } },
+      reviewDecisions: { orderBy: { createdAt: "desc" }, take: 1 },
+    },
   });
   if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
   const holder = t.reviewLeaseById && t.reviewLeaseUntil && t.reviewLeaseUntil >= now ? t.reviewLeaseById : null;
   const holderEmail = holder ? ((await emails(prisma, [holder])).get(holder) ?? "another reviewer") : null;
   const last = t.reviewDecisions[0] ?? null;
   const current = await snapshotOf(prisma, id);
-  const sinceLast = last ? snapshotDiff(fromStore(reviewSnapshotSchema, JSON.parse(last.snapshotJson), `review decision ${last.id}`), current) : null;
+  const sinceLast = last
+    ? snapshotDiff(fromStore(reviewSnapshotSchema, JSON.parse(last.snapshotJson), `review decision ${last.id}`), current)
+    : null;
   const history = await prisma.auditEvent.findMany({
     where: { action: "step.annotate", entityType: "step", entityId: { in: t.steps.map((s) => s.id) } },
     orderBy: [{ at: "asc" }, { id: "asc" }],
     select: { entityId: true, beforeJson: true },
   });
   const byStep = new Map<string, Record<string, unknown>[]>();
-  for (const h of history) byStep.set(h.entityId!, [...(byStep.get(h.entityId!) ?? []), h.beforeJson ? (JSON.parse(h.beforeJson) as Record<string, unknown>) : {}]);
+  for (const h of history)
+    byStep.set(h.entityId!, [
+      ...(byStep.get(h.entityId!) ?? []),
+      h.beforeJson ? (JSON.parse(h.beforeJson) as Record<string, unknown>) : {},
+    ]);
   return {
     claim: holder ? { reviewer: holderEmail!, leaseUntil: t.reviewLeaseUntil!.toISOString(), isMine: holder === actor.id } : null,
-    lastDecision: last ? { id: last.id, decision: last.decision as "approve" | "reject", reason: last.reason, reviewer: last.reviewerLabel, version: last.version, createdAt: last.createdAt.toISOString() } : null,
+    lastDecision: last
+      ? {
+          id: last.id,
+          decision: last.decision as "approve" | "reject",
+          reason: last.reason,
+          reviewer: last.reviewerLabel,
+          version: last.version,
+          createdAt: last.createdAt.toISOString(),
+        }
+      : null,
     sinceLast,
     personChanges: Object.fromEntries(current.steps.map((s) => [s.stepId, personChanges(s.annotation, byStep.get(s.stepId) ?? [])])),
   };
@@ -350,8 +480,19 @@ export async function reviewContext({ actor, id }: { actor: Actor; id: string },
 
 // ── Comments ────────────────────────────────────────────────────────────────────────────────────
 
-type CommentRow = { id: string; stepIndex: number | null; body: string; isResolved: boolean; createdAt: Date; author: { email: string }; replies: { id: string; body: string; createdAt: Date; author: { email: string } }[] };
-const commentInclude = { author: { select: { email: true } }, replies: { orderBy: { createdAt: "asc" as const }, include: { author: { select: { email: true } } } } };
+type CommentRow = {
+  id: string;
+  stepIndex: number | null;
+  body: string;
+  isResolved: boolean;
+  createdAt: Date;
+  author: { email: string };
+  replies: { id: string; body: string; createdAt: Date; author: { email: string } }[];
+};
+const commentInclude = {
+  author: { select: { email: true } },
+  replies: { orderBy: { createdAt: "asc" as const }, include: { author: { select: { email: true } } } },
+};
 
 function commentView(c: CommentRow): CommentView {
   return {
@@ -368,38 +509,66 @@ function commentView(c: CommentRow): CommentView {
 /** Comment on a trajectory or one of its steps. */
 export async function addComment({ actor, ...input }: { actor: Actor } & CommentInput, prisma: Db = defaultDb()): Promise<CommentView> {
   const data = commentInput.parse(input);
-  const t = await prisma.trajectory.findUnique({ where: { id: data.trajectoryId }, select: { assigneeId: true, status: true, stepCount: true } });
+  const t = await prisma.trajectory.findUnique({
+    where: { id: data.trajectoryId },
+    select: { assigneeId: true, status: true, stepCount: true },
+  });
   if (!t) throw new AppError("not_found", `trajectory ${data.trajectoryId} does not exist`);
   authorize(actor, "comment.write", t);
-  if (data.stepIndex !== null && data.stepIndex >= t.stepCount) throw new AppError("unprocessable", `step ${data.stepIndex + 1} does not exist (the trajectory has ${t.stepCount})`);
+  if (data.stepIndex !== null && data.stepIndex >= t.stepCount)
+    throw new AppError("unprocessable", `step ${data.stepIndex + 1} does not exist (the trajectory has ${t.stepCount})`);
   return prisma.$transaction(async (tx) => {
-    const c = await tx.comment.create({ data: { trajectoryId: data.trajectoryId, stepIndex: data.stepIndex, authorId: actor.id, body: data.body }, include: commentInclude });
-    await recordAudit(tx, { actor: auditActor(actor), action: "comment.create", entityType: "trajectory", entityId: data.trajectoryId, after: { commentId: c.id, stepIndex: data.stepIndex, body: data.body } });
+    const c = await tx.comment.create({
+      data: { trajectoryId: data.trajectoryId, stepIndex: data.stepIndex, authorId: actor.id, body: data.body },
+      include: commentInclude,
+    });
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      action: "comment.create",
+      entityType: "trajectory",
+      entityId: data.trajectoryId,
+      after: { commentId: c.id, stepIndex: data.stepIndex, body: data.body },
+    });
     return commentView(c);
   });
 }
 
 /** A comment and the facts of its trajectory (for the permission check), or 404. */
 async function loadComment(commentId: string, prisma: Db | Tx) {
-  const c = await prisma.comment.findUnique({ where: { id: commentId }, include: { trajectory: { select: { id: true, assigneeId: true, status: true } } } });
+  const c = await prisma.comment.findUnique({
+    where: { id: commentId },
+    include: { trajectory: { select: { id: true, assigneeId: true, status: true } } },
+  });
   if (!c) throw new AppError("not_found", `comment ${commentId} does not exist`);
   return c;
 }
 
 /** Reply in a comment's thread (the annotator answering the reviewer, or back). */
-export async function replyToComment({ actor, commentId, ...input }: { actor: Actor; commentId: string } & ReplyInput, prisma: Db = defaultDb()): Promise<CommentView> {
+export async function replyToComment(
+  { actor, commentId, ...input }: { actor: Actor; commentId: string } & ReplyInput,
+  prisma: Db = defaultDb(),
+): Promise<CommentView> {
   const data = replyInput.parse(input);
   return prisma.$transaction(async (tx) => {
     const c = await loadComment(commentId, tx);
     authorize(actor, "comment.write", c.trajectory);
     const r = await tx.commentReply.create({ data: { commentId, authorId: actor.id, body: data.body } });
-    await recordAudit(tx, { actor: auditActor(actor), action: "comment.reply", entityType: "trajectory", entityId: c.trajectory.id, after: { commentId, replyId: r.id, stepIndex: c.stepIndex, body: data.body } });
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      action: "comment.reply",
+      entityType: "trajectory",
+      entityId: c.trajectory.id,
+      after: { commentId, replyId: r.id, stepIndex: c.stepIndex, body: data.body },
+    });
     return commentView(await tx.comment.findUniqueOrThrow({ where: { id: commentId }, include: commentInclude }));
   });
 }
 
 /** Resolve a comment (or open it again). */
-export async function setCommentResolved({ actor, commentId, ...input }: { actor: Actor; commentId: string } & ResolveInput, prisma: Db = defaultDb()): Promise<CommentView> {
+export async function setCommentResolved(
+  { actor, commentId, ...input }: { actor: Actor; commentId: string } & ResolveInput,
+  prisma: Db = defaultDb(),
+): Promise<CommentView> {
   const data = resolveInput.parse(input);
   return prisma.$transaction(async (tx) => {
     const c = await loadComment(commentId, tx);
@@ -420,10 +589,17 @@ export async function setCommentResolved({ actor, commentId, ...input }: { actor
 }
 
 /** The comments on a trajectory `actor` may read, each with its replies. */
-export async function listComments({ actor, trajectoryId }: { actor: Actor; trajectoryId: string }, prisma: Db = defaultDb()): Promise<CommentView[]> {
+export async function listComments(
+  { actor, trajectoryId }: { actor: Actor; trajectoryId: string },
+  prisma: Db = defaultDb(),
+): Promise<CommentView[]> {
   const t = await prisma.trajectory.findUnique({ where: { id: trajectoryId }, select: { assigneeId: true, status: true } });
   if (!t) throw new AppError("not_found", `trajectory ${trajectoryId} does not exist`);
   authorize(actor, "trajectory.read", t);
-  const rows = await prisma.comment.findMany({ where: { trajectoryId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], include: commentInclude });
+  const rows = await prisma.comment.findMany({
+    where: { trajectoryId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    include: commentInclude,
+  });
   return rows.map(commentView);
 }

@@ -26,7 +26,8 @@ function routeFiles(dir: string, prefix = ""): string[] {
 
 const routes = routeFiles(API_DIR);
 const load = async (r: string) => (await import(pathToFileURL(path.join(API_DIR, r, "route.ts")).href)) as Record<string, unknown>;
-const handlersOf = (mod: Record<string, unknown>) => METHODS.filter((m) => typeof mod[m] === "function").map((m) => [m, mod[m] as RouteHandler] as const);
+const handlersOf = (mod: Record<string, unknown>) =>
+  METHODS.filter((m) => typeof mod[m] === "function").map((m) => [m, mod[m] as RouteHandler] as const);
 
 describe("every API route goes through the route wrapper", () => {
   it("finds the route files", () => {
@@ -67,7 +68,11 @@ describe("malformed JSON is the caller's mistake everywhere", () => {
       for (const [method, handler] of handlersOf(await load(r))) {
         if (!handler.readsBody) continue;
         const url = `http://127.0.0.1:3000/api/${r.replace(/\[(\w+)\]/g, "x")}`;
-        const req = new Request(url, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: '{"not json' });
+        const req = new Request(url, {
+          method,
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: '{"not json',
+        });
         const res = await handler(req, { params: Promise.resolve({ id: "x" }) });
         const body = (await res.json()) as { error?: { message: string } };
         answers.push(`${method} /api/${r} ${res.status} ${body.error?.message ?? ""}`);

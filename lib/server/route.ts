@@ -49,9 +49,13 @@ const withoutEmpty = (params: URLSearchParams) => Object.fromEntries([...params]
  * schemas, runs the handler and checks its answer against `output`. Every error goes through
  * errorResponse, the one mapping from thrown errors to HTTP answers.
  */
-export function route<P extends Permission, Params extends Schema | undefined = undefined, Query extends Schema | undefined = undefined, Body extends Schema | undefined = undefined, Output extends Schema | "raw" = "raw">(
-  spec: RouteSpec<P, Params, Query, Body, Output>,
-): RouteHandler {
+export function route<
+  P extends Permission,
+  Params extends Schema | undefined = undefined,
+  Query extends Schema | undefined = undefined,
+  Body extends Schema | undefined = undefined,
+  Output extends Schema | "raw" = "raw",
+>(spec: RouteSpec<P, Params, Query, Body, Output>): RouteHandler {
   const handler = async (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }): Promise<Response> => {
     let actor: Actor | null = null;
     try {
@@ -67,7 +71,9 @@ export function route<P extends Permission, Params extends Schema | undefined = 
       if (spec.output === "raw") return result as Response;
       const checked = spec.output.safeParse(result);
       if (!checked.success) {
-        throw new Error(`${req.method} ${new URL(req.url).pathname}: the answer does not match its declared schema: ${checked.error.message}`);
+        throw new Error(
+          `${req.method} ${new URL(req.url).pathname}: the answer does not match its declared schema: ${checked.error.message}`,
+        );
       }
       // The value as the handler built it (dates serialise as ISO text); the schema only vouches for it.
       return json(result, spec.status ?? 200);

@@ -60,8 +60,13 @@ describe("every API route needs a session or a token", () => {
   }
 
   it("and a forged or revoked token is no better", async () => {
-    const mod = (await import(pathToFileURL(path.join(API_DIR, "stats", "route.ts")).href)) as { GET: (r: Request, c: unknown) => Promise<Response> };
-    const res = await mod.GET(new Request("http://127.0.0.1:3000/api/stats", { headers: { authorization: "Bearer studio_not-a-real-token" } }), {});
+    const mod = (await import(pathToFileURL(path.join(API_DIR, "stats", "route.ts")).href)) as {
+      GET: (r: Request, c: unknown) => Promise<Response>;
+    };
+    const res = await mod.GET(
+      new Request("http://127.0.0.1:3000/api/stats", { headers: { authorization: "Bearer studio_not-a-real-token" } }),
+      {},
+    );
     expect(res.status).toBe(401);
   });
 });

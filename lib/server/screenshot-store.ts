@@ -78,7 +78,11 @@ export async function displayVariant(sha256: string, mime: string): Promise<stri
 }
 
 /** A stored screenshot's bytes: the display WebP, or the original as imported. */
-export async function readScreenshot(sha256: string, mime: string, variant: "display" | "original"): Promise<{ bytes: Uint8Array<ArrayBuffer>; contentType: string }> {
+export async function readScreenshot(
+  sha256: string,
+  mime: string,
+  variant: "display" | "original",
+): Promise<{ bytes: Uint8Array<ArrayBuffer>; contentType: string }> {
   const file = variant === "display" ? await displayVariant(sha256, mime) : screenshotFile(sha256, mime);
   if (!existsSync(file)) throw new AppError("not_found", `screenshot ${sha256} is not in the store`);
   return { bytes: new Uint8Array(await readFile(file)), contentType: variant === "display" ? "image/webp" : mime };

@@ -22,7 +22,11 @@ export const DEMO_ACCOUNTS = [
 async function assignDemoWork(prisma: Db): Promise<void> {
   const annotator = await prisma.user.findUnique({ where: { email: DEMO_ACCOUNTS[2].email } });
   if (!annotator) return;
-  const first = await prisma.trajectory.findMany({ orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: DEMO_ASSIGNED, select: { id: true } });
+  const first = await prisma.trajectory.findMany({
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    take: DEMO_ASSIGNED,
+    select: { id: true },
+  });
   await prisma.trajectory.updateMany({ where: { id: { in: first.map((t) => t.id) } }, data: { assigneeId: annotator.id } });
 }
 
@@ -64,7 +68,13 @@ export async function seedDemo(opts: { trajectories?: number; seed?: number; log
     seed: opts.seed ?? 7,
     onProgress: (done, total) => log(`drawing demo screenshots: ${done}/${total} trajectories`),
   });
-  const r1 = await importFile({ file: path.join(synthetic, "data.jsonl"), format: "mobile-r1", project: DEMO_PROJECT, onProgress, db: prisma });
+  const r1 = await importFile({
+    file: path.join(synthetic, "data.jsonl"),
+    format: "mobile-r1",
+    project: DEMO_PROJECT,
+    onProgress,
+    db: prisma,
+  });
   if (!r1.ok) throw new Error(`demo import failed: ${r1.problems.map((p) => p.message).join("; ")}`);
   log(`imported ${made.trajectories} synthetic trajectories (${made.steps} steps)`);
   await assignDemoWork(prisma);

@@ -30,10 +30,16 @@ export async function reserveSignInAttempt(prisma: Db, email: string, now = new 
       if (!isUniqueViolation(e)) throw e;
     }
     // The window ran out: start a new one, holding our slot (only one of several racers wins this).
-    const reset = await prisma.signInLimit.updateMany({ where: { email: key, windowStart: { lt: since } }, data: { attempts: 1, windowStart: now } });
+    const reset = await prisma.signInLimit.updateMany({
+      where: { email: key, windowStart: { lt: since } },
+      data: { attempts: 1, windowStart: now },
+    });
     if (reset.count === 1) return true;
     // Within the window: take a slot only while one is free.
-    const taken = await prisma.signInLimit.updateMany({ where: { email: key, attempts: { lt: ACCOUNT_FAILURE_LIMIT } }, data: { attempts: { increment: 1 } } });
+    const taken = await prisma.signInLimit.updateMany({
+      where: { email: key, attempts: { lt: ACCOUNT_FAILURE_LIMIT } },
+      data: { attempts: { increment: 1 } },
+    });
     if (taken.count === 1) return true;
     // Locked, unless the row vanished under us (swept as stale): then start over.
     if (await prisma.signInLimit.findUnique({ where: { email: key }, select: { email: true } })) return false;
@@ -48,6 +54,8 @@ export async function releaseSignInAttempt(prisma: Db, email: string): Promise<v
 
 /** Forget windows that ended long ago (rows of emails nobody uses). */
 export async function sweepSignInLimits(prisma: Db, now = new Date()): Promise<number> {
-  const { count } = await prisma.signInLimit.deleteMany({ where: { windowStart: { lt: new Date(now.getTime() - 2 * ACCOUNT_FAILURE_WINDOW_MS) } } });
+  const { count } = await prisma.signInLimit.deleteMany({
+    where: { windowStart: { lt: new Date(now.getTime() - 2 * ACCOUNT_FAILURE_WINDOW_MS) } },
+  });
   return count;
 }

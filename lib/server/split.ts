@@ -5,9 +5,7 @@ import { createHash } from "node:crypto";
  * and test; three ratios give train, val, test) or `by-app:<app>,<app>` (those apps held out as test).
  */
 export type SplitSpec =
-  | { kind: "none" }
-  | { kind: "random"; seed: string; ratios: number[]; names: string[] }
-  | { kind: "by-app"; heldOut: string[] };
+  { kind: "none" } | { kind: "random"; seed: string; ratios: number[]; names: string[] } | { kind: "by-app"; heldOut: string[] };
 
 const NAMES: Record<number, string[]> = { 1: ["train"], 2: ["train", "test"], 3: ["train", "val", "test"] };
 
@@ -24,7 +22,14 @@ export function parseSplit(s: string | undefined): SplitSpec {
     return { kind: "random", seed: random[1]!, ratios, names };
   }
   const byApp = s.match(/^by-app:(.+)$/);
-  if (byApp) return { kind: "by-app", heldOut: byApp[1]!.split(",").map((a) => a.trim()).filter(Boolean) };
+  if (byApp)
+    return {
+      kind: "by-app",
+      heldOut: byApp[1]!
+        .split(",")
+        .map((a) => a.trim())
+        .filter(Boolean),
+    };
   throw new Error(`--split must be random:<seed>:<ratios> or by-app:<apps>, got "${s}"`);
 }
 

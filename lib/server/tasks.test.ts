@@ -14,7 +14,10 @@ describe("leases", () => {
     const { db } = await freshStudio();
     const dir = await mkdtemp(path.join(os.tmpdir(), "lease-"));
     await writeFile(path.join(dir, "s.png"), await blankPng(1080, 2400));
-    await writeFile(path.join(dir, "d.jsonl"), `${JSON.stringify({ goal: "only task", steps: [{ action_content: { action: "open", text: "A" }, screenshot: "s.png" }] })}\n`);
+    await writeFile(
+      path.join(dir, "d.jsonl"),
+      `${JSON.stringify({ goal: "only task", steps: [{ action_content: { action: "open", text: "A" }, screenshot: "s.png" }] })}\n`,
+    );
     await importFile({ file: path.join(dir, "d.jsonl"), format: "ui-s1", db });
     const mk = async (email: string): Promise<Actor> => {
       const { person: user } = await createUser({ actor: CLI_ACTOR, email, role: "annotator" }, db);

@@ -67,7 +67,10 @@ export async function startNextTask({ actor }: { actor: Actor }, prisma: Db = de
     if (!candidate) return null;
     tried.add(candidate.id);
     const isTaken = await prisma.$transaction(async (tx) => {
-      const { count } = await tx.trajectory.updateMany({ where: { id: candidate.id, ...takeable(now) }, data: { assigneeId: actor.id, leaseUntil } });
+      const { count } = await tx.trajectory.updateMany({
+        where: { id: candidate.id, ...takeable(now) },
+        data: { assigneeId: actor.id, leaseUntil },
+      });
       if (count !== 1) return false;
       await recordAudit(tx, {
         actor: auditActor(actor),
@@ -103,7 +106,11 @@ export async function listMyTasks({ actor }: { actor: Actor }, prisma: Db = defa
   const doneBy = new Map(done.map((d) => [d.trajectoryId, d._count._all]));
   const ids = rows.map((r) => r.id);
   const [decisions, open] = await Promise.all([
-    prisma.reviewDecision.findMany({ where: { trajectoryId: { in: ids } }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], select: { trajectoryId: true, decision: true, reason: true, reviewerLabel: true, createdAt: true } }),
+    prisma.reviewDecision.findMany({
+      where: { trajectoryId: { in: ids } },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      select: { trajectoryId: true, decision: true, reason: true, reviewerLabel: true, createdAt: true },
+    }),
     prisma.comment.groupBy({ by: ["trajectoryId"], where: { trajectoryId: { in: ids }, isResolved: false }, _count: { _all: true } }),
   ]);
   const lastDecision = new Map<string, (typeof decisions)[number]>();

@@ -19,15 +19,26 @@ function authorizeFor(actor: Caller, userId: string | undefined): void {
 }
 
 /** Create an API token for a person (`user`: id or email); the plain token is returned once and never stored. */
-export async function createToken({ actor, user: userIdOrEmail, name }: { actor: Caller; user: string; name: string }, prisma: Db = defaultDb()) {
+export async function createToken(
+  { actor, user: userIdOrEmail, name }: { actor: Caller; user: string; name: string },
+  prisma: Db = defaultDb(),
+) {
   const user = await prisma.user.findFirst({ where: { OR: [{ id: userIdOrEmail }, { email: userIdOrEmail.toLowerCase() }] } });
   if (!user) throw new AppError("not_found", `no person with id or email ${userIdOrEmail}`);
   authorizeFor(actor, user.id);
   if (user.isDisabled) throw new AppError("conflict", `${user.email} is disabled`);
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   const row = await prisma.$transaction(async (tx) => {
-    const r = await tx.apiToken.create({ data: { userId: user.id, name: name.trim() || "token", tokenHash: hashToken(token), prefix: token.slice(0, 12) } });
-    await recordAudit(tx, { actor: auditActor(actor), action: "token.create", entityType: "token", entityId: r.id, after: { user: user.email, name: r.name, prefix: r.prefix } });
+    const r = await tx.apiToken.create({
+      data: { userId: user.id, name: name.trim() || "token", tokenHash: hashToken(token), prefix: token.slice(0, 12) },
+    });
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      action: "token.create",
+      entityType: "token",
+      entityId: r.id,
+      after: { user: user.email, name: r.name, prefix: r.prefix },
+    });
     return r;
   });
   return { token, id: row.id, prefix: row.prefix, name: row.name, userEmail: user.email };
@@ -36,8 +47,22 @@ export async function createToken({ actor, user: userIdOrEmail, name }: { actor:
 /** One person's tokens (`userId`), or everyone's; newest first. */
 export async function listTokens({ actor, userId }: { actor: Caller; userId?: string }, prisma: Db = defaultDb()): Promise<Token[]> {
   authorizeFor(actor, userId);
-  const rows = await prisma.apiToken.findMany({ where: userId ? { userId } : {}, include: { user: { select: { email: true } } }, orderBy: { createdAt: "desc" } });
-  return rows.map((r) => toToken({ id: r.id, name: r.name, prefix: r.prefix, userEmail: r.user.email, createdAt: r.createdAt, lastUsedAt: r.lastUsedAt, revokedAt: r.revokedAt }));
+  const rows = await prisma.apiToken.findMany({
+    where: userId ? { userId } : {},
+    include: { user: { select: { email: true } } },
+    orderBy: { createdAt: "desc" },
+  });
+  return rows.map((r) =>
+    toToken({
+      id: r.id,
+      name: r.name,
+      prefix: r.prefix,
+      userEmail: r.user.email,
+      createdAt: r.createdAt,
+      lastUsedAt: r.lastUsedAt,
+      revokedAt: r.revokedAt,
+    }),
+  );
 }
 
 /** Revoke a token. Someone else's token is "not found" to a person who may not manage every token. */
@@ -49,7 +74,14 @@ export async function revokeToken({ actor, id }: { actor: Caller; id: string }, 
   if (row.revokedAt) return;
   await prisma.$transaction(async (tx) => {
     await tx.apiToken.update({ where: { id }, data: { revokedAt: new Date() } });
-    await recordAudit(tx, { actor: auditActor(actor), action: "token.revoke", entityType: "token", entityId: id, before: { revokedAt: null }, after: { revokedAt: "now" } });
+    await recordAudit(tx, {
+      actor: auditActor(actor),
+      action: "token.revoke",
+      entityType: "token",
+      entityId: id,
+      before: { revokedAt: null },
+      after: { revokedAt: "now" },
+    });
   });
 }
 

@@ -1,4 +1,12 @@
-import { stepViewSchema, trajectoryViewSchema, type ListTrajectoriesInput, type StepView, type StudioStats, type TrajectoryView, type TrajectoryRow } from "@/lib/domain/views";
+import {
+  stepViewSchema,
+  trajectoryViewSchema,
+  type ListTrajectoriesInput,
+  type StepView,
+  type StudioStats,
+  type TrajectoryView,
+  type TrajectoryRow,
+} from "@/lib/domain/views";
 import type { Step as StepRow } from "./generated/sqlite/client";
 import { TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
 import { db as defaultDb, type Db } from "./db";
@@ -22,7 +30,11 @@ export async function getStats({ actor }: { actor: Caller }, prisma: Db = defaul
     prisma.trajectory.aggregate({ where, _count: { _all: true }, _sum: { stepCount: true } }),
     prisma.trajectory.groupBy({ by: ["status"], where, _count: { _all: true } }),
     prisma.trajectory.groupBy({ by: ["app"], where, _count: { _all: true }, _sum: { stepCount: true }, orderBy: { app: "asc" } }),
-    where.assigneeId ? prisma.step.findMany({ where: { trajectory: where }, distinct: ["screenshotSha"], select: { screenshotSha: true } }).then((r) => r.length) : prisma.screenshot.count(),
+    where.assigneeId
+      ? prisma.step
+          .findMany({ where: { trajectory: where }, distinct: ["screenshotSha"], select: { screenshotSha: true } })
+          .then((r) => r.length)
+      : prisma.screenshot.count(),
   ]);
   const statusCounts = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
   for (const row of byStatus) if (row.status in statusCounts) statusCounts[row.status as TaskStatus] = row._count._all;
@@ -45,7 +57,10 @@ export async function getStats({ actor }: { actor: Caller }, prisma: Db = defaul
 export async function listTrajectories({ actor, ...input }: { actor: Caller } & ListTrajectoriesInput, prisma: Db = defaultDb()) {
   const assignee = input.assignee?.trim().toLowerCase();
   if (isPerson(actor) && actor.role === "annotator" && assignee && assignee !== actor.email.toLowerCase()) {
-    throw new AppError("forbidden", `Annotators see only their own work; the assignee filter (${assignee === "none" ? "unassigned" : "someone else"}) is for reviewers and admins.`);
+    throw new AppError(
+      "forbidden",
+      `Annotators see only their own work; the assignee filter (${assignee === "none" ? "unassigned" : "someone else"}) is for reviewers and admins.`,
+    );
   }
   const filters = {
     ...(input.app ? { app: input.app } : {}),
@@ -79,7 +94,13 @@ export async function listTrajectories({ actor, ...input }: { actor: Caller } & 
     total,
     page: input.page,
     pageSize: input.pageSize,
-    rows: rows.map(({ assignee, ...r }): TrajectoryRow => ({ ...r, status: r.status as TrajectoryRow["status"], outcome: r.outcome as TrajectoryRow["outcome"], assignee: assignee?.email ?? null, updatedAt: r.updatedAt.toISOString() })),
+    rows: rows.map(({ assignee, ...r }): TrajectoryRow => ({
+      ...r,
+      status: r.status as TrajectoryRow["status"],
+      outcome: r.outcome as TrajectoryRow["outcome"],
+      assignee: assignee?.email ?? null,
+      updatedAt: r.updatedAt.toISOString(),
+    })),
   };
 }
 
@@ -102,24 +123,28 @@ export async function getTrajectory(id: string, prisma: Db = defaultDb()): Promi
     },
   });
   if (!t) throw appError("not_found", "error.trajectoryMissing", { id });
-  return fromStore(trajectoryViewSchema, {
-    id: t.id,
-    project: t.project.name,
-    app: t.app,
-    instruction: t.instruction,
-    source: t.source,
-    sourceRef: t.sourceRef,
-    status: t.status,
-    outcome: t.outcome,
-    originalOutcome: t.originalOutcome,
-    isDiscarded: t.isDiscarded,
-    cutAfter: t.cutAfter,
-    assigneeId: t.assigneeId,
-    assignee: t.assignee?.email ?? null,
-    leaseUntil: t.leaseUntil?.toISOString() ?? null,
-    version: t.version,
-    steps: t.steps.map(stepFromRow),
-  }, `trajectory ${id}`);
+  return fromStore(
+    trajectoryViewSchema,
+    {
+      id: t.id,
+      project: t.project.name,
+      app: t.app,
+      instruction: t.instruction,
+      source: t.source,
+      sourceRef: t.sourceRef,
+      status: t.status,
+      outcome: t.outcome,
+      originalOutcome: t.originalOutcome,
+      isDiscarded: t.isDiscarded,
+      cutAfter: t.cutAfter,
+      assigneeId: t.assigneeId,
+      assignee: t.assignee?.email ?? null,
+      leaseUntil: t.leaseUntil?.toISOString() ?? null,
+      version: t.version,
+      steps: t.steps.map(stepFromRow),
+    },
+    `trajectory ${id}`,
+  );
 }
 
 /** A stored step row (with its screenshot) as the view every layer uses; stored JSON is parsed and checked. */

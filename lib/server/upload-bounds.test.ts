@@ -16,17 +16,18 @@ const ROOT = process.cwd();
 
 /** Run the upload import on a multipart body in its own process with the JS heap capped at `heapMB`. */
 function uploadInChild(body: string, dataDir: string, heapMB: number) {
-  const r = spawnSync(
-    process.execPath,
-    [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "lib/server/testing/upload-file.ts", body],
-    {
-      cwd: ROOT,
-      // NODE_OPTIONS, not a node flag: tsx runs the script in a child process, which inherits the env.
-      env: { ...process.env, NODE_OPTIONS: `--max-old-space-size=${heapMB}`, STUDIO_DATA_DIR: dataDir, DATABASE_URL: `file:${path.join(dataDir, "studio.db")}` },
-      encoding: "utf8",
-      maxBuffer: 16 << 20,
+  const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "lib/server/testing/upload-file.ts", body], {
+    cwd: ROOT,
+    // NODE_OPTIONS, not a node flag: tsx runs the script in a child process, which inherits the env.
+    env: {
+      ...process.env,
+      NODE_OPTIONS: `--max-old-space-size=${heapMB}`,
+      STUDIO_DATA_DIR: dataDir,
+      DATABASE_URL: `file:${path.join(dataDir, "studio.db")}`,
     },
-  );
+    encoding: "utf8",
+    maxBuffer: 16 << 20,
+  });
   expect(r.status, r.stderr.slice(-3000)).toBe(0);
   return JSON.parse(r.stdout.trim().split("\n").pop()!) as Record<string, unknown> & { peakRssMB: number; tmpLeft: number };
 }
@@ -52,7 +53,9 @@ describe("zip bombs", () => {
     expect(zipBytes).toBeLessThan(8 * 1024 ** 2);
     const out = path.join(work, "out");
     const t0 = Date.now();
-    await expect(extractZip(bomb, out)).rejects.toThrow(/^The zip expands to 5\.9 GB \(\d+ times its own size; a zip of \d MB may expand to 256 MB\); nothing was extracted/);
+    await expect(extractZip(bomb, out)).rejects.toThrow(
+      /^The zip expands to 5\.9 GB \(\d+ times its own size; a zip of \d MB may expand to 256 MB\); nothing was extracted/,
+    );
     expect(Date.now() - t0).toBeLessThan(5_000);
     expect(await filesUnder(out)).toEqual({ count: 0, bytes: 0 });
   });
@@ -62,7 +65,9 @@ describe("zip bombs", () => {
     const bomb = path.join(work, "bomb.zip");
     await zipBomb(bomb, 2, 8 * 1024 ** 2);
     const out = path.join(work, "out");
-    await expect(extractZip(bomb, out, { ...ZIP_LIMITS, totalBytes: 10 * 1024 ** 2, ratio: 1e9 })).rejects.toThrow(/expands to 16 MB \(at most 10 MB is accepted\)/);
+    await expect(extractZip(bomb, out, { ...ZIP_LIMITS, totalBytes: 10 * 1024 ** 2, ratio: 1e9 })).rejects.toThrow(
+      /expands to 16 MB \(at most 10 MB is accepted\)/,
+    );
     expect(await filesUnder(out)).toEqual({ count: 0, bytes: 0 });
     // The same zip within the limits extracts.
     await extractZip(bomb, out, { ...ZIP_LIMITS, ratio: 1e9 });
@@ -76,7 +81,7 @@ describe("zip bombs", () => {
     // Rewrite the sizes in the local header and the central directory: 50 MB becomes 1,000 bytes.
     const bytes = await readFile(honest);
     const patchSize = (sig: number, offset: number) => {
-      for (let i = bytes.indexOf(Buffer.from([sig & 0xff, (sig >> 8) & 0xff, (sig >> 16) & 0xff, sig >>> 24])); i !== -1; ) {
+      for (let i = bytes.indexOf(Buffer.from([sig & 0xff, (sig >> 8) & 0xff, (sig >> 16) & 0xff, sig >>> 24])); i !== -1;) {
         bytes.writeUInt32LE(1000, i + offset);
         i = bytes.indexOf(Buffer.from([sig & 0xff, (sig >> 8) & 0xff, (sig >> 16) & 0xff, sig >>> 24]), i + 4);
       }
@@ -123,7 +128,9 @@ describe("a junk upload", () => {
     await writeMultipart(body, { format: "mobile-r1" }, "junk.jsonl", junkLines(bytes, bytes + 1));
     const r = uploadInChild(body, dir, 64);
     expect(r).toMatchObject({ outcome: "problems", problemCount: 1, kept: 1, tmpLeft: 0 });
-    expect(String((r.first as { message: string }).message)).toMatch(/the line is 83886080 bytes long; at most 16 MB per trajectory is read/);
+    expect(String((r.first as { message: string }).message)).toMatch(
+      /the line is 83886080 bytes long; at most 16 MB per trajectory is read/,
+    );
     expect(r.peakRssMB).toBeLessThan(400);
   });
 

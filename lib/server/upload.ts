@@ -61,7 +61,16 @@ export async function importUpload(
     const frame: CoordinateFrame = fields.frame === "original" ? { kind: "original" } : { kind: "resized", maxPixels: fields.maxPixels };
     const folder = path.join(work, "data");
     const { file, displayName } = await arrangeFiles(received.files, folder, fields.format);
-    const result = await importFile({ file, format: fields.format, project: fields.project, frame, displayName, actor, db: opts.db, onProgress: opts.onProgress });
+    const result = await importFile({
+      file,
+      format: fields.format,
+      project: fields.project,
+      frame,
+      displayName,
+      actor,
+      db: opts.db,
+      onProgress: opts.onProgress,
+    });
     if (result.ok) return result;
     // Name files as the uploader knows them (images/a.png), never by the server's temporary folder.
     const hide = (s: string) => s.replaceAll(`${folder}${path.sep}`, "");
@@ -72,7 +81,10 @@ export async function importUpload(
 }
 
 function tooLarge(): AppError {
-  return new AppError("payload_too_large", `The upload is larger than ${MAX_UPLOAD_BYTES / 1024 ** 3} GB; split the data into smaller files.`);
+  return new AppError(
+    "payload_too_large",
+    `The upload is larger than ${MAX_UPLOAD_BYTES / 1024 ** 3} GB; split the data into smaller files.`,
+  );
 }
 
 /** Put the uploaded files where importFile looks: the JSONL with an images/ folder beside it. */
@@ -92,7 +104,11 @@ async function arrangeFiles(files: ReceivedFile[], dir: string, format: string):
   // Screenshots are found by file name: two different images with one name would be a silent mix-up.
   const seen = new Set<string>();
   for (const f of files) {
-    if (seen.has(f.name)) throw new AppError("bad_request", `Two uploaded files are named ${f.name}; screenshots are matched by file name, so names must be unique.`);
+    if (seen.has(f.name))
+      throw new AppError(
+        "bad_request",
+        `Two uploaded files are named ${f.name}; screenshots are matched by file name, so names must be unique.`,
+      );
     seen.add(f.name);
   }
   const images = path.join(dir, "images");
@@ -159,7 +175,9 @@ const size = (n: number) => (n < 1024 ** 3 ? `${Math.ceil(n / 1024 ** 2)} MB` : 
 function openZip(zipPath: string): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) =>
     yauzl.open(zipPath, { lazyEntries: true, autoClose: false, validateEntrySizes: true, strictFileNames: false }, (err, z) =>
-      err || !z ? reject(new AppError("unprocessable", `The upload is not a readable zip file (${err?.message ?? "unknown error"}).`)) : resolve(z),
+      err || !z
+        ? reject(new AppError("unprocessable", `The upload is not a readable zip file (${err?.message ?? "unknown error"}).`))
+        : resolve(z),
     ),
   );
 }
@@ -208,12 +226,21 @@ export async function extractZip(zipPath: string, dir: string, limits: ZipLimits
       declared > limits.totalBytes
         ? `at most ${size(limits.totalBytes)} is accepted`
         : `${Math.round(declared / Math.max(1, zipBytes))} times its own size; a zip of ${size(zipBytes)} may expand to ${size(allowed)}`;
-    throw new AppError("payload_too_large", `The zip expands to ${size(declared)} (${why}); nothing was extracted. Split it, or check it is not damaged.`);
+    throw new AppError(
+      "payload_too_large",
+      `The zip expands to ${size(declared)} (${why}); nothing was extracted. Split it, or check it is not damaged.`,
+    );
   }
   await mkdir(root, { recursive: true });
-  const free = await statfs(root).then((f) => f.bavail * f.bsize, () => Number.POSITIVE_INFINITY);
+  const free = await statfs(root).then(
+    (f) => f.bavail * f.bsize,
+    () => Number.POSITIVE_INFINITY,
+  );
   if (declared + limits.reserveBytes > free) {
-    throw new AppError("payload_too_large", `The zip expands to ${size(declared)} but the server has ${size(free)} free; nothing was extracted.`);
+    throw new AppError(
+      "payload_too_large",
+      `The zip expands to ${size(declared)} but the server has ${size(free)} free; nothing was extracted.`,
+    );
   }
 
   let extracted = 0;
@@ -228,7 +255,9 @@ export async function extractZip(zipPath: string, dir: string, limits: ZipLimits
       }
       await mkdir(path.dirname(target), { recursive: true });
       const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
-        zip.openReadStream(entry, (err, s) => (err || !s ? reject(new AppError("unprocessable", `Cannot read "${name}" in the zip.`)) : resolve(s))),
+        zip.openReadStream(entry, (err, s) =>
+          err || !s ? reject(new AppError("unprocessable", `Cannot read "${name}" in the zip.`)) : resolve(s),
+        ),
       );
       const counter = new Transform({
         transform(chunk: Buffer, _enc, cb) {
@@ -245,7 +274,10 @@ export async function extractZip(zipPath: string, dir: string, limits: ZipLimits
       } catch (e) {
         if (e instanceof AppError) throw e;
         // yauzl's own check: more bytes than the entry declares.
-        throw new AppError("unprocessable", `The zip entry "${name}" is damaged or larger than it declares (${(e as Error).message}); it was refused.`);
+        throw new AppError(
+          "unprocessable",
+          `The zip entry "${name}" is damaged or larger than it declares (${(e as Error).message}); it was refused.`,
+        );
       }
     });
   } finally {
@@ -391,7 +423,10 @@ export async function receiveMultipart(req: Request, dir: string): Promise<Recei
 }
 
 /** The most recent finished import batches, newest first (running and failed ones added nothing). */
-export async function listImportBatches({ actor, limit = 20 }: { actor: Caller; limit?: number }, prisma: Db = defaultDb()): Promise<ImportBatch[]> {
+export async function listImportBatches(
+  { actor, limit = 20 }: { actor: Caller; limit?: number },
+  prisma: Db = defaultDb(),
+): Promise<ImportBatch[]> {
   authorizeCaller(actor, "import.run");
   const rows = await prisma.importBatch.findMany({
     where: { status: "succeeded" },

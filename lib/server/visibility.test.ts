@@ -23,16 +23,28 @@ const token: Record<"annotator" | "other" | "reviewer", string> = { annotator: "
 let mine: string, theirs: string;
 const pool: string[] = [];
 
-const uiS1 = (goal: string, app: string, shot: string) => `${JSON.stringify({ goal, app, steps: [{ action_content: { action: "open", text: app }, screenshot: shot }] })}\n`;
+const uiS1 = (goal: string, app: string, shot: string) =>
+  `${JSON.stringify({ goal, app, steps: [{ action_content: { action: "open", text: app }, screenshot: shot }] })}\n`;
 
-async function get(handler: (req: Request, ctx: never) => Promise<Response>, url: string, who: keyof typeof token, params: Record<string, string> = {}) {
-  const res = await handler(new Request(`${BASE}${url}`, { headers: { authorization: `Bearer ${token[who]}` } }), { params: Promise.resolve(params) } as never);
+async function get(
+  handler: (req: Request, ctx: never) => Promise<Response>,
+  url: string,
+  who: keyof typeof token,
+  params: Record<string, string> = {},
+) {
+  const res = await handler(new Request(`${BASE}${url}`, { headers: { authorization: `Bearer ${token[who]}` } }), {
+    params: Promise.resolve(params),
+  } as never);
   return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, unknown> | null };
 }
 
 beforeAll(async () => {
   ({ db } = await freshStudio());
-  for (const [who, email, role] of [["annotator", "ann@example.com", "annotator"], ["other", "other@example.com", "annotator"], ["reviewer", "rev@example.com", "reviewer"]] as const) {
+  for (const [who, email, role] of [
+    ["annotator", "ann@example.com", "annotator"],
+    ["other", "other@example.com", "annotator"],
+    ["reviewer", "rev@example.com", "reviewer"],
+  ] as const) {
     await createUser({ actor: CLI_ACTOR, email, role, password: "password-123" }, db);
     token[who] = (await createToken({ actor: CLI_ACTOR, user: email, name: "t" }, db)).token;
   }
@@ -41,7 +53,11 @@ beforeAll(async () => {
   let lines = "";
   for (let i = 0; i < 6; i++) {
     await writeFile(path.join(dir, `s${i}.png`), withTextChunk(png, "n", String(i)));
-    lines += uiS1(i === 0 ? "mine: open mail" : i === 1 ? "theirs: open mail" : `pool task ${i}: open mail`, i % 2 ? "Gmail" : "Maps", `s${i}.png`);
+    lines += uiS1(
+      i === 0 ? "mine: open mail" : i === 1 ? "theirs: open mail" : `pool task ${i}: open mail`,
+      i % 2 ? "Gmail" : "Maps",
+      `s${i}.png`,
+    );
   }
   await writeFile(path.join(dir, "d.jsonl"), lines);
   expect(await importFile({ file: path.join(dir, "d.jsonl"), format: "ui-s1", db })).toMatchObject({ ok: true, trajectories: 6 });
@@ -57,7 +73,14 @@ beforeAll(async () => {
 
 describe("an annotator never sees the pool or others' work", () => {
   it("refuses the assignee filter for the pool or for someone else (403), and lists nothing of theirs", async () => {
-    for (const q of ["assignee=none", "assignee=NONE", "assignee=%20none", "assignee=other@example.com", "assignee=rev@example.com", "assignee=none&status=new"]) {
+    for (const q of [
+      "assignee=none",
+      "assignee=NONE",
+      "assignee=%20none",
+      "assignee=other@example.com",
+      "assignee=rev@example.com",
+      "assignee=none&status=new",
+    ]) {
       const r = await get(listRoute, `/api/trajectories?${q}`, "annotator");
       expect(r.status, q).toBe(403);
       expect(JSON.stringify(r.body)).not.toContain("pool task");
@@ -65,11 +88,25 @@ describe("an annotator never sees the pool or others' work", () => {
   });
 
   it("keeps every other filter inside their own work", async () => {
-    for (const q of ["", "status=new", "status=in_progress", "app=Maps", "app=Gmail", "q=pool", "q=open", "assignee=ann@example.com", "pageSize=200", "page=2"]) {
+    for (const q of [
+      "",
+      "status=new",
+      "status=in_progress",
+      "app=Maps",
+      "app=Gmail",
+      "q=pool",
+      "q=open",
+      "assignee=ann@example.com",
+      "pageSize=200",
+      "page=2",
+    ]) {
       const r = await get(listRoute, `/api/trajectories?${q}`, "annotator");
       expect(r.status, q).toBe(200);
       const rows = (r.body as { rows: { id: string }[]; total: number }).rows;
-      expect(rows.every((row) => row.id === mine), q).toBe(true);
+      expect(
+        rows.every((row) => row.id === mine),
+        q,
+      ).toBe(true);
       expect((r.body as { total: number }).total, q).toBeLessThanOrEqual(1);
     }
   });
@@ -80,7 +117,9 @@ describe("an annotator never sees the pool or others' work", () => {
       expect((await get(commentsRoute, `/api/comments?trajectoryId=${id}`, "annotator")).status).toBe(403);
     }
     const poolShot = await db.step.findFirstOrThrow({ where: { trajectoryId: pool[0] } });
-    expect((await get(screenshotRoute, `/api/screenshots/${poolShot.screenshotSha}`, "annotator", { sha: poolShot.screenshotSha })).status).toBe(404);
+    expect(
+      (await get(screenshotRoute, `/api/screenshots/${poolShot.screenshotSha}`, "annotator", { sha: poolShot.screenshotSha })).status,
+    ).toBe(404);
     const stats = await get(statsRoute, "/api/stats", "annotator");
     expect(stats.body).toMatchObject({ trajectories: 1 });
   });

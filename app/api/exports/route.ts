@@ -3,7 +3,11 @@ import { exportAnswerSchema, exportsSchema, startExportInput } from "@/lib/domai
 import { listExports, startExportJob } from "@/lib/server/export-jobs";
 import { route } from "@/lib/server/route";
 
-export const GET = route({ permission: "export.run", output: exportsSchema, handler: async ({ actor }) => ({ exports: await listExports({ actor }) }) });
+export const GET = route({
+  permission: "export.run",
+  output: exportsSchema,
+  handler: async ({ actor }) => ({ exports: await listExports({ actor }) }),
+});
 
 export const POST = route({
   permission: "export.run",

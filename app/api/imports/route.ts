@@ -6,7 +6,11 @@ import { importUpload, listImportBatches } from "@/lib/server/upload";
 
 const SHOWN_PROBLEMS = 1000;
 
-export const GET = route({ permission: "import.run", output: importBatchesSchema, handler: async ({ actor }) => ({ batches: await listImportBatches({ actor }) }) });
+export const GET = route({
+  permission: "import.run",
+  output: importBatchesSchema,
+  handler: async ({ actor }) => ({ batches: await listImportBatches({ actor }) }),
+});
 
 // The body is a multipart upload, streamed to disk by the use case (no JSON body to parse here).
 export const POST = route({
@@ -16,6 +20,10 @@ export const POST = route({
     const result = await importUpload(req, actor);
     if (result.ok) return result;
     const n = result.problemCount;
-    throw new AppError("unprocessable", `${n} problem${n === 1 ? "" : "s"} found; nothing was imported.`, result.problems.slice(0, SHOWN_PROBLEMS));
+    throw new AppError(
+      "unprocessable",
+      `${n} problem${n === 1 ? "" : "s"} found; nothing was imported.`,
+      result.problems.slice(0, SHOWN_PROBLEMS),
+    );
   },
 });

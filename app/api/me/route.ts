@@ -6,7 +6,9 @@ import { route } from "@/lib/server/route";
 export const GET = route({
   permission: "signed-in",
   output: meSchema,
-  handler: async ({ actor }) => ({ person: { id: actor.id, email: actor.email, name: actor.name, role: actor.role, locale: actor.locale ?? "en" } }),
+  handler: async ({ actor }) => ({
+    person: { id: actor.id, email: actor.email, name: actor.name, role: actor.role, locale: actor.locale ?? "en" },
+  }),
 });
 
 export const PATCH = route({

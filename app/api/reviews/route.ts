@@ -3,4 +3,8 @@ import { reviewQueueSchema } from "@/lib/domain/review";
 import { reviewQueue } from "@/lib/server/review";
 import { route } from "@/lib/server/route";
 
-export const GET = route({ permission: "trajectory.review", output: reviewQueueSchema, handler: async ({ actor }) => ({ rows: await reviewQueue({ actor }) }) });
+export const GET = route({
+  permission: "trajectory.review",
+  output: reviewQueueSchema,
+  handler: async ({ actor }) => ({ rows: await reviewQueue({ actor }) }),
+});

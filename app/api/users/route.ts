@@ -3,7 +3,11 @@ import { createdPersonSchema, createUserInput, peopleSchema } from "@/lib/domain
 import { createUser, listUsers } from "@/lib/server/people";
 import { route } from "@/lib/server/route";
 
-export const GET = route({ permission: "people.manage", output: peopleSchema, handler: async ({ actor }) => ({ people: await listUsers({ actor }) }) });
+export const GET = route({
+  permission: "people.manage",
+  output: peopleSchema,
+  handler: async ({ actor }) => ({ people: await listUsers({ actor }) }),
+});
 
 export const POST = route({
   permission: "people.manage",

@@ -4,7 +4,13 @@ import { pageActor } from "@/lib/server/page-auth";
 
 export const metadata: Metadata = { title: "Review" };
 
-export default async function ReviewPage({ params, searchParams }: { params: Promise<{ id: string }>; searchParams: Promise<{ after?: string }> }) {
+export default async function ReviewPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ after?: string }>;
+}) {
   const { id } = await params;
   const { after } = await searchParams;
   await pageActor(`/reviews/${id}`, "trajectory.review");

@@ -10,7 +10,12 @@ import { groundTruthSchema } from "@/lib/domain/rewards";
 export const UI_S1_REWARD_VECTORS = fileURLToPath(new URL("./ui-s1-reward-vectors.json", import.meta.url));
 export const UI_S1_SOP_VECTORS = fileURLToPath(new URL("./ui-s1-sop-vectors.json", import.meta.url));
 
-const upstreamSchema = z.object({ repository: z.string(), path: z.string(), commit: z.string().regex(/^[0-9a-f]{40}$/), licence: z.literal("MIT") });
+const upstreamSchema = z.object({
+  repository: z.string(),
+  path: z.string(),
+  commit: z.string().regex(/^[0-9a-f]{40}$/),
+  licence: z.literal("MIT"),
+});
 
 export const uiS1RewardVectorsSchema = z.object({
   upstream: upstreamSchema,
@@ -54,10 +59,25 @@ export const loadUiS1SopVectors = () => uiS1SopVectorsSchema.parse(JSON.parse(re
 
 export const UI_S1_PROMPT_VECTORS = fileURLToPath(new URL("./ui-s1-prompt-vectors.json", import.meta.url));
 
-const scoredSchema = z.object({ response: z.string(), score: z.number(), format_score: z.number(), type_match: z.boolean(), extract_match: z.boolean() });
+const scoredSchema = z.object({
+  response: z.string(),
+  score: z.number(),
+  format_score: z.number(),
+  type_match: z.boolean(),
+  extract_match: z.boolean(),
+});
 const uiS1ContentSchema = z.union([
   z.object({ text: z.string() }).strict(),
-  z.object({ image: z.string(), height: z.number(), width: z.number(), resized_height: z.number(), resized_width: z.number(), seq_len: z.number() }).strict(),
+  z
+    .object({
+      image: z.string(),
+      height: z.number(),
+      width: z.number(),
+      resized_height: z.number(),
+      resized_width: z.number(),
+      seq_len: z.number(),
+    })
+    .strict(),
 ]);
 
 export const uiS1PromptVectorsSchema = z.object({

@@ -148,9 +148,11 @@ const en = {
   "export.trainer.ui-s1": "UI-S1 trajectories",
   "export.trainerSettings": "Settings",
   "export.copySettings": "Copy settings",
-  "export.trainerMeasured": "Measured over {rows} training samples at max_pixels {maxPixels}: longest prompt ≈ {prompt} tokens ({image} image tokens), longest sample ≈ {sequence} tokens. The bridge measures its own rows again and prints the same settings.",
+  "export.trainerMeasured":
+    "Measured over {rows} training samples at max_pixels {maxPixels}: longest prompt ≈ {prompt} tokens ({image} image tokens), longest sample ≈ {sequence} tokens. The bridge measures its own rows again and prints the same settings.",
   "export.trainerNotMeasured": "Run a bridge command: it measures the rows it writes and prints the lengths and pixel limits they need.",
-  "export.unreviewedWarning": "Exported with status “all”: it holds unreviewed model output. The bridge refuses it for training unless run with --allow-unreviewed.",
+  "export.unreviewedWarning":
+    "Exported with status “all”: it holds unreviewed model output. The bridge refuses it for training unless run with --allow-unreviewed.",
 } as const;
 
 const zh: Catalogue<typeof en> = {
@@ -300,7 +302,8 @@ const zh: Catalogue<typeof en> = {
   "export.trainer.ui-s1": "UI-S1 轨迹",
   "export.trainerSettings": "设置",
   "export.copySettings": "复制设置",
-  "export.trainerMeasured": "按 max_pixels {maxPixels} 统计了 {rows} 个训练样本：最长提示约 {prompt} 个 token（其中图像 {image} 个），最长样本约 {sequence} 个 token。桥接会重新统计自己写出的行并打印同样的设置。",
+  "export.trainerMeasured":
+    "按 max_pixels {maxPixels} 统计了 {rows} 个训练样本：最长提示约 {prompt} 个 token（其中图像 {image} 个），最长样本约 {sequence} 个 token。桥接会重新统计自己写出的行并打印同样的设置。",
   "export.trainerNotMeasured": "运行桥接命令：它会统计写出的行，并打印这些行需要的长度和像素上限。",
   "export.unreviewedWarning": "此导出的状态为“全部”：其中含有未审核的模型输出。除非加上 --allow-unreviewed，桥接会拒绝用它生成训练数据。",
 };

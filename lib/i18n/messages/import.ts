@@ -24,7 +24,8 @@ const en = {
   "import.progress.mb": "{n} MB",
   "import.result": "Import result",
   "import.ok.title": "Import succeeded",
-  "import.ok.body": "Imported {trajectories} trajectories and {steps} steps into project {project}{skipped}, with {screenshots} distinct screenshots.",
+  "import.ok.body":
+    "Imported {trajectories} trajectories and {steps} steps into project {project}{skipped}, with {screenshots} distinct screenshots.",
   "import.ok.skipped": " ({n} already present, skipped)",
   "import.ok.open": "Open the trajectories",
   "import.failed.title": "Import failed — nothing was imported",

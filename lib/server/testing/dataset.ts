@@ -10,7 +10,11 @@ import { generateDemoDataset } from "@/lib/demo/generate";
 import { blankPng, withTextChunk } from "./fixtures";
 
 /** Write `<outDir>/data.jsonl` and `<outDir>/images/` holding at least `minSteps` steps. */
-export async function mobileR1Dataset(outDir: string, minSteps: number, seed = 11): Promise<{ trajectories: number; steps: number; file: string }> {
+export async function mobileR1Dataset(
+  outDir: string,
+  minSteps: number,
+  seed = 11,
+): Promise<{ trajectories: number; steps: number; file: string }> {
   let n = Math.max(1, Math.ceil(minSteps / 7));
   let made = await generateDemoDataset({ outDir, trajectories: n, seed, renderImages: false });
   while (made.steps < minSteps) {

@@ -16,5 +16,6 @@ const onProgress = () => {
     stall();
   }
 };
-if (kind === "web") await startExportJob({ ...startExportInput.parse({ status: "all" }), actor: { id: null, label: "child@test.local" } }, { onProgress });
+if (kind === "web")
+  await startExportJob({ ...startExportInput.parse({ status: "all" }), actor: { id: null, label: "child@test.local" } }, { onProgress });
 else await runCliExport({ outDir: process.argv[3]!, status: "all", split: { kind: "none" }, onProgress });

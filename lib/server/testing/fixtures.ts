@@ -10,7 +10,6 @@ import { UI_S1_EVAL_JSONL } from "@/fixtures";
 import { migrate } from "../migrate";
 import { createDb, type Db } from "../db";
 
-
 /** A fresh SQLite database and data dir in a temp folder, migrated; sets the env the server reads. */
 export async function freshStudio(): Promise<{ dir: string; url: string; db: Db }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "studio-test-"));
@@ -23,7 +22,9 @@ export async function freshStudio(): Promise<{ dir: string; url: string; db: Db 
 
 /** A blank phone screenshot of the given size, as PNG bytes. */
 export async function blankPng(width: number, height: number, color = "#f4f4f4"): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: color } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: color } })
+    .png()
+    .toBuffer();
 }
 
 /**

@@ -8,13 +8,20 @@ import { crc32, deflateRawSync } from "node:zlib";
 export const BOUNDARY = "----studio-hostile-upload";
 
 /** Write a multipart body: text fields, then one file part whose content comes from `content`. */
-export async function writeMultipart(out: string, fields: Record<string, string>, fileName: string, content: AsyncIterable<Buffer>): Promise<void> {
+export async function writeMultipart(
+  out: string,
+  fields: Record<string, string>,
+  fileName: string,
+  content: AsyncIterable<Buffer>,
+): Promise<void> {
   const sink = createWriteStream(out);
   const write = async (b: Buffer | string) => {
     if (!sink.write(b)) await once(sink, "drain");
   };
   for (const [k, v] of Object.entries(fields)) await write(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
-  await write(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  await write(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   for await (const chunk of content) await write(chunk);
   await write(`\r\n--${BOUNDARY}--\r\n`);
   sink.end();

@@ -10,7 +10,9 @@ export const hasPostgres = existsSync(path.join(PG_BIN, "initdb"));
 
 function asPostgres(cmd: string, args: string[]) {
   const isRoot = process.getuid?.() === 0;
-  const r = isRoot ? spawnSync("runuser", ["-u", "postgres", "--", path.join(PG_BIN, cmd), ...args], { encoding: "utf8" }) : spawnSync(path.join(PG_BIN, cmd), args, { encoding: "utf8" });
+  const r = isRoot
+    ? spawnSync("runuser", ["-u", "postgres", "--", path.join(PG_BIN, cmd), ...args], { encoding: "utf8" })
+    : spawnSync(path.join(PG_BIN, cmd), args, { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr}`);
 }
 
@@ -20,6 +22,18 @@ export function startPostgres(): { url: string; stop: () => void } {
   const port = 56500 + Math.floor(Math.random() * 1000);
   if (process.getuid?.() === 0) execFileSync("chown", ["postgres", dir]);
   asPostgres("initdb", ["-D", path.join(dir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8"]);
-  asPostgres("pg_ctl", ["-D", path.join(dir, "data"), "-l", path.join(dir, "log"), "-o", `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200`, "-w", "start"]);
-  return { url: `postgresql://postgres@127.0.0.1:${port}/postgres`, stop: () => asPostgres("pg_ctl", ["-D", path.join(dir, "data"), "-m", "fast", "stop"]) };
+  asPostgres("pg_ctl", [
+    "-D",
+    path.join(dir, "data"),
+    "-l",
+    path.join(dir, "log"),
+    "-o",
+    `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200`,
+    "-w",
+    "start",
+  ]);
+  return {
+    url: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => asPostgres("pg_ctl", ["-D", path.join(dir, "data"), "-m", "fast", "stop"]),
+  };
 }

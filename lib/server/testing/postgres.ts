@@ -11,7 +11,11 @@ import { migrate } from "../migrate";
 const PG_BIN = "/usr/lib/postgresql/15/bin";
 export const hasPostgres = existsSync(path.join(PG_BIN, "initdb"));
 
-export type PostgresServer = { url: (database: string) => string; stop: () => void; freshDb: () => Promise<{ url: string; db: Db; dir: string }> };
+export type PostgresServer = {
+  url: (database: string) => string;
+  stop: () => void;
+  freshDb: () => Promise<{ url: string; db: Db; dir: string }>;
+};
 
 export function startPostgres(): PostgresServer {
   const dir = mkdtempSync(path.join(os.tmpdir(), "pg-"));
@@ -25,7 +29,16 @@ export function startPostgres(): PostgresServer {
   };
   if (isRoot) execFileSync("chown", ["postgres", dir]);
   asPostgres("initdb", ["-D", path.join(dir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8"]);
-  asPostgres("pg_ctl", ["-D", path.join(dir, "data"), "-l", path.join(dir, "log"), "-o", `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}`, "-w", "start"]);
+  asPostgres("pg_ctl", [
+    "-D",
+    path.join(dir, "data"),
+    "-l",
+    path.join(dir, "log"),
+    "-o",
+    `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}`,
+    "-w",
+    "start",
+  ]);
   const url = (database: string) => `postgresql://postgres@127.0.0.1:${port}/${database}`;
   let n = 0;
   return {

@@ -25,12 +25,19 @@ const req = new Request("http://studio.local/api/imports", {
 let outcome: Record<string, unknown>;
 try {
   const r = await importUpload(req);
-  outcome = r.ok ? { outcome: "imported", trajectories: r.trajectories } : { outcome: "problems", problemCount: r.problemCount, kept: r.problems.length, first: r.problems[0] };
+  outcome = r.ok
+    ? { outcome: "imported", trajectories: r.trajectories }
+    : { outcome: "problems", problemCount: r.problemCount, kept: r.problems.length, first: r.problems[0] };
 } catch (e) {
   outcome = e instanceof AppError ? { outcome: "refused", code: e.code, message: e.message } : { outcome: "crashed", message: String(e) };
 }
 const tmp = path.join(dataDir(), "tmp");
 const left = await readdir(tmp, { recursive: true }).catch(() => []);
 console.log(
-  JSON.stringify({ ...outcome, seconds: +((performance.now() - started) / 1000).toFixed(2), peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024), tmpLeft: left.length }),
+  JSON.stringify({
+    ...outcome,
+    seconds: +((performance.now() - started) / 1000).toFixed(2),
+    peakRssMB: Math.round(process.resourceUsage().maxRSS / 1024),
+    tmpLeft: left.length,
+  }),
 );

@@ -3,4 +3,8 @@ import { nextReviewSchema } from "@/lib/domain/review";
 import { startNextReview } from "@/lib/server/review";
 import { route } from "@/lib/server/route";
 
-export const POST = route({ permission: "trajectory.review", output: nextReviewSchema, handler: async ({ actor }) => ({ id: await startNextReview({ actor }) }) });
+export const POST = route({
+  permission: "trajectory.review",
+  output: nextReviewSchema,
+  handler: async ({ actor }) => ({ id: await startNextReview({ actor }) }),
+});

@@ -3,4 +3,8 @@ import { nextTaskSchema } from "@/lib/domain/views";
 import { route } from "@/lib/server/route";
 import { startNextTask } from "@/lib/server/tasks";
 
-export const POST = route({ permission: "trajectory.take", output: nextTaskSchema, handler: async ({ actor }) => ({ id: await startNextTask({ actor }) }) });
+export const POST = route({
+  permission: "trajectory.take",
+  output: nextTaskSchema,
+  handler: async ({ actor }) => ({ id: await startNextTask({ actor }) }),
+});
