@@ -253,8 +253,8 @@ for (const context of CONTEXTS) {
 
     for (const run of runs) {
       // Space is the pan gesture (held over the canvas, never fired by the page listener); on a focused
-      // button or checkbox it keeps its native meaning, which the overlay's note documents.
-      if (run.ids.includes("view.pan") && /^(checkbox|button)/.test(context.name)) continue;
+      // button, checkbox or option it keeps its native meaning (press, tick, pick), which the overlay's note documents.
+      if (run.ids.includes("view.pan") && /^(checkbox|button|radio)/.test(context.name)) continue;
       const label = `${context.name}: ${run.spec} (${run.ids.join(", ")})${run.isBoxSelected ? " with the box selected" : ""}`;
       // Back to the same place: step 2, help closed, nothing selected, then the box selected if asked.
       if ((await engine(page)).isHelpOpen) await page.keyboard.press("Escape");

@@ -8,7 +8,7 @@ const en = {
   "shortcut.outcomeFailure": "Outcome: failure",
   "shortcut.discard": "Discard the trajectory (toggle)",
   "shortcut.inFields":
-    "In a text field keys type text: only the Ctrl shortcuts work there, and Esc leaves the field. On a list, option, checkbox or button the shortcuts work as anywhere else and never change the focused control; Space presses a button or ticks a box, Alt+↓ opens a list.",
+    "In a text field keys type text: only the Ctrl shortcuts work there, and Esc leaves the field. On a list, option, checkbox or button the shortcuts work as anywhere else and never change the focused control; Space presses a button, ticks a box or picks the focused option (over the screenshot, holding Space pans), Alt+↓ opens a list.",
   "shortcut.verdictAdvance": "A verdict key also goes to the next step",
   "shortcut.verdictAdvanceHint": "Your setting, kept in this browser.",
   "submit.blockedTitle": "Not ready to submit yet:",
@@ -27,7 +27,7 @@ const zh: Catalogue<typeof en> = {
   "shortcut.outcomeFailure": "任务结果：失败",
   "shortcut.discard": "丢弃此轨迹（切换）",
   "shortcut.inFields":
-    "在文本框中按键会输入文字：只有 Ctrl 组合键生效，按 Esc 离开文本框。焦点在下拉框、单选项、复选框或按钮上时，快捷键照常生效，且不会改变该控件的值；空格键按下按钮或勾选复选框，Alt+↓ 打开下拉框。",
+    "在文本框中按键会输入文字：只有 Ctrl 组合键生效，按 Esc 离开文本框。焦点在下拉框、单选项、复选框或按钮上时，快捷键照常生效，且不会改变该控件的值；空格键按下按钮、勾选复选框或选中当前单选项（在截图上按住空格可平移），Alt+↓ 打开下拉框。",
   "shortcut.verdictAdvance": "按判定键后自动跳到下一步",
   "shortcut.verdictAdvanceHint": "个人设置，保存在此浏览器中。",
   "submit.blockedTitle": "还不能提交：",
