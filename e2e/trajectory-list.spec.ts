@@ -44,6 +44,8 @@ test("searching instructions narrows the list and says when nothing matches", as
   await list.search(first.slice(0, 24));
   await expect(list.rows.getByRole("link", { name: first })).toBeVisible();
   await list.search("zz-no-instruction-has-this-zz");
-  await expect(list.page.getByText("No trajectories match these filters")).toBeVisible();
+  // The search is a navigation (the filters live in the URL): on a loaded machine it can take a few seconds.
+  await expect(list.page).toHaveURL(/q=zz-no-instruction-has-this-zz/, { timeout: 15_000 });
+  await expect(list.page.getByText("No trajectories match these filters")).toBeVisible({ timeout: 15_000 });
   await expect(list.rows).toHaveCount(0);
 });
