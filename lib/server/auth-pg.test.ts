@@ -16,17 +16,17 @@ import { importFile } from "./import";
 import { migrate } from "./migrate";
 import { createUser } from "./people";
 import { blankPng } from "./testing/fixtures";
-import { hasPostgres, startPostgres } from "./testing/pg-server";
+import { hasPostgres, startPostgres } from "./testing/postgres";
 
 describe.skipIf(!hasPostgres)("on PostgreSQL", () => {
   let server: ReturnType<typeof startPostgres>;
   let db: Db;
   beforeAll(async () => {
     server = startPostgres();
-    process.env.DATABASE_URL = server.url;
+    process.env.DATABASE_URL = server.url("postgres");
     process.env.STUDIO_DATA_DIR = await mkdtemp(path.join(os.tmpdir(), "pg-studio-"));
-    await migrate(server.url);
-    db = createDb(server.url);
+    await migrate(server.url("postgres"));
+    db = createDb(server.url("postgres"));
   }, 120_000);
   afterAll(async () => {
     await db?.$disconnect();

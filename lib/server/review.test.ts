@@ -1,5 +1,3 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -8,9 +6,8 @@ import type { Actor } from "@/lib/domain/permissions";
 import type { StepFix } from "@/lib/domain/review";
 import { saveStepAnnotation, saveTrajectoryAnnotation } from "./annotate";
 import { CLI_ACTOR } from "./audit";
-import { createDb, type Db } from "./db";
+import type { Db } from "./db";
 import { importFile } from "./import";
-import { migrate } from "./migrate";
 import { createUser } from "./people";
 import {
   addComment,
@@ -25,6 +22,7 @@ import {
   startNextReview,
 } from "./review";
 import { freshStudio, blankPng } from "./testing/fixtures";
+import { hasPostgres, startPostgres, type PostgresServer } from "./testing/postgres";
 import { listMyTasks } from "./tasks";
 import { getTrajectory } from "./trajectories";
 
@@ -331,39 +329,16 @@ async function concurrentClaims(db: Db, annotator: Actor, tag: string) {
 }
 
 // PostgreSQL: a private server started for this test (Debian's postgresql package); skipped where it is missing.
-const PG_BIN = "/usr/lib/postgresql/15/bin";
-describe.skipIf(!existsSync(path.join(PG_BIN, "initdb")))("review on PostgreSQL", () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "pg-review-"));
-  const port = 56432 + Math.floor(Math.random() * 1000);
-  const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
-  const asPostgres = (cmd: string, args: string[]) => {
-    const isRoot = process.getuid?.() === 0;
-    const r = isRoot
-      ? spawnSync("runuser", ["-u", "postgres", "--", path.join(PG_BIN, cmd), ...args], { encoding: "utf8" })
-      : spawnSync(path.join(PG_BIN, cmd), args, { encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr}`);
-  };
+describe.skipIf(!hasPostgres)("review on PostgreSQL", () => {
+  let server: PostgresServer | undefined;
   let db: Db;
   beforeAll(async () => {
-    if (process.getuid?.() === 0) execFileSync("chown", ["postgres", dir]);
-    asPostgres("initdb", ["-D", path.join(dir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8"]);
-    asPostgres("pg_ctl", [
-      "-D",
-      path.join(dir, "data"),
-      "-l",
-      path.join(dir, "log"),
-      "-o",
-      `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}`,
-      "-w",
-      "start",
-    ]);
-    await migrate(url);
-    process.env.STUDIO_DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "pg-review-store-"));
-    db = createDb(url);
+    server = startPostgres();
+    ({ db } = await server.freshDb());
   }, 60_000);
   afterAll(async () => {
     await db?.$disconnect();
-    asPostgres("pg_ctl", ["-D", path.join(dir, "data"), "-m", "fast", "stop"]);
+    server?.stop();
   });
 
   it("concurrent 'Start next review' never hands one task to two reviewers", async () => {

@@ -35,7 +35,7 @@ export function startPostgres(): PostgresServer {
     "-l",
     path.join(dir, "log"),
     "-o",
-    `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}`,
+    `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200`,
     "-w",
     "start",
   ]);
