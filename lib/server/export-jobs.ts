@@ -2,13 +2,13 @@ import { randomBytes } from "node:crypto";
 import { trainerHintsSchema } from "@/lib/domain/trainer-hints";
 import { existsSync } from "node:fs";
 import { readdir, readFile, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { exportCountsSchema, type ExportItem, type StartExport } from "@/lib/domain/exports";
 import { truncate } from "@/lib/domain/limits";
 import { CLI_ACTOR, recordAudit, SYSTEM_ACTOR, type AuditActor } from "./audit";
 import { dataDir } from "./config";
+import { isOtherRunnerGone, newRunnerId } from "./job-runner";
 import { db as defaultDb, type Db } from "./db";
 import { AppError } from "./errors";
 import { EXPORT_STATUSES, exportDataset, type ExportStatus, type ExportSummary } from "./export";
@@ -36,7 +36,7 @@ const globalForJobs = globalThis as unknown as {
 };
 const runner = (globalForJobs.studioExportRunner ??= {
   // host:pid:boot: a restarted server is a new runner even when it gets the same pid.
-  id: `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`,
+  id: newRunnerId(),
   running: new Map<string, Running>(),
   lastSweep: new Map<string, number>(),
 });
@@ -94,20 +94,9 @@ function view(row: JobRow): ExportItem {
 }
 
 /** Is the process that runs this job gone? */
-function isRunnerGone(row: Pick<JobRow, "runnerId" | "heartbeatAt">, now: number): boolean {
-  if (row.runnerId === runner.id) return !runner.running.has((row as JobRow).id);
-  if (now - row.heartbeatAt.getTime() > STALE_MS) return true;
-  const [host, pidText] = row.runnerId.split(":");
-  if (host !== os.hostname()) return false;
-  const pid = Number(pidText);
-  // The same pid on this machine is this process, which does not run the job: a previous life of the server.
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code !== "EPERM";
-  }
+function isRunnerGone(row: Pick<JobRow, "id" | "runnerId" | "heartbeatAt">, now: number): boolean {
+  if (row.runnerId === runner.id) return !runner.running.has(row.id);
+  return isOtherRunnerGone(row.runnerId, row.heartbeatAt, STALE_MS, now);
 }
 
 /**

@@ -1,11 +1,10 @@
-import { randomBytes } from "node:crypto";
-import os from "node:os";
 import { truncate } from "@/lib/domain/limits";
 import { modelJobViewSchema, type ModelJobView, type StartModelJobInput } from "@/lib/domain/model";
 import type { Actor } from "@/lib/domain/permissions";
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "./audit";
 import { db as defaultDb, type Db } from "./db";
 import { AppError } from "./errors";
+import { isOtherRunnerGone, newRunnerId } from "./job-runner";
 import { judgeTrajectory, REVIEWED_WHERE } from "./judge";
 import { modelConfig, PROMPTS, type ModelConfig } from "./model";
 import { askThought } from "./suggest";
@@ -33,7 +32,7 @@ export const MAX_FAILURES_IN_ROW = 5;
 type Runner = { id: string; running: Map<string, Promise<void>> };
 const globalForJobs = globalThis as unknown as { studioModelRunner?: Runner };
 const runner = (globalForJobs.studioModelRunner ??= {
-  id: `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`,
+  id: newRunnerId(),
   running: new Map(),
 });
 
@@ -65,17 +64,7 @@ async function view(prisma: Db, row: JobRow): Promise<ModelJobView> {
 function isRunnerGone(row: JobRow, now: number): boolean {
   if (!row.runnerId) return true;
   if (row.runnerId === runner.id) return !runner.running.has(row.id);
-  if (!row.heartbeatAt || now - row.heartbeatAt.getTime() > JOB_STALE_MS) return true;
-  const [host, pidText] = row.runnerId.split(":");
-  if (host !== os.hostname()) return false;
-  const pid = Number(pidText);
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code !== "EPERM";
-  }
+  return isOtherRunnerGone(row.runnerId, row.heartbeatAt, JOB_STALE_MS, now);
 }
 
 /** Start a job: prefill over the given trajectories, or the judge over them (none given: every reviewed one). */
