@@ -44,6 +44,8 @@ async function main() {
       STUDIO_DATA_DIR: DATA,
       DATABASE_URL: `file:${path.join(DATA, "studio.db")}`,
       STUDIO_DEMO_TRAJECTORIES: "12",
+      // The canvas reports its paints (window.__studioPaint) only in a build with the test hooks.
+      NEXT_PUBLIC_STUDIO_TEST_HOOKS: "1",
     },
     stdio: ["ignore", "ignore", "inherit"],
   });

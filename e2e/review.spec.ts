@@ -34,6 +34,18 @@ test("a reviewer sends work back with a reason the annotator then sees, and appr
   await expect(work.getByRole("region", { name: "Comments" })).toContainText("The instruction is fine: annotate it.");
 
   await submitDiscarded(annotator.request, baseURL!, task.id);
+  // Opening the review claims it; "Leave without deciding" hands it back to the queue undecided.
+  await page.goto(`/reviews/${task.id}`);
+  const claimOf = async () =>
+    ((await (await reviewer.request.get("/api/reviews")).json()) as { rows: { id: string; reviewer: string | null }[] }).rows.find(
+      (r) => r.id === task.id,
+    )?.reviewer ?? null;
+  await expect.poll(claimOf).toBe("reviewer@studio.local");
+  await page.getByRole("button", { name: "Leave without deciding" }).click();
+  await expect(page).toHaveURL(/\/reviews$/);
+  await expect.poll(claimOf).toBeNull();
+  expect(((await (await reviewer.request.get(`/api/trajectories/${task.id}`)).json()) as { status: string }).status).toBe("submitted");
+
   await page.goto(`/reviews/${task.id}`);
   await page.getByRole("heading", { level: 1 }).click(); // focus the page, not a field
   await page.keyboard.press("a");

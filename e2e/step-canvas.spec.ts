@@ -293,5 +293,14 @@ test.describe("review", () => {
     await expect(canvas.zoomLevel).toHaveText("100 %");
     await expect.poll(async () => (await canvas.drawn()).screenshot!.variant).toBe("original");
     expect((await canvas.drawn()).screenshot!.naturalWidth).toBe(step.screenshot.width);
+
+    // The keyboard zooms the current step's picture too: 0 fits (F is "fix" here), + zooms in, Ctrl+0 is 100 %.
+    await page.keyboard.press("0");
+    await expect(canvas.zoomLevel).not.toHaveText("100 %");
+    await expect.poll(async () => (await canvas.drawn()).screenshot!.scale).toBeCloseTo(shot.scale, 3);
+    await page.keyboard.press("+");
+    await expect.poll(async () => (await canvas.drawn()).screenshot!.scale).toBeGreaterThan(shot.scale * 1.1);
+    await page.keyboard.press("Control+0");
+    await expect(canvas.zoomLevel).toHaveText("100 %");
   });
 });

@@ -11,7 +11,18 @@ import { patchResolved, postReply, reviewKeys } from "@/lib/queries/review";
  * One comment with its replies, a reply box and Resolve / Reopen. Used on the review page and in the
  * editor's side panel, so the reviewer and the annotator talk in the same thread.
  */
-export function CommentThread({ comment, trajectoryId, tag }: { comment: CommentView; trajectoryId: string; tag?: string }) {
+export function CommentThread({
+  comment,
+  trajectoryId,
+  tag,
+  lead,
+}: {
+  comment: CommentView;
+  trajectoryId: string;
+  tag?: string;
+  /** Said instead of "author body" when the page already words the comment (the send-back reason as "Sent back by …: reason"). */
+  lead?: string;
+}) {
   const t = useT();
   const client = useQueryClient();
   const [draft, setDraft] = useState("");
@@ -28,7 +39,13 @@ export function CommentThread({ comment, trajectoryId, tag }: { comment: Comment
     <article className={`comment-thread${comment.isResolved ? " is-resolved" : ""}`} aria-label={`${comment.author}: ${comment.body}`}>
       <p className="comment">
         {tag && <span className="chip chip-reason">{tag}</span>}
-        <b>{comment.author}</b> <span className="comment-body">{comment.body}</span>
+        {lead ? (
+          <span className="comment-body">{lead}</span>
+        ) : (
+          <>
+            <b>{comment.author}</b> <span className="comment-body">{comment.body}</span>
+          </>
+        )}
         {comment.isResolved && <span className="chip">{t("review.comment.resolved")}</span>}
       </p>
       {comment.replies.length > 0 && (

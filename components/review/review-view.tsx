@@ -6,10 +6,20 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { HelpOverlay } from "@/components/editor/help-overlay";
 import { ErrorBox, Loading } from "@/components/ui/states";
 import { reviewShortcuts, type ReviewContextState } from "@/lib/canvas/review-shortcuts";
+import { createView, type View } from "@/lib/canvas/view";
 import type { CommentView, ReviewContext, StepChange } from "@/lib/domain/review";
 import { describeToolCall, pyJsonDumps } from "@/lib/domain/tool-call";
 import { useT } from "@/lib/i18n/react";
-import { commentsQuery, postClaim, postComment, postDecision, postNextReview, reviewContextQuery, reviewKeys } from "@/lib/queries/review";
+import {
+  commentsQuery,
+  deleteClaim,
+  postClaim,
+  postComment,
+  postDecision,
+  postNextReview,
+  reviewContextQuery,
+  reviewKeys,
+} from "@/lib/queries/review";
 import { ApiError } from "@/lib/queries/fetcher";
 import { trajectoryKeys, trajectoryQuery } from "@/lib/queries/trajectories";
 import type { StepView, TrajectoryView } from "@/lib/domain/views";
@@ -85,6 +95,13 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
   const [open, setOpen] = useState<Set<number>>(() => new Set());
   const [fixes, setFixes] = useState<Record<string, FixDraft>>({});
   const [isHelpOpen, setHelpOpen] = useState(false);
+  // One zoom per step's canvas, kept here so the zoom keys act on the current step's picture.
+  const [views] = useState(() => new Map<string, View>());
+  const viewOf = (stepId: string) => {
+    let v = views.get(stepId);
+    if (!v) views.set(stepId, (v = createView()));
+    return v;
+  };
   const isSubmitted = trajectory.status === "submitted";
   const { error: claimError, until: claimUntil } = useClaim(trajectory.id, isSubmitted);
   const heldByOther = claimError !== null || (context.claim !== null && !context.claim.isMine);
@@ -94,8 +111,29 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
   const changedSince = new Set((context.sinceLast?.steps ?? []).map((s) => s.index));
   const changed = trajectory.steps.filter((s) => (context.personChanges[s.id] ?? []).length > 0).length;
   const rows = comments.data?.rows ?? [];
+  // The send-back reason is also the trajectory's first comment (so the annotator can reply to it): say it
+  // once, as that thread's first line, instead of once above it and once in it.
+  const last = context.lastDecision;
+  const reasonThread =
+    last?.decision === "reject" && last.reason ? rows.find((c) => c.stepIndex === null && c.body === last.reason) : undefined;
+  const lastDecisionLine = !last
+    ? ""
+    : last.decision === "reject"
+      ? t("review.lastDecision.reject", {
+          reviewer: last.reviewer,
+          date: new Date(last.createdAt).toLocaleString(),
+          reason: last.reason ?? "",
+        })
+      : t("review.lastDecision.approve", { reviewer: last.reviewer, date: new Date(last.createdAt).toLocaleString() });
 
   const next = useMutation({ mutationFn: postNextReview });
+  const leave = useMutation({
+    mutationFn: () => deleteClaim(trajectory.id),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: reviewKeys.queue() });
+      router.push("/reviews");
+    },
+  });
   const decide = useMutation({
     mutationFn: (decision: "approve" | "reject") =>
       postDecision(trajectory.id, {
@@ -138,18 +176,24 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
 
   const shortcuts = useMemo(
     () =>
-      reviewShortcuts({
-        next: () => goTo(current + 1),
-        prev: () => goTo(current - 1),
-        toggleOpen: () => toggleOpen(current),
-        comment: () => document.getElementById(commentInputId(current))?.focus(),
-        fix: () => startFix(trajectory.steps[current]!),
-        approve,
-        focusReason: () => document.getElementById("review-reason")?.focus(),
-        decide: () => (reason.trim() ? requestChanges() : approve()),
-        startNext: () => void startNext(),
-        help: () => setHelpOpen((v) => !v),
-      }),
+      reviewShortcuts(
+        {
+          next: () => goTo(current + 1),
+          prev: () => goTo(current - 1),
+          toggleOpen: () => toggleOpen(current),
+          comment: () => document.getElementById(commentInputId(current))?.focus(),
+          fix: () => startFix(trajectory.steps[current]!),
+          approve,
+          focusReason: () => document.getElementById("review-reason")?.focus(),
+          decide: () => (reason.trim() ? requestChanges() : approve()),
+          startNext: () => void startNext(),
+          help: () => setHelpOpen((v) => !v),
+        },
+        () => {
+          const step = trajectory.steps[current];
+          return step ? viewOf(step.id) : undefined;
+        },
+      ),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt with the state the actions read
     [current, reason, fixes, decide.isPending, trajectory],
   );
@@ -173,20 +217,7 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
             {trajectory.outcome && t("review.outcome", { outcome: trajectory.outcome })}
             {trajectory.isDiscarded && ` · ${t("review.discarded")}`}
           </div>
-          {context.lastDecision && (
-            <p className="sub last-decision">
-              {context.lastDecision.decision === "reject"
-                ? t("review.lastDecision.reject", {
-                    reviewer: context.lastDecision.reviewer,
-                    date: new Date(context.lastDecision.createdAt).toLocaleString(),
-                    reason: context.lastDecision.reason ?? "",
-                  })
-                : t("review.lastDecision.approve", {
-                    reviewer: context.lastDecision.reviewer,
-                    date: new Date(context.lastDecision.createdAt).toLocaleString(),
-                  })}
-            </p>
-          )}
+          {context.lastDecision && !reasonThread && <p className="sub last-decision">{lastDecisionLine}</p>}
           {isSubmitted && heldByOther && (
             <p className="notice" role="alert">
               {t("review.claim.other", {
@@ -205,7 +236,8 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
                 key={c.id}
                 comment={c}
                 trajectoryId={trajectory.id}
-                tag={c.body === context.lastDecision?.reason ? t("review.comment.reason") : undefined}
+                tag={c === reasonThread ? t("review.comment.reason") : undefined}
+                lead={c === reasonThread ? lastDecisionLine : undefined}
               />
             ))}
         </div>
@@ -244,7 +276,15 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
               {t("review.next")} <span className="kbd">N</span>
             </button>
           </div>
+          {canDecide && (
+            <div className="row">
+              <button type="button" className="btn" onClick={() => leave.mutate()} disabled={leave.isPending}>
+                {t("review.leave")}
+              </button>
+            </div>
+          )}
           {next.isError && <ErrorBox error={next.error} />}
+          {leave.isError && <ErrorBox error={leave.error} />}
           <p className="sub kbd-hint">{t("review.keys")}</p>
         </div>
       </header>
@@ -261,6 +301,7 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
               isChangedSince={changedSince.has(s.index)}
               comments={rows.filter((c) => c.stepIndex === s.index)}
               trajectoryId={trajectory.id}
+              view={viewOf(s.id)}
               fix={fixes[s.id] ?? null}
               canFix={canDecide}
               onStartFix={() => startFix(s)}
@@ -290,6 +331,7 @@ type StepProps = {
   isChangedSince: boolean;
   comments: CommentView[];
   trajectoryId: string;
+  view: View;
   fix: FixDraft | null;
   canFix: boolean;
   onStartFix: () => void;
@@ -307,6 +349,7 @@ function ReviewStep({
   isChangedSince,
   comments,
   trajectoryId,
+  view,
   fix,
   canFix,
   onStartFix,
@@ -338,7 +381,7 @@ function ReviewStep({
       aria-label={t("review.since.step", { n })}
     >
       <div className="review-picture">
-        <StepPicture step={step} isExcluded={isExcluded} isOpen={isOpen} />
+        <StepPicture step={step} isExcluded={isExcluded} isOpen={isOpen} view={view} />
         <button type="button" className="btn btn-small" aria-expanded={isOpen} onClick={onToggleOpen}>
           {isOpen ? t("review.step.close", { n }) : t("review.step.open", { n })}
         </button>

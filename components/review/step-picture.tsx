@@ -1,10 +1,11 @@
 import { ReviewStepCanvas } from "@/components/step-canvas/review-step-canvas";
+import type { View } from "@/lib/canvas/view";
 import type { StepView } from "@/lib/domain/views";
 
 /**
  * The review's picture of one step: the shared read-only step canvas (both actions and both boxes,
  * legend, zoom to full resolution). Opening a step gives its canvas more room.
  */
-export function StepPicture({ step, isExcluded, isOpen }: { step: StepView; isExcluded: boolean; isOpen: boolean }) {
-  return <ReviewStepCanvas step={step} isExcluded={isExcluded} height={isOpen ? 820 : 420} />;
+export function StepPicture({ step, isExcluded, isOpen, view }: { step: StepView; isExcluded: boolean; isOpen: boolean; view?: View }) {
+  return <ReviewStepCanvas step={step} isExcluded={isExcluded} height={isOpen ? 820 : 420} view={view} />;
 }

@@ -70,6 +70,8 @@ export function KonvaStage({
   const s = t.scale || 1;
 
   useEffect(() => {
+    // Test and benchmark builds only (NEXT_PUBLIC_STUDIO_TEST_HOOKS=1): `npm run build` leaves this out.
+    if (process.env.NEXT_PUBLIC_STUDIO_TEST_HOOKS !== "1") return;
     if (!image.element || paintIndex === undefined) return;
     // Konva draws in the next animation frame; mark the frame after that as painted.
     let raf = requestAnimationFrame(() => {

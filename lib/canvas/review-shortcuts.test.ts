@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CATALOGUE } from "@/lib/i18n";
 import { matchShortcut } from "./shortcuts";
+import { createView } from "./view";
 import { myTasksShortcuts, reviewQueueShortcuts, reviewShortcuts, type ReviewContextState } from "./review-shortcuts";
 
 const calls: string[] = [];
@@ -58,5 +59,50 @@ describe("review and My tasks shortcuts", () => {
     expect(press("Enter", open, true, { ctrlKey: true })).toBe("review.decide");
     expect(press("Enter", { canDecide: false, hasFixes: false }, true, { ctrlKey: true })).toBeNull();
     expect(calls).toEqual(["approve", "decide"]);
+  });
+});
+
+describe("review zoom keys", () => {
+  it("zoom the current step's picture: + and - zoom at the centre, 0 fits, Ctrl+0 is one screenshot pixel per screen pixel", () => {
+    const views = [createView(), createView()];
+    for (const v of views) {
+      v.setViewport({ width: 400, height: 800 });
+      v.setImage("shot", { width: 1080, height: 2400 });
+    }
+    let current = 1;
+    const list = reviewShortcuts(
+      {
+        next: () => {},
+        prev: () => {},
+        toggleOpen: () => {},
+        comment: () => {},
+        fix: () => {},
+        approve: () => {},
+        focusReason: () => {},
+        decide: () => {},
+        startNext: () => {},
+        help: () => {},
+      },
+      () => views[current],
+    );
+    const open = { canDecide: true, hasFixes: false };
+    const hit = (k: string, mods = {}) => {
+      const s = matchShortcut(key(k, mods), list, open, false);
+      s?.run(open);
+      return s?.id ?? null;
+    };
+    const fitted = views[1]!.transform().scale;
+    expect(hit("+")).toBe("zoom.in");
+    expect(views[1]!.transform().scale).toBeGreaterThan(fitted);
+    expect(views[0]!.get().camera).toBeNull();
+    expect(hit("0")).toBe("zoom.fit");
+    expect(views[1]!.get().camera).toBeNull();
+    expect(hit("-")).toBe("zoom.out");
+    expect(views[1]!.transform().scale).toBeLessThan(fitted);
+    current = 0;
+    expect(hit("0", { ctrlKey: true })).toBe("zoom.actual");
+    expect(views[0]!.transform().scale).toBeCloseTo(1, 6);
+    // "f" stays the review's "fix this step", not zoom to fit.
+    expect(hit("f")).toBe("review.fix");
   });
 });

@@ -1,4 +1,5 @@
 import type { Shortcut } from "./shortcuts";
+import type { View } from "./view";
 
 /**
  * The review page's and My tasks' entries in the shortcut registry. Same shape as the editor's
@@ -19,9 +20,13 @@ export type ReviewActions = {
 /** What the review shortcuts look at: may a decision be made now. */
 export type ReviewContextState = { canDecide: boolean; hasFixes: boolean };
 
-export function reviewShortcuts(a: ReviewActions): Shortcut<ReviewContextState>[] {
+/**
+ * `view` is the current step's canvas: + / - zoom it, 0 fits it (F is "fix" here), Ctrl+0 shows 100 %.
+ */
+export function reviewShortcuts(a: ReviewActions, view?: () => View | undefined): Shortcut<ReviewContextState>[] {
   const canDecide = (s: ReviewContextState) => s.canDecide;
   const g = "shortcut.group.review";
+  const z = "shortcut.group.general";
   return [
     { id: "review.next", kbd: ["j"], label: "shortcut.review.next", group: g, run: a.next },
     { id: "review.prev", kbd: ["k"], label: "shortcut.review.prev", group: g, run: a.prev },
@@ -41,6 +46,14 @@ export function reviewShortcuts(a: ReviewActions): Shortcut<ReviewContextState>[
     { id: "review.decide", kbd: ["mod+Enter"], label: "shortcut.review.decide", group: g, when: canDecide, run: a.decide, isGlobal: true },
     { id: "review.startNext", kbd: ["n"], label: "shortcut.review.startNext", group: g, run: a.startNext },
     { id: "review.help", kbd: ["?"], label: "shortcut.review.help", group: g, run: a.help },
+    ...(view
+      ? [
+          { id: "zoom.in", kbd: ["+", "="], label: "shortcut.zoomIn", group: z, run: () => view()?.zoomIn() },
+          { id: "zoom.out", kbd: ["-"], label: "shortcut.zoomOut", group: z, run: () => view()?.zoomOut() },
+          { id: "zoom.fit", kbd: ["0"], label: "shortcut.zoomFit", group: z, run: () => view()?.fit() },
+          { id: "zoom.actual", kbd: ["mod+0"], label: "shortcut.zoomActual", group: z, run: () => view()?.zoomActual() },
+        ]
+      : []),
   ];
 }
 

@@ -53,3 +53,7 @@ export const postNextReview = () => sendJson("POST", "/api/reviews/next", {}, ne
 /** Claim (or renew the claim on) one review: the page's heartbeat. */
 export const postClaim = (trajectoryId: string) =>
   sendJson("POST", `/api/reviews/${encodeURIComponent(trajectoryId)}/claim`, {}, claimResultSchema);
+
+/** "Leave without deciding": end this reviewer's own claim so someone else may take the review. */
+export const deleteClaim = (trajectoryId: string) =>
+  sendJson("DELETE", `/api/reviews/${encodeURIComponent(trajectoryId)}/claim`, {}, claimResultSchema);
