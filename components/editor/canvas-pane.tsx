@@ -2,7 +2,8 @@
 
 import { useCallback } from "react";
 import { TOOLS, type Editor, type EditorState, type Tool } from "@/lib/canvas/editor";
-import { formatKbd, type Shortcut } from "@/lib/canvas/shortcuts";
+import { kbdHint, type Shortcut } from "@/lib/canvas/shortcuts";
+import { zoomHints } from "@/lib/canvas/view-shortcuts";
 import { useT } from "@/lib/i18n/react";
 import type { StepView } from "@/lib/domain/views";
 import { StepCanvas } from "@/components/step-canvas/step-canvas";
@@ -10,12 +11,6 @@ import { importedBoxesOf } from "@/lib/canvas/overlay";
 import { useCurrentAnnotation, useEditor } from "./use-editor";
 
 type Props = { editor: Editor; step: StepView; stepCount: number; shortcuts: Shortcut<EditorState>[] };
-
-/** The key hint of a shortcut, from the registry. */
-export function kbdOf(shortcuts: Shortcut<EditorState>[], id: string): string {
-  const s = shortcuts.find((x) => x.id === id);
-  return s ? s.kbd.map((k) => formatKbd(k)).join(" / ") : "";
-}
 
 export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
   const t = useT();
@@ -38,7 +33,7 @@ export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
           onClick={editor.prev}
           disabled={step.index === 0}
           aria-label={t("shortcut.stepPrev")}
-          title={`${t("shortcut.stepPrev")} (${kbdOf(shortcuts, "step.prev")})`}
+          title={`${t("shortcut.stepPrev")} (${kbdHint(shortcuts, "step.prev")})`}
         >
           ←
         </button>
@@ -51,7 +46,7 @@ export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
           onClick={editor.next}
           disabled={step.index >= stepCount - 1}
           aria-label={t("shortcut.stepNext")}
-          title={`${t("shortcut.stepNext")} (${kbdOf(shortcuts, "step.next")})`}
+          title={`${t("shortcut.stepNext")} (${kbdHint(shortcuts, "step.next")})`}
         >
           →
         </button>
@@ -65,9 +60,9 @@ export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
             aria-pressed={tool === x}
             disabled={isReadOnly && x !== "select"}
             onClick={() => editor.setTool(x)}
-            title={`${t(`tool.${x}.hint`)} (${kbdOf(shortcuts, `tool.${x}`)})`}
+            title={`${t(`tool.${x}.hint`)} (${kbdHint(shortcuts, `tool.${x}`)})`}
           >
-            {t(`tool.${x}`)} <span className="kbd">{kbdOf(shortcuts, `tool.${x}`)}</span>
+            {t(`tool.${x}`)} <span className="kbd">{kbdHint(shortcuts, `tool.${x}`)}</span>
           </button>
         ))}
       </div>
@@ -78,7 +73,7 @@ export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
           onClick={editor.undo}
           disabled={!canUndo}
           aria-label={t("shortcut.undo")}
-          title={`${t("shortcut.undo")} (${kbdOf(shortcuts, "history.undo")})`}
+          title={`${t("shortcut.undo")} (${kbdHint(shortcuts, "history.undo")})`}
         >
           ↶
         </button>
@@ -88,7 +83,7 @@ export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
           onClick={editor.redo}
           disabled={!canRedo}
           aria-label={t("shortcut.redo")}
-          title={`${t("shortcut.redo")} (${kbdOf(shortcuts, "history.redo")})`}
+          title={`${t("shortcut.redo")} (${kbdHint(shortcuts, "history.redo")})`}
         >
           ↷
         </button>
@@ -112,12 +107,7 @@ export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
           isDimmed={cutAfter !== null && step.index > cutAfter}
           paintIndex={step.index}
           onImageLoaded={onImageLoaded}
-          hints={{
-            zoomIn: kbdOf(shortcuts, "zoom.in"),
-            zoomOut: kbdOf(shortcuts, "zoom.out"),
-            fit: kbdOf(shortcuts, "zoom.fit"),
-            actual: kbdOf(shortcuts, "zoom.actual"),
-          }}
+          hints={zoomHints(shortcuts)}
           header={header}
         />
       </div>

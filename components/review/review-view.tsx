@@ -7,6 +7,8 @@ import { HelpOverlay } from "@/components/editor/help-overlay";
 import { ErrorBox, Loading } from "@/components/ui/states";
 import { reviewShortcuts, type ReviewContextState } from "@/lib/canvas/review-shortcuts";
 import { createView, type View } from "@/lib/canvas/view";
+import { zoomHints } from "@/lib/canvas/view-shortcuts";
+import type { ZoomHints } from "@/components/step-canvas/step-canvas";
 import type { CommentView, ReviewContext, StepChange } from "@/lib/domain/review";
 import { describeToolCall, pyJsonDumps } from "@/lib/domain/tool-call";
 import { useT } from "@/lib/i18n/react";
@@ -197,6 +199,7 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
     // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt with the state the actions read
     [current, reason, fixes, decide.isPending, trajectory],
   );
+  const zoomKeys = useMemo(() => zoomHints(shortcuts), [shortcuts]);
   useShortcuts<ReviewContextState>(shortcuts, () => ({ canDecide, hasFixes: fixList.length > 0 }), !isHelpOpen);
 
   const afterKey = after ? (`review.after.${after}` as const) : null;
@@ -302,6 +305,7 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
               comments={rows.filter((c) => c.stepIndex === s.index)}
               trajectoryId={trajectory.id}
               view={viewOf(s.id)}
+              zoomKeys={zoomKeys}
               fix={fixes[s.id] ?? null}
               canFix={canDecide}
               onStartFix={() => startFix(s)}
@@ -332,6 +336,7 @@ type StepProps = {
   comments: CommentView[];
   trajectoryId: string;
   view: View;
+  zoomKeys: ZoomHints;
   fix: FixDraft | null;
   canFix: boolean;
   onStartFix: () => void;
@@ -350,6 +355,7 @@ function ReviewStep({
   comments,
   trajectoryId,
   view,
+  zoomKeys,
   fix,
   canFix,
   onStartFix,
@@ -381,7 +387,7 @@ function ReviewStep({
       aria-label={t("review.since.step", { n })}
     >
       <div className="review-picture">
-        <StepPicture step={step} isExcluded={isExcluded} isOpen={isOpen} view={view} />
+        <StepPicture step={step} isExcluded={isExcluded} isOpen={isOpen} view={view} hints={zoomKeys} />
         <button type="button" className="btn btn-small" aria-expanded={isOpen} onClick={onToggleOpen}>
           {isOpen ? t("review.step.close", { n }) : t("review.step.open", { n })}
         </button>

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { importedBoxesOf } from "@/lib/canvas/overlay";
 import { createView, type View } from "@/lib/canvas/view";
 import type { StepView } from "@/lib/domain/views";
-import { StepCanvas } from "./step-canvas";
+import { StepCanvas, type ZoomHints } from "./step-canvas";
 
 /**
  * The step canvas as review shows it: read-only, with its own zoom (Ctrl+wheel at the pointer, so a
@@ -18,11 +18,14 @@ export function ReviewStepCanvas({
   isExcluded,
   height = 520,
   view: given,
+  hints,
 }: {
   step: StepView;
   isExcluded?: boolean;
   height?: number;
   view?: View;
+  /** The zoom buttons' key hints, when the page's registry drives `view` (zoomHints from lib/canvas/view-shortcuts). */
+  hints?: ZoomHints;
 }) {
   // Pass `view` to drive it from the page's key registry too (viewShortcuts(view) from lib/canvas/view-shortcuts).
   const [own] = useState(() => createView());
@@ -39,6 +42,7 @@ export function ReviewStepCanvas({
         correctedBox={step.box}
         isDimmed={isExcluded}
         isWheelZoomWithModifier
+        hints={hints}
       />
     </div>
   );

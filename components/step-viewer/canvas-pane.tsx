@@ -3,7 +3,8 @@
 import { useCallback } from "react";
 import type { View } from "@/lib/canvas/view";
 import type { ViewerStore } from "@/lib/canvas/viewer";
-import { formatKbd, type Shortcut } from "@/lib/canvas/shortcuts";
+import type { Shortcut } from "@/lib/canvas/shortcuts";
+import { zoomHints } from "@/lib/canvas/view-shortcuts";
 import type { StepView } from "@/lib/domain/views";
 import { fillNodes } from "@/components/ui/format";
 import { StepCanvas } from "@/components/step-canvas/step-canvas";
@@ -11,12 +12,6 @@ import { importedBoxesOf } from "@/lib/canvas/overlay";
 import { useT } from "@/lib/i18n/react";
 
 type Props = { store: ViewerStore; view: View; step: StepView; stepCount: number; shortcuts: Shortcut[] };
-
-const kbdOf = (shortcuts: Shortcut[], id: string) =>
-  shortcuts
-    .find((s) => s.id === id)
-    ?.kbd.map((k) => formatKbd(k))
-    .join(" / ");
 
 /** The viewer's canvas: the one step canvas, read-only (drag pans, wheel and keys zoom). */
 export function CanvasPane({ store, view, step, stepCount, shortcuts }: Props) {
@@ -80,12 +75,7 @@ export function CanvasPane({ store, view, step, stepCount, shortcuts }: Props) {
           correctedBox={step.box}
           paintIndex={step.index}
           onImageLoaded={onImageLoaded}
-          hints={{
-            zoomIn: kbdOf(shortcuts, "zoom.in"),
-            zoomOut: kbdOf(shortcuts, "zoom.out"),
-            fit: kbdOf(shortcuts, "zoom.fit"),
-            actual: kbdOf(shortcuts, "zoom.actual"),
-          }}
+          hints={zoomHints(shortcuts)}
           header={header}
         />
       </div>

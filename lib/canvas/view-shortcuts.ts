@@ -1,4 +1,4 @@
-import type { Shortcut } from "./shortcuts";
+import { kbdHint, type Shortcut } from "./shortcuts";
 import type { View } from "./view";
 
 /**
@@ -17,4 +17,14 @@ export function viewShortcuts<C>(view: View, group = "shortcut.group.general"): 
     // it itself (and only while the pointer is over it); the page listener never fires this entry.
     { id: "view.pan", kbd: [" "], label: "shortcut.pan", group, when: () => false, run: () => undefined },
   ];
+}
+
+/** The zoom buttons' key hints (tooltips) from a page's registry: "+ / =", "-", "F", "Ctrl+0". */
+export function zoomHints<C>(shortcuts: readonly Shortcut<C>[]): Partial<Record<"zoomIn" | "zoomOut" | "fit" | "actual", string>> {
+  return {
+    zoomIn: kbdHint(shortcuts, "zoom.in"),
+    zoomOut: kbdHint(shortcuts, "zoom.out"),
+    fit: kbdHint(shortcuts, "zoom.fit"),
+    actual: kbdHint(shortcuts, "zoom.actual"),
+  };
 }
