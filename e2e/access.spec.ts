@@ -1,5 +1,6 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { DEMO_ACCOUNTS, type DemoRole } from "./accounts";
+import { importViaApi } from "./datasets";
 
 /** A browser with no session at all. */
 async function anonymousPage(browser: Browser, baseURL: string): Promise<Page> {
@@ -96,8 +97,7 @@ test("markup in a thought or instruction is shown as text and runs nothing", asy
   form.append("format", "ui-s1");
   form.append("files", new Blob([`${line}\n`]), "xss.jsonl");
   form.append("files", new Blob([png]), "xss.png");
-  const res = await request.post("/api/imports", { multipart: form, headers: { origin: baseURL! } });
-  expect(res.status(), await res.text()).toBe(200);
+  expect((await importViaApi(request, baseURL!, form)).state).toBe("succeeded");
 
   let dialogs = 0;
   page.on("dialog", (d) => {

@@ -3,6 +3,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import yazl from "yazl";
+import { expect, type APIRequestContext } from "@playwright/test";
 
 const SIZE = { width: 1080, height: 2400 };
 
@@ -52,4 +53,31 @@ export async function makeBrokenJsonl(dir: string): Promise<{ jsonl: string; ima
   await writeFile(images[0]!, await png(1));
   await writeFile(images[1]!, await png(2));
   return { jsonl, images };
+}
+
+/**
+ * Import through the API as a script would: POST /api/imports answers 202 with the running import
+ * once the files are received; poll GET /api/imports/:id until it ends. Returns the ended job.
+ */
+export async function importViaApi(
+  request: APIRequestContext,
+  baseURL: string,
+  multipart: Parameters<APIRequestContext["post"]>[1] extends infer O ? (O extends { multipart?: infer M } ? M : never) : never,
+): Promise<{ id: string; state: string; trajectories: number; steps: number; problemCount: number }> {
+  const res = await request.post("/api/imports", { multipart, headers: { origin: baseURL } });
+  expect(res.status(), await res.text()).toBe(202);
+  const { job } = (await res.json()) as { job: { id: string; state: string } };
+  expect(job.state).toBe("running");
+  let ended: Awaited<ReturnType<typeof importViaApi>> | null = null;
+  await expect
+    .poll(
+      async () => {
+        const r = (await (await request.get(`/api/imports/${job.id}`)).json()) as { job: NonNullable<typeof ended> };
+        ended = r.job.state === "running" ? null : r.job;
+        return r.job.state;
+      },
+      { timeout: 60_000 },
+    )
+    .not.toBe("running");
+  return ended!;
 }

@@ -14,7 +14,9 @@ test("uploading a .zip imports its trajectory", async ({ page, importPage, list,
   await importPage.upload([zip], { format: "ui-s1", project: "e2e" });
   await expect(importPage.result).toContainText("Import succeeded");
   await expect(importPage.result).toContainText("Imported 1 trajectories and 2 steps into project e2e");
-  await expect(importPage.recentImports.getByRole("row", { name: /batch\.zip\/batch\/data\.jsonl/ }).first()).toBeVisible();
+  const row = importPage.recentImports.getByRole("row", { name: /batch\.zip\/batch\/data\.jsonl/ }).first();
+  await expect(row).toContainText("Imported");
+  await expect(row).toContainText("admin@studio.local");
   expect(await trajectoryCount(request)).toBe(before + 1);
 
   await list.goto();
@@ -39,6 +41,10 @@ test("a broken .jsonl names its problems and imports nothing", async ({ importPa
   await expect(importPage.problems.filter({ hasText: "missing_0.png" }).first()).toContainText("screenshot");
   await expect(importPage.result).not.toContainText("e2e-data"); // no server paths in messages
   expect(await trajectoryCount(request)).toBe(before);
+  // The refused import is listed too, with its problem count, so nobody wonders where it went.
+  const row = importPage.recentImports.getByRole("row", { name: /broken\.jsonl/ }).first();
+  await expect(row).toContainText("Refused");
+  await expect(row).toContainText(/\d+ problems found; nothing was imported/);
 });
 
 test("the import API refuses a zip entry that escapes the folder", async ({ request, baseURL }, testInfo) => {

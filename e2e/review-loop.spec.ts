@@ -4,6 +4,7 @@ import sharp from "sharp";
 import yazl from "yazl";
 import type { TrajectoryView } from "@/lib/domain/views";
 import { storageStateFor, type DemoRole } from "./accounts";
+import { importViaApi } from "./datasets";
 import { expect as baseExpect, test } from "./fixtures";
 import { AuditPage } from "./pages/audit-page";
 import { EditorPage } from "./pages/editor-page";
@@ -118,15 +119,12 @@ test("two people close the review loop: comment on a step, send back, fix, reply
   const reviewer = await person(browser, base, "reviewer");
 
   // ── Seed: two trajectories, assigned to the annotator, fully annotated. ──
-  const upload = await admin.request.post("/api/imports", {
-    headers: headers(base),
-    multipart: {
-      format: "ui-s1",
-      project: "review-loop",
-      files: { name: "loop.zip", mimeType: "application/zip", buffer: await zipOf(testInfo.outputPath("loop.zip")) },
-    },
+  const upload = await importViaApi(admin.request, base, {
+    format: "ui-s1",
+    project: "review-loop",
+    files: { name: "loop.zip", mimeType: "application/zip", buffer: await zipOf(testInfo.outputPath("loop.zip")) },
   });
-  expect(upload.status(), await upload.text()).toBe(200);
+  expect(upload.state).toBe("succeeded");
   const list = await get<{ rows: { id: string; instruction: string }[] }>(
     admin.request,
     `/api/trajectories?q=${encodeURIComponent(`Review loop`)}&pageSize=100`,

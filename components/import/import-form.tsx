@@ -1,11 +1,12 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useEffect, useState, type FormEvent } from "react";
+import { useQuery } from "@tanstack/react-query";
 import { IMPORT_FORMATS } from "@/lib/domain/import-formats";
 import { QWEN_MAX_PIXELS } from "@/lib/domain/geometry";
-import { useImportMutation, type UploadProgress } from "@/lib/queries/imports";
+import { importJobQuery, useImportEnded, useImportMutation, type UploadProgress } from "@/lib/queries/imports";
 import { ImportOutcome } from "./import-outcome";
-import { UploadProgressBar } from "./upload-progress";
+import { ImportJobProgress, UploadProgressBar } from "./upload-progress";
 import { useT } from "@/lib/i18n/react";
 
 export function ImportForm() {
@@ -13,6 +14,16 @@ export function ImportForm() {
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [frame, setFrame] = useState<"original" | "resized">("original");
   const mutation = useImportMutation(setProgress);
+  // Once the files are received the import runs on the server: follow it until it ends.
+  const jobId = mutation.data?.id ?? null;
+  const job = useQuery({ ...importJobQuery(jobId ?? ""), enabled: jobId !== null });
+  const ended = job.data && job.data.state !== "running" ? job.data.state : null;
+  const onEnded = useImportEnded();
+  useEffect(() => {
+    if (ended) onEnded();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per import that ends
+  }, [ended, jobId]);
+  const isBusy = mutation.isPending || (jobId !== null && !ended);
 
   const submit = (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -55,13 +66,18 @@ export function ImportForm() {
               <input name="maxPixels" className="input" type="number" min={3136} defaultValue={QWEN_MAX_PIXELS} />
             </label>
           )}
-          <button className="btn btn-primary" type="submit" disabled={mutation.isPending}>
-            {mutation.isPending ? t("import.submitting") : t("import.submit")}
+          <button className="btn btn-primary" type="submit" disabled={isBusy}>
+            {isBusy ? t("import.submitting") : t("import.submit")}
           </button>
         </div>
         {mutation.isPending && progress && <UploadProgressBar progress={progress} />}
+        {!mutation.isPending && (job.data ?? mutation.data)?.state === "running" && (
+          <ImportJobProgress job={(job.data ?? mutation.data)!} />
+        )}
       </form>
-      {!mutation.isPending && (mutation.data || mutation.error) && <ImportOutcome result={mutation.data} error={mutation.error} />}
+      {!mutation.isPending && mutation.error && <ImportOutcome error={mutation.error} />}
+      {!mutation.isPending && ended && <ImportOutcome job={job.data} />}
+      {job.isError && <ImportOutcome error={job.error} />}
     </>
   );
 }

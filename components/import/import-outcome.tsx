@@ -2,26 +2,45 @@ import Link from "next/link";
 import { fillNodes, useFormatNumber } from "@/components/ui/format";
 import { ErrorBox } from "@/components/ui/states";
 import { useT } from "@/lib/i18n/react";
-import type { ImportSuccess } from "@/lib/domain/imports";
+import type { ImportJob } from "@/lib/domain/imports";
+import type { ImportProblem } from "@/lib/domain/problems";
 import { problemsOf } from "@/lib/queries/imports";
 
-export function ImportOutcome({ result, error }: { result: ImportSuccess | undefined; error: unknown }) {
+/** How an import ended (a job that ran), or why its upload was refused before it could start (`error`). */
+export function ImportOutcome({ job, error }: { job?: ImportJob; error?: unknown }) {
   const t = useT();
   const nf = useFormatNumber();
-  if (result) {
+  if (job?.state === "succeeded") {
     return (
       <section className="panel panel-pad outcome outcome-ok" role="status" aria-label={t("import.result")}>
         <h2>{t("import.ok.title")}</h2>
         <p>
           {fillNodes(t("import.ok.body"), {
-            trajectories: <strong>{nf(result.trajectories)}</strong>,
-            steps: <strong>{nf(result.steps)}</strong>,
-            project: <strong>{result.project}</strong>,
-            skipped: result.duplicates > 0 ? t("import.ok.skipped", { n: nf(result.duplicates) }) : "",
-            screenshots: nf(result.screenshots),
+            trajectories: <strong>{nf(job.trajectories)}</strong>,
+            steps: <strong>{nf(job.steps)}</strong>,
+            project: <strong>{job.project}</strong>,
+            skipped: job.duplicates > 0 ? t("import.ok.skipped", { n: nf(job.duplicates) }) : "",
+            screenshots: nf(job.screenshots),
           })}{" "}
           <Link href="/trajectories">{t("import.ok.open")}</Link>
         </p>
+      </section>
+    );
+  }
+  if (job?.state === "refused") {
+    const more = job.problemCount - job.problems.length;
+    return (
+      <Problems
+        problems={job.problems}
+        message={`${t("import.refused.count", { n: nf(job.problemCount) })}${more > 0 ? ` ${t("import.refused.more", { n: nf(more) })}` : ""}`}
+      />
+    );
+  }
+  if (job?.state === "failed") {
+    return (
+      <section className="panel panel-pad outcome outcome-bad" role="alert" aria-label={t("import.result")}>
+        <h2>{t("import.failed.title")}</h2>
+        <p>{job.error}</p>
       </section>
     );
   }
@@ -33,12 +52,17 @@ export function ImportOutcome({ result, error }: { result: ImportSuccess | undef
       </section>
     );
   }
+  return <Problems problems={problems} message={error instanceof Error ? error.message : ""} />;
+}
+
+function Problems({ problems, message }: { problems: ImportProblem[]; message: string }) {
+  const t = useT();
   return (
     <section className="panel outcome outcome-bad" role="alert" aria-label={t("import.result")}>
       <div className="panel-pad">
         <h2>{t("import.failed.title")}</h2>
         <p>
-          {error instanceof Error ? error.message : ""} {t("import.failed.fix")}
+          {message} {t("import.failed.fix")}
         </p>
       </div>
       <table className="table problems">

@@ -1,48 +1,64 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { importBatchesQuery } from "@/lib/queries/imports";
+import type { ImportJob } from "@/lib/domain/imports";
+import { importJobsQuery } from "@/lib/queries/imports";
 import { intlLocale, useFormatNumber } from "@/components/ui/format";
 import { EmptyState, QueryBody } from "@/components/ui/states";
 import { useLocale, useT } from "@/lib/i18n/react";
 
+/** Recent imports in every state: running ones with their progress, refused ones with their problem count, failed ones with why. */
 export function RecentBatches() {
   const t = useT();
   const locale = useLocale();
   const nf = useFormatNumber();
   // English keeps its day-month-year dates; Chinese gets its own order.
   const dateLocale = locale === "en" ? "en-GB" : intlLocale(locale);
-  const query = useQuery(importBatchesQuery());
+  const query = useQuery(importJobsQuery());
+  const stateText = (j: ImportJob) => {
+    if (j.state === "running")
+      return t(`import.phase.${j.phase}`, { lines: nf(j.lines), trajectories: nf(j.trajectories), steps: nf(j.steps) });
+    if (j.state === "refused") return t("import.refused.count", { n: nf(j.problemCount) });
+    if (j.state === "failed") return j.error ?? "";
+    return "";
+  };
   return (
     <section className="panel recent" aria-label={t("import.recent")}>
       <div className="panel-pad">
         <h2>{t("import.recent")}</h2>
       </div>
-      <QueryBody query={query} isEmpty={(data) => data.batches.length === 0} empty={<EmptyState title={t("import.recent.empty")} />}>
+      <QueryBody query={query} isEmpty={(data) => data.jobs.length === 0} empty={<EmptyState title={t("import.recent.empty")} />}>
         {(data) => (
           <table className="table">
             <thead>
               <tr>
                 <th>{t("import.recent.file")}</th>
+                <th>{t("import.recent.state")}</th>
                 <th>{t("import.recent.format")}</th>
                 <th>{t("import.recent.project")}</th>
                 <th className="num">{t("import.recent.trajectories")}</th>
                 <th className="num">{t("import.recent.steps")}</th>
                 <th className="num">{t("import.recent.skipped")}</th>
+                <th>{t("import.recent.by")}</th>
                 <th>{t("import.recent.when")}</th>
               </tr>
             </thead>
             <tbody>
-              {data.batches.map((b) => (
-                <tr key={b.id}>
-                  <td>{b.fileName}</td>
-                  <td className="nowrap">{b.format}</td>
-                  <td className="nowrap">{b.project}</td>
-                  <td className="num">{nf(b.trajectories)}</td>
-                  <td className="num">{nf(b.steps)}</td>
-                  <td className="num">{nf(b.duplicates)}</td>
+              {data.jobs.map((j) => (
+                <tr key={j.id} className={`import-${j.state}`}>
+                  <td>{j.fileName}</td>
+                  <td>
+                    <span className={`chip chip-import-${j.state}`}>{t(`import.state.${j.state}`)}</span>{" "}
+                    <span className="muted">{stateText(j)}</span>
+                  </td>
+                  <td className="nowrap">{j.format}</td>
+                  <td className="nowrap">{j.project}</td>
+                  <td className="num">{j.state === "succeeded" ? nf(j.trajectories) : "—"}</td>
+                  <td className="num">{j.state === "succeeded" ? nf(j.steps) : "—"}</td>
+                  <td className="num">{j.state === "succeeded" ? nf(j.duplicates) : "—"}</td>
+                  <td className="nowrap">{j.createdBy}</td>
                   <td className="nowrap muted">
-                    {new Date(b.startedAt).toLocaleString(dateLocale, { dateStyle: "medium", timeStyle: "short" })}
+                    {new Date(j.startedAt).toLocaleString(dateLocale, { dateStyle: "medium", timeStyle: "short" })}
                   </td>
                 </tr>
               ))}

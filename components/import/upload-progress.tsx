@@ -1,16 +1,18 @@
 import { Spinner } from "@/components/ui/states";
 import { useFormatNumber } from "@/components/ui/format";
+import type { ImportJob } from "@/lib/domain/imports";
 import type { UploadProgress } from "@/lib/queries/imports";
 import { useT } from "@/lib/i18n/react";
 
+/** The upload itself: bytes sent of the whole, then "received" until the server answers with the import. */
 export function UploadProgressBar({ progress }: { progress: UploadProgress }) {
   const t = useT();
   const nf = useFormatNumber();
   const mb = (n: number) => t("import.progress.mb", { n: nf(n / 1024 ** 2, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
-  if (progress.phase === "importing") {
+  if (progress.phase === "received") {
     return (
       <div className="progress-line" role="status">
-        <Spinner label={t("import.progress.importing")} /> {t("import.progress.checking")}
+        <Spinner label={t("import.progress.importing")} /> {t("import.progress.received")}
       </div>
     );
   }
@@ -28,6 +30,21 @@ export function UploadProgressBar({ progress }: { progress: UploadProgress }) {
         <div className="bar-fill" style={{ width: `${pct}%` }} />
       </div>
       {t("import.progress.uploading", { loaded: mb(progress.loaded), total: mb(progress.total), pct })}
+    </div>
+  );
+}
+
+/**
+ * A running import: its phase and what it has read so far. The first pass checks every line and
+ * screenshot (nothing is written yet), the second writes, the last makes the batch visible at once.
+ */
+export function ImportJobProgress({ job }: { job: ImportJob }) {
+  const t = useT();
+  const nf = useFormatNumber();
+  return (
+    <div className="progress-line" role="status" aria-label={t("import.progress.job")}>
+      <Spinner label={t("import.progress.importing")} />{" "}
+      {t(`import.phase.${job.phase}`, { lines: nf(job.lines), trajectories: nf(job.trajectories), steps: nf(job.steps) })}
     </div>
   );
 }

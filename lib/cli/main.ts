@@ -6,7 +6,8 @@ import path from "node:path";
 import { formatProblem } from "@/lib/domain/problems";
 import { IMPORT_FORMATS, parseFrameOption, type ImportFormat } from "@/lib/domain/import-formats";
 import { migrate } from "@/lib/server/migrate";
-import { importFile, type ImportProgress } from "@/lib/server/import";
+import type { ImportProgress } from "@/lib/server/import";
+import { runImportJob } from "@/lib/server/import-jobs";
 import { getStats } from "@/lib/server/trajectories";
 import { EXPORT_STATUSES, type ExportStatus } from "@/lib/server/export";
 import { runCliExport } from "@/lib/server/export-jobs";
@@ -142,7 +143,9 @@ async function runImport(args: string[]): Promise<number> {
   if (!format || !IMPORT_FORMATS.includes(format)) return usage(`--format must be one of ${IMPORT_FORMATS.join(", ")}`);
   await migrate();
   const started = Date.now();
-  const result = await importFile({
+  // A job row like the web's, so the import page lists command-line imports too (and their failures).
+  const result = await runImportJob({
+    actor: CLI_ACTOR,
     file: path.resolve(file),
     format,
     screenshotsDir: values.screenshots ? path.resolve(values.screenshots) : undefined,

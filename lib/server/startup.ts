@@ -1,5 +1,6 @@
 import { recoverExportJobs } from "./export-jobs";
 import { sweepAbandonedImports } from "./import";
+import { recoverImportJobs } from "./import-jobs";
 import { recoverModelJobs } from "./model-jobs";
 
 /**
@@ -20,6 +21,9 @@ export async function recoverAtStart(): Promise<void> {
     // A running import renews its heartbeat every few seconds: one silent for a minute died with its process.
     const { failed } = await sweepAbandonedImports(undefined, 60_000);
     if (failed) console.warn(`studio: marked ${failed} interrupted import(s) failed and removed their staged rows`);
+    const jobs = await recoverImportJobs();
+    if (jobs.failed.length)
+      console.warn(`studio: marked ${jobs.failed.length} interrupted import job(s) failed: ${jobs.failed.join(", ")}`);
   } catch (e) {
     console.error("studio: could not check for interrupted imports at start-up", e);
   }

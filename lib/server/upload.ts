@@ -10,10 +10,9 @@ import { z } from "zod";
 import { IMPORT_FORMATS, type CoordinateFrame } from "@/lib/domain/import-formats";
 import { QWEN_MAX_PIXELS } from "@/lib/domain/geometry";
 import { dataDir } from "./config";
-import { db as defaultDb, type Db } from "./db";
+import type { Db } from "./db";
 import { AppError } from "./errors";
 import { DEFAULT_PROJECT, importFile, type ImportProgress, type ImportResult } from "./import";
-import type { ImportBatch } from "@/lib/domain/imports";
 import { CLI_ACTOR } from "./audit";
 import { auditActor, authorizeCaller, type Caller } from "./session";
 
@@ -41,17 +40,24 @@ export const importUploadFields = z.object({
 type ReceivedFile = { name: string; file: string; bytes: number };
 type Received = { fields: Record<string, string>; files: ReceivedFile[] };
 
+/** An upload received and laid out for importFile, in its own work folder (remove it when done). */
+export type ReceivedUpload = {
+  work: string;
+  file: string;
+  displayName: string;
+  format: z.infer<typeof importUploadFields>["format"];
+  project: string | undefined;
+  frame: CoordinateFrame;
+  /** Problems name files as the uploader knows them (images/a.png), never by the server's temporary folder. */
+  hide: (message: string) => string;
+};
+
 /**
- * Receive a multipart upload (fields plus one .zip, or one .jsonl with its images), import it as one
- * batch, and delete the upload. The body is streamed to disk, never held in memory.
+ * Receive a multipart upload (fields plus one .zip, or one .jsonl with its images) into a work
+ * folder, streamed to disk, never held in memory; nothing is left behind when it is refused.
  */
-export async function importUpload(
-  req: Request,
-  caller: Caller = CLI_ACTOR,
-  opts: { db?: Db; onProgress?: (p: ImportProgress) => void } = {},
-): Promise<ImportResult> {
+export async function receiveUpload(req: Request, caller: Caller = CLI_ACTOR): Promise<ReceivedUpload> {
   authorizeCaller(caller, "import.run");
-  const actor = auditActor(caller);
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > MAX_UPLOAD_BYTES) throw tooLarge();
   const work = path.join(dataDir(), "tmp", `upload-${Date.now()}-${randomBytes(4).toString("hex")}`);
@@ -61,23 +67,45 @@ export async function importUpload(
     const frame: CoordinateFrame = fields.frame === "original" ? { kind: "original" } : { kind: "resized", maxPixels: fields.maxPixels };
     const folder = path.join(work, "data");
     const { file, displayName } = await arrangeFiles(received.files, folder, fields.format);
+    const hide = (m: string) => m.replaceAll(`${folder}${path.sep}`, "");
+    return { work, file, displayName, format: fields.format, project: fields.project, frame, hide };
+  } catch (e) {
+    await rm(work, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+/** Import a received upload as one batch (in this call), then delete the upload. */
+export async function importReceived(
+  up: ReceivedUpload,
+  caller: Caller = CLI_ACTOR,
+  opts: { db?: Db; onProgress?: (p: ImportProgress) => void } = {},
+): Promise<ImportResult> {
+  try {
     const result = await importFile({
-      file,
-      format: fields.format,
-      project: fields.project,
-      frame,
-      displayName,
-      actor,
+      file: up.file,
+      format: up.format,
+      project: up.project,
+      frame: up.frame,
+      displayName: up.displayName,
+      actor: auditActor(caller),
       db: opts.db,
       onProgress: opts.onProgress,
     });
     if (result.ok) return result;
-    // Name files as the uploader knows them (images/a.png), never by the server's temporary folder.
-    const hide = (s: string) => s.replaceAll(`${folder}${path.sep}`, "");
-    return { ...result, problems: result.problems.map((p) => ({ ...p, message: hide(p.message) })) };
+    return { ...result, problems: result.problems.map((p) => ({ ...p, message: up.hide(p.message) })) };
   } finally {
-    await rm(work, { recursive: true, force: true });
+    await rm(up.work, { recursive: true, force: true });
   }
+}
+
+/** Receive a multipart upload and import it as one batch, in this call (the web route runs it as a job: import-jobs.ts). */
+export async function importUpload(
+  req: Request,
+  caller: Caller = CLI_ACTOR,
+  opts: { db?: Db; onProgress?: (p: ImportProgress) => void } = {},
+): Promise<ImportResult> {
+  return importReceived(await receiveUpload(req, caller), caller, opts);
 }
 
 function tooLarge(): AppError {
@@ -420,29 +448,4 @@ export async function receiveMultipart(req: Request, dir: string): Promise<Recei
     throw new AppError("bad_request", "The upload ended early; try again.");
   }
   return { fields, files };
-}
-
-/** The most recent finished import batches, newest first (running and failed ones added nothing). */
-export async function listImportBatches(
-  { actor, limit = 20 }: { actor: Caller; limit?: number },
-  prisma: Db = defaultDb(),
-): Promise<ImportBatch[]> {
-  authorizeCaller(actor, "import.run");
-  const rows = await prisma.importBatch.findMany({
-    where: { status: "succeeded" },
-    orderBy: { startedAt: "desc" },
-    take: limit,
-    include: { project: { select: { name: true } } },
-  });
-  return rows.map((r) => ({
-    id: r.id,
-    fileName: r.fileName,
-    format: r.format,
-    project: r.project.name,
-    status: r.status,
-    trajectories: r.trajectories,
-    steps: r.steps,
-    duplicates: r.duplicates,
-    startedAt: r.startedAt.toISOString(),
-  }));
 }

@@ -1,29 +1,20 @@
-// GET /api/imports: recent import batches. POST /api/imports: import an uploaded .zip, or a .jsonl with its images
-import { importBatchesSchema, importSuccessSchema } from "@/lib/domain/imports";
-import { AppError } from "@/lib/server/errors";
+// GET /api/imports: recent imports in every state (running ones with their progress).
+// POST /api/imports: upload a .zip, or a .jsonl with its images; answers 202 with the running import
+// once the files are received (poll GET /api/imports/:id); a refused upload answers its error and leaves nothing.
+import { importJobAnswerSchema, importJobsSchema } from "@/lib/domain/imports";
+import { listImportJobs, startUploadImport } from "@/lib/server/import-jobs";
 import { route } from "@/lib/server/route";
-import { importUpload, listImportBatches } from "@/lib/server/upload";
-
-const SHOWN_PROBLEMS = 1000;
 
 export const GET = route({
   permission: "import.run",
-  output: importBatchesSchema,
-  handler: async ({ actor }) => ({ batches: await listImportBatches({ actor }) }),
+  output: importJobsSchema,
+  handler: async ({ actor }) => ({ jobs: await listImportJobs({ actor }) }),
 });
 
 // The body is a multipart upload, streamed to disk by the use case (no JSON body to parse here).
 export const POST = route({
   permission: "import.run",
-  output: importSuccessSchema,
-  handler: async ({ actor, req }) => {
-    const result = await importUpload(req, actor);
-    if (result.ok) return result;
-    const n = result.problemCount;
-    throw new AppError(
-      "unprocessable",
-      `${n} problem${n === 1 ? "" : "s"} found; nothing was imported.`,
-      result.problems.slice(0, SHOWN_PROBLEMS),
-    );
-  },
+  output: importJobAnswerSchema,
+  status: 202,
+  handler: async ({ actor, req }) => ({ job: await startUploadImport({ actor, req }) }),
 });

@@ -1,0 +1,278 @@
+// Imports as jobs a person can follow. The request that uploads the files only receives them (that is
+// the upload's own progress bar); the import then runs in the background and says its phase and counts
+// in an ImportJob row, which any studio process sharing the database can report. The command line runs
+// the same job in its own process, so its imports are listed beside the web's.
+import { rm } from "node:fs/promises";
+import { truncate } from "@/lib/domain/limits";
+import { importJobSchema, type ImportJob } from "@/lib/domain/imports";
+import type { CoordinateFrame, ImportFormat } from "@/lib/domain/import-formats";
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "./audit";
+import { db as defaultDb, type Db } from "./db";
+import { AppError } from "./errors";
+import { DEFAULT_PROJECT, importFile, type ImportProgress, type ImportResult } from "./import";
+import { isOtherRunnerGone, newRunnerId } from "./job-runner";
+import { auditActor, authorizeCaller, type Caller } from "./session";
+import { importReceived, receiveUpload, type ReceivedUpload } from "./upload";
+
+export const IMPORT_HEARTBEAT_MS = 5_000;
+/** A running import not heard from for this long is taken as dead (another machine's, or a hung one). */
+export const IMPORT_STALE_MS = Number(process.env.STUDIO_JOB_STALE_MS ?? 30_000);
+const PROGRESS_WRITE_MS = 500;
+
+type Runner = { id: string; running: Map<string, Promise<ImportResult>> };
+const globalForJobs = globalThis as unknown as { studioImportRunner?: Runner };
+const runner = (globalForJobs.studioImportRunner ??= { id: newRunnerId(), running: new Map() });
+
+type JobRow = Awaited<ReturnType<Db["importJob"]["findFirstOrThrow"]>>;
+
+function view(row: JobRow): ImportJob {
+  return importJobSchema.parse({
+    id: row.id,
+    state: row.state,
+    fileName: row.fileName,
+    format: row.format,
+    project: row.project,
+    createdBy: row.createdByLabel,
+    phase: row.phase,
+    lines: row.lines,
+    trajectories: row.trajectories,
+    steps: row.steps,
+    duplicates: row.duplicates,
+    screenshots: row.screenshots,
+    batchId: row.batchId,
+    problems: JSON.parse(row.problemsJson) as unknown,
+    problemCount: row.problemCount,
+    error: row.error,
+    startedAt: row.startedAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  });
+}
+
+type JobSpec = {
+  file: string;
+  format: ImportFormat;
+  project?: string;
+  frame?: CoordinateFrame;
+  screenshotsDir?: string;
+  displayName: string;
+  actor: AuditActor;
+  /** Rewrites a problem's message before it is stored (an upload hides its temporary folder). */
+  hide?: (message: string) => string;
+};
+
+/**
+ * Record a running job and start importFile behind it. `run` is the import itself (importFile, or an
+ * upload's importReceived, which also removes the upload); the returned promise settles with its
+ * result once the row says how it ended.
+ */
+async function launch(
+  prisma: Db,
+  spec: JobSpec,
+  run: (onProgress: (p: ImportProgress) => void) => Promise<ImportResult>,
+): Promise<{ row: JobRow; done: Promise<ImportResult> }> {
+  const row = await prisma.importJob.create({
+    data: {
+      state: "running",
+      fileName: truncate(spec.displayName, 500),
+      format: spec.format,
+      project: spec.project ?? DEFAULT_PROJECT,
+      createdById: spec.actor.id,
+      createdByLabel: truncate(spec.actor.label),
+      runnerId: runner.id,
+      heartbeatAt: new Date(),
+    },
+  });
+  const id = row.id;
+  let progress: ImportProgress = { phase: "checking", lines: 0, trajectories: 0, steps: 0 };
+  let lastWrite = 0;
+  let writing: Promise<unknown> = Promise.resolve();
+  const beat = () =>
+    (writing = writing
+      .then(() =>
+        prisma.importJob.updateMany({
+          where: { id, runnerId: runner.id, state: "running" },
+          data: { heartbeatAt: new Date(), ...progress },
+        }),
+      )
+      .catch((e: unknown) => console.error(`import ${id}: could not record progress`, e)));
+  const timer = setInterval(() => void beat(), IMPORT_HEARTBEAT_MS);
+  timer.unref?.();
+  const finish = async (data: Parameters<Db["importJob"]["updateMany"]>[0]["data"]) => {
+    clearInterval(timer);
+    await writing;
+    await prisma.importJob
+      .updateMany({ where: { id, runnerId: runner.id }, data: { ...data, heartbeatAt: new Date(), finishedAt: new Date() } })
+      .catch((err: unknown) => console.error(`import ${id}: could not record how it ended`, err));
+  };
+  const done = run((p) => {
+    progress = p;
+    if (Date.now() - lastWrite >= PROGRESS_WRITE_MS) {
+      lastWrite = Date.now();
+      void beat();
+    }
+  }).then(
+    async (result) => {
+      if (result.ok) {
+        await finish({
+          state: "succeeded",
+          phase: "committing",
+          trajectories: result.trajectories,
+          steps: result.steps,
+          duplicates: result.duplicates,
+          screenshots: result.screenshots,
+          batchId: result.batchId,
+        });
+      } else {
+        const hide = spec.hide ?? ((m: string) => m);
+        const problems = result.problems.map((p) => ({ ...p, message: hide(p.message) }));
+        await finish({
+          state: "refused",
+          trajectories: result.trajectories,
+          steps: result.steps,
+          problemsJson: JSON.stringify(problems),
+          problemCount: result.problemCount,
+        });
+      }
+      return result;
+    },
+    async (e: unknown) => {
+      const error = e instanceof AppError ? e.message : "The import failed on the server; it has been logged. Nothing was imported.";
+      if (!(e instanceof AppError)) console.error(`import ${id} failed`, e);
+      await finish({ state: "failed", error: truncate(error, 2_000) });
+      throw e;
+    },
+  );
+  runner.running.set(id, done);
+  // Settled either way; whoever started the job reads its outcome from `done` or from the row.
+  void done.catch(() => undefined).finally(() => runner.running.delete(id));
+  return { row, done };
+}
+
+/**
+ * POST /api/imports: receive the upload in this request, then import it in the background and answer
+ * at once with the running job (poll getImportJob). A refused upload (too large, a broken zip, no
+ * JSONL) is answered here with its error, and leaves no job.
+ */
+export async function startUploadImport(
+  { actor: caller, req }: { actor: Caller; req: Request },
+  opts: { db?: Db } = {},
+): Promise<ImportJob> {
+  authorizeCaller(caller, "import.run");
+  const prisma = opts.db ?? defaultDb();
+  const up: ReceivedUpload = await receiveUpload(req, caller);
+  const spec: JobSpec = {
+    file: up.file,
+    format: up.format,
+    project: up.project,
+    frame: up.frame,
+    displayName: up.displayName,
+    actor: auditActor(caller),
+    hide: up.hide,
+  };
+  let started: { row: JobRow; done: Promise<ImportResult> };
+  try {
+    started = await launch(prisma, spec, (onProgress) => importReceived(up, caller, { db: prisma, onProgress }));
+  } catch (e) {
+    await rm(up.work, { recursive: true, force: true });
+    throw e;
+  }
+  // The request has its answer; the outcome is in the row (a failure is also logged by launch).
+  void started.done.catch(() => undefined);
+  return view(started.row);
+}
+
+/** The command line's import: the same job, run in this process and awaited. */
+export async function runImportJob(
+  opts: Omit<JobSpec, "displayName" | "actor"> & {
+    displayName?: string;
+    actor: AuditActor;
+    db?: Db;
+    onProgress?: (p: ImportProgress) => void;
+  },
+): Promise<ImportResult & { jobId: string }> {
+  const prisma = opts.db ?? defaultDb();
+  const displayName = opts.displayName ?? opts.file.split(/[\\/]/).pop() ?? opts.file;
+  const { row, done } = await launch(prisma, { ...opts, displayName }, (onProgress) =>
+    importFile({
+      file: opts.file,
+      format: opts.format,
+      project: opts.project,
+      frame: opts.frame,
+      screenshotsDir: opts.screenshotsDir,
+      displayName,
+      actor: opts.actor,
+      db: prisma,
+      onProgress: (p) => {
+        onProgress(p);
+        opts.onProgress?.(p);
+      },
+    }),
+  );
+  return { ...(await done), jobId: row.id };
+}
+
+/** Is the process that runs this import gone? */
+function isRunnerGone(row: Pick<JobRow, "id" | "runnerId" | "heartbeatAt">, now: number): boolean {
+  if (row.runnerId === runner.id) return !runner.running.has(row.id);
+  return isOtherRunnerGone(row.runnerId, row.heartbeatAt, IMPORT_STALE_MS, now);
+}
+
+/**
+ * Mark running imports whose process is gone (restart, kill, another machine gone quiet) as failed,
+ * with an audit row. Their staged rows are removed by sweepAbandonedImports; nothing of them was
+ * ever visible. Safe from any process at any time: each job is failed once.
+ */
+export async function recoverImportJobs(opts: { db?: Db } = {}): Promise<{ failed: string[] }> {
+  const prisma = opts.db ?? defaultDb();
+  const now = Date.now();
+  const failed: string[] = [];
+  for (const row of await prisma.importJob.findMany({ where: { state: "running" } })) {
+    if (!isRunnerGone(row, now)) continue;
+    const error = `The studio process running this import stopped (last heard from ${row.heartbeatAt.toISOString()}); nothing was imported. Import the file again.`;
+    const { count } = await prisma.importJob.updateMany({
+      where: { id: row.id, state: "running", heartbeatAt: row.heartbeatAt },
+      data: { state: "failed", error, finishedAt: new Date(now) },
+    });
+    if (count === 1) {
+      failed.push(row.id);
+      await recordAudit(prisma, {
+        actor: SYSTEM_ACTOR,
+        action: "import.fail",
+        entityType: "import",
+        entityId: row.id,
+        before: { state: "running", runnerId: row.runnerId },
+        after: { state: "failed", error },
+      });
+    }
+  }
+  return { failed };
+}
+
+/** The most recent imports, newest first, in every state (running ones with their progress). */
+export async function listImportJobs(
+  { actor, limit = 20 }: { actor: Caller; limit?: number },
+  opts: { db?: Db } = {},
+): Promise<ImportJob[]> {
+  authorizeCaller(actor, "import.run");
+  const prisma = opts.db ?? defaultDb();
+  await recoverImportJobs({ db: prisma });
+  const rows = await prisma.importJob.findMany({ orderBy: { startedAt: "desc" }, take: Math.min(Math.max(limit, 1), 100) });
+  return rows.map(view);
+}
+
+export async function getImportJob({ actor, id }: { actor: Caller; id: string }, opts: { db?: Db } = {}): Promise<ImportJob> {
+  authorizeCaller(actor, "import.run");
+  const prisma = opts.db ?? defaultDb();
+  let row = await prisma.importJob.findUnique({ where: { id } });
+  if (!row) throw new AppError("not_found", `No import ${id}.`);
+  if (row.state === "running" && isRunnerGone(row, Date.now())) {
+    await recoverImportJobs({ db: prisma });
+    row = await prisma.importJob.findUniqueOrThrow({ where: { id } });
+  }
+  return view(row);
+}
+
+/** Wait for an import this process runs (tests, and a server draining before it stops). */
+export async function waitForImportJob(id: string): Promise<void> {
+  await runner.running.get(id)?.catch(() => undefined);
+}
