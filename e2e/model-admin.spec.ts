@@ -178,8 +178,10 @@ test("pre-annotation started from the list's selection runs to done on /admin/mo
   await expect(second.getByRole("button", { name: "Resume" })).toBeVisible();
   await page.waitForTimeout(3_500); // the request in flight (3 s) finishes; no new one starts
   const askedWhilePaused = fake.requests.length;
+  await page.reload();
+  await expect(second).toContainText("paused");
   const progressPaused = (await second.getByRole("cell").nth(2).textContent())!;
-  await page.waitForTimeout(2_000);
+  await page.waitForTimeout(3_000);
   expect(fake.requests.length).toBe(askedWhilePaused);
   await page.reload();
   await expect(second.getByRole("cell").nth(2)).toHaveText(progressPaused);

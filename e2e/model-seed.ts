@@ -27,7 +27,9 @@ async function zipOf(run: string, trajectories: SeedTrajectory[]): Promise<Buffe
       );
       const isLast = i === t.steps - 1;
       steps.push({
-        action_content: isLast ? { action: "terminate", status: "success" } : { action: "click", coordinate: [270, 300 + i * 50] },
+        action_content: isLast
+          ? { action: "terminate", status: "success" }
+          : { action: "click", coordinate: [270, 300 + i * 50], bbox: [200, 260 + i * 50, 340, 340 + i * 50] },
         screenshot: name,
       });
     }
