@@ -403,6 +403,30 @@ describe("batch pre-annotation", () => {
     );
   });
 
+  it("starts over the list's filters: only matching trajectories that still have an untouched step", async () => {
+    const [m1, m2, m3] = (await seed([
+      { goal: "matchme one", steps: 2, app: "Files" },
+      { goal: "matchme two", steps: 1, app: "Files" },
+      { goal: "matchme three", steps: 1, app: "Photos" },
+    ])) as [string, string, string];
+    await assign(m2, ann);
+    const only = (await steps(m2))[0]!;
+    await saveStepAnnotation({ actor: ann, stepId: only.id, ...inputFrom(only, { clearAction: "Done by hand." }) }, db);
+    fake.setMode({ mode: "ok" });
+    const job = await startModelJob({ actor: admin, kind: "prefill", matching: { q: "matchme", app: "Files" } }, db);
+    expect(job).toMatchObject({ trajectories: 1, progress: { total: 2 } });
+    await waitForModelJob(job.id);
+    for (const s of await steps(m1)) expect(s.provenance["thought.state"]).toMatchObject({ source: "prefilled" });
+    expect((await steps(m3))[0]!.provenance).toEqual({});
+    expect(
+      (await rejection(startModelJob({ actor: admin, kind: "prefill", matching: { q: "no such text anywhere" } }, db))).message,
+    ).toMatch(/No trajectory matching these filters has a step nobody has touched/);
+    await expect(startModelJob({ actor: admin, kind: "prefill", trajectoryIds: [m3], matching: { q: "matchme" } }, db)).rejects.toThrow(
+      /either trajectoryIds or matching filters/,
+    );
+    await expect(startModelJob({ actor: admin, kind: "judge", matching: { q: "matchme" } }, db)).rejects.toThrow(/for pre-annotation/);
+  });
+
   it("survives its process being killed: the next studio process takes it over and finishes it, asking for each step once", async () => {
     const [e] = (await seed([{ goal: "prefill E", steps: 4 }])) as [string];
     fake.setMode({ mode: "slow", delayMs: 60_000 });
