@@ -57,14 +57,21 @@ test("a suggested thought is accepted with the key, edited by typing, saved with
   // Asking changed nothing yet.
   expect((await editor.current()).thought.state).not.toBe("The settings page is open.");
 
+  const provenance = page.getByRole("region", { name: "Model suggestion" });
+  await expect(provenance.getByText(/^Thought: /)).not.toHaveText(/suggested/);
   await editor.press("a");
   await expect(editor.field("State")).toHaveValue("The settings page is open.");
   await expect(editor.field("Next action")).toHaveValue("Tap the Wi-Fi entry.");
   await expect(card).toBeHidden();
+  // The provenance line follows the save at once, without a reload.
+  await editor.waitSaved();
+  await expect(provenance.getByText("Thought: suggested, accepted")).toBeVisible();
+  await expect(provenance.getByText("Clear action: as imported")).toBeVisible();
   // Editing it is normal typing.
   await editor.field("Purpose").fill("So that Wi-Fi is on.");
   await editor.leaveField();
   await editor.waitSaved();
+  await expect(provenance.getByText("Thought: suggested, edited")).toBeVisible();
 
   const step = (await trajectory(request, id)).steps[0]!;
   expect(step.thought.state).toBe("The settings page is open.");

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
 import { useState } from "react";
 import { ErrorBox, Loading } from "@/components/ui/states";
 import { useT } from "@/lib/i18n/react";
@@ -19,6 +20,9 @@ export function ModelJobs() {
     <section className="panel panel-pad admin-section" aria-labelledby="model-jobs-title">
       <h2 id="model-jobs-title">{t("model.jobs.title")}</h2>
       <p className="muted">{t("model.jobs.sub")}</p>
+      <p className="muted">
+        {t("model.jobs.fromList")} <Link href="/trajectories">{t("model.jobs.toList")}</Link>
+      </p>
       <label className="field">
         <span>{t("model.jobs.ids")}</span>
         <textarea className="input" rows={3} value={ids} onChange={(e) => setIds(e.target.value)} />
@@ -74,7 +78,7 @@ function JobRow({ job, onCommand }: { job: ModelJobView; onCommand: (c: "pause" 
       <td>
         {t(`model.jobs.kind.${job.kind}`)}{" "}
         <span className="muted small">
-          {job.prompt} · {job.model}
+          {t("model.jobs.trajectories", { n: job.trajectories })} · {job.prompt} · {job.model}
         </span>
       </td>
       <td>

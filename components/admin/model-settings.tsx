@@ -10,14 +10,25 @@ import { modelSettingsQuery, useSaveModelSettings, useTestModelConnection, type 
 export function ModelSettings() {
   const t = useT();
   const query = useQuery(modelSettingsQuery());
-  if (query.error) return <ErrorBox error={query.error} />;
-  if (!query.data) return <Loading />;
-  return <SettingsForm key={JSON.stringify(query.data.settings)} settings={query.data.settings} t={t} />;
-}
-
-function SettingsForm({ settings, t }: { settings: ModelSettingsView; t: ReturnType<typeof useT> }) {
+  // Held here, not in the form: a save re-keys the form (fresh defaults) and "Saved." must outlive that.
   const save = useSaveModelSettings();
   const test = useTestModelConnection();
+  if (query.error) return <ErrorBox error={query.error} />;
+  if (!query.data) return <Loading />;
+  return <SettingsForm key={JSON.stringify(query.data.settings)} settings={query.data.settings} save={save} test={test} t={t} />;
+}
+
+function SettingsForm({
+  settings,
+  save,
+  test,
+  t,
+}: {
+  settings: ModelSettingsView;
+  save: ReturnType<typeof useSaveModelSettings>;
+  test: ReturnType<typeof useTestModelConnection>;
+  t: ReturnType<typeof useT>;
+}) {
   const [clearKey, setClearKey] = useState(false);
   const saved = (field: keyof ModelSettingsView["sources"]) => settings.sources[field] === "saved";
   const source = (field: keyof ModelSettingsView["sources"], value: string | number | null) =>

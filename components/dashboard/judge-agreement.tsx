@@ -36,7 +36,7 @@ export function JudgeAgreement() {
           </dl>
           <Matrix c={a.overall.confusion} />
           <h3>{t("judge.byApp")}</h3>
-          <table className="table">
+          <table className="table" aria-label={t("judge.byApp")}>
             <thead>
               <tr>
                 <th>{t("judge.app")}</th>
@@ -60,7 +60,7 @@ export function JudgeAgreement() {
           {a.disagreements.length === 0 ? (
             <p className="muted">{t("judge.noDisagreements")}</p>
           ) : (
-            <table className="table">
+            <table className="table" aria-label={t("judge.disagreements")}>
               <thead>
                 <tr>
                   <th>{t("judge.app")}</th>
@@ -78,7 +78,9 @@ export function JudgeAgreement() {
                     <td>{t(`judge.${d.judge}`)}</td>
                     <td title={d.instruction}>{d.reason}</td>
                     <td>
-                      <Link href={`/trajectories/${d.trajectoryId}`}>{t("judge.open")}</Link>
+                      <Link href={`/trajectories/${d.trajectoryId}`} aria-label={t("judge.openNamed", { instruction: d.instruction })}>
+                        {t("judge.open")}
+                      </Link>
                     </td>
                   </tr>
                 ))}

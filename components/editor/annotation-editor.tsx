@@ -1,6 +1,6 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
 import { createAutosave, restoreDrafts, type Autosave } from "@/lib/canvas/autosave";
@@ -16,8 +16,8 @@ import {
 } from "@/lib/domain/annotation";
 import { useT } from "@/lib/i18n/react";
 import { renewLeaseRequest, saveStepRequest, saveTrajectoryRequest, useSubmitTrajectory } from "@/lib/queries/annotation";
-import { trajectoryQuery } from "@/lib/queries/trajectories";
-import type { TrajectoryView } from "@/lib/domain/views";
+import { trajectoryKeys, trajectoryQuery } from "@/lib/queries/trajectories";
+import type { StepView, TrajectoryView } from "@/lib/domain/views";
 import { ErrorBox, Loading } from "@/components/ui/states";
 import { CanvasPane } from "./canvas-pane";
 import { localDrafts } from "./drafts";
@@ -79,8 +79,21 @@ function buildEditor(trajectory: TrajectoryView, stepIndex: number): Editor {
   });
 }
 
+/**
+ * A saved step's provenance (typed, suggested-accepted, suggested-edited...) is decided by the server:
+ * put it into the trajectory's cached view so the provenance line shows it at once, not on reload.
+ */
+function showProvenance(client: QueryClient, trajectoryId: string, saved: StepView) {
+  client.setQueryData(
+    trajectoryKeys.detail(trajectoryId),
+    (t: TrajectoryView | undefined) =>
+      t && { ...t, steps: t.steps.map((s) => (s.id === saved.id ? { ...s, provenance: saved.provenance } : s)) },
+  );
+}
+
 function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: TrajectoryView; initialStepIndex: number }) {
   const t = useT();
+  const client = useQueryClient();
   const [editor] = useState(() => buildEditor(trajectory, initialStepIndex));
   const [autosave] = useState<Autosave>(() =>
     createAutosave(editor, {
@@ -91,7 +104,7 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
         save: (key, value, version) =>
           key === TRAJECTORY_KEY
             ? saveTrajectoryRequest(trajectory.id, value as never, version)
-            : saveStepRequest(key, value as never, version),
+            : saveStepRequest(key, value as never, version, (saved) => showProvenance(client, trajectory.id, saved)),
       },
     }),
   );

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { PrefillAction } from "@/components/admin/model-prefill";
 import { useFormatNumber } from "@/components/ui/format";
 import { ErrorBox } from "@/components/ui/states";
 import { useT } from "@/lib/i18n/react";
@@ -46,6 +47,7 @@ export function AssignBar({ selected, onDone }: { selected: string[]; onDone: ()
       <button type="button" className="btn" disabled={selected.length === 0 || assign.isPending} onClick={() => assign.mutate(null)}>
         {t("list.assign.pool")}
       </button>
+      <PrefillAction selected={selected} />
       {assign.isSuccess && <span role="status">{t("list.assign.done", { n: nf(assign.data.assigned) })}</span>}
       {assign.isError && <ErrorBox error={assign.error} />}
     </div>

@@ -4,6 +4,7 @@ import { thoughtPartsSchema } from "./thought";
 import { toolCallSchema } from "./tool-call";
 import type { FieldProvenance, ProvenanceField } from "./provenance";
 import { outcomeSchema } from "./trajectory";
+import { trajectoryFiltersSchema } from "./views";
 
 // The model in the loop: endpoint settings, suggestions, field provenance, background jobs and the
 // judge. Wire shapes for routes and clients, and the pure parts (parsing answers, agreement figures).
@@ -196,15 +197,29 @@ export const MODEL_JOB_STATES = ["running", "paused", "cancelled", "succeeded", 
 export const modelJobStateSchema = z.enum(MODEL_JOB_STATES);
 export type ModelJobState = z.infer<typeof modelJobStateSchema>;
 
-export const startModelJobInput = z.object({
-  kind: z.enum(MODEL_JOB_KINDS),
-  /** the trajectories to work on; for the judge, empty takes every reviewed one */
-  trajectoryIds: z.array(text("id").min(1)).max(10_000),
-});
-export type StartModelJobInput = z.infer<typeof startModelJobInput>;
+export const startModelJobInput = z
+  .object({
+    kind: z.enum(MODEL_JOB_KINDS),
+    /** the trajectories to work on; for the judge, empty takes every reviewed one */
+    trajectoryIds: z.array(text("id").min(1)).max(10_000).default([]),
+    /**
+     * Pre-annotation only, instead of ids: every trajectory matching the trajectory list's filters
+     * (app, status, instruction text, assignee email or "none") that still has a step nobody has touched.
+     */
+    matching: trajectoryFiltersSchema.omit({ page: true }).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.matching && v.trajectoryIds.length)
+      ctx.addIssue({ code: "custom", path: ["matching"], message: "give either trajectoryIds or matching filters, not both" });
+    if (v.matching && v.kind !== "prefill")
+      ctx.addIssue({ code: "custom", path: ["matching"], message: "matching filters are for pre-annotation (kind prefill)" });
+  });
+/** What a caller gives (trajectoryIds may be left out). */
+export type StartModelJobInput = z.input<typeof startModelJobInput>;
 
 export const MODEL_JOB_COMMANDS = ["pause", "resume", "cancel"] as const;
 export const modelJobCommandInput = z.object({ command: z.enum(MODEL_JOB_COMMANDS) });
+export type ModelJobCommand = z.infer<typeof modelJobCommandInput>["command"];
 
 export const modelJobViewSchema = z.object({
   id: z.string(),

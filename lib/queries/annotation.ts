@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
 import { annotationOf, trajectoryAnnotationOf, type StepAnnotation, type TrajectoryAnnotation } from "@/lib/domain/annotation";
-import { leaseSchema, stepViewSchema, trajectoryAnnotationViewSchema, trajectoryViewSchema } from "@/lib/domain/views";
+import { leaseSchema, stepViewSchema, trajectoryAnnotationViewSchema, trajectoryViewSchema, type StepView } from "@/lib/domain/views";
 import type { SaveOutcome } from "@/lib/canvas/autosave";
 import { apiErrorFrom } from "./fetcher";
 import { taskKeys } from "./tasks";
@@ -37,11 +37,17 @@ async function putVersioned<V, T>(
   return { kind: "rejected", message: apiErrorFrom(res.status, json).message };
 }
 
-export function saveStepRequest(stepId: string, value: StepAnnotation, version: number): Promise<SaveOutcome> {
-  return putVersioned(`/api/steps/${encodeURIComponent(stepId)}/annotation`, { ...value, version }, stepViewSchema, (v) => ({
-    version: v.version,
-    value: annotationOf(v),
-  }));
+/** Save one step; `onSaved` gets the server's view of the saved step (its provenance is only known there). */
+export function saveStepRequest(
+  stepId: string,
+  value: StepAnnotation,
+  version: number,
+  onSaved?: (step: StepView) => void,
+): Promise<SaveOutcome> {
+  return putVersioned(`/api/steps/${encodeURIComponent(stepId)}/annotation`, { ...value, version }, stepViewSchema, (v) => {
+    onSaved?.(v);
+    return { version: v.version, value: annotationOf(v) };
+  });
 }
 
 export function saveTrajectoryRequest(id: string, value: TrajectoryAnnotation, version: number): Promise<SaveOutcome> {

@@ -50,12 +50,15 @@ export function useTestModelConnection() {
   return useMutation({ mutationFn: () => sendJson("POST", "/api/model/test", undefined, z.object({ test: connectionTestSchema })) });
 }
 
-/** Jobs, polled every second while one runs. */
+/** Jobs, polled every second while one runs, and every five while one is paused (its last item may still land). */
 export const modelJobsQuery = () =>
   queryOptions({
     queryKey: modelKeys.jobs(),
     queryFn: ({ signal }) => getJson("/api/model/jobs", modelJobListSchema, signal),
-    refetchInterval: (q) => (q.state.data?.jobs.some((j) => j.state === "running") ? 1_000 : false),
+    refetchInterval: (q) => {
+      const jobs = q.state.data?.jobs ?? [];
+      return jobs.some((j) => j.state === "running") ? 1_000 : jobs.some((j) => j.state === "paused") ? 5_000 : false;
+    },
   });
 
 export function useStartModelJob() {

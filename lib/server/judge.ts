@@ -126,7 +126,7 @@ function group(c: Confusion) {
  * outcome by judge outcome (latest verdict each), Cohen's kappa, the same per app, and the
  * disagreements to open. Trajectories with no verdict are counted as unjudged.
  */
-export async function judgeAgreement(actor: Actor, prisma: Db = defaultDb()): Promise<JudgeAgreement> {
+export async function judgeAgreement({ actor }: { actor: Actor }, prisma: Db = defaultDb()): Promise<JudgeAgreement> {
   authorize(actor, "trajectory.review");
   const reviewed = await prisma.trajectory.findMany({
     where: REVIEWED_WHERE,

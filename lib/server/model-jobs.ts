@@ -1,5 +1,11 @@
 import { truncate } from "@/lib/domain/limits";
-import { modelJobViewSchema, type ModelJobView, type StartModelJobInput } from "@/lib/domain/model";
+import {
+  modelJobViewSchema,
+  startModelJobInput,
+  type ModelJobCommand,
+  type ModelJobView,
+  type StartModelJobInput,
+} from "@/lib/domain/model";
 import type { Actor } from "@/lib/domain/permissions";
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "./audit";
 import { db as defaultDb, type Db } from "./db";
@@ -68,12 +74,18 @@ function isRunnerGone(row: JobRow, now: number): boolean {
 }
 
 /** Start a job: prefill over the given trajectories, or the judge over them (none given: every reviewed one). */
-export async function startModelJob(actor: Actor, input: StartModelJobInput, prisma: Db = defaultDb()): Promise<ModelJobView> {
+export async function startModelJob(
+  { actor, ...raw }: { actor: Actor } & StartModelJobInput,
+  prisma: Db = defaultDb(),
+): Promise<ModelJobView> {
   authorize(actor, "model.manage");
+  const input = startModelJobInput.parse(raw);
   const config = await modelConfig(prisma);
   const ids = [...new Set(input.trajectoryIds)];
   let trajectoryIds: string[];
-  if (input.kind === "judge" && ids.length === 0) {
+  if (input.matching) {
+    trajectoryIds = await untouchedMatching(prisma, input.matching);
+  } else if (input.kind === "judge" && ids.length === 0) {
     trajectoryIds = (await prisma.trajectory.findMany({ where: REVIEWED_WHERE, select: { id: true }, orderBy: { id: "asc" } })).map(
       (t) => t.id,
     );
@@ -90,7 +102,11 @@ export async function startModelJob(actor: Actor, input: StartModelJobInput, pri
   if (trajectoryIds.length === 0)
     throw new AppError(
       "unprocessable",
-      input.kind === "judge" ? "There is no reviewed trajectory to judge yet." : "trajectoryIds: choose at least one trajectory",
+      input.kind === "judge"
+        ? "There is no reviewed trajectory to judge yet."
+        : input.matching
+          ? "No trajectory matching these filters has a step nobody has touched."
+          : "trajectoryIds: choose at least one trajectory",
     );
   const total =
     input.kind === "prefill" ? await prisma.step.count({ where: { trajectoryId: { in: trajectoryIds } } }) : trajectoryIds.length;
@@ -122,11 +138,39 @@ export async function startModelJob(actor: Actor, input: StartModelJobInput, pri
   return view(prisma, row);
 }
 
+/** At most this many trajectories in one job started from the list's filters. */
+export const MAX_MATCHING_TRAJECTORIES = 10_000;
+
+/**
+ * The trajectories matching the list's filters (the same fields the list page keeps in its URL) that
+ * still have a step nobody has touched, in the list's order.
+ */
+async function untouchedMatching(prisma: Db, f: NonNullable<StartModelJobInput["matching"]>): Promise<string[]> {
+  const assignee = f.assignee?.trim().toLowerCase();
+  const where = {
+    ...(f.app ? { app: f.app } : {}),
+    ...(f.status ? { status: f.status } : {}),
+    ...(f.q ? { instruction: { contains: f.q } } : {}),
+    ...(assignee === "none" ? { assigneeId: null } : assignee ? { assignee: { email: assignee } } : {}),
+    steps: { some: UNTOUCHED },
+  };
+  const rows = await prisma.trajectory.findMany({
+    where,
+    select: { id: true },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    take: MAX_MATCHING_TRAJECTORIES + 1,
+  });
+  if (rows.length > MAX_MATCHING_TRAJECTORIES)
+    throw new AppError(
+      "unprocessable",
+      `matching: more than ${MAX_MATCHING_TRAJECTORIES} trajectories match these filters; narrow them (app, status, text) and start one job per part.`,
+    );
+  return rows.map((r) => r.id);
+}
+
 /** Pause, resume or cancel. Resuming runs the job in this process; cancelling keeps what was written. */
 export async function commandModelJob(
-  actor: Actor,
-  id: string,
-  command: "pause" | "resume" | "cancel",
+  { actor, id, command }: { actor: Actor; id: string; command: ModelJobCommand },
   prisma: Db = defaultDb(),
 ): Promise<ModelJobView> {
   authorize(actor, "model.manage");
@@ -186,14 +230,14 @@ export async function recoverModelJobs(prisma: Db = defaultDb()): Promise<string
   return taken;
 }
 
-export async function listModelJobs(actor: Actor, prisma: Db = defaultDb()): Promise<ModelJobView[]> {
+export async function listModelJobs({ actor }: { actor: Actor }, prisma: Db = defaultDb()): Promise<ModelJobView[]> {
   authorize(actor, "model.manage");
   await recoverModelJobs(prisma);
   const rows = await prisma.modelJob.findMany({ orderBy: [{ startedAt: "desc" }, { id: "desc" }], take: 100 });
   return Promise.all(rows.map((r) => view(prisma, r)));
 }
 
-export async function getModelJob(actor: Actor, id: string, prisma: Db = defaultDb()): Promise<ModelJobView> {
+export async function getModelJob({ actor, id }: { actor: Actor; id: string }, prisma: Db = defaultDb()): Promise<ModelJobView> {
   authorize(actor, "model.manage");
   await recoverModelJobs(prisma);
   const row = await prisma.modelJob.findUnique({ where: { id } });

@@ -15,7 +15,7 @@ describe.skipIf(!isConfigured)(`a real model endpoint (${process.env.STUDIO_MODE
     const { db, dir } = await freshStudio();
     const admin = await db.user.create({ data: { id: "u-admin", email: "admin@test.local", name: "admin", role: "admin" } });
     const actor = { id: admin.id, email: admin.email, name: admin.name, role: "admin" as const };
-    const test = await testModelConnection(actor, db);
+    const test = await testModelConnection({ actor }, db);
     expect(test.error).toBeNull();
     expect(test.ok).toBe(true);
     expect(test.reply?.length).toBeGreaterThan(0);
@@ -28,7 +28,7 @@ describe.skipIf(!isConfigured)(`a real model endpoint (${process.env.STUDIO_MODE
     await importFile({ file: path.join(dir, "d.jsonl"), format: "ui-s1", db });
     const step = await db.step.findFirstOrThrow();
     await db.trajectory.update({ where: { id: step.trajectoryId }, data: { assigneeId: admin.id, status: "in_progress" } });
-    const s = await suggestForStep(actor, step.id, "thought", db);
+    const s = await suggestForStep({ actor, stepId: step.id, kind: "thought" }, db);
     expect(s.kind).toBe("thought");
     if (s.kind === "thought")
       for (const part of [s.output.state, s.output.nextAction, s.output.purpose]) expect(part.trim().length).toBeGreaterThan(0);

@@ -113,24 +113,27 @@ describe("the model endpoint", () => {
   it("is off until configured: suggestions answer 503 with what to do", async () => {
     const [tid] = await seed([{ goal: "unconfigured", steps: 1 }]);
     await assign(tid!, ann);
-    const e = await rejection(suggestForStep(ann, (await steps(tid!))[0]!.id, "thought", db));
+    const e = await rejection(suggestForStep({ actor: ann, stepId: (await steps(tid!))[0]!.id, kind: "thought" }, db));
     expect(e.code).toBe("unavailable");
     expect(e.message).toMatch(/Model page|STUDIO_MODEL_URL/);
-    expect((await getModelSettings(admin, db)).isConfigured).toBe(false);
+    expect((await getModelSettings({ actor: admin }, db)).isConfigured).toBe(false);
   });
 
   it("falls back to the environment, and saved settings win over it", async () => {
     process.env.STUDIO_MODEL_URL = "http://127.0.0.1:1/v1";
     process.env.STUDIO_MODEL_NAME = "env-model";
     try {
-      expect(await getModelSettings(admin, db)).toMatchObject({
+      expect(await getModelSettings({ actor: admin }, db)).toMatchObject({
         baseUrl: "http://127.0.0.1:1/v1",
         model: "env-model",
         sources: { baseUrl: "env", model: "env", concurrency: "default" },
         isConfigured: true,
       });
-      await saveModelSettings(admin, { baseUrl: fake.baseUrl, model: "qwen2.5-vl-7b", apiKey: KEY, concurrency: 2, timeoutMs: 5_000 }, db);
-      expect(await getModelSettings(admin, db)).toMatchObject({
+      await saveModelSettings(
+        { actor: admin, baseUrl: fake.baseUrl, model: "qwen2.5-vl-7b", apiKey: KEY, concurrency: 2, timeoutMs: 5_000 },
+        db,
+      );
+      expect(await getModelSettings({ actor: admin }, db)).toMatchObject({
         baseUrl: fake.baseUrl,
         model: "qwen2.5-vl-7b",
         hasKey: true,
@@ -143,20 +146,20 @@ describe("the model endpoint", () => {
   });
 
   it("never shows the key: not in the view, not in the audit trail; only admins see or change settings", async () => {
-    const view = await getModelSettings(admin, db);
+    const view = await getModelSettings({ actor: admin }, db);
     expect(JSON.stringify(view)).not.toContain(KEY);
     const audit = await db.auditEvent.findMany({ where: { action: "model.settings" } });
     expect(audit.length).toBeGreaterThan(0);
     for (const a of audit) expect(`${a.beforeJson}${a.afterJson}`).not.toContain(KEY);
     expect(JSON.parse(audit.at(-1)!.afterJson!)).toMatchObject({ apiKey: "replaced", model: "qwen2.5-vl-7b" });
-    expect((await rejection(getModelSettings(ann, db))).code).toBe("forbidden");
-    expect((await rejection(saveModelSettings(reviewer, { baseUrl: "", model: "", concurrency: null, timeoutMs: null }, db))).code).toBe(
-      "forbidden",
-    );
+    expect((await rejection(getModelSettings({ actor: ann }, db))).code).toBe("forbidden");
+    expect(
+      (await rejection(saveModelSettings({ actor: reviewer, baseUrl: "", model: "", concurrency: null, timeoutMs: null }, db))).code,
+    ).toBe("forbidden");
   });
 
   it("test connection sends one real request with the key and shows the reply", async () => {
-    const r = await testModelConnection(admin, db);
+    const r = await testModelConnection({ actor: admin }, db);
     expect(r).toMatchObject({ ok: true, model: "qwen2.5-vl-7b", reply: "pong", error: null });
     expect(r.usage!.promptTokens).toBeGreaterThan(0);
     expect(fake.requests).toHaveLength(1);
@@ -166,7 +169,7 @@ describe("the model endpoint", () => {
 
   it("test connection reports a broken endpoint instead of throwing", async () => {
     fake.setMode({ mode: "fail" });
-    const r = await testModelConnection(admin, db);
+    const r = await testModelConnection({ actor: admin }, db);
     expect(r.ok).toBe(false);
     expect(r.error).toMatch(/answered 500/);
     expect(r.error).not.toContain(KEY);
@@ -187,7 +190,7 @@ describe("suggestions in the editor", () => {
     await saveStepAnnotation({ actor: ann, stepId: s1!.id, ...inputFrom(s1!, { toolCall: corrected, clearAction: "Tap Wi-Fi." }) }, db);
     await saveStepAnnotation({ actor: ann, stepId: s0!.id, ...inputFrom(s0!, { clearAction: "Open the settings." }) }, db);
 
-    const sug = await suggestForStep(ann, s1!.id, "thought", db);
+    const sug = await suggestForStep({ actor: ann, stepId: s1!.id, kind: "thought" }, db);
     expect(sug).toMatchObject({
       kind: "thought",
       prompt: "suggest-thought.v1",
@@ -207,7 +210,7 @@ describe("suggestions in the editor", () => {
     // Nothing in the step changed by asking.
     expect((await steps(tid))[1]!.thought).toEqual(s1!.thought);
 
-    await acceptSuggestion(ann, sug.id, db);
+    await acceptSuggestion({ actor: ann, id: sug.id }, db);
     const now = (await steps(tid))[1]!;
     const saved = await saveStepAnnotation(
       { actor: ann, stepId: now.id, ...inputFrom(now, { thought: sug.kind === "thought" ? sug.output : now.thought }) },
@@ -256,7 +259,7 @@ describe("suggestions in the editor", () => {
 
   it("Suggest action asks with the cookbook mobile_use prompt and converts the answer to original pixels", async () => {
     const s2 = (await steps(tid))[2]!;
-    const sug = await suggestForStep(ann, s2.id, "action", db);
+    const sug = await suggestForStep({ actor: ann, stepId: s2.id, kind: "action" }, db);
     const sent = fake.requests.at(-1)!.body;
     expect(typeof sent.messages[0]!.content === "string" && sent.messages[0]!.content).toContain('"name_for_human": "mobile_use"');
     expect(requestText(sent)).toContain("The user query:  Turn on Wi-Fi");
@@ -270,23 +273,23 @@ describe("suggestions in the editor", () => {
   });
 
   it("a slow endpoint times out with a clear 504 and a broken one is a 502; the step and the person's work stay as they were", async () => {
-    await saveModelSettings(admin, { baseUrl: fake.baseUrl, model: "qwen2.5-vl-7b", concurrency: 2, timeoutMs: 1_000 }, db);
+    await saveModelSettings({ actor: admin, baseUrl: fake.baseUrl, model: "qwen2.5-vl-7b", concurrency: 2, timeoutMs: 1_000 }, db);
     const before = (await steps(tid))[0]!;
     const count = await db.stepSuggestion.count();
     fake.setMode({ mode: "slow", delayMs: 5_000 });
     const started = Date.now();
-    const slow = await rejection(suggestForStep(ann, before.id, "thought", db));
+    const slow = await rejection(suggestForStep({ actor: ann, stepId: before.id, kind: "thought" }, db));
     expect(slow.code).toBe("gateway_timeout");
     expect(slow.message).toMatch(/did not answer within 1 s/);
     expect(Date.now() - started).toBeLessThan(4_000);
     fake.setMode({ mode: "fail" });
-    const broken = await rejection(suggestForStep(ann, before.id, "thought", db));
+    const broken = await rejection(suggestForStep({ actor: ann, stepId: before.id, kind: "thought" }, db));
     expect(broken.code).toBe("bad_gateway");
     expect(broken.message).toMatch(/answered 500: The model server broke/);
     // An answer that is not the JSON asked for is refused too, naming the problem.
     fake.setMode({ mode: "ok" });
     fake.setResponder(() => "I think you should tap Wi-Fi.");
-    expect((await rejection(suggestForStep(ann, before.id, "thought", db))).message).toMatch(/no JSON object/);
+    expect((await rejection(suggestForStep({ actor: ann, stepId: before.id, kind: "thought" }, db))).message).toMatch(/no JSON object/);
     expect(await db.stepSuggestion.count()).toBe(count);
     const after = (await steps(tid))[0]!;
     expect(after).toEqual(before);
@@ -294,16 +297,16 @@ describe("suggestions in the editor", () => {
     expect(
       (await saveStepAnnotation({ actor: ann, stepId: after.id, ...inputFrom(after, { clearAction: "Still here." }) }, db)).clearAction,
     ).toBe("Still here.");
-    await saveModelSettings(admin, { baseUrl: fake.baseUrl, model: "qwen2.5-vl-7b", concurrency: 2, timeoutMs: 5_000 }, db);
+    await saveModelSettings({ actor: admin, baseUrl: fake.baseUrl, model: "qwen2.5-vl-7b", concurrency: 2, timeoutMs: 5_000 }, db);
   });
 
   it("only whoever may edit the step may ask or accept", async () => {
     const s0 = (await steps(tid))[0]!;
     const other = await person("annotator", "other");
-    expect((await rejection(suggestForStep(other, s0.id, "thought", db))).code).toBe("forbidden");
-    expect((await rejection(suggestForStep(reviewer, s0.id, "thought", db))).code).toBe("forbidden");
-    const sug = await suggestForStep(ann, s0.id, "thought", db);
-    expect((await rejection(acceptSuggestion(other, sug.id, db))).code).toBe("forbidden");
+    expect((await rejection(suggestForStep({ actor: other, stepId: s0.id, kind: "thought" }, db))).code).toBe("forbidden");
+    expect((await rejection(suggestForStep({ actor: reviewer, stepId: s0.id, kind: "thought" }, db))).code).toBe("forbidden");
+    const sug = await suggestForStep({ actor: ann, stepId: s0.id, kind: "thought" }, db);
+    expect((await rejection(acceptSuggestion({ actor: other, id: sug.id }, db))).code).toBe("forbidden");
   });
 });
 
@@ -331,16 +334,16 @@ describe("batch pre-annotation", () => {
       },
       db,
     );
-    await saveModelSettings(admin, { baseUrl: fake.baseUrl, model: "qwen2.5-vl-7b", concurrency: 1, timeoutMs: 5_000 }, db);
+    await saveModelSettings({ actor: admin, baseUrl: fake.baseUrl, model: "qwen2.5-vl-7b", concurrency: 1, timeoutMs: 5_000 }, db);
     // The model is slow for the first step: the person saves it while the model is answering.
     fake.setMode({ mode: "slow", delayMs: 600 });
-    const job = await startModelJob(admin, { kind: "prefill", trajectoryIds: [a, b] }, db);
+    const job = await startModelJob({ actor: admin, kind: "prefill", trajectoryIds: [a, b] }, db);
     expect(job).toMatchObject({ kind: "prefill", state: "running", progress: { done: 0, total: 5 }, prompt: "suggest-thought.v1" });
     await waitUntil(() => fake.requests.length >= 1);
     await saveStepAnnotation({ actor: ann, stepId: a0!.id, ...inputFrom(a0!, { clearAction: "Person was here." }) }, db);
     fake.setMode({ mode: "ok" });
     await waitForModelJob(job.id);
-    const done = await getModelJob(admin, job.id, db);
+    const done = await getModelJob({ actor: admin, id: job.id }, db);
     expect(done).toMatchObject({ state: "succeeded", progress: { done: 5, total: 5 }, skipped: 2, failures: 0 });
     expect(done.tokens.prompt).toBeGreaterThan(0);
     expect(done.tokens.completion).toBeGreaterThan(0);
@@ -370,32 +373,58 @@ describe("batch pre-annotation", () => {
   it("pauses, resumes and cancels", async () => {
     const [c] = (await seed([{ goal: "prefill C", steps: 4 }])) as [string];
     fake.setMode({ mode: "slow", delayMs: 300 });
-    const job = await startModelJob(admin, { kind: "prefill", trajectoryIds: [c] }, db);
+    const job = await startModelJob({ actor: admin, kind: "prefill", trajectoryIds: [c] }, db);
     await waitUntil(() => fake.requests.length >= 1);
-    expect((await commandModelJob(admin, job.id, "pause", db)).state).toBe("paused");
+    expect((await commandModelJob({ actor: admin, id: job.id, command: "pause" }, db)).state).toBe("paused");
     await waitForModelJob(job.id);
-    const paused = await getModelJob(admin, job.id, db);
+    const paused = await getModelJob({ actor: admin, id: job.id }, db);
     expect(paused.progress.done).toBeLessThan(4);
     const asked = fake.requests.length;
     await new Promise((r) => setTimeout(r, 500));
     expect(fake.requests.length).toBe(asked);
-    expect((await rejection(commandModelJob(admin, job.id, "pause", db))).code).toBe("conflict");
+    expect((await rejection(commandModelJob({ actor: admin, id: job.id, command: "pause" }, db))).code).toBe("conflict");
     fake.setMode({ mode: "ok" });
-    await commandModelJob(admin, job.id, "resume", db);
+    await commandModelJob({ actor: admin, id: job.id, command: "resume" }, db);
     await waitForModelJob(job.id);
-    expect(await getModelJob(admin, job.id, db)).toMatchObject({ state: "succeeded", progress: { done: 4, total: 4 } });
-    expect((await rejection(commandModelJob(admin, job.id, "cancel", db))).code).toBe("conflict");
+    expect(await getModelJob({ actor: admin, id: job.id }, db)).toMatchObject({ state: "succeeded", progress: { done: 4, total: 4 } });
+    expect((await rejection(commandModelJob({ actor: admin, id: job.id, command: "cancel" }, db))).code).toBe("conflict");
 
     const [d] = (await seed([{ goal: "prefill D", steps: 3 }])) as [string];
     fake.setMode({ mode: "slow", delayMs: 300 });
-    const j2 = await startModelJob(admin, { kind: "prefill", trajectoryIds: [d] }, db);
-    await commandModelJob(admin, j2.id, "cancel", db);
+    const j2 = await startModelJob({ actor: admin, kind: "prefill", trajectoryIds: [d] }, db);
+    await commandModelJob({ actor: admin, id: j2.id, command: "cancel" }, db);
     await waitForModelJob(j2.id);
-    const cancelled = await getModelJob(admin, j2.id, db);
+    const cancelled = await getModelJob({ actor: admin, id: j2.id }, db);
     expect(cancelled.state).toBe("cancelled");
     expect(cancelled.progress.done).toBeLessThan(3);
-    expect((await rejection(startModelJob(ann, { kind: "prefill", trajectoryIds: [d] }, db))).code).toBe("forbidden");
-    expect((await rejection(startModelJob(admin, { kind: "prefill", trajectoryIds: ["nope"] }, db))).message).toMatch(/no trajectory nope/);
+    expect((await rejection(startModelJob({ actor: ann, kind: "prefill", trajectoryIds: [d] }, db))).code).toBe("forbidden");
+    expect((await rejection(startModelJob({ actor: admin, kind: "prefill", trajectoryIds: ["nope"] }, db))).message).toMatch(
+      /no trajectory nope/,
+    );
+  });
+
+  it("starts over the list's filters: only matching trajectories that still have an untouched step", async () => {
+    const [m1, m2, m3] = (await seed([
+      { goal: "matchme one", steps: 2, app: "Files" },
+      { goal: "matchme two", steps: 1, app: "Files" },
+      { goal: "matchme three", steps: 1, app: "Photos" },
+    ])) as [string, string, string];
+    await assign(m2, ann);
+    const only = (await steps(m2))[0]!;
+    await saveStepAnnotation({ actor: ann, stepId: only.id, ...inputFrom(only, { clearAction: "Done by hand." }) }, db);
+    fake.setMode({ mode: "ok" });
+    const job = await startModelJob({ actor: admin, kind: "prefill", matching: { q: "matchme", app: "Files" } }, db);
+    expect(job).toMatchObject({ trajectories: 1, progress: { total: 2 } });
+    await waitForModelJob(job.id);
+    for (const s of await steps(m1)) expect(s.provenance["thought.state"]).toMatchObject({ source: "prefilled" });
+    expect((await steps(m3))[0]!.provenance).toEqual({});
+    expect(
+      (await rejection(startModelJob({ actor: admin, kind: "prefill", matching: { q: "no such text anywhere" } }, db))).message,
+    ).toMatch(/No trajectory matching these filters has a step nobody has touched/);
+    await expect(startModelJob({ actor: admin, kind: "prefill", trajectoryIds: [m3], matching: { q: "matchme" } }, db)).rejects.toThrow(
+      /either trajectoryIds or matching filters/,
+    );
+    await expect(startModelJob({ actor: admin, kind: "judge", matching: { q: "matchme" } }, db)).rejects.toThrow(/for pre-annotation/);
   });
 
   it("survives its process being killed: the next studio process takes it over and finishes it, asking for each step once", async () => {
@@ -420,7 +449,11 @@ describe("batch pre-annotation", () => {
     fake.requests.length = 0;
     expect(await recoverModelJobs(db)).toEqual([jobId]);
     await waitForModelJob(jobId);
-    expect(await getModelJob(admin, jobId, db)).toMatchObject({ state: "succeeded", progress: { done: 4, total: 4 }, skipped: 0 });
+    expect(await getModelJob({ actor: admin, id: jobId }, db)).toMatchObject({
+      state: "succeeded",
+      progress: { done: 4, total: 4 },
+      skipped: 0,
+    });
     expect(fake.requests).toHaveLength(4);
     for (const s of await steps(e)) expect(s.provenance["thought.state"]).toMatchObject({ source: "prefilled" });
     expect(await db.stepSuggestion.count({ where: { jobId } })).toBe(4);
@@ -452,15 +485,19 @@ describe("the trajectory judge against people", () => {
       const done = /\[done\]/.test(requestText(req));
       return JSON.stringify({ completed: done, consistent: true, reason: done ? "Looks complete." : "Stopped early." });
     });
-    const job = await startModelJob(admin, { kind: "judge", trajectoryIds: ids }, db);
+    const job = await startModelJob({ actor: admin, kind: "judge", trajectoryIds: ids }, db);
     await waitForModelJob(job.id);
-    expect(await getModelJob(admin, job.id, db)).toMatchObject({ state: "succeeded", progress: { done: 8, total: 8 }, prompt: "judge.v1" });
+    expect(await getModelJob({ actor: admin, id: job.id }, db)).toMatchObject({
+      state: "succeeded",
+      progress: { done: 8, total: 8 },
+      prompt: "judge.v1",
+    });
     await db.trajectory.update({ where: { id: late! }, data: { status: "approved", outcome: "success" } });
     await db.trajectory.update({ where: { id: draft! }, data: { outcome: "success" } });
     // The judge saw each trajectory's screenshots.
     expect(requestImages(fake.requests.at(-1)!.body)).toHaveLength(2);
 
-    const a = await judgeAgreement(reviewer, db);
+    const a = await judgeAgreement({ actor: reviewer }, db);
     expect(a.overall).toEqual({
       pairs: 8,
       agree: 5,
@@ -490,7 +527,7 @@ describe("the trajectory judge against people", () => {
       ["Maps", "success", "failure"],
     ]);
     expect(a.disagreements.find((d) => d.human === "failure")!.reason).toBe("Looks complete.");
-    expect((await rejection(judgeAgreement(ann, db))).code).toBe("forbidden");
+    expect((await rejection(judgeAgreement({ actor: ann }, db))).code).toBe("forbidden");
 
     // The export carries the verdict beside the human outcome.
     const out = path.join(dir, "export-judge");

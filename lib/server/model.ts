@@ -4,6 +4,7 @@ import OpenAI, { APIConnectionTimeoutError, APIError, APIUserAbortError } from "
 import {
   MODEL_DEFAULTS,
   modelSettingsViewSchema,
+  saveModelSettingsInput,
   type ConnectionTest,
   type ModelSettingsView,
   type SaveModelSettingsInput,
@@ -69,7 +70,7 @@ async function resolve(prisma: Db): Promise<{ config: ModelConfig | null; view: 
 }
 
 /** The endpoint as the studio will use it, without the key (admin page). */
-export async function getModelSettings(actor: Actor, prisma: Db = defaultDb()): Promise<ModelSettingsView> {
+export async function getModelSettings({ actor }: { actor: Actor }, prisma: Db = defaultDb()): Promise<ModelSettingsView> {
   authorize(actor, "model.manage");
   return (await resolve(prisma)).view;
 }
@@ -86,8 +87,12 @@ export async function modelConfig(prisma: Db = defaultDb()): Promise<ModelConfig
 }
 
 /** Save the admin's settings (empty text falls back to the environment). The audit row names fields, never the key. */
-export async function saveModelSettings(actor: Actor, input: SaveModelSettingsInput, prisma: Db = defaultDb()): Promise<ModelSettingsView> {
+export async function saveModelSettings(
+  { actor, ...raw }: { actor: Actor } & SaveModelSettingsInput,
+  prisma: Db = defaultDb(),
+): Promise<ModelSettingsView> {
   authorize(actor, "model.manage");
+  const input = saveModelSettingsInput.parse(raw);
   return prisma.$transaction(async (tx) => {
     const before = await tx.modelSetting.findUnique({ where: { id: SETTING_ID } });
     const data = {
@@ -210,7 +215,7 @@ export async function chat(
 }
 
 /** "Test connection": one real request; what came back (or why not) and how long it took. */
-export async function testModelConnection(actor: Actor, prisma: Db = defaultDb()): Promise<ConnectionTest> {
+export async function testModelConnection({ actor }: { actor: Actor }, prisma: Db = defaultDb()): Promise<ConnectionTest> {
   authorize(actor, "model.manage");
   const started = Date.now();
   let config: ModelConfig;

@@ -167,9 +167,7 @@ export function suggestionView(row: SuggestionRow): SuggestionView {
  * until the person accepts it. A failing or slow endpoint is a 502/504/503 with a clear message.
  */
 export async function suggestForStep(
-  actor: Actor,
-  stepId: string,
-  kind: SuggestionKind,
+  { actor, stepId, kind }: { actor: Actor; stepId: string; kind: SuggestionKind },
   prisma: Db = defaultDb(),
 ): Promise<SuggestionView> {
   const ctx = await loadContext(prisma, stepId);
@@ -220,7 +218,10 @@ export async function suggestForStep(
  * is attributed (suggested-accepted, or suggested-edited once changed). The editor then applies the
  * values as an ordinary edit; undo takes them back.
  */
-export async function acceptSuggestion(actor: Actor, suggestionId: string, prisma: Db = defaultDb()): Promise<SuggestionView> {
+export async function acceptSuggestion(
+  { actor, id: suggestionId }: { actor: Actor; id: string },
+  prisma: Db = defaultDb(),
+): Promise<SuggestionView> {
   return prisma.$transaction(async (tx) => {
     const row = await tx.stepSuggestion.findUnique({ where: { id: suggestionId } });
     if (!row) throw new AppError("not_found", `suggestion ${suggestionId} does not exist`);

@@ -3,9 +3,10 @@
 // "job <id>", and keeps running the job until it is killed.
 import { startModelJob } from "../model-jobs";
 
-const job = await startModelJob(
-  { id: "u-admin", email: "admin@test.local", name: "admin", role: "admin" },
-  { kind: "prefill", trajectoryIds: [process.argv[2]!] },
-);
+const job = await startModelJob({
+  actor: { id: "u-admin", email: "admin@test.local", name: "admin", role: "admin" },
+  kind: "prefill",
+  trajectoryIds: [process.argv[2]!],
+});
 process.stdout.write(`job ${job.id}\n`);
 setInterval(() => undefined, 60_000);

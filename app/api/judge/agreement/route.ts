@@ -6,5 +6,5 @@ import { route } from "@/lib/server/route";
 export const GET = route({
   permission: "trajectory.review",
   output: judgeAgreementSchema,
-  handler: ({ actor }) => judgeAgreement(actor),
+  handler: ({ actor }) => judgeAgreement({ actor }),
 });

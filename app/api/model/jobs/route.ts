@@ -6,7 +6,7 @@ import { route } from "@/lib/server/route";
 export const GET = route({
   permission: "model.manage",
   output: modelJobListSchema,
-  handler: async ({ actor }) => ({ jobs: await listModelJobs(actor) }),
+  handler: async ({ actor }) => ({ jobs: await listModelJobs({ actor }) }),
 });
 
 export const POST = route({
@@ -14,5 +14,5 @@ export const POST = route({
   body: startModelJobInput,
   output: modelJobAnswerSchema,
   status: 202,
-  handler: async ({ actor, body }) => ({ job: await startModelJob(actor, body) }),
+  handler: async ({ actor, body }) => ({ job: await startModelJob({ actor, ...body }) }),
 });

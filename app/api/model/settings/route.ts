@@ -9,12 +9,12 @@ const answer = z.object({ settings: modelSettingsViewSchema });
 export const GET = route({
   permission: "model.manage",
   output: answer,
-  handler: async ({ actor }) => ({ settings: await getModelSettings(actor) }),
+  handler: async ({ actor }) => ({ settings: await getModelSettings({ actor }) }),
 });
 
 export const PUT = route({
   permission: "model.manage",
   body: saveModelSettingsInput,
   output: answer,
-  handler: async ({ actor, body }) => ({ settings: await saveModelSettings(actor, body) }),
+  handler: async ({ actor, body }) => ({ settings: await saveModelSettings({ actor, ...body }) }),
 });

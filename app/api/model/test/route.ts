@@ -7,5 +7,5 @@ import { route } from "@/lib/server/route";
 export const POST = route({
   permission: "model.manage",
   output: z.object({ test: connectionTestSchema }),
-  handler: async ({ actor }) => ({ test: await testModelConnection(actor) }),
+  handler: async ({ actor }) => ({ test: await testModelConnection({ actor }) }),
 });

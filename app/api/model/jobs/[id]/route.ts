@@ -8,7 +8,7 @@ export const GET = route({
   permission: "model.manage",
   params: idParams,
   output: modelJobAnswerSchema,
-  handler: async ({ actor, params }) => ({ job: await getModelJob(actor, params.id) }),
+  handler: async ({ actor, params }) => ({ job: await getModelJob({ actor, id: params.id }) }),
 });
 
 export const POST = route({
@@ -16,5 +16,5 @@ export const POST = route({
   params: idParams,
   body: modelJobCommandInput,
   output: modelJobAnswerSchema,
-  handler: async ({ actor, params, body }) => ({ job: await commandModelJob(actor, params.id, body.command) }),
+  handler: async ({ actor, params, body }) => ({ job: await commandModelJob({ actor, id: params.id, command: body.command }) }),
 });

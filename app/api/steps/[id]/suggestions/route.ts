@@ -11,5 +11,5 @@ export const POST = route({
   body: requestSuggestionInput,
   output: z.object({ suggestion: suggestionViewSchema }),
   status: 201,
-  handler: async ({ actor, params, body }) => ({ suggestion: await suggestForStep(actor, params.id, body.kind) }),
+  handler: async ({ actor, params, body }) => ({ suggestion: await suggestForStep({ actor, stepId: params.id, kind: body.kind }) }),
 });

@@ -9,5 +9,5 @@ export const POST = route({
   permission: "trajectory.annotate",
   params: idParams,
   output: z.object({ suggestion: suggestionViewSchema }),
-  handler: async ({ actor, params }) => ({ suggestion: await acceptSuggestion(actor, params.id) }),
+  handler: async ({ actor, params }) => ({ suggestion: await acceptSuggestion({ actor, id: params.id }) }),
 });
