@@ -3,6 +3,7 @@ import { expect } from "@playwright/test";
 import sharp from "sharp";
 import yazl from "yazl";
 import type { TrajectoryView } from "@/lib/domain/views";
+import { importViaApi } from "./datasets";
 
 // Seeding for the model specs through the studio's own API (upload, assign, annotate, submit, approve),
 // so they run against whatever database the browser suite uses and pass alone and in any order.
@@ -50,14 +51,12 @@ export async function getJson<T>(request: APIRequestContext, url: string): Promi
 
 /** Upload the trajectories as the admin; their ids, in the order given. */
 export async function importTrajectories(admin: APIRequestContext, run: string, trajectories: SeedTrajectory[]): Promise<string[]> {
-  const upload = await admin.post("/api/imports", {
-    multipart: {
-      format: "ui-s1",
-      project: `model-e2e-${run}`,
-      files: { name: `model-${run}.zip`, mimeType: "application/zip", buffer: await zipOf(run, trajectories) },
-    },
+  const upload = await importViaApi(admin, undefined, {
+    format: "ui-s1",
+    project: `model-e2e-${run}`,
+    files: { name: `model-${run}.zip`, mimeType: "application/zip", buffer: await zipOf(run, trajectories) },
   });
-  expect(upload.status(), await upload.text()).toBe(200);
+  expect(upload.state).toBe("succeeded");
   const ids: string[] = [];
   for (const t of trajectories) {
     const page = await getJson<{ rows: { id: string; instruction: string }[] }>(
