@@ -8,6 +8,7 @@ import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Role } from "@/lib/domain/permissions";
 import { CLI_ACTOR } from "./audit";
+import { waitForImportJob } from "./import-jobs";
 import type { Db } from "./db";
 import { importFile } from "./import";
 import { createUser } from "./people";
@@ -70,6 +71,10 @@ const CASES: Case[] = [
       return form;
     },
     allowed: ["admin"],
+    // The upload answers 202 and imports in the background: let it end before the next case dumps the database.
+    reset: async (c) => {
+      for (const j of await c.db.importJob.findMany({ where: { state: "running" } })) await waitForImportJob(j.id);
+    },
   },
   {
     name: "decide a review",
