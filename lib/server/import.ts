@@ -13,6 +13,7 @@ import { CLI_ACTOR, recordAudit, type AuditActor } from "./audit";
 import { storeScreenshotBytes, type ImageInfo } from "./screenshot-store";
 import { openBulkWriter, type BulkWriter, type StagedChunk } from "./bulk";
 import { readImage } from "./import-image";
+import { TaskPool } from "./bulk/pool";
 
 export type ImportOptions = {
   file: string;
@@ -121,31 +122,6 @@ async function* readLines(file: string, size: number, hash?: Hash): AsyncGenerat
 type Checked = { line: number; trajectory: BuiltTrajectory; images: ImageInfo[]; fingerprint: string };
 
 /**
- * Writes screenshots into the store a few at a time: at most STORE_CONCURRENCY files (and their bytes)
- * in flight. The first failure is kept and thrown by the next add() or by drain().
- */
-class StorePool {
-  #pending = new Set<Promise<void>>();
-  #error: unknown;
-  async add(bytes: Buffer, info: ImageInfo): Promise<void> {
-    if (this.#error) throw this.#error;
-    const p: Promise<void> = storeScreenshotBytes(bytes, info).then(
-      () => void this.#pending.delete(p),
-      (e: unknown) => {
-        this.#pending.delete(p);
-        this.#error ??= e;
-      },
-    );
-    this.#pending.add(p);
-    while (this.#pending.size >= STORE_CONCURRENCY) await Promise.race(this.#pending);
-  }
-  async drain(): Promise<void> {
-    await Promise.all(this.#pending);
-    if (this.#error) throw this.#error;
-  }
-}
-
-/**
  * Read a JSONL file of trajectories line by line, yielding each fully checked trajectory or its
  * problems. Each screenshot file is read once (by file name): hashed and measured from the same bytes,
  * which go to `store` while `storing()` says so. Memory: one trajectory at a time, the screenshots
@@ -156,7 +132,7 @@ async function* readTrajectories(
   size: number,
   hash: Hash,
   images: Map<string, ImageInfo | string | Promise<ImageInfo | string>>,
-  store: StorePool,
+  store: TaskPool,
   storing: () => boolean,
 ): AsyncGenerator<{ checked?: Checked; problems: ImportProblem[] }> {
   const fileLabel = opts.displayName ?? path.basename(opts.file);
@@ -224,7 +200,7 @@ async function* readTrajectories(
       }),
     );
     // Content-addressed files are harmless if the import fails: no row refers to them.
-    if (storing()) for (const f of fresh) await store.add(f.bytes, f.info);
+    if (storing()) for (const f of fresh) await store.add(() => storeScreenshotBytes(f.bytes, f.info));
     const sizes: (Size | undefined)[] = infos.map((i) => (i ? { width: i.width, height: i.height } : undefined));
     const built = buildTrajectory(draft, sizes, opts.frame ?? { kind: "original" });
     problems.push(...built.problems.map(at));
@@ -342,7 +318,7 @@ async function stage(prisma: Db, writer: BulkWriter, opts: ImportOptions, size: 
   );
   const images = new Map<string, ImageInfo | string | Promise<ImageInfo | string>>();
   const problems = new ProblemList();
-  const store = new StorePool();
+  const store = new TaskPool(STORE_CONCURRENCY);
   const fileHash = createHash("sha256");
   /** Screenshots staged (of new trajectories). */
   const shas = new Set<string>();
