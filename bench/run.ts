@@ -1,4 +1,4 @@
-// `npm run bench [--steps N] [--rounds 3] [--skip-browser] [--skip-load] [--skip-saves] [--skip-hostile]`
+// `npm run bench [--steps N] [--rounds 3] [--out bench/out] [--skip-browser] [--skip-load] [--skip-saves] [--skip-hostile]`
 // Import and export at Mobile-R1 scale (24,521 steps by default; `--steps 100000` for the large run),
 // each in a process of its own with the JS heap capped at 128 MB, best of 3, each against a lower bound
 // measured in the same round (bench/baseline.ts: the same files read, hashed and copied with plain fs
@@ -21,9 +21,9 @@ import { fileContent, junkLineCount, junkLines, writeMultipart, zipBomb } from "
 import { figure, table, type BenchResults, type Figure, type Load } from "./figures";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const OUT = path.join(ROOT, "bench/out");
 const { values: args } = parseArgs({
   options: {
+    out: { type: "string", default: "bench/out" },
     steps: { type: "string", default: process.env.BENCH_STEPS ?? "24521" },
     rounds: { type: "string", default: "3" },
     "heap-mb": { type: "string", default: "128" },
@@ -34,6 +34,7 @@ const { values: args } = parseArgs({
     "skip-sft": { type: "boolean", default: false },
   },
 });
+const OUT = path.resolve(ROOT, args.out);
 const TARGET_STEPS = Number(args.steps);
 const ROUNDS = Math.max(1, Number(args.rounds));
 const HEAP_MB = Number(args["heap-mb"]);
