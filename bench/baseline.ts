@@ -33,7 +33,10 @@ async function importBound(source: string, studio: string): Promise<number> {
   const from = new Database(path.join(studio, "studio.db"), { readonly: true });
   const tables = ["Screenshot", "Trajectory", "Step"].map((name) => {
     const rows = from.prepare(`SELECT * FROM "${name}"`).raw().all() as unknown[][];
-    const cols = from.prepare(`SELECT * FROM "${name}" LIMIT 1`).columns().map((c) => c.name);
+    const cols = from
+      .prepare(`SELECT * FROM "${name}" LIMIT 1`)
+      .columns()
+      .map((c) => c.name);
     return { name, rows, cols };
   });
   const project = from.prepare(`SELECT * FROM "Project"`).raw().all() as unknown[][];
@@ -72,7 +75,9 @@ async function importBound(source: string, studio: string): Promise<number> {
   );
   to.transaction(() => {
     for (const t of tables) {
-      const insert = to.prepare(`INSERT INTO "${t.name}" (${t.cols.map((c) => `"${c}"`).join(", ")}) VALUES (${placeholders(t.cols.length)})`);
+      const insert = to.prepare(
+        `INSERT INTO "${t.name}" (${t.cols.map((c) => `"${c}"`).join(", ")}) VALUES (${placeholders(t.cols.length)})`,
+      );
       for (const r of t.rows) insert.run(r);
     }
   }).immediate();

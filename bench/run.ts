@@ -43,7 +43,11 @@ if (!Number.isInteger(TARGET_STEPS) || TARGET_STEPS < 1) throw new Error(`--step
 const TSX = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
 const load: Load[] = [];
 const noteLoad = () => {
-  const l: Load = { at: new Date().toISOString(), loadavg: os.loadavg().map((x) => +x.toFixed(2)) as Load["loadavg"], cpus: os.cpus().length };
+  const l: Load = {
+    at: new Date().toISOString(),
+    loadavg: os.loadavg().map((x) => +x.toFixed(2)) as Load["loadavg"],
+    cpus: os.cpus().length,
+  };
   load.push(l);
   return `load ${l.loadavg.join(" / ")} on ${l.cpus} cores`;
 };
@@ -175,17 +179,21 @@ function studioBuild(): string {
 async function withServer<T>(distDir: string, dataDir: string, fn: (baseUrl: string) => Promise<T>): Promise<T> {
   const port = Number(process.env.BENCH_SERVER_PORT ?? 3199);
   const baseUrl = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NEXT_TELEMETRY_DISABLED: "1",
-      STUDIO_DIST_DIR: distDir,
-      STUDIO_DATA_DIR: dataDir,
-      DATABASE_URL: `file:${path.join(dataDir, "studio.db")}`,
+  const server = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NEXT_TELEMETRY_DISABLED: "1",
+        STUDIO_DIST_DIR: distDir,
+        STUDIO_DATA_DIR: dataDir,
+        DATABASE_URL: `file:${path.join(dataDir, "studio.db")}`,
+      },
+      stdio: ["ignore", "ignore", "inherit"],
     },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  );
   try {
     const until = Date.now() + 120_000;
     for (;;) {
@@ -254,14 +262,42 @@ async function main() {
   await save();
 
   const dataDir = io.studio;
-  const env = { ...process.env, STUDIO_DATA_DIR: dataDir, DATABASE_URL: `file:${path.join(dataDir, "studio.db")}`, NEXT_TELEMETRY_DISABLED: "1" };
+  const env = {
+    ...process.env,
+    STUDIO_DATA_DIR: dataDir,
+    DATABASE_URL: `file:${path.join(dataDir, "studio.db")}`,
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
   const cli = [TSX, "lib/cli/main.ts"];
   if (!args["skip-sft"]) {
     noteLoad();
     const exported = path.join(OUT, "export");
     measure("export", [...cli, "export", "--out", exported, "--status", "all"], env);
-    const sft = measure("bridge sft", [...cli, "bridge", "sft", exported, "--out", path.join(OUT, "sft"), "--target", "ms-swift", "--max-pixels", "1003520", "--allow-unreviewed"], env);
-    figures.push(figure({ name: "bridge sft (ms-swift, max_pixels 1003520)", value: sft.seconds, unit: "s", note: `peak ${sft.peakMB} MB, process start included` }));
+    const sft = measure(
+      "bridge sft",
+      [
+        ...cli,
+        "bridge",
+        "sft",
+        exported,
+        "--out",
+        path.join(OUT, "sft"),
+        "--target",
+        "ms-swift",
+        "--max-pixels",
+        "1003520",
+        "--allow-unreviewed",
+      ],
+      env,
+    );
+    figures.push(
+      figure({
+        name: "bridge sft (ms-swift, max_pixels 1003520)",
+        value: sft.seconds,
+        unit: "s",
+        note: `peak ${sft.peakMB} MB, process start included`,
+      }),
+    );
     await save();
   }
 
@@ -284,7 +320,8 @@ async function main() {
 
   if (!args["skip-hostile"]) {
     noteLoad();
-    for (const p of await hostileUploads([TSX])) figures.push(figure({ name: p.name, value: p.peakMB, unit: "MB", note: `${p.seconds.toFixed(1)} s` }));
+    for (const p of await hostileUploads([TSX]))
+      figures.push(figure({ name: p.name, value: p.peakMB, unit: "MB", note: `${p.seconds.toFixed(1)} s` }));
     await save();
   }
 
@@ -308,7 +345,9 @@ async function main() {
 
   console.log(noteLoad());
   await save();
-  console.log(`\n${fmtSteps(made.steps)} steps, ${os.cpus().length} cores; load (1/5/15 min) during the run: ${load.map((l) => l.loadavg[0]).join(", ")}\n`);
+  console.log(
+    `\n${fmtSteps(made.steps)} steps, ${os.cpus().length} cores; load (1/5/15 min) during the run: ${load.map((l) => l.loadavg[0]).join(", ")}\n`,
+  );
   console.log(table(figures));
   console.log(`\nwritten: ${path.relative(ROOT, path.join(OUT, "results.json"))}`);
 }

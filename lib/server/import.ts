@@ -89,7 +89,9 @@ async function* readLines(file: string, size: number, hash?: Hash): AsyncGenerat
   let line = 0;
   const finish = (): Line => {
     line += 1;
-    const out: Line = tooLong ? { line, tooLong: length } : { line, text: Buffer.concat(parts, length).toString("utf8").replace(/\r$/, "") };
+    const out: Line = tooLong
+      ? { line, tooLong: length }
+      : { line, text: Buffer.concat(parts, length).toString("utf8").replace(/\r$/, "") };
     parts = [];
     length = 0;
     tooLong = false;

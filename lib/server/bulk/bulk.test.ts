@@ -74,7 +74,9 @@ function chunk(prefix: string, batchId: string): StagedChunk {
 async function viaPrisma(db: Db, batchId: string, prefix: string) {
   const strip = <T extends { batchId: string }>(rows: T[]) =>
     rows.map(({ batchId: _b, ...r }) =>
-      Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" && v.startsWith(prefix) ? v.slice(prefix.length) : v])),
+      Object.fromEntries(
+        Object.entries(r).map(([k, v]) => [k, typeof v === "string" && v.startsWith(prefix) ? v.slice(prefix.length) : v]),
+      ),
     );
   return {
     screenshots: strip(await db.importStagedScreenshot.findMany({ where: { batchId }, orderBy: { sha256: "asc" } })),
@@ -91,9 +93,13 @@ async function viaSql(db: Db, batchId: string, prefix: string) {
     ["ImportStagedTrajectory", "id"],
     ["ImportStagedStep", "id"],
   ] as const) {
-    const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(`SELECT * FROM "${table}" WHERE "batchId" = '${batchId}' ORDER BY "${key}"`);
+    const rows = await db.$queryRawUnsafe<Record<string, unknown>[]>(
+      `SELECT * FROM "${table}" WHERE "batchId" = '${batchId}' ORDER BY "${key}"`,
+    );
     out[table] = rows.map(({ batchId: _b, ...r }) =>
-      Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "string" && v.startsWith(prefix) ? v.slice(prefix.length) : v])),
+      Object.fromEntries(
+        Object.entries(r).map(([k, v]) => [k, typeof v === "string" && v.startsWith(prefix) ? v.slice(prefix.length) : v]),
+      ),
     );
   }
   return out;
@@ -110,7 +116,11 @@ function suite(name: string, studio: () => Promise<{ db: Db }>) {
     try {
       const bulk = chunk("b-", "batch-bulk");
       // In two chunks, the second repeating a screenshot (staged once per batch, as the import does).
-      await writer.write({ screenshots: bulk.screenshots.slice(0, 1), trajectories: bulk.trajectories.slice(0, 1), steps: bulk.steps.slice(0, 2) });
+      await writer.write({
+        screenshots: bulk.screenshots.slice(0, 1),
+        trajectories: bulk.trajectories.slice(0, 1),
+        steps: bulk.steps.slice(0, 2),
+      });
       await writer.write({ screenshots: bulk.screenshots, trajectories: bulk.trajectories.slice(1), steps: bulk.steps.slice(2) });
     } finally {
       await writer.close();
