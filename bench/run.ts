@@ -273,31 +273,36 @@ async function main() {
     noteLoad();
     const exported = path.join(OUT, "export");
     measure("export", [...cli, "export", "--out", exported, "--status", "all"], env);
-    const sft = measure(
-      "bridge sft",
-      [
-        ...cli,
-        "bridge",
-        "sft",
-        exported,
-        "--out",
-        path.join(OUT, "sft"),
-        "--target",
-        "ms-swift",
-        "--max-pixels",
-        "1003520",
-        "--allow-unreviewed",
-      ],
-      env,
-    );
-    figures.push(
-      figure({
-        name: "bridge sft (ms-swift, max_pixels 1003520)",
-        value: sft.seconds,
-        unit: "s",
-        note: `peak ${sft.peakMB} MB, process start included`,
-      }),
-    );
+    try {
+      const sft = measure(
+        "bridge sft",
+        [
+          ...cli,
+          "bridge",
+          "sft",
+          exported,
+          "--out",
+          path.join(OUT, "sft"),
+          "--target",
+          "ms-swift",
+          "--max-pixels",
+          "1003520",
+          "--allow-unreviewed",
+        ],
+        env,
+      );
+      figures.push(
+        figure({
+          name: "bridge sft (ms-swift, max_pixels 1003520)",
+          value: sft.seconds,
+          unit: "s",
+          note: `peak ${sft.peakMB} MB, process start included`,
+        }),
+      );
+    } catch (e) {
+      // The demo data's ground truth has steps the bridge refuses; the figure is left out, the run goes on.
+      console.log(`bridge sft: no figure (${String(e).split("\n")[0]})`);
+    }
     await save();
   }
 
