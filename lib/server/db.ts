@@ -16,11 +16,22 @@ export const TRANSACTION_OPTIONS = { maxWait: 20_000, timeout: 15_000 };
 
 /** A new client for `url`. Prefer `db()`, which keeps one per process. */
 export function createDb(url = databaseUrl()): Db {
-  if (dialectOf(url) === "sqlite") {
-    return new PrismaClient({ adapter: studioSqliteAdapter(sqlitePath(url)), transactionOptions: TRANSACTION_OPTIONS });
-  }
-  // Both clients come from the same schema, so their APIs are identical; only the SQL dialect differs.
-  return new PgClient({ adapter: new PrismaPg({ connectionString: url }), transactionOptions: TRANSACTION_OPTIONS }) as unknown as Db;
+  const client =
+    dialectOf(url) === "sqlite"
+      ? new PrismaClient({ adapter: studioSqliteAdapter(sqlitePath(url)), transactionOptions: TRANSACTION_OPTIONS })
+      : // Both clients come from the same schema, so their APIs are identical; only the SQL dialect differs.
+        (new PgClient({ adapter: new PrismaPg({ connectionString: url }), transactionOptions: TRANSACTION_OPTIONS }) as unknown as Db);
+  urls.set(client, url);
+  return client;
+}
+
+const urls = new WeakMap<Db, string>();
+
+/** The database URL a client was made for (bulk writers open their own driver connection to it). */
+export function urlOf(client: Db): string {
+  const url = urls.get(client);
+  if (!url) throw new Error("this database client was not made by createDb()");
+  return url;
 }
 
 const globalForDb = globalThis as unknown as { studioDb?: { url: string; client: Db } };

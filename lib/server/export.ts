@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { createWriteStream, existsSync, type WriteStream } from "node:fs";
-import { copyFile, link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { constants, createReadStream, createWriteStream, existsSync, type WriteStream } from "node:fs";
+import { copyFile, link, mkdir, readFile, rename, rm } from "node:fs/promises";
+import { pipeline } from "node:stream/promises";
 import { once } from "node:events";
 import path from "node:path";
 import { QWEN_MIN_PIXELS } from "@/lib/domain/geometry";
@@ -94,11 +95,14 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
     ...(opts.apps?.length ? { app: { in: opts.apps } } : {}),
     ...(opts.project ? { project: { name: opts.project } } : {}),
   };
+  let links: LinkQueue | undefined;
   try {
     const total = await prisma.trajectory.count({ where });
     const canonical = new HashedWriter(path.join(work, "trajectories.jsonl"));
     const mobileR1 = new HashedWriter(path.join(work, "mobile-r1", "data.jsonl"));
-    const files: Record<string, string> = {};
+    // The manifest's file list, streamed: one entry per line as files are linked, never held whole.
+    const listed = new FileList(path.join(work, ".manifest-files"));
+    links = new LinkQueue(listed);
     const summary: ExportSummary = {
       outDir,
       trajectories: 0,
@@ -110,7 +114,6 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
       trainer: emptyHints(SUGGESTED_MAX_PIXELS, QWEN_MIN_PIXELS),
     };
     const byApp: Record<string, number> = {};
-    const copied = new Set<string>();
     // Measured both ways: the bridge's prompts declare `answer` for the whole export if any trajectory answers.
     let withAnswer = emptyHints(SUGGESTED_MAX_PIXELS, QWEN_MIN_PIXELS);
     let anyAnswer = false;
@@ -162,13 +165,9 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
         for (const s of t.steps) {
           const ext = path.extname(screenshotFile(s.screenshotSha, s.screenshot.mime));
           const rel = `screenshots/${s.screenshotSha}${ext}`;
-          if (!copied.has(s.screenshotSha)) {
-            copied.add(s.screenshotSha);
-            await linkOrCopy(screenshotFile(s.screenshotSha, s.screenshot.mime), path.join(work, rel));
-            await linkOrCopy(path.join(work, rel), path.join(work, "mobile-r1", "images", `${s.screenshotSha}${ext}`));
-            files[rel] = s.screenshotSha;
-            files[`mobile-r1/images/${s.screenshotSha}${ext}`] = s.screenshotSha;
-          }
+          const sha = s.screenshotSha;
+          const store = screenshotFile(sha, s.screenshot.mime);
+          await links.add(store, work, rel, `mobile-r1/images/${sha}${ext}`, sha);
           const { id: _id, version: _version, screenshot, ...view } = stepFromRow(s);
           record.steps.push({ ...view, screenshot: { ...screenshot, file: rel } });
         }
@@ -188,9 +187,12 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
       }
     }
     if (anyAnswer) summary.trainer = withAnswer;
-    files["trajectories.jsonl"] = await canonical.close();
-    files["mobile-r1/data.jsonl"] = await mobileR1.close();
-    summary.screenshots = copied.size;
+    await links.drain();
+    const screenshots = links.linked;
+    await listed.add("trajectories.jsonl", await canonical.close());
+    await listed.add("mobile-r1/data.jsonl", await mobileR1.close());
+    await listed.close();
+    summary.screenshots = screenshots;
     const pkg = JSON.parse(await readFile(path.join(process.cwd(), "package.json"), "utf8")) as { version: string };
     const manifest = {
       format: EXPORT_FORMAT,
@@ -210,9 +212,9 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
       },
       /** Measured at the max_pixels the export page proposes; the bridge measures again at its own. */
       trainer: summary.trainer,
-      files: Object.fromEntries(Object.entries(files).sort(([a], [b]) => a.localeCompare(b))),
+      files: FILES_PLACEHOLDER,
     };
-    await writeFile(path.join(work, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+    await writeManifest(path.join(work, "manifest.json"), manifest, listed);
     await rename(work, outDir);
     await recordAudit(prisma, {
       actor: opts.actor ?? CLI_ACTOR,
@@ -228,6 +230,7 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
     });
     return summary;
   } catch (e) {
+    await links?.settle();
     await rm(work, { recursive: true, force: true });
     throw e;
   }
@@ -235,14 +238,106 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
 
 /**
  * Store files are immutable and named by their content, so an export hard-links them (no bytes
- * copied) when it is on the same file system, and copies them otherwise.
+ * copied) when it is on the same file system, and copies them otherwise. False when `to` is already
+ * there (the same content, exported before).
  */
-async function linkOrCopy(from: string, to: string): Promise<void> {
+async function linkOrCopy(from: string, to: string): Promise<boolean> {
   try {
     await link(from, to);
-  } catch {
-    await copyFile(from, to);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
+    try {
+      await copyFile(from, to, constants.COPYFILE_EXCL);
+      return true;
+    } catch (e2) {
+      if ((e2 as NodeJS.ErrnoException).code === "EEXIST") return false;
+      throw e2;
+    }
   }
+}
+
+/** Links in flight at once (the file system's thread pool runs four; a few more keep it busy). */
+const LINKS_IN_FLIGHT = 16;
+const FILES_PLACEHOLDER = "\u0000files\u0000";
+
+/**
+ * Each screenshot hard-linked (or copied) into screenshots/ and mobile-r1/images/, LINKS_IN_FLIGHT at a
+ * time, and listed in the manifest in the order the export first met it (the same data gives the same
+ * manifest). No set of exported files is kept: the export folder is that set (a second link of a file
+ * fails with EEXIST), and a screenshot met again while its first link is in flight is skipped.
+ */
+class LinkQueue {
+  readonly #queue: { done: Promise<boolean>; rel: string; r1: string; sha256: string }[] = [];
+  readonly #inFlight = new Set<string>();
+  readonly #listed: FileList;
+  linked = 0;
+  constructor(listed: FileList) {
+    this.#listed = listed;
+  }
+  async add(store: string, work: string, rel: string, r1: string, sha256: string): Promise<void> {
+    if (this.#inFlight.has(sha256)) return;
+    this.#inFlight.add(sha256);
+    const done = (async () => {
+      if (!(await linkOrCopy(store, path.join(work, rel)))) return false;
+      await linkOrCopy(path.join(work, rel), path.join(work, r1));
+      return true;
+    })();
+    done.catch(() => {}); // awaited in order by #next(); this only keeps an early failure from being "unhandled"
+    this.#queue.push({ done, rel, r1, sha256 });
+    if (this.#queue.length >= LINKS_IN_FLIGHT) await this.#next();
+  }
+  async #next(): Promise<void> {
+    const head = this.#queue.shift()!;
+    const first = await head.done.finally(() => this.#inFlight.delete(head.sha256));
+    if (!first) return;
+    this.linked += 1;
+    await this.#listed.add(head.rel, head.sha256);
+    await this.#listed.add(head.r1, head.sha256);
+  }
+  async drain(): Promise<void> {
+    while (this.#queue.length > 0) await this.#next();
+  }
+  /** Wait for the links in flight, ignoring their outcome (before removing a failed export's folder). */
+  async settle(): Promise<void> {
+    await Promise.allSettled(this.#queue.map((q) => q.done));
+  }
+}
+
+/** manifest.json's `files` entries, one JSON line each in a side file, in the order files were written. */
+class FileList {
+  readonly file: string;
+  readonly #out: WriteStream;
+  count = 0;
+  constructor(file: string) {
+    this.file = file;
+    this.#out = createWriteStream(file);
+  }
+  async add(rel: string, sha256: string): Promise<void> {
+    const line = `${this.count === 0 ? "" : ",\n"}    ${JSON.stringify(rel)}: ${JSON.stringify(sha256)}`;
+    this.count += 1;
+    if (!this.#out.write(line)) await once(this.#out, "drain");
+  }
+  async close(): Promise<void> {
+    this.#out.end();
+    await once(this.#out, "finish");
+  }
+}
+
+/**
+ * Write manifest.json as JSON.stringify(manifest, null, 2) would, with the file list streamed in from
+ * its side file where `files` holds FILES_PLACEHOLDER (the side file is removed).
+ */
+async function writeManifest(target: string, manifest: Record<string, unknown>, files: FileList): Promise<void> {
+  const text = `${JSON.stringify(manifest, null, 2)}\n`;
+  const marker = `${JSON.stringify(FILES_PLACEHOLDER)}`;
+  const at = text.indexOf(marker);
+  const out = createWriteStream(target);
+  out.write(`${text.slice(0, at)}{\n`);
+  await pipeline(createReadStream(files.file), out, { end: false });
+  out.end(`\n  }${text.slice(at + marker.length)}`);
+  await once(out, "finish");
+  await rm(files.file);
 }
 
 /**

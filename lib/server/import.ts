@@ -1,5 +1,6 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomUUID, type Hash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { buildTrajectory, mapRecord, type BuiltTrajectory, type CoordinateFrame, type ImportFormat } from "@/lib/domain/import-formats";
 import type { ImportProblem } from "@/lib/domain/problems";
@@ -9,7 +10,10 @@ import { db as defaultDb, type Db } from "./db";
 import { Prisma } from "./generated/sqlite/client";
 import { AppError } from "./errors";
 import { CLI_ACTOR, recordAudit, type AuditActor } from "./audit";
-import { inspectImage, sha256File, storeScreenshot, type ImageInfo } from "./screenshot-store";
+import { storeScreenshotBytes, type ImageInfo } from "./screenshot-store";
+import { openBulkWriter, type BulkWriter, type StagedChunk } from "./bulk";
+import { readImage } from "./import-image";
+import { TaskPool } from "./bulk/pool";
 
 export type ImportOptions = {
   file: string;
@@ -44,11 +48,13 @@ export const MAX_LINE_BYTES = 16 * 1024 ** 2;
 export const STALE_IMPORT_MS = 10 * 60_000;
 const PROGRESS_EVERY = 100;
 /**
- * Staged per write: at most this many trajectories or steps, so a save never waits long behind one
- * (measured: 10 trajectories per write gave a save p95 about a quarter of 50's while importing).
+ * Staged per write (one driver transaction): at most this many trajectories or steps, so a save never
+ * waits long behind one (a chunk of 256 steps takes a few milliseconds through the driver).
  */
-const STAGE_TRAJECTORIES = 10;
-const STAGE_STEPS = 80;
+const STAGE_TRAJECTORIES = 40;
+const STAGE_STEPS = 256;
+/** Screenshots being written into the store at once (each holds its bytes in memory until written). */
+const STORE_CONCURRENCY = 8;
 /** How often a running import renews its batch's heartbeat (far below STALE_IMPORT_MS). */
 const HEARTBEAT_MS = 5_000;
 const DELETE_CHUNK = 2000;
@@ -72,30 +78,35 @@ class ProblemList {
 type Line = { line: number; text: string } | { line: number; tooLong: number };
 
 /**
- * The lines of a file, streamed: at most MAX_LINE_BYTES of one line is ever buffered (a longer
- * line is reported by its length and skipped), so a file with no line breaks cannot fill memory.
+ * The lines of the first `size` bytes of a file, streamed: at most MAX_LINE_BYTES of one line is ever
+ * buffered (a longer line is reported by its length and skipped), so a file with no line breaks
+ * cannot fill memory. `hash` sees every byte read.
  */
-async function* readLines(file: string): AsyncGenerator<Line> {
+async function* readLines(file: string, size: number, hash?: Hash): AsyncGenerator<Line> {
   let parts: Buffer[] = [];
-  let size = 0;
+  let length = 0;
   let tooLong = false;
   let line = 0;
   const finish = (): Line => {
     line += 1;
-    const out: Line = tooLong ? { line, tooLong: size } : { line, text: Buffer.concat(parts, size).toString("utf8").replace(/\r$/, "") };
+    const out: Line = tooLong
+      ? { line, tooLong: length }
+      : { line, text: Buffer.concat(parts, length).toString("utf8").replace(/\r$/, "") };
     parts = [];
-    size = 0;
+    length = 0;
     tooLong = false;
     return out;
   };
   const take = (chunk: Buffer) => {
-    size += chunk.length;
-    if (size > MAX_LINE_BYTES) {
+    length += chunk.length;
+    if (length > MAX_LINE_BYTES) {
       tooLong = true;
       parts = [];
     } else if (!tooLong && chunk.length > 0) parts.push(chunk);
   };
-  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+  if (size === 0) return;
+  for await (const chunk of createReadStream(file, { end: size - 1, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+    hash?.update(chunk);
     let from = 0;
     for (;;) {
       const nl = chunk.indexOf(0x0a, from);
@@ -107,24 +118,29 @@ async function* readLines(file: string): AsyncGenerator<Line> {
     // Copy the tail: the stream's chunk buffer is reused.
     if (from < chunk.length) take(Buffer.from(chunk.subarray(from)));
   }
-  if (size > 0 || tooLong) yield finish();
+  if (length > 0 || tooLong) yield finish();
 }
 
 type Checked = { line: number; trajectory: BuiltTrajectory; images: ImageInfo[]; fingerprint: string };
 
 /**
  * Read a JSONL file of trajectories line by line, yielding each fully checked trajectory or its
- * problems. Screenshots are measured once per file name. Memory: one trajectory at a time plus a
- * small record per distinct screenshot.
+ * problems. Each screenshot file is read once (by file name): hashed and measured from the same bytes,
+ * which go to `store` while `storing()` says so. Memory: one trajectory at a time, the screenshots
+ * being stored, and a small record per distinct screenshot.
  */
 async function* readTrajectories(
   opts: ImportOptions,
-  images: Map<string, ImageInfo | string>,
+  size: number,
+  hash: Hash,
+  images: Map<string, ImageInfo | string | Promise<ImageInfo | string>>,
+  store: TaskPool,
+  storing: () => boolean,
 ): AsyncGenerator<{ checked?: Checked; problems: ImportProblem[] }> {
   const fileLabel = opts.displayName ?? path.basename(opts.file);
   const dir = opts.screenshotsDir ?? defaultScreenshotsDir(opts.file);
   let lastBreak = performance.now();
-  for await (const read of readLines(opts.file)) {
+  for await (const read of readLines(opts.file, size, hash)) {
     const line = read.line;
     const at = (p: Omit<ImportProblem, "file" | "line">): ImportProblem => ({ file: fileLabel, line, ...p });
     if ("tooLong" in read) {
@@ -157,13 +173,27 @@ async function* readTrajectories(
     }
     const draft = mapped.draft;
     const problems: ImportProblem[] = [];
+    const fresh: { bytes: Buffer; info: ImageInfo }[] = [];
     const infos = await Promise.all(
       draft.steps.map(async (s, step) => {
-        let info = images.get(s.screenshotName);
-        if (info === undefined) {
-          info = await inspectImage(path.join(dir, s.screenshotName)).catch((e: Error) => e.message);
-          images.set(s.screenshotName, info);
+        let known = images.get(s.screenshotName);
+        if (known === undefined) {
+          // Kept as a promise while read: a trajectory naming the same file twice reads it once.
+          const reading = readImage(path.join(dir, s.screenshotName)).then(
+            (r) => {
+              fresh.push(r);
+              images.set(s.screenshotName, r.info);
+              return r.info;
+            },
+            (e: Error) => {
+              images.set(s.screenshotName, e.message);
+              return e.message;
+            },
+          );
+          images.set(s.screenshotName, reading);
+          known = reading;
         }
+        const info = await known;
         if (typeof info === "string") {
           problems.push(at({ step, field: "screenshot", message: info }));
           return undefined;
@@ -171,6 +201,8 @@ async function* readTrajectories(
         return info;
       }),
     );
+    // Content-addressed files are harmless if the import fails: no row refers to them.
+    if (storing()) for (const f of fresh) await store.add(() => storeScreenshotBytes(f.bytes, f.info));
     const sizes: (Size | undefined)[] = infos.map((i) => (i ? { width: i.width, height: i.height } : undefined));
     const built = buildTrajectory(draft, sizes, opts.frame ?? { kind: "original" });
     problems.push(...built.problems.map(at));
@@ -208,166 +240,202 @@ function fingerprint(t: BuiltTrajectory, images: ImageInfo[]): string {
 }
 
 /**
- * Import a JSONL file as one all-or-nothing batch. First every line is checked (JSON, schema,
- * actions, screenshots, coordinates on screen); any problem aborts with the problems (the first
- * MAX_PROBLEMS, and their exact count) and nothing written. Then the trajectories are staged in short
- * writes, invisible to the studio, and one last transaction makes them all visible at once:
- * readers see the count jump from before to after, annotators' saves wait at most one short
- * write, and a failure (or a kill) leaves no trajectory, step or screenshot row behind. Ones
- * already present (same fingerprint in the project) are counted as duplicates and skipped.
+ * Import a JSONL file as one all-or-nothing batch, in one pass over the file. Every line is checked
+ * (JSON, schema, actions, screenshots, coordinates on screen) and, while no problem has been found,
+ * its trajectory staged: written in short chunks through the database driver into staging tables the
+ * studio never reads (annotators' saves wait at most one chunk). Any problem stops the staging; the
+ * import goes on checking, then answers with the problems (the first MAX_PROBLEMS, and their exact
+ * count) and removes what it staged and its batch, leaving the database as it was. Otherwise one last
+ * transaction makes everything visible at once: readers see the count jump from before to after, and
+ * a failure (or a kill) leaves no trajectory, step or screenshot row behind. Ones already present
+ * (same fingerprint in the project) are counted as duplicates and skipped. Only the bytes the file
+ * held when the import began are read; a file changed before the end is refused.
  */
 export async function importFile(opts: ImportOptions): Promise<ImportResult> {
   const prisma = opts.db ?? defaultDb();
   const fileLabel = opts.displayName ?? path.basename(opts.file);
   if (!existsSync(opts.file)) throw new AppError("not_found", `file not found: ${fileLabel}`);
-  const images = new Map<string, ImageInfo | string>();
-  const problems = new ProblemList();
-  let trajectories = 0;
-  let steps = 0;
-  let lines = 0;
-  for await (const r of readTrajectories(opts, images)) {
-    lines += 1;
-    problems.add(r.problems);
-    if (r.checked) {
-      trajectories += 1;
-      steps += r.checked.trajectory.steps.length;
-    }
-    if (lines % PROGRESS_EVERY === 0) opts.onProgress?.({ phase: "checking", lines, trajectories, steps });
-  }
-  opts.onProgress?.({ phase: "checking", lines, trajectories, steps });
-  if (lines === 0) problems.add([{ file: fileLabel, message: "the file holds no trajectories" }]);
-  if (problems.count > 0) return { ok: false, problems: problems.kept, problemCount: problems.count, trajectories, steps };
-
-  const dir = opts.screenshotsDir ?? defaultScreenshotsDir(opts.file);
-  // Content-addressed files are harmless if the import fails: no row refers to them.
-  for (const [name, info] of images) if (typeof info !== "string") await storeScreenshot(path.join(dir, name), info);
+  const before = await stat(opts.file);
 
   await sweepAbandonedImports(prisma);
   const projectName = opts.project ?? DEFAULT_PROJECT;
-  const project = await prisma.project.upsert({ where: { name: projectName }, create: { name: projectName }, update: {} });
+  let project = await prisma.project.findUnique({ where: { name: projectName } });
+  let createdProject = false;
+  if (!project) {
+    project = await prisma.project.upsert({ where: { name: projectName }, create: { name: projectName }, update: {} });
+    createdProject = true;
+  }
   const batch = await prisma.importBatch.create({
     data: {
       projectId: project.id,
       format: opts.format,
       fileName: fileLabel,
-      fileSha256: await sha256File(opts.file),
+      // Known at the end of the pass (the file is hashed as it is read).
+      fileSha256: "",
       status: "running",
       heartbeatAt: new Date(),
       createdById: opts.actor?.id ?? null,
     },
   });
+  const writer = await openBulkWriter(prisma);
   try {
-    const staged = await stage(prisma, opts, images, project.id, batch.id);
-    opts.onProgress?.({ phase: "committing", lines: staged.seen, trajectories: staged.staged, steps: staged.steps });
+    const staged = await stage(prisma, writer, opts, before.size, project.id, batch.id);
+    if (staged.problems.count > 0 || staged.lines === 0) {
+      if (staged.lines === 0) staged.problems.add([{ file: fileLabel, message: "the file holds no trajectories" }]);
+      // Nothing happened: no batch, no staged row (and no project, if this import made it).
+      await deleteStaged(prisma, batch.id);
+      await prisma.importBatch.deleteMany({ where: { id: batch.id } });
+      if (createdProject) {
+        await prisma.project.deleteMany({ where: { id: project.id, trajectories: { none: {} }, batches: { none: {} } } });
+      }
+      const { problems } = staged;
+      return { ok: false, problems: problems.kept, problemCount: problems.count, trajectories: staged.checked, steps: staged.checkedSteps };
+    }
+    const after = await stat(opts.file);
+    if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) {
+      throw new AppError("conflict", `${fileLabel} changed while it was being imported; nothing was imported`);
+    }
+    await prisma.importBatch.update({ where: { id: batch.id }, data: { fileSha256: staged.fileSha256 } });
+    opts.onProgress?.({ phase: "committing", lines: staged.lines, trajectories: staged.staged, steps: staged.steps });
     const result = await commitBatch(prisma, opts, batch.id, project.id, staged.duplicates);
-    opts.onProgress?.({ phase: "committing", lines: staged.seen, trajectories: result.trajectories, steps: result.steps });
+    opts.onProgress?.({ phase: "committing", lines: staged.lines, trajectories: result.trajectories, steps: result.steps });
     await deleteStaged(prisma, batch.id);
     return { ok: true, project: projectName, screenshots: staged.screenshots, batchId: batch.id, ...result };
   } catch (e) {
     await failBatch(prisma, batch.id, e).catch(() => {});
     throw e;
+  } finally {
+    await writer.close();
   }
 }
 
 /**
- * Second pass over the file: write each new trajectory, its steps and screenshots into the staging
- * tables a few at a time, renewing the batch's heartbeat after each write.
+ * The one pass over the file: check each line, store its new screenshots and stage its trajectory
+ * (while no problem has been found), renewing the batch's heartbeat as it goes.
  */
-async function stage(prisma: Db, opts: ImportOptions, images: Map<string, ImageInfo | string>, projectId: string, batchId: string) {
+async function stage(prisma: Db, writer: BulkWriter, opts: ImportOptions, size: number, projectId: string, batchId: string) {
   const fileLabel = opts.displayName ?? path.basename(opts.file);
   const known = new Set(
     (await prisma.trajectory.findMany({ where: { projectId }, select: { fingerprint: true } })).map((t) => t.fingerprint),
   );
+  const images = new Map<string, ImageInfo | string | Promise<ImageInfo | string>>();
+  const problems = new ProblemList();
+  const store = new TaskPool(STORE_CONCURRENCY);
+  const fileHash = createHash("sha256");
+  /** Screenshots staged (of new trajectories). */
   const shas = new Set<string>();
   /** Every distinct screenshot of the file, new trajectories or not (the count the import reports). */
   const distinct = new Set<string>();
+  let lines = 0;
+  let checked = 0;
+  let checkedSteps = 0;
   let staged = 0;
   let stagedSteps = 0;
   let duplicates = 0;
-  let seen = 0;
-  let pendingTrajectories: Prisma.ImportStagedTrajectoryCreateManyInput[] = [];
-  let pendingSteps: Prisma.ImportStagedStepCreateManyInput[] = [];
-  let pendingScreenshots: Prisma.ImportStagedScreenshotCreateManyInput[] = [];
+  let chunk: StagedChunk = { screenshots: [], trajectories: [], steps: [] };
   let lastBeat = Date.now();
   const flush = async () => {
-    if (pendingTrajectories.length === 0 && pendingScreenshots.length === 0) return;
-    const [t, st, sc] = [pendingTrajectories, pendingSteps, pendingScreenshots];
-    pendingTrajectories = [];
-    pendingSteps = [];
-    pendingScreenshots = [];
-    // No transaction around these: staged rows are invisible whatever happens, and a batch that
-    // stops half-way is swept whole. Each is one short write (a few statements for SQLite's limit
-    // on bound values) that Prisma prepares before it takes the database's write lock, so a save
-    // waits at most for one of them.
-    if (sc.length > 0) await prisma.importStagedScreenshot.createMany({ data: sc });
-    if (t.length > 0) await prisma.importStagedTrajectory.createMany({ data: t });
-    if (st.length > 0) await prisma.importStagedStep.createMany({ data: st });
+    if (chunk.trajectories.length === 0 && chunk.screenshots.length === 0) return;
+    const full = chunk;
+    chunk = { screenshots: [], trajectories: [], steps: [] };
+    // No transaction spans chunks: staged rows are invisible whatever happens, and a batch that stops
+    // half-way is swept whole. Each chunk is one short transaction, so a save waits at most for one.
+    await writer.write(full);
     if (Date.now() - lastBeat < HEARTBEAT_MS) return;
     lastBeat = Date.now();
     const alive = await prisma.importBatch.updateMany({ where: { id: batchId, status: "running" }, data: { heartbeatAt: new Date() } });
     // Swept by another process that thought this import dead: stop rather than write on.
     if (alive.count !== 1) throw new AppError("conflict", `the import of ${fileLabel} was stopped; nothing was imported`);
   };
-  for await (const r of readTrajectories(opts, images)) {
-    if (!r.checked) throw new AppError("conflict", `${fileLabel} changed while it was being imported; nothing was imported`);
-    seen += 1;
-    const { trajectory: t, images: imgs, fingerprint: fp } = r.checked;
-    for (const img of imgs) distinct.add(img.sha256);
-    if (known.has(fp)) {
-      duplicates += 1;
-      continue;
+  const report = (phase: ImportProgress["phase"]) =>
+    opts.onProgress?.(
+      problems.count > 0
+        ? { phase: "checking", lines, trajectories: checked, steps: checkedSteps }
+        : { phase, lines, trajectories: staged, steps: stagedSteps },
+    );
+  for await (const r of readTrajectories(opts, size, fileHash, images, store, () => problems.count === 0)) {
+    lines += 1;
+    problems.add(r.problems);
+    if (r.checked) {
+      checked += 1;
+      checkedSteps += r.checked.trajectory.steps.length;
     }
-    known.add(fp);
-    const trajectoryId = randomUUID();
-    pendingTrajectories.push({
-      id: trajectoryId,
-      batchId,
-      fingerprint: fp,
-      source: t.source,
-      sourceRef: t.sourceRef,
-      app: t.app,
-      instruction: t.instruction,
-      systemPrompt: t.systemPrompt ?? null,
-      status: t.annotated?.status ?? "new",
-      outcome: t.annotated?.outcome ?? null,
-      originalOutcome: t.originalOutcome,
-      isDiscarded: t.annotated?.isDiscarded ?? false,
-      cutAfter: t.annotated?.cutAfter ?? null,
-      stepCount: t.steps.length,
-      metaJson: JSON.stringify(t.meta),
-    });
-    for (const [i, s] of t.steps.entries()) {
-      const img = imgs[i]!;
-      if (!shas.has(img.sha256)) {
-        shas.add(img.sha256);
-        pendingScreenshots.push({ batchId, sha256: img.sha256, width: img.width, height: img.height, bytes: img.bytes, mime: img.mime });
+    if (problems.count === 0 && r.checked) {
+      const { trajectory: t, images: imgs, fingerprint: fp } = r.checked;
+      for (const img of imgs) distinct.add(img.sha256);
+      if (known.has(fp)) duplicates += 1;
+      else {
+        known.add(fp);
+        addRows(chunk, batchId, t, imgs, fp, shas);
+        staged += 1;
+        stagedSteps += t.steps.length;
+        if (chunk.trajectories.length >= STAGE_TRAJECTORIES || chunk.steps.length >= STAGE_STEPS) await flush();
       }
-      pendingSteps.push({
-        id: randomUUID(),
-        batchId,
-        trajectoryId,
-        index: s.index,
-        screenshotSha: img.sha256,
-        originalJson: JSON.stringify(s.original),
-        thoughtState: s.thought.state,
-        thoughtNext: s.thought.nextAction,
-        thoughtPurpose: s.thought.purpose,
-        thought: s.thought.text,
-        clearAction: s.clearAction,
-        toolCallJson: JSON.stringify(s.toolCall),
-        boxJson: s.box ? JSON.stringify(s.box) : null,
-        candidateBoxJson: JSON.stringify(s.candidateBoxes),
-        verdict: s.verdict,
-      });
     }
-    staged += 1;
-    stagedSteps += t.steps.length;
-    if (pendingTrajectories.length >= STAGE_TRAJECTORIES || pendingSteps.length >= STAGE_STEPS) await flush();
-    if (seen % PROGRESS_EVERY === 0) opts.onProgress?.({ phase: "writing", lines: seen, trajectories: staged, steps: stagedSteps });
+    if (lines % PROGRESS_EVERY === 0) report("writing");
   }
-  await flush();
-  opts.onProgress?.({ phase: "writing", lines: seen, trajectories: staged, steps: stagedSteps });
-  return { seen, staged, steps: stagedSteps, duplicates, screenshots: distinct.size };
+  if (problems.count === 0) {
+    await flush();
+    await store.drain();
+  } else await store.drain().catch(() => {});
+  report("writing");
+  return {
+    lines,
+    checked,
+    checkedSteps,
+    staged,
+    steps: stagedSteps,
+    duplicates,
+    screenshots: distinct.size,
+    problems,
+    fileSha256: fileHash.digest("hex"),
+  };
+}
+
+/** The staged rows of one new trajectory (and of its screenshots not staged yet). */
+function addRows(chunk: StagedChunk, batchId: string, t: BuiltTrajectory, imgs: ImageInfo[], fp: string, shas: Set<string>) {
+  const trajectoryId = randomUUID();
+  chunk.trajectories.push({
+    id: trajectoryId,
+    batchId,
+    fingerprint: fp,
+    source: t.source,
+    sourceRef: t.sourceRef,
+    app: t.app,
+    instruction: t.instruction,
+    systemPrompt: t.systemPrompt ?? null,
+    status: t.annotated?.status ?? "new",
+    outcome: t.annotated?.outcome ?? null,
+    originalOutcome: t.originalOutcome,
+    isDiscarded: t.annotated?.isDiscarded ?? false,
+    cutAfter: t.annotated?.cutAfter ?? null,
+    stepCount: t.steps.length,
+    metaJson: JSON.stringify(t.meta),
+  });
+  for (const [i, s] of t.steps.entries()) {
+    const img = imgs[i]!;
+    if (!shas.has(img.sha256)) {
+      shas.add(img.sha256);
+      chunk.screenshots.push({ batchId, sha256: img.sha256, width: img.width, height: img.height, bytes: img.bytes, mime: img.mime });
+    }
+    chunk.steps.push({
+      id: randomUUID(),
+      batchId,
+      trajectoryId,
+      index: s.index,
+      screenshotSha: img.sha256,
+      originalJson: JSON.stringify(s.original),
+      thoughtState: s.thought.state,
+      thoughtNext: s.thought.nextAction,
+      thoughtPurpose: s.thought.purpose,
+      thought: s.thought.text,
+      clearAction: s.clearAction,
+      toolCallJson: JSON.stringify(s.toolCall),
+      boxJson: s.box ? JSON.stringify(s.box) : null,
+      candidateBoxJson: JSON.stringify(s.candidateBoxes),
+      verdict: s.verdict,
+    });
+  }
 }
 
 const columns = (names: string[], prefix = "") => Prisma.raw(names.map((c) => `${prefix}"${c}"`).join(", "));

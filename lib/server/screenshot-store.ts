@@ -66,6 +66,13 @@ export async function storeScreenshot(file: string, info: ImageInfo): Promise<st
   return target;
 }
 
+/** Write bytes already in memory (and hashed: `info`) into the store; a no-op when that content is there. */
+export async function storeScreenshotBytes(bytes: Uint8Array, info: ImageInfo): Promise<string> {
+  const target = screenshotFile(info.sha256, info.mime);
+  if (!existsSync(target)) await writeAtomically(target, (tmp) => writeFile(tmp, bytes));
+  return target;
+}
+
 /** A smaller WebP for the viewer, made once with sharp and cached beside the originals. */
 export async function displayVariant(sha256: string, mime: string): Promise<string> {
   const target = path.join(dataDir(), "variants", sha256.slice(0, 2), `${sha256}-w${DISPLAY_WIDTH}.webp`);

@@ -1,0 +1,14 @@
+// The bulk writer for a studio database: rows go through the driver (better-sqlite3 or pg), not the
+// Prisma client, whose per-row cost made it most of an import's time.
+import { dialectOf, sqlitePath } from "../config";
+import { urlOf, type Db } from "../db";
+import { openPostgresBulkWriter } from "./postgresql";
+import { openSqliteBulkWriter } from "./sqlite";
+import type { BulkWriter } from "./rows";
+
+export type { BulkWriter, StagedChunk, StagedScreenshotRow, StagedStepRow, StagedTrajectoryRow } from "./rows";
+
+export async function openBulkWriter(db: Db): Promise<BulkWriter> {
+  const url = urlOf(db);
+  return dialectOf(url) === "sqlite" ? openSqliteBulkWriter(sqlitePath(url)) : openPostgresBulkWriter(url);
+}
