@@ -102,6 +102,20 @@ function mobileUseTool(resized: Size, space: ActionSpace) {
  * `space` "ui-s1" adds UI-S1's `answer` action (see ActionSpace); the default is the cookbook's text.
  */
 export function mobileUseSystemPrompt(resized: Size, space: ActionSpace = "mobile-use"): string {
+  // A dataset has a handful of screen sizes and this text is a few KB: built once per size, not once
+  // per step (an export measures every step's prompt).
+  const key = `${resized.width}x${resized.height}:${space}`;
+  let text = SYSTEM_PROMPTS.get(key);
+  if (text === undefined) {
+    if (SYSTEM_PROMPTS.size >= 256) SYSTEM_PROMPTS.clear();
+    SYSTEM_PROMPTS.set(key, (text = buildSystemPrompt(resized, space)));
+  }
+  return text;
+}
+
+const SYSTEM_PROMPTS = new Map<string, string>();
+
+function buildSystemPrompt(resized: Size, space: ActionSpace): string {
   return [
     "You are a helpful assistant.",
     "",
