@@ -25,7 +25,10 @@ export function createDb(url = databaseUrl()): Db {
   return client;
 }
 
-const urls = new WeakMap<Db, string>();
+// On globalThis like the client itself: Next bundles this module more than once (instrumentation, each
+// route), and a client made by one copy is used by the others.
+const globalForUrls = globalThis as unknown as { studioDbUrls?: WeakMap<Db, string> };
+const urls = (globalForUrls.studioDbUrls ??= new WeakMap<Db, string>());
 
 /** The database URL a client was made for (bulk writers open their own driver connection to it). */
 export function urlOf(client: Db): string {
