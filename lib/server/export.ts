@@ -15,7 +15,7 @@ import { CLI_ACTOR, recordAudit, type AuditActor } from "./audit";
 import { AppError } from "./errors";
 import { fromStore } from "./stored";
 import { stepFromRow } from "./trajectories";
-import { screenshotFile } from "./screenshot-store";
+import { copyScreenshotTo, screenshotExt } from "./screenshot-store";
 import { splitOf, type SplitSpec } from "./split";
 import { latestJudgeVerdicts } from "./judge";
 
@@ -160,11 +160,11 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
           ...(judged.has(t.id) ? { judge: judged.get(t.id) } : {}),
         };
         for (const s of t.steps) {
-          const ext = path.extname(screenshotFile(s.screenshotSha, s.screenshot.mime));
+          const ext = screenshotExt(s.screenshot.mime);
           const rel = `screenshots/${s.screenshotSha}${ext}`;
           if (!copied.has(s.screenshotSha)) {
             copied.add(s.screenshotSha);
-            await linkOrCopy(screenshotFile(s.screenshotSha, s.screenshot.mime), path.join(work, rel));
+            await copyScreenshotTo(s.screenshotSha, s.screenshot.mime, path.join(work, rel));
             await linkOrCopy(path.join(work, rel), path.join(work, "mobile-r1", "images", `${s.screenshotSha}${ext}`));
             files[rel] = s.screenshotSha;
             files[`mobile-r1/images/${s.screenshotSha}${ext}`] = s.screenshotSha;
