@@ -2,13 +2,8 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   // A wrong store setting stops the server here, with the variable named, rather than at the first screenshot.
-  const { checkObjectStoreAtStart } = await import("./lib/server/object-store");
-  try {
-    console.log(`studio: screenshots in ${await checkObjectStoreAtStart()}`);
-  } catch (e) {
-    console.error(`studio: cannot start: ${(e as Error).message}`);
-    process.exit(1);
-  }
+  const { requireObjectStoreAtStart } = await import("./lib/server/object-store");
+  await requireObjectStoreAtStart();
   const { recoverAtStart } = await import("./lib/server/startup");
   await recoverAtStart();
 }

@@ -60,3 +60,13 @@ export async function checkObjectStoreAtStart(env: Env = process.env): Promise<s
   await store.check();
   return store.description;
 }
+
+/** checkObjectStoreAtStart for a starting server: logs where screenshots live, or why it cannot start, and exits. */
+export async function requireObjectStoreAtStart(): Promise<void> {
+  try {
+    console.log(`studio: screenshots in ${await checkObjectStoreAtStart()}`);
+  } catch (e) {
+    console.error(`studio: cannot start: ${(e as Error).message}`);
+    process.exit(1);
+  }
+}
