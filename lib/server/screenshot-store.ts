@@ -99,8 +99,10 @@ export async function openScreenshot(
   mime: string,
   variant: "display" | "original",
 ): Promise<{ body: ReadableStream<Uint8Array>; size: number; contentType: string }> {
-  const key = variant === "display" ? await displayVariant(sha256, mime) : screenshotKey(sha256, mime);
-  const found = await objectStore().open(key);
+  const store = objectStore();
+  // One request for a variant already made (the usual case), not a check and then a read.
+  let found = await store.open(variant === "display" ? variantKey(sha256) : screenshotKey(sha256, mime));
+  if (!found && variant === "display") found = await store.open(await displayVariant(sha256, mime));
   if (!found) throw notStored(sha256);
   return { ...found, contentType: variant === "display" ? "image/webp" : mime };
 }
