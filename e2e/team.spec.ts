@@ -227,3 +227,24 @@ test("an export started on one instance is reported by the other, with the scree
   expect(job.outDir.startsWith(a!.dataDir)).toBe(true);
   expect(readdirSync(path.join(job.outDir, "screenshots")).length).toBeGreaterThan(0);
 });
+
+test("an instance with a wrong store setting does not start, and names the variable", async () => {
+  if (!shared.postgres) return;
+  const port = BASE_PORT + 3;
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)],
+    {
+      cwd: ROOT,
+      env: { ...studioEnv(mkdtempSync(path.join(os.tmpdir(), "studio-team-bad-")), port), STUDIO_S3_BUCKET: "no-such-bucket" },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  const log: string[] = [];
+  for (const s of [child.stdout!, child.stderr!]) createInterface({ input: s }).on("line", (l) => log.push(l));
+  const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+  expect(code).toBe(1);
+  expect(log.join("\n")).toMatch(
+    /studio: cannot start: STUDIO_S3_BUCKET: bucket "no-such-bucket" does not exist at http:\/\/127\.0\.0\.1:\d+/,
+  );
+});
