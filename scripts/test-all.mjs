@@ -11,6 +11,8 @@ import { createInterface } from "node:readline";
 const ROOT = path.resolve(import.meta.dirname, "..");
 const TMP = path.join(ROOT, ".tmp");
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", CHECKPOINT_DISABLE: "1" };
+// The first pass is SQLite with screenshots on local disk, whatever this shell points at.
+for (const key of Object.keys(env)) if (/^(STUDIO_S3_|E2E_DATABASE_URL$|E2E_DATA_DIR$|E2E_REPORT$)/.test(key)) delete env[key];
 const bin = (p) => path.join(ROOT, "node_modules", p);
 
 function step(label, cmd, args, { allowFail = false, extraEnv = {} } = {}) {
@@ -71,7 +73,14 @@ async function startTeamServices() {
     stdio: ["pipe", "pipe", "inherit"],
   });
   const info = await new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once("line", (l) => resolve(JSON.parse(l)));
+    const timer = setTimeout(() => {
+      child.kill("SIGTERM");
+      reject(new Error("PostgreSQL and s3rver did not start within 120 s"));
+    }, 120_000);
+    createInterface({ input: child.stdout }).once("line", (l) => {
+      clearTimeout(timer);
+      resolve(JSON.parse(l));
+    });
     child.on("exit", (code) => reject(new Error(`team services exited (${code}) before starting`)));
   });
   const stop = () =>
