@@ -1,7 +1,7 @@
 // One interface for where screenshots (originals and display variants) live: a folder on local disk
 // (the default) or a bucket in an S3-compatible object store (AWS S3, MinIO, Ceph RGW ...), chosen by
 // env (see objectStoreConfig in ../config). Keys are relative paths such as screenshots/ab/<sha>.png.
-import { ConfigError, objectStoreConfig, type Env, type ObjectStoreConfig } from "../config";
+import { ConfigError, databaseUrl, dialectOf, objectStoreConfig, type Env, type ObjectStoreConfig } from "../config";
 import { localStore } from "./local";
 import { s3Store } from "./s3";
 
@@ -65,6 +65,10 @@ export async function checkObjectStoreAtStart(env: Env = process.env): Promise<s
 export async function requireObjectStoreAtStart(): Promise<void> {
   try {
     console.log(`studio: screenshots in ${await checkObjectStoreAtStart()}`);
+    if (!process.env.BETTER_AUTH_SECRET && dialectOf(databaseUrl()) === "postgresql")
+      console.warn(
+        "studio: BETTER_AUTH_SECRET is not set: sessions are signed with a secret generated into this instance's data dir; set the same BETTER_AUTH_SECRET on every instance sharing the database",
+      );
   } catch (e) {
     console.error(`studio: cannot start: ${(e as Error).message}`);
     process.exit(1);

@@ -1,7 +1,7 @@
 // The screenshot store on an S3-compatible server (s3rver, a real HTTP server speaking the S3 API),
 // and the settings that choose it. The local folder store is exercised by every other test.
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -15,6 +15,7 @@ import { openScreenshot, readScreenshot, screenshotKey } from "../screenshot-sto
 import { freshStudio, uiS1ScreenshotDir } from "../testing/fixtures";
 import { startS3, type LocalS3 } from "../testing/s3rver";
 import { checkObjectStoreAtStart, objectStore } from "./index";
+import { localStore } from "./local";
 import { s3Store } from "./s3";
 
 const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
@@ -54,6 +55,27 @@ describe("object store settings", () => {
       [{ STUDIO_S3_BUCKET: "shots", AWS_ACCESS_KEY_ID: "k" }, /^AWS_SECRET_ACCESS_KEY: must be set when AWS_ACCESS_KEY_ID is/],
     ];
     for (const [env, message] of bad) expect(() => objectStoreConfig(env), JSON.stringify(env)).toThrow(message);
+  });
+});
+
+describe("local folder store (the default)", () => {
+  it("keeps objects as files under the data dir, hard-links them out, and says when one is missing", async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), "local-store-"));
+    const store = localStore(root);
+    await store.check();
+    await store.putBytes("variants/ab/x.webp", new Uint8Array([1, 2, 3]), "image/webp");
+    expect(readFileSync(path.join(root, "variants", "ab", "x.webp"))).toEqual(Buffer.from([1, 2, 3]));
+    expect(await store.exists("variants/ab/x.webp")).toBe(true);
+    const opened = (await store.open("variants/ab/x.webp"))!;
+    expect(opened.size).toBe(3);
+    expect(new Uint8Array(await new Response(opened.body).arrayBuffer())).toEqual(new Uint8Array([1, 2, 3]));
+    const out = path.join(root, "out.webp");
+    expect(await store.copyToFile("variants/ab/x.webp", out)).toBe(true);
+    expect(statSync(out).ino).toBe(statSync(path.join(root, "variants", "ab", "x.webp")).ino);
+    expect(await store.exists("variants/ab/none.webp")).toBe(false);
+    expect(await store.open("variants/ab/none.webp")).toBeNull();
+    expect(await store.read("variants/ab/none.webp")).toBeNull();
+    expect(await store.copyToFile("variants/ab/none.webp", path.join(root, "none.webp"))).toBe(false);
   });
 });
 
