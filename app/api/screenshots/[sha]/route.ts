@@ -11,10 +11,8 @@ export const GET = route({
   output: "raw",
   handler: async ({ actor, params, query }) => {
     const shot = await getScreenshot({ actor, sha256: params.sha });
-    // Streamed from the store (local folder or S3 bucket), never held whole in memory.
-    const { body, size, contentType } = await openScreenshot(params.sha, shot.mime, query.variant);
-    return new Response(body, {
-      headers: { "Content-Type": contentType, "Content-Length": String(size), "Cache-Control": "private, max-age=31536000, immutable" },
-    });
+    // Streamed from the store (local folder or S3 bucket), never held whole in memory (Next sends it chunked).
+    const { body, contentType } = await openScreenshot(params.sha, shot.mime, query.variant);
+    return new Response(body, { headers: { "Content-Type": contentType, "Cache-Control": "private, max-age=31536000, immutable" } });
   },
 });
