@@ -1,10 +1,12 @@
 import { defineConfig } from "@playwright/test";
 import path from "node:path";
+import { e2eDatabaseUrl, e2eDataDir } from "./e2e/env";
 
 // Browser tests run Debian's Chromium (never `playwright install`) against a production build
-// served on its own port, with its own data directory and database.
+// served on its own port, with its own data directory and database: SQLite by default; on
+// PostgreSQL (and the S3 store) when scripts/test-all.mjs sets E2E_DATABASE_URL and STUDIO_S3_*.
 const PORT = Number(process.env.E2E_PORT ?? 3100);
-const dataDir = path.resolve(".tmp/e2e-data");
+const onPostgres = e2eDatabaseUrl.startsWith("postgres");
 
 export default defineConfig({
   testDir: "e2e",
@@ -12,7 +14,9 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 60_000,
-  reporter: [["list"], ["json", { outputFile: ".tmp/playwright.json" }]],
+  reporter: [["list"], ["json", { outputFile: process.env.E2E_REPORT ?? ".tmp/playwright.json" }]],
+  // The two-instance test starts its own PostgreSQL, bucket and servers: once, in the SQLite pass.
+  testIgnore: onPostgres ? ["**/team.spec.ts"] : [],
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: "retain-on-failure",
@@ -43,8 +47,8 @@ export default defineConfig({
     stdout: "pipe",
     env: {
       PORT: String(PORT),
-      STUDIO_DATA_DIR: dataDir,
-      DATABASE_URL: `file:${path.join(dataDir, "studio.db")}`,
+      STUDIO_DATA_DIR: e2eDataDir,
+      DATABASE_URL: e2eDatabaseUrl,
       STUDIO_DEMO_TRAJECTORIES: "12",
       // Every spec signs people in from 127.0.0.1; the per-address limit itself is tested in lib/server/auth.test.ts.
       STUDIO_SIGN_IN_PER_MINUTE: "1000",

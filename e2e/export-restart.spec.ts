@@ -3,13 +3,13 @@ import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { expect, test } from "@playwright/test";
+import { e2eDatabaseUrl, e2eDataDir } from "./env";
 import { ExportPage } from "./pages/export-page";
 
 // Issue 11, finding 7: a restart lost a running export without a trace and left a .partial folder.
 // Here another studio process (sharing the server's database and data dir) runs an export and is
 // killed mid-way; the running server's export page reports it as failed and the partial is gone.
-const dataDir = path.resolve(".tmp/e2e-data");
-const exportsDir = path.join(dataDir, "exports");
+const exportsDir = path.join(e2eDataDir, "exports");
 const partials = () => (existsSync(exportsDir) ? readdirSync(exportsDir).filter((n) => n.includes(".partial-")) : []);
 
 test("an export whose process is killed mid-way shows as failed on the export page, with nothing half-written left", async ({
@@ -17,7 +17,7 @@ test("an export whose process is killed mid-way shows as failed on the export pa
   request,
 }) => {
   const child = spawn(process.execPath, ["--import", "tsx", path.resolve("lib/server/testing/export-child.ts"), "web"], {
-    env: { ...process.env, STUDIO_DATA_DIR: dataDir, DATABASE_URL: `file:${path.join(dataDir, "studio.db")}` },
+    env: { ...process.env, STUDIO_DATA_DIR: e2eDataDir, DATABASE_URL: e2eDatabaseUrl },
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((resolve, reject) => {

@@ -1,17 +1,25 @@
 // The whole test suite: type check, unit and integration tests (vitest, real temporary databases),
-// then browser tests (Playwright in Debian's Chromium). Ends with one line "N passed, N failed".
-import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+// then browser tests (Playwright in Debian's Chromium): once on SQLite (with the two-instance test,
+// e2e/team.spec.ts), once more on a private PostgreSQL with screenshots in a local S3-compatible
+// bucket (s3rver), reusing the same build. Ends with one line "N passed, N failed, N skipped".
+import { spawn, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { createInterface } from "node:readline";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const TMP = path.join(ROOT, ".tmp");
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", CHECKPOINT_DISABLE: "1" };
+// The first pass is SQLite with screenshots on local disk, whatever this shell points at.
+for (const key of Object.keys(env)) if (/^(STUDIO_S3_|E2E_DATABASE_URL$|E2E_DATA_DIR$|E2E_REPORT$)/.test(key)) delete env[key];
 const bin = (p) => path.join(ROOT, "node_modules", p);
 
-function step(label, cmd, args, { allowFail = false } = {}) {
+function step(label, cmd, args, { allowFail = false, extraEnv = {} } = {}) {
   console.log(`\n━━ ${label}`);
-  const r = spawnSync(cmd, args, { cwd: ROOT, env, stdio: "inherit" });
+  const started = Date.now();
+  const r = spawnSync(cmd, args, { cwd: ROOT, env: { ...env, ...extraEnv }, stdio: "inherit" });
+  console.log(`━━ ${label}: ${((Date.now() - started) / 1000).toFixed(0)} s`);
   if (r.status !== 0 && !allowFail) {
     console.error(`\n✗ ${label} failed (exit ${r.status})`);
     console.log("0 passed, 1 failed");
@@ -34,7 +42,59 @@ function ensureChromium() {
   ]);
 }
 
+/** Is a PostgreSQL server installed (Debian's layout, as lib/server/testing/postgres.ts looks for it)? */
+function hasPostgres() {
+  if (env.STUDIO_PG_BIN) return existsSync(path.join(env.STUDIO_PG_BIN, "initdb"));
+  const root = "/usr/lib/postgresql";
+  return existsSync(root) && readdirSync(root).some((v) => existsSync(path.join(root, v, "bin", "initdb")));
+}
+
+/** PostgreSQL for the PostgreSQL tests: installed from Debian when missing and running as root (CI), else they are skipped. */
+function ensurePostgres() {
+  if (hasPostgres()) return true;
+  if (process.getuid?.() !== 0) {
+    console.warn(
+      "PostgreSQL is not installed: its tests are skipped (and counted). Install it with:\n  sudo apt-get update && sudo apt-get install -y postgresql",
+    );
+    return false;
+  }
+  step("installing Debian's PostgreSQL for the PostgreSQL tests", "bash", [
+    "-c",
+    "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null",
+  ]);
+  return hasPostgres();
+}
+
+/** A private PostgreSQL and s3rver bucket (scripts/team-services.ts) for the browser suite's second pass. */
+async function startTeamServices() {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/team-services.ts")], {
+    cwd: ROOT,
+    env,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const info = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGTERM");
+      reject(new Error("PostgreSQL and s3rver did not start within 120 s"));
+    }, 120_000);
+    createInterface({ input: child.stdout }).once("line", (l) => {
+      clearTimeout(timer);
+      resolve(JSON.parse(l));
+    });
+    child.on("exit", (code) => reject(new Error(`team services exited (${code}) before starting`)));
+  });
+  const stop = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.on("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
+  return { info, stop };
+}
+
+const suiteStarted = Date.now();
 ensureChromium();
+const postgres = ensurePostgres();
 step("type check", process.execPath, [bin("typescript/bin/tsc"), "--noEmit"]);
 // Lint (typescript-eslint, react-hooks, the layer rules) and format: any finding fails the run.
 step("lint (ESLint, layer rules)", process.execPath, [bin("eslint/bin/eslint.js"), ".", "--max-warnings=0"]);
@@ -53,6 +113,39 @@ env.STUDIO_SKIP_BUILD = "1";
 const e2eOk = step("browser tests (Playwright, Chromium)", process.execPath, [bin("@playwright/test/cli.js"), "test"], {
   allowFail: true,
 });
+// The same suite on PostgreSQL, screenshots in an S3-compatible bucket: the team layout (docs/DEPLOY.md).
+const PG_REPORT = path.join(TMP, "playwright-pg.json");
+rmSync(PG_REPORT, { force: true });
+let e2ePgOk = true;
+// STUDIO_TEST_PG_BROWSER=0 leaves the second pass out on a developer's machine (it is counted as skipped); CI runs it.
+const pgPass = postgres && process.env.STUDIO_TEST_PG_BROWSER !== "0";
+if (pgPass) {
+  rmSync(path.join(TMP, "e2e-data-pg"), { recursive: true, force: true });
+  let services;
+  try {
+    services = await startTeamServices();
+    e2ePgOk = step(
+      "browser tests on PostgreSQL + S3 store (Playwright, Chromium)",
+      process.execPath,
+      [bin("@playwright/test/cli.js"), "test"],
+      {
+        allowFail: true,
+        extraEnv: {
+          ...services.info.s3Env,
+          E2E_DATABASE_URL: services.info.databaseUrl,
+          E2E_DATA_DIR: path.join(TMP, "e2e-data-pg"),
+          E2E_REPORT: PG_REPORT,
+          BETTER_AUTH_SECRET: randomBytes(32).toString("base64url"),
+        },
+      },
+    );
+  } catch (e) {
+    console.error(`✗ could not start PostgreSQL and the S3 store for the second browser pass: ${e.message}`);
+    e2ePgOk = false;
+  } finally {
+    await services?.stop();
+  }
+}
 
 let passed = 0;
 let failed = 0;
@@ -72,26 +165,33 @@ try {
 } catch {
   failed += 1;
 }
-try {
-  const p = JSON.parse(readFileSync(path.join(TMP, "playwright.json"), "utf8"));
-  passed += p.stats.expected;
-  failed += p.stats.unexpected + (p.errors?.length ?? 0);
-  const walk = (suite, titles) => {
-    for (const spec of suite.specs ?? []) {
-      for (const t of spec.tests ?? []) {
-        if (t.status === "skipped") skipped.push(`${suite.file ?? ""}: ${[...titles, spec.title].filter(Boolean).join(" > ")}`);
+/** Count one Playwright JSON report; `label` marks its skipped tests. */
+function countPlaywright(file, label) {
+  try {
+    const p = JSON.parse(readFileSync(file, "utf8"));
+    passed += p.stats.expected;
+    failed += p.stats.unexpected + (p.errors?.length ?? 0);
+    const walk = (suite, titles) => {
+      for (const spec of suite.specs ?? []) {
+        for (const t of spec.tests ?? []) {
+          if (t.status === "skipped") skipped.push(`${label}${suite.file ?? ""}: ${[...titles, spec.title].filter(Boolean).join(" > ")}`);
+        }
       }
-    }
-    for (const child of suite.suites ?? []) walk({ ...child, file: child.file ?? suite.file }, [...titles, child.title]);
-  };
-  for (const s of p.suites ?? []) walk(s, []);
-} catch {
-  failed += 1;
+      for (const child of suite.suites ?? []) walk({ ...child, file: child.file ?? suite.file }, [...titles, child.title]);
+    };
+    for (const s of p.suites ?? []) walk(s, []);
+  } catch {
+    failed += 1;
+  }
 }
-if (!unitOk || !e2eOk) failed = Math.max(failed, 1);
+countPlaywright(path.join(TMP, "playwright.json"), "");
+if (pgPass) countPlaywright(PG_REPORT, "(PostgreSQL + S3) ");
+else skipped.push(`browser suite on PostgreSQL + S3 store: ${postgres ? "STUDIO_TEST_PG_BROWSER=0" : "PostgreSQL is not installed"}`);
+if (!unitOk || !e2eOk || !e2ePgOk) failed = Math.max(failed, 1);
 if (skipped.length > 0) {
   console.log(`\nSkipped (${skipped.length}):`);
   for (const name of skipped) console.log(`  - ${name}`);
 }
+console.log(`\nwhole suite: ${((Date.now() - suiteStarted) / 60_000).toFixed(1)} min`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped.length} skipped`);
 process.exit(failed > 0 ? 1 : 0);

@@ -158,7 +158,8 @@ describe("export jobs", () => {
     }
     const failed = await getExport({ actor: CLI_ACTOR, id: job.id });
     expect(failed).toMatchObject({ state: "failed", counts: null });
-    expect(failed.error).toMatch(/failed on the server/);
+    // The store says which screenshot is missing (by hash, never by server path).
+    expect(failed.error).toBe(`screenshot ${step.screenshotSha} is not in the store`);
     expect(failed.error).not.toContain(dir); // no server paths
     expect(existsSync(failed.outDir)).toBe(false);
     expect((await listExports({ actor: CLI_ACTOR })).find((e) => e.id === job.id)?.state).toBe("failed");

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { constants, createReadStream, createWriteStream, existsSync, type WriteStream } from "node:fs";
-import { copyFile, link, mkdir, readFile, rename, rm } from "node:fs/promises";
+import { access, copyFile, link, mkdir, readFile, rename, rm } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { once } from "node:events";
 import path from "node:path";
@@ -16,7 +16,7 @@ import { CLI_ACTOR, recordAudit, type AuditActor } from "./audit";
 import { AppError } from "./errors";
 import { fromStore } from "./stored";
 import { stepFromRow } from "./trajectories";
-import { screenshotFile } from "./screenshot-store";
+import { copyScreenshotTo, screenshotExt } from "./screenshot-store";
 import { splitOf, type SplitSpec } from "./split";
 import { latestJudgeVerdicts } from "./judge";
 
@@ -163,11 +163,10 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
           ...(judged.has(t.id) ? { judge: judged.get(t.id) } : {}),
         };
         for (const s of t.steps) {
-          const ext = path.extname(screenshotFile(s.screenshotSha, s.screenshot.mime));
+          const ext = screenshotExt(s.screenshot.mime);
           const rel = `screenshots/${s.screenshotSha}${ext}`;
           const sha = s.screenshotSha;
-          const store = screenshotFile(sha, s.screenshot.mime);
-          await links.add(store, work, rel, `mobile-r1/images/${sha}${ext}`, sha);
+          await links.add(s.screenshot.mime, work, rel, `mobile-r1/images/${sha}${ext}`, sha);
           const { id: _id, version: _version, screenshot, ...view } = stepFromRow(s);
           record.steps.push({ ...view, screenshot: { ...screenshot, file: rel } });
         }
@@ -257,6 +256,15 @@ async function linkOrCopy(from: string, to: string): Promise<boolean> {
   }
 }
 
+async function pathExists(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Links in flight at once (the file system's thread pool runs four; a few more keep it busy). */
 const LINKS_IN_FLIGHT = 16;
 const FILES_PLACEHOLDER = "\u0000files\u0000";
@@ -275,12 +283,16 @@ class LinkQueue {
   constructor(listed: FileList) {
     this.#listed = listed;
   }
-  async add(store: string, work: string, rel: string, r1: string, sha256: string): Promise<void> {
+  async add(mime: string, work: string, rel: string, r1: string, sha256: string): Promise<void> {
     if (this.#inFlight.has(sha256)) return;
     this.#inFlight.add(sha256);
     const done = (async () => {
-      if (!(await linkOrCopy(store, path.join(work, rel)))) return false;
-      await linkOrCopy(path.join(work, rel), path.join(work, r1));
+      const dest = path.join(work, rel);
+      // Already placed by an earlier trajectory: the export folder is the record of what is done.
+      if (await pathExists(dest)) return false;
+      // Linked from the local store, or downloaded from the bucket.
+      await copyScreenshotTo(sha256, mime, dest);
+      await linkOrCopy(dest, path.join(work, r1));
       return true;
     })();
     done.catch(() => {}); // awaited in order by #next(); this only keeps an early failure from being "unhandled"

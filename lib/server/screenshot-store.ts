@@ -1,11 +1,12 @@
-import { createHash, randomBytes } from "node:crypto";
-import { createReadStream, existsSync } from "node:fs";
-import { copyFile, mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import sharp, { type Metadata } from "sharp";
 import { DISPLAY_VARIANT_WIDTH } from "@/lib/domain/geometry";
 import { dataDir } from "./config";
 import { AppError } from "./errors";
+import { objectStore } from "./object-store";
 
 export type ImageInfo = { sha256: string; width: number; height: number; bytes: number; mime: string };
 
@@ -42,46 +43,68 @@ export async function inspectImage(file: string): Promise<ImageInfo> {
   return { sha256: await sha256File(file), width: meta.width, height: meta.height, bytes: size, mime };
 }
 
-/** Where a stored screenshot lives: <data>/screenshots/<ab>/<sha256>.<ext>. */
+/** A stored original's key in the object store: screenshots/<ab>/<sha256>.<ext>. */
+export function screenshotKey(sha256: string, mime: string): string {
+  return `screenshots/${sha256.slice(0, 2)}/${sha256}${screenshotExt(mime)}`;
+}
+
+/** The extension a stored original has (".png", ".jpg", ".webp"). */
+export function screenshotExt(mime: string): string {
+  return `.${EXT_BY_MIME[mime] ?? "bin"}`;
+}
+
+/** A display variant's key: variants/<ab>/<sha256>-w<width>.webp. */
+export function variantKey(sha256: string): string {
+  return `variants/${sha256.slice(0, 2)}/${sha256}-w${DISPLAY_WIDTH}.webp`;
+}
+
+/** Where a stored original lives when the store is the local folder (the default): <data>/screenshots/<ab>/<sha256>.<ext>. */
 export function screenshotFile(sha256: string, mime: string): string {
-  return path.join(dataDir(), "screenshots", sha256.slice(0, 2), `${sha256}.${EXT_BY_MIME[mime] ?? "bin"}`);
+  return path.join(dataDir(), ...screenshotKey(sha256, mime).split("/"));
 }
 
-async function writeAtomically(target: string, write: (tmp: string) => Promise<void>): Promise<void> {
-  await mkdir(path.dirname(target), { recursive: true });
-  const tmp = `${target}.${randomBytes(6).toString("hex")}.tmp`;
-  try {
-    await write(tmp);
-    await rename(tmp, target);
-  } catch (e) {
-    await unlink(tmp).catch(() => {});
-    throw e;
-  }
-}
-
-/** Copy a file into the content-addressed store (a no-op when the same content is already there). */
+/** Copy a file into the content-addressed store (a no-op when the same content is already there); returns its key. */
 export async function storeScreenshot(file: string, info: ImageInfo): Promise<string> {
-  const target = screenshotFile(info.sha256, info.mime);
-  if (!existsSync(target)) await writeAtomically(target, (tmp) => copyFile(file, tmp));
-  return target;
+  const key = screenshotKey(info.sha256, info.mime);
+  const store = objectStore();
+  if (!(await store.exists(key))) await store.putFile(key, file, info.mime);
+  return key;
 }
 
-/** Write bytes already in memory (and hashed: `info`) into the store; a no-op when that content is there. */
+/** Store an image already in memory (hashed and measured by the caller); returns its key. */
 export async function storeScreenshotBytes(bytes: Uint8Array, info: ImageInfo): Promise<string> {
-  const target = screenshotFile(info.sha256, info.mime);
-  if (!existsSync(target)) await writeAtomically(target, (tmp) => writeFile(tmp, bytes));
-  return target;
+  const key = screenshotKey(info.sha256, info.mime);
+  const store = objectStore();
+  if (!(await store.exists(key))) await store.putBytes(key, bytes, info.mime);
+  return key;
 }
 
-/** A smaller WebP for the viewer, made once with sharp and cached beside the originals. */
+const notStored = (sha256: string) => new AppError("not_found", `screenshot ${sha256} is not in the store`);
+
+/** A smaller WebP for the viewer, made once with sharp and kept in the store beside the originals; returns its key. */
 export async function displayVariant(sha256: string, mime: string): Promise<string> {
-  const target = path.join(dataDir(), "variants", sha256.slice(0, 2), `${sha256}-w${DISPLAY_WIDTH}.webp`);
-  if (existsSync(target)) return target;
-  const source = screenshotFile(sha256, mime);
-  if (!existsSync(source)) throw new AppError("not_found", `screenshot ${sha256} is not in the store`);
+  const store = objectStore();
+  const key = variantKey(sha256);
+  if (await store.exists(key)) return key;
+  const source = await store.read(screenshotKey(sha256, mime));
+  if (!source) throw notStored(sha256);
   const data = await sharp(source).resize({ width: DISPLAY_WIDTH, withoutEnlargement: true }).webp({ quality: 82 }).toBuffer();
-  await writeAtomically(target, (tmp) => writeFile(tmp, data));
-  return target;
+  await store.putBytes(key, data, "image/webp");
+  return key;
+}
+
+/** A stored screenshot, streamed: the display WebP, or the original as imported. */
+export async function openScreenshot(
+  sha256: string,
+  mime: string,
+  variant: "display" | "original",
+): Promise<{ body: ReadableStream<Uint8Array>; size: number; contentType: string }> {
+  const store = objectStore();
+  // One request for a variant already made (the usual case), not a check and then a read.
+  let found = await store.open(variant === "display" ? variantKey(sha256) : screenshotKey(sha256, mime));
+  if (!found && variant === "display") found = await store.open(await displayVariant(sha256, mime));
+  if (!found) throw notStored(sha256);
+  return { ...found, contentType: variant === "display" ? "image/webp" : mime };
 }
 
 /** A stored screenshot's bytes: the display WebP, or the original as imported. */
@@ -90,7 +113,13 @@ export async function readScreenshot(
   mime: string,
   variant: "display" | "original",
 ): Promise<{ bytes: Uint8Array<ArrayBuffer>; contentType: string }> {
-  const file = variant === "display" ? await displayVariant(sha256, mime) : screenshotFile(sha256, mime);
-  if (!existsSync(file)) throw new AppError("not_found", `screenshot ${sha256} is not in the store`);
-  return { bytes: new Uint8Array(await readFile(file)), contentType: variant === "display" ? "image/webp" : mime };
+  const key = variant === "display" ? await displayVariant(sha256, mime) : screenshotKey(sha256, mime);
+  const bytes = await objectStore().read(key);
+  if (!bytes) throw notStored(sha256);
+  return { bytes: new Uint8Array(bytes), contentType: variant === "display" ? "image/webp" : mime };
+}
+
+/** Put a stored original at `dest` (an export folder): a hard link on local disk, a download from a bucket. */
+export async function copyScreenshotTo(sha256: string, mime: string, dest: string): Promise<void> {
+  if (!(await objectStore().copyToFile(screenshotKey(sha256, mime), dest))) throw notStored(sha256);
 }

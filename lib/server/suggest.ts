@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { framePair, QWEN_MAX_PIXELS, QWEN_MIN_PIXELS, toOriginalPoint, toResizedPoint, type Size } from "@/lib/domain/geometry";
 import {
   actionSuggestionSchema,
@@ -18,7 +17,7 @@ import { recordAudit } from "./audit";
 import { db as defaultDb, type Db } from "./db";
 import { AppError } from "./errors";
 import { chat, fill, loadPrompt, modelConfig, PROMPTS, type ChatMessage, type ModelConfig } from "./model";
-import { screenshotFile } from "./screenshot-store";
+import { readScreenshot } from "./screenshot-store";
 import { auditActor, authorize } from "./session";
 import { stepFromRow } from "./trajectories";
 
@@ -30,8 +29,8 @@ export function modelMaxPixels(): number {
 
 /** A stored screenshot as a data: URL (the studio sends the original bytes; the server resizes). */
 export async function screenshotDataUrl(sha256: string, mime: string): Promise<string> {
-  const bytes = await readFile(screenshotFile(sha256, mime));
-  return `data:${mime};base64,${bytes.toString("base64")}`;
+  const { bytes } = await readScreenshot(sha256, mime, "original");
+  return `data:${mime};base64,${Buffer.from(bytes).toString("base64")}`;
 }
 
 type StepContext = Awaited<ReturnType<typeof loadContext>>;

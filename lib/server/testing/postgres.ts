@@ -1,14 +1,24 @@
 // A private PostgreSQL server for a test file (Debian's postgresql package), and a fresh migrated
 // database in it per test. Where the binaries are missing, `hasPostgres` is false and the suite skips.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { createDb, type Db } from "../db";
 import { migrate } from "../migrate";
 
-const PG_BIN = "/usr/lib/postgresql/15/bin";
+/** Debian's server binaries: STUDIO_PG_BIN, else the newest /usr/lib/postgresql/<version>/bin (15 on bookworm). */
+function findPgBin(): string {
+  if (process.env.STUDIO_PG_BIN) return process.env.STUDIO_PG_BIN;
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root)
+    ? readdirSync(root).filter((v) => /^\d+$/.test(v) && existsSync(path.join(root, v, "bin", "initdb")))
+    : [];
+  const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
+  return path.join(root, newest ?? "15", "bin");
+}
+const PG_BIN = findPgBin();
 export const hasPostgres = existsSync(path.join(PG_BIN, "initdb"));
 
 export type PostgresServer = {

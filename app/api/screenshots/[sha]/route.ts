@@ -1,7 +1,7 @@
 // GET /api/screenshots/:sha?variant=display|original: screenshot bytes, cached for good in the browser (content-addressed), never by shared caches
 import { screenshotParams, screenshotQuery } from "@/lib/domain/views";
 import { route } from "@/lib/server/route";
-import { readScreenshot } from "@/lib/server/screenshot-store";
+import { openScreenshot } from "@/lib/server/screenshot-store";
 import { getScreenshot } from "@/lib/server/trajectories";
 
 export const GET = route({
@@ -11,7 +11,8 @@ export const GET = route({
   output: "raw",
   handler: async ({ actor, params, query }) => {
     const shot = await getScreenshot({ actor, sha256: params.sha });
-    const { bytes, contentType } = await readScreenshot(params.sha, shot.mime, query.variant);
-    return new Response(bytes, { headers: { "Content-Type": contentType, "Cache-Control": "private, max-age=31536000, immutable" } });
+    // Streamed from the store (local folder or S3 bucket), never held whole in memory (Next sends it chunked).
+    const { body, contentType } = await openScreenshot(params.sha, shot.mime, query.variant);
+    return new Response(body, { headers: { "Content-Type": contentType, "Cache-Control": "private, max-age=31536000, immutable" } });
   },
 });

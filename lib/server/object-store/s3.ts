@@ -1,0 +1,109 @@
+// Screenshots in an S3-compatible object store (AWS S3, MinIO, Ceph RGW ...) through the official AWS SDK.
+// Credentials come from the SDK's standard chain (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, AWS_PROFILE,
+// an instance or task role ...); the bucket, endpoint, region and key prefix from STUDIO_S3_* (../config).
+import { randomBytes } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { readFile, rename, unlink } from "node:fs/promises";
+import type { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import type { S3StoreConfig } from "../config";
+import type { ObjectStore } from "./index";
+
+type SdkError = Error & { $metadata?: { httpStatusCode?: number }; code?: string; Code?: string };
+const statusOf = (e: unknown) => (e as SdkError).$metadata?.httpStatusCode;
+const isMissing = (e: unknown) => statusOf(e) === 404 || (e as SdkError).name === "NoSuchKey" || (e as SdkError).name === "NotFound";
+
+/** Why the bucket cannot be used, naming the setting to look at. */
+export function explainS3Error(e: unknown, config: S3StoreConfig): string {
+  const err = e as SdkError;
+  const where = config.endpoint ?? `AWS region ${config.region}`;
+  const status = statusOf(e);
+  if (err.name === "CredentialsProviderError")
+    return `no credentials for the S3 store: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (or AWS_PROFILE, or give the machine a role) (${err.message})`;
+  if (status === 404) return `STUDIO_S3_BUCKET: bucket "${config.bucket}" does not exist at ${where}`;
+  if (status === 403)
+    return `STUDIO_S3_BUCKET: access to bucket "${config.bucket}" at ${where} is denied: check AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY and the bucket's policy`;
+  if (status === 301 || status === 400)
+    return `STUDIO_S3_REGION: bucket "${config.bucket}" answered ${status}; is it in region ${config.region}? (or set STUDIO_S3_FORCE_PATH_STYLE=true for MinIO/Ceph)`;
+  const code = err.code ?? (err.cause as { code?: string } | undefined)?.code;
+  if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "ETIMEDOUT" || err.name === "TimeoutError")
+    return `${config.endpoint ? "STUDIO_S3_ENDPOINT" : "STUDIO_S3_REGION"}: cannot reach the S3 store at ${where} (${code ?? err.name})`;
+  return `S3 store (STUDIO_S3_BUCKET "${config.bucket}" at ${where}): ${err.name}: ${err.message}`;
+}
+
+export function s3Store(config: S3StoreConfig): ObjectStore {
+  const client = new S3Client({
+    region: config.region,
+    endpoint: config.endpoint,
+    forcePathStyle: config.forcePathStyle,
+    ...(config.credentials ? { credentials: config.credentials } : {}),
+    // Checksums only where the API requires them: MinIO, Ceph RGW and older S3-compatible servers
+    // refuse or mishandle the SDK's default CRC32 trailers.
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+    requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
+    maxAttempts: 3,
+  });
+  const Bucket = config.bucket;
+  const Key = (key: string) => `${config.prefix}${key}`;
+  const get = async (key: string) => {
+    try {
+      return await client.send(new GetObjectCommand({ Bucket, Key: Key(key) }));
+    } catch (e) {
+      if (isMissing(e)) return null;
+      throw e;
+    }
+  };
+  return {
+    description: `S3 bucket ${Bucket}${config.prefix ? ` (prefix ${config.prefix})` : ""} at ${config.endpoint ?? `AWS region ${config.region}`}`,
+    async exists(key) {
+      try {
+        await client.send(new HeadObjectCommand({ Bucket, Key: Key(key) }));
+        return true;
+      } catch (e) {
+        if (isMissing(e)) return false;
+        throw e;
+      }
+    },
+    async putFile(key, file, contentType) {
+      // Screenshots are small (a few MB at most): one buffered PUT, so the length is known up front.
+      await this.putBytes(key, await readFile(file), contentType);
+    },
+    async putBytes(key, bytes, contentType) {
+      await client.send(
+        new PutObjectCommand({ Bucket, Key: Key(key), Body: bytes, ContentType: contentType, ContentLength: bytes.byteLength }),
+      );
+    },
+    async open(key) {
+      const out = await get(key);
+      if (!out?.Body) return null;
+      return { body: out.Body.transformToWebStream() as ReadableStream<Uint8Array>, size: out.ContentLength ?? 0 };
+    },
+    async read(key) {
+      const out = await get(key);
+      if (!out?.Body) return null;
+      return Buffer.from(await out.Body.transformToByteArray());
+    },
+    async copyToFile(key, dest) {
+      const out = await get(key);
+      if (!out?.Body) return false;
+      const tmp = `${dest}.${randomBytes(6).toString("hex")}.tmp`;
+      try {
+        await pipeline(out.Body as Readable, createWriteStream(tmp, { flags: "wx" }));
+        await rename(tmp, dest);
+      } catch (e) {
+        await unlink(tmp).catch(() => {});
+        throw e;
+      }
+      return true;
+    },
+    async check() {
+      try {
+        await client.send(new HeadBucketCommand({ Bucket }));
+      } catch (e) {
+        throw new Error(explainS3Error(e, config), { cause: e });
+      }
+    },
+  };
+}
