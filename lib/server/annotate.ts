@@ -7,7 +7,7 @@ import { changedFields, recordAudit } from "./audit";
 import { db as defaultDb, type Db, type Tx } from "./db";
 import { appError } from "./errors";
 import { auditActor, authorize } from "./session";
-import { getTrajectory, stepFromRow } from "./trajectories";
+import { getTrajectory, stepFromRow, stepRowWithTrajectory } from "./trajectories";
 import { fromStore } from "./stored";
 import { submitProblemRef } from "@/lib/i18n/problems";
 import { provenanceAfterSave } from "./provenance";
@@ -17,11 +17,9 @@ export const LEASE_MS = 10 * 60_000;
 
 type StepRow = NonNullable<Awaited<ReturnType<typeof loadStep>>>;
 
+/** The step, its screenshot's size and its trajectory's permission facts, in one query (the save's hot path). */
 function loadStep(tx: Tx | Db, id: string) {
-  return tx.step.findUnique({
-    where: { id },
-    include: { screenshot: true, trajectory: { select: { id: true, assigneeId: true, status: true } } },
-  });
+  return stepRowWithTrajectory(tx, id);
 }
 
 const stepView = (s: StepRow): StepView => stepFromRow(s);
