@@ -71,7 +71,12 @@ export const TARGETS = { read: 25, save: 50, list: 50, dashboard: 100 } as const
 const PASSWORD = "bench-load-password";
 const SORTS = ["app", "instruction", "steps", "status", "outcome", "assignee", "source", "updated"] as const;
 
-type StepState = { id: string; version: number; thought: { state: string; nextAction: string; purpose: string; text: string }; rest: Record<string, unknown> };
+type StepState = {
+  id: string;
+  version: number;
+  thought: { state: string; nextAction: string; purpose: string; text: string };
+  rest: Record<string, unknown>;
+};
 
 function quantile(sorted: number[], f: number): number {
   if (sorted.length === 0) return 0;
@@ -118,7 +123,12 @@ type Workload = {
   target?: number;
 };
 
-async function measure(baseUrl: string, w: Workload, connections: number, duration: number): Promise<Omit<Figure, "p95Ratio" | "throughputRatio">> {
+async function measure(
+  baseUrl: string,
+  w: Workload,
+  connections: number,
+  duration: number,
+): Promise<Omit<Figure, "p95Ratio" | "throughputRatio">> {
   const samples: number[] = [];
   const stageSamples = new Map<string, number[]>();
   const errorSamples = new Set<string>();
@@ -126,47 +136,56 @@ async function measure(baseUrl: string, w: Workload, connections: number, durati
   let conflicts = 0;
   let nextSlot = 0;
   const host = new URL(baseUrl).host;
-  const instance = autocannon({
-    url: baseUrl,
-    connections,
-    duration,
-    pipelining: 1,
-    timeout: 10,
-    requests: [
-      {
-        method: w.method,
-        setupRequest: (_req, context) => {
-          const ctx = context as { slot?: number; stepId?: string };
-          ctx.slot ??= nextSlot++ % connections;
-          const r = w.next(ctx.slot);
-          ctx.stepId = r.stepId;
-          // Headers given here replace autocannon's defaults, Host included (the same-origin check reads it).
-          return { method: w.method, path: r.path, headers: { host, ...r.headers }, ...(r.body !== undefined ? { body: r.body } : {}) };
-        },
-        onResponse: (status, body, context, headers) => {
-          const ctx = context as { slot: number; stepId?: string };
-          w.answered?.(ctx.slot, status, body, ctx.stepId);
-          if (w.isConflict?.(status)) conflicts += 1;
-          else if (status < 200 || status >= 300) {
-            errors += 1;
-            if (errorSamples.size < 5) errorSamples.add(`${status} ${body.slice(0, 200)}`);
-          }
-          const timing = (headers as Record<string, string> | undefined)?.["server-timing"];
-          if (timing) {
-            for (const part of timing.split(",")) {
-              const m = part.trim().match(/^([\w-]+);dur=([\d.]+)/);
-              if (!m) continue;
-              const list = stageSamples.get(m[1]!) ?? [];
-              list.push(Number(m[2]));
-              stageSamples.set(m[1]!, list);
-            }
-          }
-        },
-      },
-    ],
+  let finished!: (r: autocannon.Result) => void;
+  let failed!: (e: unknown) => void;
+  const done = new Promise<autocannon.Result>((resolve, reject) => {
+    finished = resolve;
+    failed = reject;
   });
+  const instance = autocannon(
+    {
+      url: baseUrl,
+      connections,
+      duration,
+      pipelining: 1,
+      timeout: 10,
+      requests: [
+        {
+          method: w.method,
+          setupRequest: (_req, context) => {
+            const ctx = context as { slot?: number; stepId?: string };
+            ctx.slot ??= nextSlot++ % connections;
+            const r = w.next(ctx.slot);
+            ctx.stepId = r.stepId;
+            // Headers given here replace autocannon's defaults, Host included (the same-origin check reads it).
+            return { method: w.method, path: r.path, headers: { host, ...r.headers }, ...(r.body !== undefined ? { body: r.body } : {}) };
+          },
+          onResponse: (status, body, context, headers) => {
+            const ctx = context as { slot: number; stepId?: string };
+            w.answered?.(ctx.slot, status, body, ctx.stepId);
+            if (w.isConflict?.(status)) conflicts += 1;
+            else if (status < 200 || status >= 300) {
+              errors += 1;
+              if (errorSamples.size < 5) errorSamples.add(`${status} ${body.slice(0, 200)}`);
+            }
+            const timing = (headers as Record<string, string> | undefined)?.["server-timing"];
+            if (timing) {
+              for (const part of timing.split(",")) {
+                const m = part.trim().match(/^([\w-]+);dur=([\d.]+)/);
+                if (!m) continue;
+                const list = stageSamples.get(m[1]!) ?? [];
+                list.push(Number(m[2]));
+                stageSamples.set(m[1]!, list);
+              }
+            }
+          },
+        },
+      ],
+    },
+    (err, result) => (err ? failed(err) : finished(result)),
+  );
   instance.on("response", (_client, _status, _bytes, responseTime) => samples.push(responseTime));
-  const result = await instance;
+  const result = await done;
   errors += result.errors + result.timeouts;
   if (result.errors + result.timeouts > 0) errorSamples.add(`${result.errors} socket errors, ${result.timeouts} timeouts`);
   samples.sort((a, b) => a - b);
@@ -229,14 +248,17 @@ export async function runLoadBench(opts: LoadBenchOptions): Promise<Figure[]> {
     for (const [i, ids] of owned.entries()) {
       await prisma.trajectory.updateMany({ where: { id: { in: ids } }, data: { assigneeId: people[i]!.id, status: "in_progress" } });
     }
-    const cookies = [];
+    const cookies: string[] = [];
     for (const p of people) cookies.push(await signIn(baseUrl, p.email));
     const reviewerCookie = await signIn(baseUrl, reviewer.email);
 
     // The steps each connection saves: its annotator's steps, dealt out among that annotator's connections.
     const steps = new Map<string, StepState[]>();
     for (const [i, ids] of owned.entries()) {
-      const rows = await prisma.step.findMany({ where: { trajectoryId: { in: ids } }, orderBy: [{ trajectoryId: "asc" }, { index: "asc" }] });
+      const rows = await prisma.step.findMany({
+        where: { trajectoryId: { in: ids } },
+        orderBy: [{ trajectoryId: "asc" }, { index: "asc" }],
+      });
       steps.set(
         people[i]!.email,
         rows.map((s) => ({
@@ -284,7 +306,10 @@ export async function runLoadBench(opts: LoadBenchOptions): Promise<Figure[]> {
         method: "GET",
         path: "/api/trajectories/:id",
         target: TARGETS.read,
-        next: (slot) => ({ path: `/api/trajectories/${pick(slot, owned[annotatorOf(slot)]!)}`, headers: { cookie: cookies[annotatorOf(slot)]! } }),
+        next: (slot) => ({
+          path: `/api/trajectories/${pick(slot, owned[annotatorOf(slot)]!)}`,
+          headers: { cookie: cookies[annotatorOf(slot)]! },
+        }),
       },
       {
         name: "step save (editor autosave, version checked)",
@@ -331,7 +356,13 @@ export async function runLoadBench(opts: LoadBenchOptions): Promise<Figure[]> {
     ];
 
     // A short warm-up (Next compiles nothing in production, but the first requests fill caches).
-    for (const w of workloads) for (let i = 0; i < 5; i++) { const r = w.next(i % connections); await fetch(`${baseUrl}${r.path}`, { method: w.method, headers: r.headers, body: r.body }).then(async (res) => w.answered?.(i % connections, res.status, await res.text(), r.stepId)); }
+    for (const w of workloads)
+      for (let i = 0; i < 5; i++) {
+        const r = w.next(i % connections);
+        await fetch(`${baseUrl}${r.path}`, { method: w.method, headers: r.headers, body: r.body }).then(async (res) =>
+          w.answered?.(i % connections, res.status, await res.text(), r.stepId),
+        );
+      }
 
     const raw = [];
     for (const w of workloads) {
@@ -361,7 +392,12 @@ export function formatFigures(figures: Figure[]): string {
   );
   const stages = figures
     .filter((f) => f.stages)
-    .map((f) => `  ${f.name}: ${Object.entries(f.stages!).map(([n, s]) => `${n} ${s.p50}/${s.p95}`).join(", ")}`);
+    .map(
+      (f) =>
+        `  ${f.name}: ${Object.entries(f.stages!)
+          .map(([n, s]) => `${n} ${s.p50}/${s.p95}`)
+          .join(", ")}`,
+    );
   return [head, ...rows, ...(stages.length ? ["server time per stage, ms (p50/p95):", ...stages] : [])].join("\n");
 }
 
@@ -369,7 +405,8 @@ export function formatFigures(figures: Figure[]): string {
 function growStudio(file: string, minSteps: number): { trajectories: number; steps: number } {
   const sqlite = new Database(file);
   try {
-    const columns = (table: string) => (sqlite.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[]).map((c) => `"${c.name}"`);
+    const columns = (table: string) =>
+      (sqlite.prepare(`PRAGMA table_info("${table}")`).all() as { name: string }[]).map((c) => `"${c.name}"`);
     const count = () => (sqlite.prepare(`SELECT COUNT(*) AS n FROM "Step"`).get() as { n: number }).n;
     const have = count();
     const rounds = Math.max(0, Math.ceil(minSteps / have) - 1);
@@ -399,7 +436,9 @@ function growStudio(file: string, minSteps: number): { trajectories: number; ste
       sCols.map((c) => (c === `"id"` ? `"id" || '-c${r}'` : c === `"trajectoryId"` ? `"trajectoryId" || '-c${r}'` : c));
     sqlite.transaction(() => {
       for (let r = 1; r <= rounds; r++) {
-        sqlite.exec(`INSERT INTO "Trajectory" (${tCols.join(", ")}) SELECT ${tValues(r).join(", ")} FROM "Trajectory" WHERE "id" NOT LIKE '%-c%'`);
+        sqlite.exec(
+          `INSERT INTO "Trajectory" (${tCols.join(", ")}) SELECT ${tValues(r).join(", ")} FROM "Trajectory" WHERE "id" NOT LIKE '%-c%'`,
+        );
         sqlite.exec(
           `INSERT INTO "Step" (${sCols.join(", ")}) SELECT ${sValues(r).join(", ")} FROM "Step" WHERE "trajectoryId" NOT LIKE '%-c%'`,
         );
@@ -465,11 +504,15 @@ async function main() {
   const source = path.join(work, "source");
   await mobileR1Dataset(source, Math.min(2000, Number(values.steps)), 11);
   const tsx = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
-  const imported = spawnSync(process.execPath, [tsx, "lib/cli/main.ts", "import", path.join(source, "data.jsonl"), "--format", "mobile-r1"], {
-    cwd: ROOT,
-    env,
-    encoding: "utf8",
-  });
+  const imported = spawnSync(
+    process.execPath,
+    [tsx, "lib/cli/main.ts", "import", path.join(source, "data.jsonl"), "--format", "mobile-r1"],
+    {
+      cwd: ROOT,
+      env,
+      encoding: "utf8",
+    },
+  );
   if (imported.status !== 0) throw new Error(`import failed:\n${imported.stderr.slice(-2000)}`);
   const grown = growStudio(dbFile, Number(values.steps));
   console.log(`studio: ${grown.trajectories} trajectories, ${grown.steps} steps`);

@@ -2,12 +2,13 @@ import {
   stepViewSchema,
   trajectoryViewSchema,
   type ListTrajectoriesInput,
+  type TrajectorySort,
   type StepView,
   type StudioStats,
   type TrajectoryView,
   type TrajectoryRow,
 } from "@/lib/domain/views";
-import type { Step as StepRow } from "./generated/sqlite/client";
+import { Prisma, type Step as StepRow } from "./generated/sqlite/client";
 import { TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
 import { db as defaultDb, type Db, type Tx } from "./db";
 import type { Actor } from "@/lib/domain/permissions";
@@ -49,10 +50,54 @@ export async function getStats({ actor }: { actor: Caller }, prisma: Db = defaul
 }
 
 /**
+ * The ORDER BY of each sort: the column, then the id (so equal values page stably). Each has an
+ * index (column, id) that yields rows in this order, so a page is read straight off the index
+ * (migrations 20261122212428_list_sort_indexes). Missing values (outcome, assignee) sort as the
+ * smallest on both dialects: first ascending, last descending. The assignee sorts by email through
+ * a join on the people table (a small table; that one order is sorted per request).
+ */
+const SORT_COLUMNS: Record<TrajectorySort | "created", Prisma.Sql> = {
+  app: Prisma.raw('t."app"'),
+  instruction: Prisma.raw('t."instruction"'),
+  steps: Prisma.raw('t."stepCount"'),
+  status: Prisma.raw('t."status"'),
+  outcome: Prisma.raw('t."outcome"'),
+  assignee: Prisma.raw('u."email"'),
+  source: Prisma.raw('t."source"'),
+  created: Prisma.raw('t."createdAt"'),
+};
+const NULLABLE = new Set<string>(["outcome", "assignee"]);
+
+function orderBy(sort: TrajectorySort | undefined, dir: "asc" | "desc" = "asc"): Prisma.Sql {
+  const key = sort ?? "created";
+  const d = Prisma.raw(sort ? dir.toUpperCase() : "ASC");
+  const nulls = NULLABLE.has(key) ? Prisma.raw(dir === "asc" ? " NULLS FIRST" : " NULLS LAST") : Prisma.empty;
+  return Prisma.sql`ORDER BY ${SORT_COLUMNS[key]} ${d}${nulls}, t."id" ${d}`;
+}
+
+/** `text` as a LIKE pattern matching it anywhere, its own %, _ and backslash taken literally. */
+const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+type ListSqlRow = {
+  id: string;
+  app: string;
+  instruction: string;
+  status: string;
+  outcome: string | null;
+  stepCount: number | bigint;
+  source: string;
+  sourceRef: string | null;
+  updatedAt: Date | string;
+  assignee: string | null;
+};
+
+/**
  * One page of the trajectories `actor` may see, filtered by app, status, instruction text and
- * assignee. Filters narrow what is visible and never widen it: visibility and filters are joined
- * with AND, so no filter value can stand in for the visibility rule. An annotator asking for the
- * pool (`assignee=none`) or someone else's work is refused (403) rather than shown an empty page.
+ * assignee, sorted by any column. Filters narrow what is visible and never widen it: visibility
+ * and filters are joined with AND, so no filter value can stand in for the visibility rule. An
+ * annotator asking for the pool (`assignee=none`) or someone else's work is refused (403) rather
+ * than shown an empty page. Two queries (the count, the page) in plain SQL both dialects run as
+ * written; the instruction filter matches case-insensitively on both.
  */
 export async function listTrajectories({ actor, ...input }: { actor: Caller } & ListTrajectoriesInput, prisma: Db = defaultDb()) {
   const assignee = input.assignee?.trim().toLowerCase();
@@ -62,46 +107,51 @@ export async function listTrajectories({ actor, ...input }: { actor: Caller } & 
       `Annotators see only their own work; the assignee filter (${assignee === "none" ? "unassigned" : "someone else"}) is for reviewers and admins.`,
     );
   }
-  const filters = {
-    ...(input.app ? { app: input.app } : {}),
-    ...(input.status ? { status: input.status } : {}),
-    ...(input.q ? { instruction: { contains: input.q } } : {}),
-    ...(assignee === "none" ? { assigneeId: null } : assignee ? { assignee: { email: assignee } } : {}),
-  };
-  const where = { AND: [visibleTo(actor), filters] };
-  const [total, rows] = await Promise.all([
-    prisma.trajectory.count({ where }),
-    prisma.trajectory.findMany({
-      where,
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      skip: (input.page - 1) * input.pageSize,
-      take: input.pageSize,
-      select: {
-        id: true,
-        app: true,
-        instruction: true,
-        status: true,
-        outcome: true,
-        stepCount: true,
-        source: true,
-        sourceRef: true,
-        updatedAt: true,
-        assignee: { select: { email: true } },
-      },
-    }),
+  const visible = visibleTo(actor);
+  const conditions: Prisma.Sql[] = [
+    ...(visible.assigneeId ? [Prisma.sql`t."assigneeId" = ${visible.assigneeId}`] : []),
+    ...(input.app ? [Prisma.sql`t."app" = ${input.app}`] : []),
+    ...(input.status ? [Prisma.sql`t."status" = ${input.status}`] : []),
+    ...(input.q ? [Prisma.sql`LOWER(t."instruction") LIKE ${containsPattern(input.q)} ESCAPE '\\'`] : []),
+    ...(assignee === "none"
+      ? [Prisma.sql`t."assigneeId" IS NULL`]
+      : assignee
+        ? [Prisma.sql`t."assigneeId" IN (SELECT "id" FROM "user" WHERE "email" = ${assignee})`]
+        : []),
+  ];
+  const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
+  const [counted, rows] = await Promise.all([
+    prisma.$queryRaw<{ n: number | bigint }[]>`SELECT COUNT(*) AS "n" FROM "Trajectory" t ${where}`,
+    prisma.$queryRaw<ListSqlRow[]>`
+      SELECT t."id", t."app", t."instruction", t."status", t."outcome", t."stepCount", t."source", t."sourceRef", t."updatedAt",
+             u."email" AS "assignee"
+      FROM "Trajectory" t LEFT JOIN "user" u ON u."id" = t."assigneeId"
+      ${where}
+      ${orderBy(input.sort, input.dir)}
+      LIMIT ${input.pageSize} OFFSET ${(input.page - 1) * input.pageSize}`,
   ]);
   return {
-    total,
+    total: Number(counted[0]?.n ?? 0),
     page: input.page,
     pageSize: input.pageSize,
-    rows: rows.map(({ assignee, ...r }): TrajectoryRow => ({
-      ...r,
+    rows: rows.map((r): TrajectoryRow => ({
+      id: r.id,
+      app: r.app,
+      instruction: r.instruction,
       status: r.status as TrajectoryRow["status"],
       outcome: r.outcome as TrajectoryRow["outcome"],
-      assignee: assignee?.email ?? null,
-      updatedAt: r.updatedAt.toISOString(),
+      stepCount: Number(r.stepCount),
+      source: r.source,
+      sourceRef: r.sourceRef,
+      assignee: r.assignee,
+      updatedAt: new Date(r.updatedAt).toISOString(),
     })),
   };
+}
+
+/** The EXPLAIN-able page query of listTrajectories for a sort (the index test reads its plan). */
+export function listPageSqlForPlan(sort: TrajectorySort | undefined, dir: "asc" | "desc" = "asc"): Prisma.Sql {
+  return Prisma.sql`SELECT t."id" FROM "Trajectory" t LEFT JOIN "user" u ON u."id" = t."assigneeId" ${orderBy(sort, dir)} LIMIT 50 OFFSET 100`;
 }
 
 /** A trajectory `actor` may read (404 when it does not exist, 403 when it is someone else's work). */
