@@ -20,5 +20,8 @@ CREATE INDEX "Trajectory_source_id_idx" ON "Trajectory"("source", "id");
 CREATE INDEX "Trajectory_createdAt_id_idx" ON "Trajectory"("createdAt", "id");
 
 -- CreateIndex
+CREATE INDEX "Trajectory_app_status_idx" ON "Trajectory"("app", "status");
+
+-- CreateIndex
 CREATE INDEX "Step_verdict_idx" ON "Step"("verdict");
 
