@@ -116,6 +116,15 @@ function suite(open: () => Promise<Db>) {
     expect(dash.daily.slice(0, -1).every((d) => d.stepEdits === 0)).toBe(true);
     expect(Object.values(dash.verdicts).reduce((a, b) => a + b, 0)).toBe(await db.step.count());
     expect(dash.annotators).toEqual([expect.objectContaining({ email: "hot@example.com", assigned: 1, inProgress: 1 })]);
+
+    // Simultaneous requests share one count; the next request counts again and sees the change since.
+    const [a, b] = await Promise.all([getDashboard({ actor: reviewer }, db), getDashboard({ actor: reviewer }, db)]);
+    expect(a).toBe(b);
+    await db.trajectory.updateMany({ where: { assigneeId: null }, data: { assigneeId: annotator.id } });
+    const later = await getDashboard({ actor: reviewer }, db);
+    expect(later).not.toBe(a);
+    expect(later.annotators[0]!.assigned).toBe(await db.trajectory.count());
+    await expect(getDashboard({ actor: annotator }, db)).rejects.toMatchObject({ code: "forbidden" });
   });
 }
 
