@@ -95,7 +95,11 @@ export function TrajectoryList({ filters, canAssign = false }: { filters: Trajec
           </EmptyState>
         ) : (
           <>
-            <TrajectoryTable rows={list.data.rows} selection={canAssign ? selection : undefined} />
+            <TrajectoryTable
+              rows={list.data.rows}
+              selection={canAssign ? selection : undefined}
+              sorting={{ sort: filters.sort, dir: filters.dir, onSort: (sort, dir) => go({ sort, dir }) }}
+            />
             <Pager page={list.data.page} pageSize={list.data.pageSize} total={list.data.total} onPage={(page) => go({ page })} />
           </>
         )}

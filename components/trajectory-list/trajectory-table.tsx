@@ -1,12 +1,43 @@
 import Link from "next/link";
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { useFormatNumber } from "@/components/ui/format";
-import type { TrajectoryRow } from "@/lib/domain/views";
+import type { TrajectoryRow, TrajectorySort } from "@/lib/domain/views";
 import { useT } from "@/lib/i18n/react";
 
 type Selection = { ids: Set<string>; toggle: (id: string) => void; setAll: (ids: string[], on: boolean) => void };
+/** The list's order: a column and a direction, or none (oldest first). */
+export type Sorting = { sort?: TrajectorySort; dir?: "asc" | "desc"; onSort: (sort: TrajectorySort, dir: "asc" | "desc") => void };
 
-export function TrajectoryTable({ rows, selection }: { rows: TrajectoryRow[]; selection?: Selection }) {
+/**
+ * A column header that sorts: a button named by the column (so it is reached and pressed from the
+ * keyboard), the header's aria-sort telling assistive technology the current order (and the
+ * stylesheet drawing its arrow, so the header's text stays the column's name). A first press
+ * sorts ascending, the next press on the same column descending, and so on.
+ */
+function SortHeader({
+  column,
+  label,
+  sorting,
+  className,
+}: {
+  column: TrajectorySort;
+  label: string;
+  sorting?: Sorting;
+  className?: string;
+}) {
+  if (!sorting) return <th className={className}>{label}</th>;
+  const active = sorting.sort === column;
+  const dir = active ? (sorting.dir ?? "asc") : undefined;
+  return (
+    <th className={className} aria-sort={dir === "asc" ? "ascending" : dir === "desc" ? "descending" : "none"}>
+      <button type="button" className="th-sort" onClick={() => sorting.onSort(column, dir === "asc" ? "desc" : "asc")}>
+        {label}
+      </button>
+    </th>
+  );
+}
+
+export function TrajectoryTable({ rows, selection, sorting }: { rows: TrajectoryRow[]; selection?: Selection; sorting?: Sorting }) {
   const t = useT();
   const nf = useFormatNumber();
   const allOn = selection !== undefined && rows.length > 0 && rows.every((r) => selection.ids.has(r.id));
@@ -29,13 +60,13 @@ export function TrajectoryTable({ rows, selection }: { rows: TrajectoryRow[]; se
               />
             </th>
           )}
-          <th>{t("list.col.app")}</th>
-          <th>{t("list.col.instruction")}</th>
-          <th className="num">{t("list.col.steps")}</th>
-          <th>{t("list.col.status")}</th>
-          <th>{t("list.col.outcome")}</th>
-          <th>{t("list.col.assignee")}</th>
-          <th>{t("list.col.source")}</th>
+          <SortHeader column="app" label={t("list.col.app")} sorting={sorting} />
+          <SortHeader column="instruction" label={t("list.col.instruction")} sorting={sorting} />
+          <SortHeader column="steps" label={t("list.col.steps")} sorting={sorting} className="num" />
+          <SortHeader column="status" label={t("list.col.status")} sorting={sorting} />
+          <SortHeader column="outcome" label={t("list.col.outcome")} sorting={sorting} />
+          <SortHeader column="assignee" label={t("list.col.assignee")} sorting={sorting} />
+          <SortHeader column="source" label={t("list.col.source")} sorting={sorting} />
         </tr>
       </thead>
       <tbody>

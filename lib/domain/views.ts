@@ -40,9 +40,14 @@ export const listTrajectoriesInput = z.object({
   q: text("query").optional(),
   /** An assignee's email, or "none" for work nobody has. */
   assignee: text("email").optional(),
+  /** The column the page is sorted by (every column of the list); none: oldest first, as imported. */
+  sort: z.enum(["app", "instruction", "steps", "status", "outcome", "assignee", "source"]).optional(),
+  dir: z.enum(["asc", "desc"]).optional(),
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(50),
 });
+export const TRAJECTORY_SORTS = listTrajectoriesInput.shape.sort.unwrap().options;
+export type TrajectorySort = (typeof TRAJECTORY_SORTS)[number];
 export type ListTrajectoriesInput = z.infer<typeof listTrajectoriesInput>;
 /** The list page's filters as its URL keeps them (the page size is the page's own). */
 export const trajectoryFiltersSchema = listTrajectoriesInput.omit({ pageSize: true });

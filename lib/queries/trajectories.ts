@@ -14,7 +14,15 @@ export function parseFilters(params: Record<string, string | string[] | undefine
 }
 
 export function filtersToSearch(f: Partial<TrajectoryFilters>): string {
-  return searchString({ app: f.app, status: f.status, q: f.q, assignee: f.assignee, page: f.page && f.page > 1 ? f.page : undefined });
+  return searchString({
+    app: f.app,
+    status: f.status,
+    q: f.q,
+    assignee: f.assignee,
+    sort: f.sort,
+    dir: f.sort ? (f.dir ?? "asc") : undefined,
+    page: f.page && f.page > 1 ? f.page : undefined,
+  });
 }
 
 /** Query keys and options for trajectories, from one factory. */

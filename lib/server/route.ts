@@ -41,6 +41,14 @@ export type RouteHandler = ((req: Request, ctx: { params: Promise<Record<string,
   readonly readsBody: boolean;
 };
 
+/**
+ * STUDIO_SERVER_TIMING=1: every API answer carries a Server-Timing header with where its time went
+ * (auth: who asks; input: params, query, body; handler: the use case; check: the output schema;
+ * json: serialisation). Off by default (it tells a caller how long the session lookup took); the
+ * load bench (bench/load.ts) turns it on to report per-stage timings.
+ */
+const SERVER_TIMING = process.env.STUDIO_SERVER_TIMING === "1";
+
 const withoutEmpty = (params: URLSearchParams) => Object.fromEntries([...params].filter(([, v]) => v.trim() !== ""));
 
 /**
@@ -58,8 +66,21 @@ export function route<
 >(spec: RouteSpec<P, Params, Query, Body, Output>): RouteHandler {
   const handler = async (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }): Promise<Response> => {
     let actor: Actor | null = null;
+    const marks: [string, number][] = [];
+    let last = SERVER_TIMING ? performance.now() : 0;
+    const mark = (stage: string) => {
+      if (!SERVER_TIMING) return;
+      const now = performance.now();
+      marks.push([stage, now - last]);
+      last = now;
+    };
+    const timed = (res: Response): Response => {
+      if (SERVER_TIMING && marks.length > 0) res.headers.set("server-timing", marks.map(([n, d]) => `${n};dur=${d.toFixed(2)}`).join(", "));
+      return res;
+    };
     try {
       if (spec.permission !== "public") actor = await requireActor(req.headers);
+      mark("auth");
       if (actor) {
         assertSameOrigin(req);
         if (spec.permission !== "signed-in" && !mayAttempt(actor, spec.permission as Action)) authorize(actor, spec.permission as Action);
@@ -67,19 +88,24 @@ export function route<
       const params = spec.params ? spec.params.parse(await ctx.params) : undefined;
       const query = spec.query ? spec.query.parse(withoutEmpty(new URL(req.url).searchParams)) : undefined;
       const body = spec.body ? spec.body.parse((await readJson(req, { optional: true })) ?? {}) : undefined;
+      mark("input");
       const result = await spec.handler({ actor, params, query, body, req } as Parameters<typeof spec.handler>[0]);
-      if (spec.output === "raw") return result as Response;
+      mark("handler");
+      if (spec.output === "raw") return timed(result as Response);
       const checked = spec.output.safeParse(result);
+      mark("check");
       if (!checked.success) {
         throw new Error(
           `${req.method} ${new URL(req.url).pathname}: the answer does not match its declared schema: ${checked.error.message}`,
         );
       }
       // The value as the handler built it (dates serialise as ISO text); the schema only vouches for it.
-      return json(result, spec.status ?? 200);
+      const res = json(result, spec.status ?? 200);
+      mark("json");
+      return timed(res);
     } catch (e) {
       // In the person's language once we know who asks; before that, in the browser's.
-      return errorResponse(e, actor ? actorLocale(actor) : requestLocale(req));
+      return timed(errorResponse(e, actor ? actorLocale(actor) : requestLocale(req)));
     }
   };
   return Object.assign(handler, { permission: spec.permission, readsBody: spec.body !== undefined });

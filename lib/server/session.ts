@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
 import { can, roleSchema, type Action, type Actor, type TrajectoryFacts } from "@/lib/domain/permissions";
 import type { AuditActor } from "./audit";
 import { auth } from "./auth";
@@ -7,6 +8,66 @@ import { userForToken } from "./tokens";
 
 /** An Authorization header that claims token authentication. */
 export const BEARER = /^Bearer\b/i;
+
+/** One cookie's raw value from a Cookie header, or null. */
+function cookieValue(header: string | null, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
+/** The session token a signed cookie value carries (`<token>.<base64 HMAC-SHA256>`, URI-encoded), or null when the signature is wrong. */
+export function verifiedSessionToken(raw: string, secret: string): string | null {
+  let value: string;
+  try {
+    value = decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+  const dot = value.lastIndexOf(".");
+  if (dot < 1) return null;
+  const token = value.slice(0, dot);
+  const signature = Buffer.from(value.slice(dot + 1), "base64");
+  const expected = createHmac("sha256", secret).update(token).digest();
+  return signature.length === expected.length && timingSafeEqual(signature, expected) ? token : null;
+}
+
+type SessionUser = { expiresAt: Date | string; id: string; email: string; name: string; role: string; locale: string; isDisabled: boolean };
+
+/**
+ * The person whose session cookie this is, read straight from the database on every request: one
+ * query for the session and its user (better-auth's getSession costs three, and an extra user
+ * lookup followed). Nothing is cached, so signing out, a password reset (which deletes the
+ * person's sessions), disabling someone and revoking a session all take effect on the very next
+ * request, on every instance sharing the database. The cookie's signature is checked as
+ * better-auth checks it (same secret, same cookie name). A session due for its daily refresh is
+ * handed to better-auth, which extends it as before.
+ */
+async function sessionUser(headers: Headers) {
+  const ctx = await auth().$context;
+  const raw = cookieValue(headers.get("cookie"), ctx.authCookies.sessionToken.name);
+  if (!raw) return null;
+  const token = verifiedSessionToken(raw, ctx.secret);
+  if (!token) return null;
+  // Plain SQL both dialects run as written: Prisma's include would cost a second query.
+  const rows = await db().$queryRaw<SessionUser[]>`
+    SELECT s."expiresAt", u."id", u."email", u."name", u."role", u."locale", u."isDisabled"
+    FROM "session" s JOIN "user" u ON u."id" = s."userId"
+    WHERE s."token" = ${token}`;
+  const row = rows[0];
+  const now = Date.now();
+  const expiresAt = row ? new Date(row.expiresAt).getTime() : 0;
+  if (!row || !(expiresAt > now)) return null;
+  const { expiresIn, updateAge } = ctx.sessionConfig;
+  if (expiresAt - expiresIn * 1000 + updateAge * 1000 <= now) {
+    const refreshed = await auth().api.getSession({ headers });
+    return refreshed ? db().user.findUnique({ where: { id: refreshed.user.id } }) : null;
+  }
+  return { ...row, isDisabled: Boolean(row.isDisabled) };
+}
 
 /**
  * Who is asking: the owner of an `Authorization: Bearer` API token, or the person whose session
@@ -18,13 +79,7 @@ export async function getActor(headers: Headers): Promise<Actor | null> {
   const authorization = headers.get("authorization");
   const isTokenRequest = authorization !== null && BEARER.test(authorization);
   const token = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-  const user = isTokenRequest
-    ? token
-      ? await userForToken(token)
-      : null
-    : await auth()
-        .api.getSession({ headers })
-        .then((s) => (s ? db().user.findUnique({ where: { id: s.user.id } }) : null));
+  const user = isTokenRequest ? (token ? await userForToken(token) : null) : await sessionUser(headers);
   if (!user || user.isDisabled) return null;
   const role = roleSchema.safeParse(user.role);
   if (!role.success) return null;

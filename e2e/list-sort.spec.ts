@@ -1,0 +1,64 @@
+import type { Locator } from "@playwright/test";
+import { expect, test } from "./fixtures";
+
+/** A column's cell texts, found by the header's text (admins have a selection column first). */
+async function columnTexts(table: Locator, rows: Locator, header: string): Promise<string[]> {
+  const index = (await table.getByRole("columnheader").allTextContents()).indexOf(header);
+  expect(index, `a "${header}" column`).toBeGreaterThanOrEqual(0);
+  return rows.evaluateAll((trs, i) => trs.map((tr) => ((tr as HTMLTableRowElement).cells[i]?.textContent ?? "").trim()), index);
+}
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+test("clicking a column's header sorts by it, a second click reverses it, and the order survives a reload", async ({ page, list }) => {
+  await list.goto();
+  const header = (name: string) => list.table.getByRole("columnheader", { name, exact: true });
+  const sortButton = (name: string) => header(name).getByRole("button", { name, exact: true });
+  await expect(header("App")).toHaveAttribute("aria-sort", "none");
+
+  await sortButton("App").click();
+  await expect(page).toHaveURL(/[?&]sort=app&dir=asc/);
+  await expect(header("App")).toHaveAttribute("aria-sort", "ascending");
+  await expect
+    .poll(async () => columnTexts(list.table, list.rows, "App"))
+    .toEqual([...(await columnTexts(list.table, list.rows, "App"))].sort(byText));
+  const apps = await columnTexts(list.table, list.rows, "App");
+  expect(new Set(apps).size, "the demo data has several apps").toBeGreaterThan(1);
+
+  await sortButton("App").click();
+  await expect(page).toHaveURL(/[?&]sort=app&dir=desc/);
+  await expect(header("App")).toHaveAttribute("aria-sort", "descending");
+  await expect.poll(async () => columnTexts(list.table, list.rows, "App")).toEqual([...apps].sort(byText).reverse());
+
+  // Numbers sort as numbers, and only one header says it sorts.
+  await sortButton("Steps").click();
+  await expect(header("Steps")).toHaveAttribute("aria-sort", "ascending");
+  await expect(header("App")).toHaveAttribute("aria-sort", "none");
+  const steps = async () => (await columnTexts(list.table, list.rows, "Steps")).map((s) => Number(s.replace(/,/g, "")));
+  await expect.poll(steps).toEqual([...(await steps())].sort((a, b) => a - b));
+  expect(new Set(await steps()).size).toBeGreaterThan(1);
+
+  await page.reload();
+  await expect(header("Steps")).toHaveAttribute("aria-sort", "ascending");
+  expect(await steps()).toEqual([...(await steps())].sort((a, b) => a - b));
+});
+
+test("the sort headers work from the keyboard and keep the filters", async ({ page, list }) => {
+  await list.goto();
+  await page.getByRole("combobox", { name: "Status", exact: true }).selectOption("new");
+  await expect(page).toHaveURL(/[?&]status=new/);
+  const header = (name: string) => list.table.getByRole("columnheader", { name, exact: true });
+  const button = header("Instruction").getByRole("button", { name: "Instruction", exact: true });
+  await button.focus();
+  await page.keyboard.press("Enter");
+  await expect(header("Instruction")).toHaveAttribute("aria-sort", "ascending");
+  await expect(page).toHaveURL(/status=new.*sort=instruction&dir=asc/);
+  await expect(button).toBeFocused();
+  const ascending = await columnTexts(list.table, list.rows, "Instruction");
+  expect(ascending.length, "several new trajectories in the demo data").toBeGreaterThan(1);
+  expect(ascending).toEqual([...ascending].sort(byText));
+  await page.keyboard.press("Space");
+  await expect(header("Instruction")).toHaveAttribute("aria-sort", "descending");
+  await expect.poll(async () => columnTexts(list.table, list.rows, "Instruction")).toEqual([...ascending].reverse());
+  expect(new Set(await columnTexts(list.table, list.rows, "Status"))).toEqual(new Set(["New"]));
+});
