@@ -18,21 +18,29 @@ const zeroStatuses = () => Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) 
  */
 export async function getDashboard({ actor }: { actor: Actor }, prisma: Db = defaultDb(), now = new Date()): Promise<Dashboard> {
   authorize(actor, "trajectory.review");
-  // Requests that arrive while the same day's dashboard is being counted share that count instead
-  // of starting another (32 reviewers refreshing at once cost one count, not 32). Nothing is kept
-  // once it is answered: an answer is never older than the count it joined (tens of milliseconds),
-  // and every request is still authorised on its own.
+  // One count serves every request for DASHBOARD_MAX_AGE_MS after it starts (and any that arrive
+  // while it runs): on SQLite a count holds the event loop for its whole length (better-sqlite3 is
+  // synchronous), so 32 reviewers refreshing at once would otherwise wait for 32 counts in a row.
+  // Progress figures may thus be up to a second old; every request is still authorised on its own,
+  // and each instance counts for itself.
   const day = now.toISOString().slice(0, 10);
-  const running = inFlight.get(prisma)?.get(day);
-  if (running) return running;
-  const byDay = inFlight.get(prisma) ?? new Map<string, Promise<Dashboard>>();
-  inFlight.set(prisma, byDay);
-  const counting = countDashboard(prisma, now).finally(() => byDay.delete(day));
-  byDay.set(day, counting);
+  const byDay = recent.get(prisma) ?? new Map<string, { at: number; counting: Promise<Dashboard> }>();
+  recent.set(prisma, byDay);
+  const last = byDay.get(day);
+  const age = last ? now.getTime() - last.at : Infinity;
+  if (last && age >= 0 && age < DASHBOARD_MAX_AGE_MS) return last.counting;
+  const counting = countDashboard(prisma, now);
+  const entry = { at: now.getTime(), counting };
+  byDay.clear();
+  byDay.set(day, entry);
+  // A failed count is not kept: the next request counts again.
+  counting.catch(() => byDay.get(day) === entry && byDay.delete(day));
   return counting;
 }
 
-const inFlight = new WeakMap<Db, Map<string, Promise<Dashboard>>>();
+/** How long one dashboard count answers for (see getDashboard). */
+export const DASHBOARD_MAX_AGE_MS = 1000;
+const recent = new WeakMap<Db, Map<string, { at: number; counting: Promise<Dashboard> }>>();
 
 async function countDashboard(prisma: Db, now: Date): Promise<Dashboard> {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (DAYS - 1) * DAY_MS);

@@ -10,7 +10,7 @@ import { baseUrl } from "./auth";
 import { authHandler } from "./auth-handler";
 import { CLI_ACTOR } from "./audit";
 import { saveStepAnnotation } from "./annotate";
-import { getDashboard } from "./dashboard";
+import { DASHBOARD_MAX_AGE_MS, getDashboard } from "./dashboard";
 import type { Db } from "./db";
 import { AppError } from "./errors";
 import { importFile } from "./import";
@@ -117,11 +117,13 @@ function suite(open: () => Promise<Db>) {
     expect(Object.values(dash.verdicts).reduce((a, b) => a + b, 0)).toBe(await db.step.count());
     expect(dash.annotators).toEqual([expect.objectContaining({ email: "hot@example.com", assigned: 1, inProgress: 1 })]);
 
-    // Simultaneous requests share one count; the next request counts again and sees the change since.
-    const [a, b] = await Promise.all([getDashboard({ actor: reviewer }, db), getDashboard({ actor: reviewer }, db)]);
+    // One count answers for DASHBOARD_MAX_AGE_MS; after that the next request counts again and sees the change since.
+    const t0 = new Date(Date.now() + 10 * DASHBOARD_MAX_AGE_MS);
+    const [a, b] = await Promise.all([getDashboard({ actor: reviewer }, db, t0), getDashboard({ actor: reviewer }, db, t0)]);
     expect(a).toBe(b);
     await db.trajectory.updateMany({ where: { assigneeId: null }, data: { assigneeId: annotator.id } });
-    const later = await getDashboard({ actor: reviewer }, db);
+    expect(await getDashboard({ actor: reviewer }, db, new Date(t0.getTime() + DASHBOARD_MAX_AGE_MS - 1))).toBe(a);
+    const later = await getDashboard({ actor: reviewer }, db, new Date(t0.getTime() + DASHBOARD_MAX_AGE_MS));
     expect(later).not.toBe(a);
     expect(later.annotators[0]!.assigned).toBe(await db.trajectory.count());
     await expect(getDashboard({ actor: annotator }, db)).rejects.toMatchObject({ code: "forbidden" });

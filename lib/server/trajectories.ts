@@ -53,8 +53,9 @@ export async function getStats({ actor }: { actor: Caller }, prisma: Db = defaul
  * The ORDER BY of each sort: the column, then the id (so equal values page stably). Each has an
  * index (column, id) that yields rows in this order, so a page is read straight off the index
  * (migrations 20261122213436_list_sort_indexes). Missing values (outcome, assignee) sort as the
- * smallest on both dialects: first ascending, last descending. The assignee sorts by email through
- * a join on the people table (a small table; that one order is sorted per request).
+ * smallest on both dialects: first ascending, last descending (on PostgreSQL, whose indexes keep
+ * NULLs last, the outcome's order is therefore sorted per request). The assignee sorts by email
+ * through a join on the people table (a small table; that one order is sorted per request).
  */
 const SORT_COLUMNS: Record<TrajectorySort | "created", Prisma.Sql> = {
   app: Prisma.raw('t."app"'),
