@@ -170,7 +170,14 @@ test("a screenshot imported through one instance is served by the other, from th
     headers: { origin: a!.url },
     multipart: { format: "ui-s1", files: { name: "batch.zip", mimeType: "application/zip", buffer: readFileSync(zip) } },
   });
-  expect(imported.status(), await imported.text()).toBe(200);
+  expect(imported.status(), await imported.text()).toBe(202);
+  // The import runs on A; B follows it (the job is a row both read) until it is done.
+  const { job } = (await imported.json()) as { job: { id: string } };
+  await expect
+    .poll(async () => ((await (await onB.get(`/api/imports/${job.id}`)).json()) as { job: { state: string } }).job.state, {
+      timeout: 60_000,
+    })
+    .toBe("succeeded");
 
   const list = (await (await onB.get(`/api/trajectories?q=${encodeURIComponent(goal)}`)).json()) as { rows: { id: string }[] };
   expect(list.rows).toHaveLength(1);

@@ -42,6 +42,8 @@ test("searching instructions narrows the list and says when nothing matches", as
   await list.goto();
   const first = (await list.rows.first().getByRole("link").textContent())!.trim();
   await list.search(first.slice(0, 24));
+  // Wait for the first search's navigation to land before typing the next one (the row was already there).
+  await expect(list.page).toHaveURL(/\?.*q=/, { timeout: 15_000 });
   await expect(list.rows.getByRole("link", { name: first })).toBeVisible();
   await list.search("zz-no-instruction-has-this-zz");
   // The search is a navigation (the filters live in the URL): on a loaded machine it can take a few seconds.
