@@ -6,9 +6,9 @@ import path from "node:path";
 import { z } from "zod";
 import { exportCountsSchema, type ExportItem, type StartExport } from "@/lib/domain/exports";
 import { truncate } from "@/lib/domain/limits";
-import { CLI_ACTOR, recordAudit, SYSTEM_ACTOR, type AuditActor } from "./audit";
+import { CLI_ACTOR, type AuditActor } from "./audit";
 import { dataDir } from "./config";
-import { isOtherRunnerGone, newRunnerId } from "./job-runner";
+import { failStoppedJobs, isOtherRunnerGone, newRunnerId } from "./job-runner";
 import { db as defaultDb, type Db } from "./db";
 import { AppError } from "./errors";
 import { EXPORT_STATUSES, exportDataset, type ExportStatus, type ExportSummary } from "./export";
@@ -109,27 +109,21 @@ export async function recoverExportJobs(
 ): Promise<{ failed: string[]; swept: string[] }> {
   const prisma = opts.db ?? defaultDb();
   const now = Date.now();
-  const failed: string[] = [];
-  for (const row of await prisma.exportJob.findMany({ where: { state: "running" } })) {
-    if (!isRunnerGone(row, now)) continue;
-    const error = `The studio process running this export stopped (last heard from ${row.heartbeatAt.toISOString()}); nothing was published. Start the export again.`;
-    // Conditional on the heartbeat it was judged by, so a job that just said it is alive is left alone.
-    const { count } = await prisma.exportJob.updateMany({
-      where: { id: row.id, state: "running", heartbeatAt: row.heartbeatAt },
-      data: { state: "failed", error, finishedAt: new Date(now) },
-    });
-    if (count === 1) {
-      failed.push(row.id);
-      await recordAudit(prisma, {
-        actor: SYSTEM_ACTOR,
-        action: "export.fail",
-        entityType: "export",
-        entityId: row.id,
-        before: { state: "running", runnerId: row.runnerId },
-        after: { state: "failed", error },
-      });
-    }
-  }
+  const failed = await failStoppedJobs(
+    prisma,
+    "export",
+    await prisma.exportJob.findMany({ where: { state: "running" } }),
+    (row) => isRunnerGone(row, now),
+    (row) =>
+      `The studio process running this export stopped (last heard from ${row.heartbeatAt.toISOString()}); nothing was published. Start the export again.`,
+    async (row, error) =>
+      (
+        await prisma.exportJob.updateMany({
+          where: { id: row.id, state: "running", heartbeatAt: row.heartbeatAt },
+          data: { state: "failed", error, finishedAt: new Date(now) },
+        })
+      ).count,
+  );
   const swept: string[] = [];
   for (const dir of opts.dirs ?? [exportsDir()]) {
     // Sweeping reads a folder: at most every few seconds per folder, unless forced or a job was just failed.

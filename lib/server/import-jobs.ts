@@ -6,11 +6,11 @@ import { rm } from "node:fs/promises";
 import { truncate } from "@/lib/domain/limits";
 import { importJobSchema, type ImportJob } from "@/lib/domain/imports";
 import type { CoordinateFrame, ImportFormat } from "@/lib/domain/import-formats";
-import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "./audit";
+import type { AuditActor } from "./audit";
 import { db as defaultDb, type Db } from "./db";
 import { AppError } from "./errors";
 import { DEFAULT_PROJECT, importFile, type ImportProgress, type ImportResult } from "./import";
-import { isOtherRunnerGone, newRunnerId } from "./job-runner";
+import { failStoppedJobs, isOtherRunnerGone, newRunnerId } from "./job-runner";
 import { auditActor, authorizeCaller, type Caller } from "./session";
 import { importReceived, receiveUpload, type ReceivedUpload } from "./upload";
 
@@ -225,26 +225,21 @@ function isRunnerGone(row: Pick<JobRow, "id" | "runnerId" | "heartbeatAt">, now:
 export async function recoverImportJobs(opts: { db?: Db } = {}): Promise<{ failed: string[] }> {
   const prisma = opts.db ?? defaultDb();
   const now = Date.now();
-  const failed: string[] = [];
-  for (const row of await prisma.importJob.findMany({ where: { state: "running" } })) {
-    if (!isRunnerGone(row, now)) continue;
-    const error = `The studio process running this import stopped (last heard from ${row.heartbeatAt.toISOString()}); nothing was imported. Import the file again.`;
-    const { count } = await prisma.importJob.updateMany({
-      where: { id: row.id, state: "running", heartbeatAt: row.heartbeatAt },
-      data: { state: "failed", error, finishedAt: new Date(now) },
-    });
-    if (count === 1) {
-      failed.push(row.id);
-      await recordAudit(prisma, {
-        actor: SYSTEM_ACTOR,
-        action: "import.fail",
-        entityType: "import",
-        entityId: row.id,
-        before: { state: "running", runnerId: row.runnerId },
-        after: { state: "failed", error },
-      });
-    }
-  }
+  const failed = await failStoppedJobs(
+    prisma,
+    "import",
+    await prisma.importJob.findMany({ where: { state: "running" } }),
+    (row) => isRunnerGone(row, now),
+    (row) =>
+      `The studio process running this import stopped (last heard from ${row.heartbeatAt.toISOString()}); nothing was imported. Import the file again.`,
+    async (row, error) =>
+      (
+        await prisma.importJob.updateMany({
+          where: { id: row.id, state: "running", heartbeatAt: row.heartbeatAt },
+          data: { state: "failed", error, finishedAt: new Date(now) },
+        })
+      ).count,
+  );
   return { failed };
 }
 
