@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { constants, createReadStream, createWriteStream, existsSync, type WriteStream } from "node:fs";
-import { access, copyFile, link, mkdir, readFile, rename, rm } from "node:fs/promises";
+import { copyFile, link, mkdir, readFile, rename, rm } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { once } from "node:events";
 import path from "node:path";
@@ -256,15 +256,6 @@ async function linkOrCopy(from: string, to: string): Promise<boolean> {
   }
 }
 
-async function pathExists(file: string): Promise<boolean> {
-  try {
-    await access(file);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Links in flight at once (the file system's thread pool runs four; a few more keep it busy). */
 const LINKS_IN_FLIGHT = 16;
 const FILES_PLACEHOLDER = "\u0000files\u0000";
@@ -288,10 +279,9 @@ class LinkQueue {
     this.#inFlight.add(sha256);
     const done = (async () => {
       const dest = path.join(work, rel);
-      // Already placed by an earlier trajectory: the export folder is the record of what is done.
-      if (await pathExists(dest)) return false;
-      // Linked from the local store, or downloaded from the bucket.
-      await copyScreenshotTo(sha256, mime, dest);
+      // Linked from the local store, or downloaded from the bucket; false when an earlier trajectory
+      // placed it already (the export folder is the record of what is done).
+      if (!(await copyScreenshotTo(sha256, mime, dest))) return false;
       await linkOrCopy(dest, path.join(work, r1));
       return true;
     })();

@@ -120,6 +120,13 @@ export async function readScreenshot(
 }
 
 /** Put a stored original at `dest` (an export folder): a hard link on local disk, a download from a bucket. */
-export async function copyScreenshotTo(sha256: string, mime: string, dest: string): Promise<void> {
-  if (!(await objectStore().copyToFile(screenshotKey(sha256, mime), dest))) throw notStored(sha256);
+export async function copyScreenshotTo(sha256: string, mime: string, dest: string): Promise<boolean> {
+  try {
+    if (!(await objectStore().copyToFile(screenshotKey(sha256, mime), dest))) throw notStored(sha256);
+    return true;
+  } catch (e) {
+    // Already there (an export places each screenshot once, found by trying): nothing to do.
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw e;
+  }
 }

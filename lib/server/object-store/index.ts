@@ -22,7 +22,10 @@ export interface ObjectStore {
   open(key: string): Promise<StoredObject | null>;
   /** A stored object's bytes; null when there is none. */
   read(key: string): Promise<Buffer | null>;
-  /** Put a stored object at `dest` on local disk (a hard link where possible); false when there is none. */
+  /**
+   * Put a stored object at `dest` on local disk (a hard link where possible); false when there is none.
+   * Never replaces a file already at `dest`: that throws the file system's EEXIST error.
+   */
   copyToFile(key: string, dest: string): Promise<boolean>;
   /** Reach the store once (start-up): throws an error naming the setting that is wrong. */
   check(): Promise<void>;

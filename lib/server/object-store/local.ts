@@ -1,6 +1,6 @@
 // The default store: a folder on local disk (<data dir>/screenshots, <data dir>/variants).
 import { randomBytes } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { constants, createReadStream } from "node:fs";
 import { copyFile, link, mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -61,10 +61,12 @@ export function localStore(root: string): ObjectStore & { fileOf: (key: string) 
         await link(file, dest);
         return true;
       } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "EEXIST") throw e;
         if (isMissing(e) && !(await this.exists(key))) return false;
       }
       try {
-        await copyFile(file, dest);
+        // Another file system: a copy, never over a file already there.
+        await copyFile(file, dest, constants.COPYFILE_EXCL);
         return true;
       } catch (e) {
         if (isMissing(e) && !(await this.exists(key))) return false;

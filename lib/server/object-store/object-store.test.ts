@@ -1,7 +1,7 @@
 // The screenshot store on an S3-compatible server (s3rver, a real HTTP server speaking the S3 API),
 // and the settings that choose it. The local folder store is exercised by every other test.
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -72,6 +72,10 @@ describe("local folder store (the default)", () => {
     const out = path.join(root, "out.webp");
     expect(await store.copyToFile("variants/ab/x.webp", out)).toBe(true);
     expect(statSync(out).ino).toBe(statSync(path.join(root, "variants", "ab", "x.webp")).ino);
+    // Never over a file already there (an export finds what it placed by trying).
+    writeFileSync(path.join(root, "taken.webp"), "mine");
+    await expect(store.copyToFile("variants/ab/x.webp", path.join(root, "taken.webp"))).rejects.toMatchObject({ code: "EEXIST" });
+    expect(readFileSync(path.join(root, "taken.webp"), "utf8")).toBe("mine");
     expect(await store.exists("variants/ab/none.webp")).toBe(false);
     expect(await store.open("variants/ab/none.webp")).toBeNull();
     expect(await store.read("variants/ab/none.webp")).toBeNull();
@@ -112,6 +116,8 @@ describe("S3-compatible store (s3rver)", () => {
     expect(sha((await store.read("screenshots/ab/a.png"))!)).toBe(sha(bytes));
     expect(await store.copyToFile("screenshots/ab/a.png", path.join(dir, "copy.png"))).toBe(true);
     expect(sha(readFileSync(path.join(dir, "copy.png")))).toBe(sha(bytes));
+    await expect(store.copyToFile("screenshots/ab/a.png", path.join(dir, "copy.png"))).rejects.toMatchObject({ code: "EEXIST" });
+    expect(readdirSync(dir).filter((f) => f.endsWith(".tmp"))).toEqual([]);
     expect(await store.open("screenshots/ab/none.png")).toBeNull();
     expect(await store.read("screenshots/ab/none.png")).toBeNull();
     expect(await store.copyToFile("screenshots/ab/none.png", path.join(dir, "none.png"))).toBe(false);

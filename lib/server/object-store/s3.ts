@@ -3,7 +3,7 @@
 // an instance or task role ...); the bucket, endpoint, region and key prefix from STUDIO_S3_* (../config).
 import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { readFile, rename, unlink } from "node:fs/promises";
+import { link, readFile, unlink } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
@@ -91,10 +91,10 @@ export function s3Store(config: S3StoreConfig): ObjectStore {
       const tmp = `${dest}.${randomBytes(6).toString("hex")}.tmp`;
       try {
         await pipeline(out.Body as Readable, createWriteStream(tmp, { flags: "wx" }));
-        await rename(tmp, dest);
-      } catch (e) {
+        // link, not rename: never over a file already at `dest` (EEXIST, as the local store says it).
+        await link(tmp, dest);
+      } finally {
         await unlink(tmp).catch(() => {});
-        throw e;
       }
       return true;
     },
