@@ -97,7 +97,10 @@ describe("export", () => {
     const { db } = await freshStudio();
     const images = await uiS1ScreenshotDir(TRAIN);
     await importFile({ file: TRAIN, format: "ui-s1", screenshotsDir: images, db });
-    const t = (await listTrajectories({ page: 1, pageSize: 1, actor: CLI_ACTOR }, db)).rows[0]!;
+    // A trajectory long enough for the cut to matter (the list's first row may be a two-step one).
+    const t = (await db.trajectory.findMany({ orderBy: { fingerprint: "asc" }, include: { _count: { select: { steps: true } } } })).find(
+      (x) => x._count.steps >= 4,
+    )!;
     await db.trajectory.update({ where: { id: t.id }, data: { status: "approved", cutAfter: 2 } });
     await db.step.updateMany({ where: { trajectoryId: t.id, index: 1 }, data: { verdict: "harmful" } });
     const dir = await mkdtemp(path.join(os.tmpdir(), "export-repro-"));
