@@ -29,8 +29,13 @@ export class PeoplePage {
     return this.shownSecret(`Password for ${p.email}`);
   }
 
+  /** Pick the role and wait for the server's answer (its status): the list shows the pick at once, before it is saved. */
   async setRole(email: string, role: "admin" | "reviewer" | "annotator") {
+    const saved = this.page.waitForResponse(
+      (r) => r.request().method() === "PATCH" && /\/api\/users\/[^/]+$/.test(new URL(r.url()).pathname),
+    );
     await this.page.getByRole("combobox", { name: `Role of ${email}` }).selectOption(role);
+    return (await saved).status();
   }
 
   async disable(email: string) {
