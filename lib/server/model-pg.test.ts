@@ -2,10 +2,8 @@
 // model_in_the_loop migration's tables and columns, a suggestion accepted and saved with its
 // provenance, a pre-annotation job racing a person's saves and then killed and taken over, and the
 // judge's verdict rows with the agreement figures, all against a real HTTP model server.
-import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/domain/permissions";
@@ -19,6 +17,7 @@ import { getModelJob, recoverModelJobs, startModelJob, waitForModelJob } from ".
 import { acceptSuggestion, suggestForStep } from "./suggest";
 import { getTrajectory } from "./trajectories";
 import { defaultReply, requestText, startFakeModelServer, type FakeModelServer } from "./testing/fake-model-server";
+import { startAndKillModelJob } from "./testing/kill-model-job";
 import { blankPng } from "./testing/fixtures";
 import { hasPostgres, startPostgres } from "./testing/postgres";
 
@@ -174,20 +173,7 @@ describe.skipIf(!hasPostgres)("the model in the loop on PostgreSQL", () => {
     // A studio process starts a job over B, is killed mid-way; this process takes it over and finishes it.
     fake.setMode({ mode: "slow", delayMs: 60_000 });
     fake.requests.length = 0;
-    const child = spawn(process.execPath, ["--import", "tsx", path.resolve("lib/server/testing/model-job-child.ts"), b], {
-      env: { ...process.env, DATABASE_URL: url },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    const lines = createInterface({ input: child.stdout! });
-    const jobId = await new Promise<string>((resolve, reject) => {
-      lines.on("line", (l) => l.startsWith("job ") && resolve(l.slice(4)));
-      child.on("exit", (code) => reject(new Error(`child exited (${code}) before starting`)));
-    });
-    await waitUntil(() => fake.requests.length >= 1);
-    await new Promise<void>((resolve) => {
-      child.on("exit", () => resolve());
-      child.kill("SIGKILL");
-    });
+    const jobId = await startAndKillModelJob(b, { ...process.env, DATABASE_URL: url }, () => fake.requests.length >= 1);
     expect((await db.modelJob.findUniqueOrThrow({ where: { id: jobId } })).state).toBe("running");
     fake.setMode({ mode: "ok" });
     fake.requests.length = 0;

@@ -2,11 +2,9 @@
 // settings, test connection, suggestions with provenance into the export, a slow and a broken
 // endpoint, batch pre-annotation (untouched steps only, pause/resume/cancel, surviving a kill) and
 // the judge's agreement figures over a seeded database with known counts.
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { framePair, QWEN_MAX_PIXELS, toOriginalPoint } from "@/lib/domain/geometry";
 import type { Actor } from "@/lib/domain/permissions";
@@ -21,6 +19,7 @@ import { getModelSettings, saveModelSettings, testModelConnection } from "./mode
 import { commandModelJob, getModelJob, recoverModelJobs, startModelJob, waitForModelJob } from "./model-jobs";
 import { acceptSuggestion, suggestForStep } from "./suggest";
 import { getTrajectory } from "./trajectories";
+import { startAndKillModelJob } from "./testing/kill-model-job";
 import { blankPng, freshStudio } from "./testing/fixtures";
 import { defaultReply, requestImages, requestText, startFakeModelServer, type FakeModelServer } from "./testing/fake-model-server";
 
@@ -430,20 +429,7 @@ describe("batch pre-annotation", () => {
   it("survives its process being killed: the next studio process takes it over and finishes it, asking for each step once", async () => {
     const [e] = (await seed([{ goal: "prefill E", steps: 4 }])) as [string];
     fake.setMode({ mode: "slow", delayMs: 60_000 });
-    const child = spawn(process.execPath, ["--import", "tsx", path.resolve("lib/server/testing/model-job-child.ts"), e], {
-      env: { ...process.env },
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    const lines = createInterface({ input: child.stdout! });
-    const jobId = await new Promise<string>((resolve, reject) => {
-      lines.on("line", (l) => l.startsWith("job ") && resolve(l.slice(4)));
-      child.on("exit", (code) => reject(new Error(`child exited (${code}) before starting`)));
-    });
-    await waitUntil(() => fake.requests.length >= 1);
-    await new Promise<void>((resolve) => {
-      child.on("exit", () => resolve());
-      child.kill("SIGKILL");
-    });
+    const jobId = await startAndKillModelJob(e, { ...process.env }, () => fake.requests.length >= 1);
     expect((await db.modelJob.findUniqueOrThrow({ where: { id: jobId } })).state).toBe("running");
     fake.setMode({ mode: "ok" });
     fake.requests.length = 0;
