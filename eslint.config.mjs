@@ -16,7 +16,19 @@ const deny = (group, message) => ({ group, message });
 const UI_AND_APP = ["@/components/*", "@/app/*", "react", "react-dom", "react-konva", "konva", "next", "next/*", "@tanstack/*"];
 
 export default tseslint.config(
-  { ignores: [".next/**", "node_modules/**", "lib/server/generated/**", ".tmp/**", "bench/out/**", "data/**", "next-env.d.ts"] },
+  {
+    ignores: [
+      ".next/**",
+      ".next-bench/**",
+      "bench/out-*/**",
+      "node_modules/**",
+      "lib/server/generated/**",
+      ".tmp/**",
+      "bench/out/**",
+      "data/**",
+      "next-env.d.ts",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
