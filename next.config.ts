@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { SECURITY_HEADERS } from "./lib/domain/security-headers";
 
 const nextConfig: NextConfig = {
   // `npm run bench` builds into its own folder (STUDIO_DIST_DIR=.next-bench), so it never waits on,
@@ -11,13 +12,7 @@ const nextConfig: NextConfig = {
     return [
       {
         source: "/:path*",
-        headers: [
-          { key: "X-Content-Type-Options", value: "nosniff" },
-          { key: "X-Frame-Options", value: "DENY" },
-          { key: "Referrer-Policy", value: "same-origin" },
-          { key: "Cross-Origin-Opener-Policy", value: "same-origin" },
-          { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
-        ],
+        headers: [...SECURITY_HEADERS],
       },
     ];
   },

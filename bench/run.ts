@@ -180,21 +180,18 @@ function studioBuild(): string {
 async function withServer<T>(distDir: string, dataDir: string, fn: (baseUrl: string) => Promise<T>): Promise<T> {
   const port = Number(process.env.BENCH_SERVER_PORT ?? 3199);
   const baseUrl = `http://127.0.0.1:${port}`;
-  const server = spawn(
-    process.execPath,
-    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)],
-    {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        NEXT_TELEMETRY_DISABLED: "1",
-        STUDIO_DIST_DIR: distDir,
-        STUDIO_DATA_DIR: dataDir,
-        DATABASE_URL: `file:${path.join(dataDir, "studio.db")}`,
-      },
-      stdio: ["ignore", "ignore", "inherit"],
+  const server = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "server/main.ts")], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      NEXT_TELEMETRY_DISABLED: "1",
+      STUDIO_DIST_DIR: distDir,
+      STUDIO_DATA_DIR: dataDir,
+      DATABASE_URL: `file:${path.join(dataDir, "studio.db")}`,
     },
-  );
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   try {
     const until = Date.now() + 120_000;
     for (;;) {

@@ -44,15 +44,11 @@ function studioEnv(dataDir: string, port: number): NodeJS.ProcessEnv {
 
 async function startInstance(port: number): Promise<Instance> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `studio-team-${port}-`));
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)],
-    {
-      cwd: ROOT,
-      env: studioEnv(dataDir, port),
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "server/main.ts")], {
+    cwd: ROOT,
+    env: studioEnv(dataDir, port),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const log: string[] = [];
   for (const s of [child.stdout!, child.stderr!]) createInterface({ input: s }).on("line", (l) => log.push(l));
   const url = `http://127.0.0.1:${port}`;
@@ -238,15 +234,11 @@ test("an export started on one instance is reported by the other, with the scree
 test("an instance with a wrong store setting does not start, and names the variable", async () => {
   if (!shared.postgres) return;
   const port = BASE_PORT + 3;
-  const child = spawn(
-    process.execPath,
-    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)],
-    {
-      cwd: ROOT,
-      env: { ...studioEnv(mkdtempSync(path.join(os.tmpdir(), "studio-team-bad-")), port), STUDIO_S3_BUCKET: "no-such-bucket" },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "server/main.ts")], {
+    cwd: ROOT,
+    env: { ...studioEnv(mkdtempSync(path.join(os.tmpdir(), "studio-team-bad-")), port), STUDIO_S3_BUCKET: "no-such-bucket" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const log: string[] = [];
   for (const s of [child.stdout!, child.stderr!]) createInterface({ input: s }).on("line", (l) => log.push(l));
   const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));

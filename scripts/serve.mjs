@@ -21,9 +21,9 @@ if (process.env.STUDIO_SKIP_BUILD !== "1")
   run(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], "building the studio");
 
 console.log(`\n▸ serving the studio on http://127.0.0.1:${port}\n`);
-const server = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", port], {
+const server = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "server/main.ts")], {
   cwd: ROOT,
-  env,
+  env: { ...env, PORT: port },
   stdio: "inherit",
 });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => server.kill(sig));

@@ -1,0 +1,39 @@
+// The studio's production server: `npm start` (and `npm run demo`, the browser tests, the bench).
+// One Node HTTP server in front of Next: /api/* is answered by the API lane (server/api-lane.ts: the
+// app/api route handlers, called directly), everything else by Next's request handler (pages, static
+// files, and whatever the lane leaves to Next). STUDIO_API_LANE=next sends the API through Next too.
+//
+//   PORT (3000), STUDIO_HOST (127.0.0.1; 0.0.0.0 to listen on every interface); the studio's own settings as everywhere (DATABASE_URL, STUDIO_DATA_DIR ...).
+import { createServer } from "node:http";
+import path from "node:path";
+import { apiLaneListener, loadApiRoutes, type ApiRoute } from "./api-lane";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const port = Number(process.env.PORT ?? "3000");
+const hostname = process.env.STUDIO_HOST ?? "127.0.0.1";
+if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`PORT must be a port number (1-65535), got ${process.env.PORT}`);
+const lane = process.env.STUDIO_API_LANE ?? "studio";
+if (lane !== "studio" && lane !== "next") throw new Error(`STUDIO_API_LANE must be "studio" or "next", got ${lane}`);
+
+// What `next start` sets before it loads anything.
+(process.env as Record<string, string>).NODE_ENV = "production";
+process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+const { default: next } = await import("next");
+
+const app = next({ dev: false, dir: ROOT, hostname, port });
+const handle = app.getRequestHandler();
+await app.prepare();
+const routes: ApiRoute[] = lane === "studio" ? await loadApiRoutes(path.join(ROOT, "app")) : [];
+
+const server = createServer(apiLaneListener(routes, handle, { port, hostname }));
+server.listen(port, hostname, () => {
+  console.log(
+    `▸ the studio answers on http://${hostname}:${port} (API lane: ${lane === "studio" ? `${routes.length} routes served directly` : "Next"})`,
+  );
+});
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    server.close();
+    process.exit(0);
+  });
+}
