@@ -5,7 +5,9 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import Database from "better-sqlite3";
 import { createDb } from "./db";
+import { cacheStatements } from "./db-sqlite";
 import { freshStudio } from "./testing/fixtures";
 
 /** A promise and the function that settles it. */
@@ -134,5 +136,58 @@ describe("SQLite: every request's transaction is its own", () => {
       expect.arrayContaining(["other-process", "plain-write"]),
     );
     await db.$disconnect();
+  });
+});
+
+describe("SQLite: prepared statements are kept per connection", () => {
+  it("compiles each SQL text once, runs it with each call's own arguments, and keeps within its size", async () => {
+    const { dir } = await freshStudio();
+    const connection = new Database(path.join(dir, "cache.db"));
+    connection.defaultSafeIntegers(true);
+    const compile = connection.prepare.bind(connection);
+    const compiled: string[] = [];
+    connection.prepare = ((sql: string) => {
+      compiled.push(sql);
+      return compile(sql);
+    }) as typeof connection.prepare;
+    cacheStatements(connection, 2);
+    // What the stock adapter calls: prepare(sql).bind(args), then run() or reader/columns()/raw().all().
+    type View = {
+      bind(args: unknown[]): { reader: boolean; run(): { changes: number }; columns(): { name: string }[]; raw(): { all(): unknown[][] } };
+    };
+    const q = (sql: string, args: unknown[] = []) => (connection.prepare(sql) as unknown as View).bind(args);
+    q("CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT)").run();
+    const insert = "INSERT INTO t (id, name) VALUES (?, ?)";
+    expect(q(insert, [1, "one"]).run().changes).toBe(1);
+    expect(q(insert, [2, "two"]).run().changes).toBe(1);
+    const select = "SELECT id, name FROM t WHERE id >= ? ORDER BY id";
+    const first = q(select, [1]);
+    expect(first.reader).toBe(true);
+    expect(first.columns().map((c) => c.name)).toEqual(["id", "name"]);
+    expect(first.raw().all()).toEqual([
+      [1n, "one"],
+      [2n, "two"],
+    ]);
+    expect(q(select, [2]).raw().all()).toEqual([[2n, "two"]]);
+    expect(compiled.filter((s) => s === insert)).toHaveLength(1);
+    expect(compiled.filter((s) => s === select)).toHaveLength(1);
+    // A third text evicts the least recently used (the insert); it is compiled again when needed.
+    q("SELECT count(*) FROM t").raw().all();
+    expect(q(insert, [3, "three"]).run().changes).toBe(1);
+    expect(compiled.filter((s) => s === insert)).toHaveLength(2);
+    expect(q(select, [3]).raw().all()).toEqual([[3n, "three"]]);
+    connection.close();
+  });
+
+  it("a studio client still reads what it wrote, in and out of transactions, with statements reused", async () => {
+    const { db } = await freshStudio();
+    for (let i = 0; i < 5; i++) {
+      await db.$transaction(async (tx) => {
+        await tx.$executeRaw`INSERT INTO "Project" ("id", "name") VALUES (${`p${i}`}, ${`project ${i}`})`;
+      });
+      const rows = await db.$queryRaw<{ name: string }[]>`SELECT "name" FROM "Project" WHERE "id" = ${`p${i}`}`;
+      expect(rows).toEqual([{ name: `project ${i}` }]);
+    }
+    expect(await db.project.count({ where: { id: { startsWith: "p" } } })).toBe(5);
   });
 });
