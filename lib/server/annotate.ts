@@ -54,55 +54,86 @@ async function startIfNeeded(tx: Tx, actor: Actor, trajectory: { id: string; sta
 /**
  * Save one step's annotation. `input.version` is the version the edit started from: a different
  * current version is a 409 whose `issues.current` is the step as it is now, for the merge.
+ *
+ * Everything the save decides on is read and checked first, outside the write transaction (on SQLite
+ * the reader connection, which never queues behind other saves): the step, who may edit it, its
+ * version, the provenance. The transaction then only writes, and each write lands only if those facts
+ * still hold (the step's version, the trajectory's status and assignee). If one changed meanwhile, the
+ * save is decided again inside the transaction, where nothing can change, and answers as it would
+ * have: a 409 with the step as it is now, a 403, or the save itself (another step's save may only have
+ * started the task). So the writer is held for the writes alone.
  */
 export async function saveStepAnnotation(
   { actor, stepId, ...input }: { actor: Actor; stepId: string } & SaveStepInput,
   prisma: Db = defaultDb(),
 ): Promise<StepView> {
-  return prisma.$transaction(async (tx) => {
-    const row = await loadStep(tx, stepId);
-    if (!row) throw appError("not_found", "error.stepMissing", { id: stepId });
-    authorize(actor, "trajectory.annotate", row.trajectory);
-    assertEditable(row.trajectory.status);
-    const before = stepView(row);
-    if (row.version !== input.version) {
-      throw appError("conflict", "error.stepConflict", { n: row.index + 1, now: row.version, yours: input.version }, { current: before });
-    }
-    const { version: _v, ...annotation } = input;
-    const data = {
-      thoughtState: annotation.thought.state,
-      thoughtNext: annotation.thought.nextAction,
-      thoughtPurpose: annotation.thought.purpose,
-      thought: annotation.thought.text,
-      clearAction: annotation.clearAction,
-      toolCallJson: JSON.stringify(annotation.toolCall),
-      boxJson: annotation.box ? JSON.stringify(annotation.box) : null,
-      verdict: annotation.verdict,
-    };
-    const provenance = await provenanceAfterSave(tx, row, annotationOf(before), annotation);
-    // Conditional on the version, so two saves racing past the check above cannot both land.
-    // In plain SQL both dialects run as written: Prisma's updateMany costs several times the write itself.
-    const count = await tx.$executeRaw`
-      UPDATE "Step" SET "thoughtState" = ${data.thoughtState}, "thoughtNext" = ${data.thoughtNext}, "thoughtPurpose" = ${data.thoughtPurpose},
-        "thought" = ${data.thought}, "clearAction" = ${data.clearAction}, "toolCallJson" = ${data.toolCallJson}, "boxJson" = ${data.boxJson},
-        "verdict" = ${data.verdict}, "provenanceJson" = ${provenance.json}, "version" = "version" + 1, "updatedAt" = ${new Date()}
-      WHERE "id" = ${stepId} AND "version" = ${input.version}`;
-    if (count !== 1) {
-      const now = stepView((await loadStep(tx, stepId))!);
-      throw appError("conflict", "error.stepConflictNow", { n: row.index + 1 }, { current: now });
-    }
-    const diff = changedFields(auditedStep(annotationOf(before)), auditedStep(annotation));
-    await recordAudit(tx, {
-      actor: auditActor(actor),
-      action: "step.annotate",
-      entityType: "step",
-      entityId: stepId,
-      before: { ...diff.before, ...provenance.auditBefore, version: row.version },
-      after: { ...diff.after, ...provenance.auditAfter, version: row.version + 1 },
-    });
-    await startIfNeeded(tx, actor, row.trajectory);
-    return stepView((await loadStep(tx, stepId))!);
+  const checked = await checkStepSave(prisma, actor, stepId, input);
+  const saved = await prisma.$transaction(async (tx) => (await writeStepSave(tx, actor, checked)) ?? saveInside(tx, actor, stepId, input));
+  return saved;
+}
+
+type CheckedSave = Awaited<ReturnType<typeof checkStepSave>>;
+
+/** The save decided on `client`'s view of the step: its row, the new values, the provenance and the audit diff. */
+async function checkStepSave(client: Db | Tx, actor: Actor, stepId: string, input: SaveStepInput) {
+  const row = await loadStep(client, stepId);
+  if (!row) throw appError("not_found", "error.stepMissing", { id: stepId });
+  authorize(actor, "trajectory.annotate", row.trajectory);
+  assertEditable(row.trajectory.status);
+  const before = stepView(row);
+  if (row.version !== input.version) {
+    throw appError("conflict", "error.stepConflict", { n: row.index + 1, now: row.version, yours: input.version }, { current: before });
+  }
+  const { version: _v, ...annotation } = input;
+  const data = {
+    thoughtState: annotation.thought.state,
+    thoughtNext: annotation.thought.nextAction,
+    thoughtPurpose: annotation.thought.purpose,
+    thought: annotation.thought.text,
+    clearAction: annotation.clearAction,
+    toolCallJson: JSON.stringify(annotation.toolCall),
+    boxJson: annotation.box ? JSON.stringify(annotation.box) : null,
+    verdict: annotation.verdict,
+  };
+  const at = new Date();
+  const provenance = await provenanceAfterSave(client, row, annotationOf(before), annotation, at);
+  const diff = changedFields(auditedStep(annotationOf(before)), auditedStep(annotation));
+  return { row, data, at, provenance, diff, version: input.version };
+}
+
+/**
+ * The writes of a checked save, each conditional on what the check read; null (nothing written) when a
+ * fact changed since. In plain SQL both dialects run as written: Prisma's updateMany costs several times the write.
+ */
+async function writeStepSave(tx: Tx, actor: Actor, c: CheckedSave): Promise<StepView | null> {
+  const { row, data, at, provenance, diff } = c;
+  const count = await tx.$executeRaw`
+    UPDATE "Step" SET "thoughtState" = ${data.thoughtState}, "thoughtNext" = ${data.thoughtNext}, "thoughtPurpose" = ${data.thoughtPurpose},
+      "thought" = ${data.thought}, "clearAction" = ${data.clearAction}, "toolCallJson" = ${data.toolCallJson}, "boxJson" = ${data.boxJson},
+      "verdict" = ${data.verdict}, "provenanceJson" = ${provenance.json}, "version" = "version" + 1, "updatedAt" = ${at}
+    WHERE "id" = ${row.id} AND "version" = ${c.version}
+      AND EXISTS (SELECT 1 FROM "Trajectory" t WHERE t."id" = ${row.trajectory.id} AND t."status" = ${row.trajectory.status}
+                  AND t."assigneeId" IS NOT DISTINCT FROM ${row.trajectory.assigneeId})`;
+  if (count !== 1) return null;
+  await recordAudit(tx, {
+    actor: auditActor(actor),
+    action: "step.annotate",
+    entityType: "step",
+    entityId: row.id,
+    before: { ...diff.before, ...provenance.auditBefore, version: row.version },
+    after: { ...diff.after, ...provenance.auditAfter, version: row.version + 1 },
   });
+  await startIfNeeded(tx, actor, row.trajectory);
+  // The step as written: the row read, with what this save set.
+  return stepView({ ...row, ...data, provenanceJson: provenance.json, version: row.version + 1, updatedAt: at });
+}
+
+/** The save decided and written inside one transaction (after a fact changed between the check and the write). */
+async function saveInside(tx: Tx, actor: Actor, stepId: string, input: SaveStepInput): Promise<StepView> {
+  const checked = await checkStepSave(tx, actor, stepId, input);
+  const saved = await writeStepSave(tx, actor, checked);
+  if (!saved) throw new Error(`step ${stepId}: the save's write missed inside its own transaction`);
+  return saved;
 }
 
 function trajectoryAnnotationView(t: {

@@ -1,6 +1,6 @@
 import { getField, type StepAnnotation } from "@/lib/domain/annotation";
 import { PROVENANCE_FIELDS, provenanceAfterEdit, stepProvenanceSchema, type StepProvenance } from "@/lib/domain/model";
-import type { Tx } from "./db";
+import type { Db, Tx } from "./db";
 import { acceptedSuggestions } from "./suggest";
 
 /** A step's stored provenance (fields with no entry hold what was imported). */
@@ -16,7 +16,7 @@ export function readProvenance(json: string | null | undefined): StepProvenance 
  * others keep theirs. Also the before/after pairs for the save's audit row.
  */
 export async function provenanceAfterSave(
-  tx: Tx,
+  tx: Tx | Db,
   row: { id: string; provenanceJson: string | null },
   before: StepAnnotation,
   after: StepAnnotation,
