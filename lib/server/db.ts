@@ -30,6 +30,11 @@ export function createDb(url = databaseUrl()): Db {
 const globalForUrls = globalThis as unknown as { studioDbUrls?: WeakMap<Db, string> };
 const urls = (globalForUrls.studioDbUrls ??= new WeakMap<Db, string>());
 
+/** The database URL of a client made by createDb(); undefined for anything else (a transaction's client). */
+export function urlOfClient(client: Db | Tx): string | undefined {
+  return urls.get(client as Db);
+}
+
 /** The database URL a client was made for (bulk writers open their own driver connection to it). */
 export function urlOf(client: Db): string {
   const url = urls.get(client);

@@ -3,6 +3,8 @@ import { can, roleSchema, type Action, type Actor, type TrajectoryFacts } from "
 import type { AuditActor } from "./audit";
 import { auth } from "./auth";
 import { db } from "./db";
+import { Prisma } from "./generated/sqlite/client";
+import { readRows } from "./read-sql";
 import { appError } from "./errors";
 import { userForToken } from "./tokens";
 
@@ -35,7 +37,15 @@ export function verifiedSessionToken(raw: string, secret: string): string | null
   return signature.length === expected.length && timingSafeEqual(signature, expected) ? token : null;
 }
 
-type SessionUser = { expiresAt: Date | string; id: string; email: string; name: string; role: string; locale: string; isDisabled: boolean };
+type SessionUser = {
+  expiresAt: Date | string;
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  locale: string;
+  isDisabled: boolean | number;
+};
 
 /**
  * The person whose session cookie this is, read straight from the database on every request: one
@@ -53,10 +63,13 @@ async function sessionUser(headers: Headers) {
   const token = verifiedSessionToken(raw, ctx.secret);
   if (!token) return null;
   // Plain SQL both dialects run as written: Prisma's include would cost a second query.
-  const rows = await db().$queryRaw<SessionUser[]>`
+  const rows = await readRows<SessionUser>(
+    db(),
+    Prisma.sql`
     SELECT s."expiresAt", u."id", u."email", u."name", u."role", u."locale", u."isDisabled"
     FROM "session" s JOIN "user" u ON u."id" = s."userId"
-    WHERE s."token" = ${token}`;
+    WHERE s."token" = ${token}`,
+  );
   const row = rows[0];
   const now = Date.now();
   const expiresAt = row ? new Date(row.expiresAt).getTime() : 0;

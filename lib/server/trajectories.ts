@@ -14,6 +14,7 @@ import { db as defaultDb, type Db, type Tx } from "./db";
 import type { Actor } from "@/lib/domain/permissions";
 import { AppError, appError } from "./errors";
 import { fromStore } from "./stored";
+import { readRows } from "./read-sql";
 import { authorize, isPerson, type Caller } from "./session";
 
 /**
@@ -122,14 +123,17 @@ export async function listTrajectories({ actor, ...input }: { actor: Caller } & 
   ];
   const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
   const [counted, rows] = await Promise.all([
-    prisma.$queryRaw<{ n: number | bigint }[]>`SELECT COUNT(*) AS "n" FROM "Trajectory" t ${where}`,
-    prisma.$queryRaw<ListSqlRow[]>`
+    readRows<{ n: number | bigint }>(prisma, Prisma.sql`SELECT COUNT(*) AS "n" FROM "Trajectory" t ${where}`),
+    readRows<ListSqlRow>(
+      prisma,
+      Prisma.sql`
       SELECT t."id", t."app", t."instruction", t."status", t."outcome", t."stepCount", t."source", t."sourceRef", t."updatedAt",
              u."email" AS "assignee"
       FROM "Trajectory" t LEFT JOIN "user" u ON u."id" = t."assigneeId"
       ${where}
       ${orderBy(input.sort, input.dir)}
       LIMIT ${input.pageSize} OFFSET ${(input.page - 1) * input.pageSize}`,
+    ),
   ]);
   return {
     total: Number(counted[0]?.n ?? 0),
@@ -193,11 +197,14 @@ type TrajectorySqlRow = {
 };
 
 async function trajectoryRow(prisma: Db | Tx, id: string): Promise<TrajectorySqlRow | null> {
-  const rows = await prisma.$queryRaw<TrajectorySqlRow[]>`
+  const rows = await readRows<TrajectorySqlRow>(
+    prisma,
+    Prisma.sql`
     SELECT t."id", p."name" AS "projectName", t."app", t."instruction", t."source", t."sourceRef", t."status", t."outcome",
            t."originalOutcome", t."isDiscarded", t."cutAfter", t."assigneeId", u."email" AS "assigneeEmail", t."leaseUntil", t."version"
     FROM "Trajectory" t JOIN "Project" p ON p."id" = t."projectId" LEFT JOIN "user" u ON u."id" = t."assigneeId"
-    WHERE t."id" = ${id}`;
+    WHERE t."id" = ${id}`,
+  );
   return rows[0] ?? null;
 }
 
@@ -205,13 +212,16 @@ type StepSqlRow = StepRow & { shotWidth: number; shotHeight: number };
 
 /** The stored steps of a trajectory, in order, each with its screenshot's size. */
 export async function stepRowsOf(prisma: Db | Tx, trajectoryId: string): Promise<(StepRow & { screenshot: ScreenshotSize })[]> {
-  const rows = await prisma.$queryRaw<StepSqlRow[]>`
+  const rows = await readRows<StepSqlRow>(
+    prisma,
+    Prisma.sql`
     SELECT s."id", s."trajectoryId", s."index", s."screenshotSha", s."originalJson", s."thoughtState", s."thoughtNext", s."thoughtPurpose",
            s."thought", s."clearAction", s."toolCallJson", s."boxJson", s."candidateBoxJson", s."verdict", s."version", s."provenanceJson",
            s."updatedAt", sc."width" AS "shotWidth", sc."height" AS "shotHeight"
     FROM "Step" s JOIN "Screenshot" sc ON sc."sha256" = s."screenshotSha"
     WHERE s."trajectoryId" = ${trajectoryId}
-    ORDER BY s."index"`;
+    ORDER BY s."index"`,
+  );
   return rows.map(withScreenshot);
 }
 
@@ -246,13 +256,16 @@ export async function stepRowWithTrajectory(
   prisma: Db | Tx,
   id: string,
 ): Promise<(StepRow & { screenshot: ScreenshotSize; trajectory: { id: string; assigneeId: string | null; status: string } }) | null> {
-  const rows = await prisma.$queryRaw<(StepSqlRow & { trajectoryAssigneeId: string | null; trajectoryStatus: string })[]>`
+  const rows = await readRows<StepSqlRow & { trajectoryAssigneeId: string | null; trajectoryStatus: string }>(
+    prisma,
+    Prisma.sql`
     SELECT s."id", s."trajectoryId", s."index", s."screenshotSha", s."originalJson", s."thoughtState", s."thoughtNext", s."thoughtPurpose",
            s."thought", s."clearAction", s."toolCallJson", s."boxJson", s."candidateBoxJson", s."verdict", s."version", s."provenanceJson",
            s."updatedAt", sc."width" AS "shotWidth", sc."height" AS "shotHeight",
            t."assigneeId" AS "trajectoryAssigneeId", t."status" AS "trajectoryStatus"
     FROM "Step" s JOIN "Screenshot" sc ON sc."sha256" = s."screenshotSha" JOIN "Trajectory" t ON t."id" = s."trajectoryId"
-    WHERE s."id" = ${id}`;
+    WHERE s."id" = ${id}`,
+  );
   const r = rows[0];
   if (!r) return null;
   const { trajectoryAssigneeId, trajectoryStatus, ...step } = r;
