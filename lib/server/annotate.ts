@@ -3,7 +3,9 @@ import { can, type Actor } from "@/lib/domain/permissions";
 import { nextStatus, type TaskStatus } from "@/lib/domain/status";
 import { auditedStep } from "@/lib/domain/review";
 import { trajectoryAnnotationViewSchema, type StepView, type TrajectoryAnnotationView, type TrajectoryView } from "@/lib/domain/views";
-import { changedFields, recordAudit } from "./audit";
+import { auditStatement, changedFields, recordAudit } from "./audit";
+import { Prisma } from "./generated/sqlite/client";
+import { prismaExec, writeTransaction, type Exec } from "./sqlite-direct";
 import { db as defaultDb, type Db, type Tx } from "./db";
 import { appError } from "./errors";
 import { auditActor, authorize } from "./session";
@@ -35,20 +37,22 @@ function assertEditable(status: string) {
 }
 
 /** The first edit starts the task: new or sent back -> in progress, with its audit row. */
-async function startIfNeeded(tx: Tx, actor: Actor, trajectory: { id: string; status: string }) {
+async function startIfNeeded(exec: Exec, actor: Actor, trajectory: { id: string; status: string }) {
   const status = trajectory.status as TaskStatus;
   if (status === "in_progress") return;
   const next = nextStatus(status, "start");
   if (!next) return;
-  await tx.trajectory.update({ where: { id: trajectory.id }, data: { status: next } });
-  await recordAudit(tx, {
-    actor: auditActor(actor),
-    action: "trajectory.start",
-    entityType: "trajectory",
-    entityId: trajectory.id,
-    before: { status },
-    after: { status: next },
-  });
+  await exec(Prisma.sql`UPDATE "Trajectory" SET "status" = ${next}, "updatedAt" = ${new Date()} WHERE "id" = ${trajectory.id}`);
+  await exec(
+    auditStatement({
+      actor: auditActor(actor),
+      action: "trajectory.start",
+      entityType: "trajectory",
+      entityId: trajectory.id,
+      before: { status },
+      after: { status: next },
+    }),
+  );
 }
 
 /**
@@ -68,8 +72,8 @@ export async function saveStepAnnotation(
   prisma: Db = defaultDb(),
 ): Promise<StepView> {
   const checked = await checkStepSave(prisma, actor, stepId, input);
-  const saved = await prisma.$transaction(async (tx) => (await writeStepSave(tx, actor, checked)) ?? saveInside(tx, actor, stepId, input));
-  return saved;
+  const saved = await writeTransaction(prisma, (exec) => writeStepSave(exec, actor, checked));
+  return saved ?? prisma.$transaction((tx) => saveInside(tx, actor, stepId, input));
 }
 
 type CheckedSave = Awaited<ReturnType<typeof checkStepSave>>;
@@ -105,25 +109,27 @@ async function checkStepSave(client: Db | Tx, actor: Actor, stepId: string, inpu
  * The writes of a checked save, each conditional on what the check read; null (nothing written) when a
  * fact changed since. In plain SQL both dialects run as written: Prisma's updateMany costs several times the write.
  */
-async function writeStepSave(tx: Tx, actor: Actor, c: CheckedSave): Promise<StepView | null> {
+async function writeStepSave(exec: Exec, actor: Actor, c: CheckedSave): Promise<StepView | null> {
   const { row, data, at, provenance, diff } = c;
-  const count = await tx.$executeRaw`
+  const count = await exec(Prisma.sql`
     UPDATE "Step" SET "thoughtState" = ${data.thoughtState}, "thoughtNext" = ${data.thoughtNext}, "thoughtPurpose" = ${data.thoughtPurpose},
       "thought" = ${data.thought}, "clearAction" = ${data.clearAction}, "toolCallJson" = ${data.toolCallJson}, "boxJson" = ${data.boxJson},
       "verdict" = ${data.verdict}, "provenanceJson" = ${provenance.json}, "version" = "version" + 1, "updatedAt" = ${at}
     WHERE "id" = ${row.id} AND "version" = ${c.version}
       AND EXISTS (SELECT 1 FROM "Trajectory" t WHERE t."id" = ${row.trajectory.id} AND t."status" = ${row.trajectory.status}
-                  AND t."assigneeId" IS NOT DISTINCT FROM ${row.trajectory.assigneeId})`;
+                  AND t."assigneeId" IS NOT DISTINCT FROM ${row.trajectory.assigneeId})`);
   if (count !== 1) return null;
-  await recordAudit(tx, {
-    actor: auditActor(actor),
-    action: "step.annotate",
-    entityType: "step",
-    entityId: row.id,
-    before: { ...diff.before, ...provenance.auditBefore, version: row.version },
-    after: { ...diff.after, ...provenance.auditAfter, version: row.version + 1 },
-  });
-  await startIfNeeded(tx, actor, row.trajectory);
+  await exec(
+    auditStatement({
+      actor: auditActor(actor),
+      action: "step.annotate",
+      entityType: "step",
+      entityId: row.id,
+      before: { ...diff.before, ...provenance.auditBefore, version: row.version },
+      after: { ...diff.after, ...provenance.auditAfter, version: row.version + 1 },
+    }),
+  );
+  await startIfNeeded(exec, actor, row.trajectory);
   // The step as written: the row read, with what this save set.
   return stepView({ ...row, ...data, provenanceJson: provenance.json, version: row.version + 1, updatedAt: at });
 }
@@ -131,7 +137,7 @@ async function writeStepSave(tx: Tx, actor: Actor, c: CheckedSave): Promise<Step
 /** The save decided and written inside one transaction (after a fact changed between the check and the write). */
 async function saveInside(tx: Tx, actor: Actor, stepId: string, input: SaveStepInput): Promise<StepView> {
   const checked = await checkStepSave(tx, actor, stepId, input);
-  const saved = await writeStepSave(tx, actor, checked);
+  const saved = await writeStepSave(prismaExec(tx), actor, checked);
   if (!saved) throw new Error(`step ${stepId}: the save's write missed inside its own transaction`);
   return saved;
 }
@@ -189,7 +195,7 @@ export async function saveTrajectoryAnnotation(
       before: { ...diff.before, version: t.version },
       after: { ...diff.after, version: t.version + 1 },
     });
-    await startIfNeeded(tx, actor, t);
+    await startIfNeeded(prismaExec(tx), actor, t);
     return trajectoryAnnotationView((await tx.trajectory.findUnique({ where: { id } }))!);
   });
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Db, Tx } from "./db";
+import { Prisma } from "./generated/sqlite/client";
 
 export type AuditActor = { id: string | null; label: string };
 export const CLI_ACTOR: AuditActor = { id: null, label: "cli" };
@@ -20,11 +21,17 @@ export type AuditInput = {
  * the same transaction as the change so a change never lands without its audit row.
  */
 export async function recordAudit(client: Db | Tx, e: AuditInput): Promise<void> {
-  // One INSERT in plain SQL both dialects run as written (every save writes one; Prisma's create
-  // costs several times the insert). The id is time-ordered like the cuids Prisma made before.
+  await client.$executeRaw(auditStatement(e));
+}
+
+/**
+ * The audit row's INSERT, in plain SQL both dialects run as written (every save writes one; Prisma's
+ * create costs several times the insert). The id is time-ordered like the cuids Prisma made before.
+ */
+export function auditStatement(e: AuditInput): Prisma.Sql {
   const before = e.before === undefined ? null : JSON.stringify(e.before);
   const after = e.after === undefined ? null : JSON.stringify(e.after);
-  await client.$executeRaw`
+  return Prisma.sql`
     INSERT INTO "AuditEvent" ("id", "at", "actorId", "actorLabel", "action", "entityType", "entityId", "beforeJson", "afterJson", "ip")
     VALUES (${auditId()}, ${new Date()}, ${e.actor.id}, ${e.actor.label}, ${e.action}, ${e.entityType}, ${e.entityId ?? null}, ${before}, ${after}, ${e.ip ?? null})`;
 }

@@ -284,9 +284,12 @@ function withScreenshot({ shotWidth, shotHeight, ...s }: StepSqlRow): StepRow & 
   };
 }
 
+/** The trajectory's own fields of the view; its steps are each checked once, by stepFromRow. */
+const trajectoryFieldsSchema = trajectoryViewSchema.omit({ steps: true });
+
 function trajectoryView(t: TrajectorySqlRow, steps: (StepRow & { screenshot: ScreenshotSize })[]): TrajectoryView {
-  return fromStore(
-    trajectoryViewSchema,
+  const fields = fromStore(
+    trajectoryFieldsSchema,
     {
       id: t.id,
       project: t.projectName,
@@ -303,10 +306,10 @@ function trajectoryView(t: TrajectorySqlRow, steps: (StepRow & { screenshot: Scr
       assignee: t.assigneeEmail,
       leaseUntil: t.leaseUntil === null ? null : new Date(t.leaseUntil).toISOString(),
       version: Number(t.version),
-      steps: steps.map(stepFromRow),
     },
     `trajectory ${t.id}`,
   );
+  return { ...fields, steps: steps.map(stepFromRow) };
 }
 
 /** A stored step row (with its screenshot) as the view every layer uses; stored JSON is parsed and checked. */
