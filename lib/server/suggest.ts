@@ -14,7 +14,9 @@ import { composeThought } from "@/lib/domain/thought";
 import { formatMobileUseCall, mapPoints, screenProblems, type ToolCall } from "@/lib/domain/tool-call";
 import { isEditableStatus } from "@/lib/domain/annotation";
 import { recordAudit } from "./audit";
-import { db as defaultDb, type Db } from "./db";
+import { db as defaultDb, type Db, type Tx } from "./db";
+import { Prisma } from "./generated/sqlite/client";
+import { readRows } from "./read-sql";
 import { AppError } from "./errors";
 import { chat, fill, loadPrompt, modelConfig, PROMPTS, type ChatMessage, type ModelConfig } from "./model";
 import { readScreenshot } from "./screenshot-store";
@@ -242,10 +244,13 @@ export async function acceptSuggestion(
 }
 
 /** The latest accepted suggestion of each kind for a step, with its acceptance time (for provenance at save). */
-export async function acceptedSuggestions(
-  tx: Pick<Db, "stepSuggestion">,
-  stepId: string,
-): Promise<(SuggestionView & { acceptedAt: Date })[]> {
+export async function acceptedSuggestions(tx: Db | Tx, stepId: string): Promise<(SuggestionView & { acceptedAt: Date })[]> {
+  // Most steps never had a suggestion accepted: one indexed lookup answers that on every save.
+  const any = await readRows(
+    tx,
+    Prisma.sql`SELECT 1 AS "one" FROM "StepSuggestion" WHERE "stepId" = ${stepId} AND "acceptedAt" IS NOT NULL LIMIT 1`,
+  );
+  if (any.length === 0) return [];
   const rows = await tx.stepSuggestion.findMany({ where: { stepId, acceptedAt: { not: null } }, orderBy: { acceptedAt: "desc" } });
   const seen = new Set<string>();
   const out: (SuggestionView & { acceptedAt: Date })[] = [];
