@@ -408,6 +408,16 @@ export function formatFigures(figures: Figure[]): string {
 }
 
 /** Copy the studio's trajectories (and their steps) in SQL until it holds at least `minSteps` steps. */
+function countStudio(file: string): { trajectories: number; steps: number } {
+  const sqlite = new Database(file, { readonly: true });
+  try {
+    const n = (table: string) => (sqlite.prepare(`SELECT COUNT(*) AS n FROM "${table}"`).get() as { n: number }).n;
+    return { trajectories: n("Trajectory"), steps: n("Step") };
+  } finally {
+    sqlite.close();
+  }
+}
+
 function growStudio(file: string, minSteps: number): { trajectories: number; steps: number } {
   const sqlite = new Database(file);
   try {
@@ -416,6 +426,10 @@ function growStudio(file: string, minSteps: number): { trajectories: number; ste
     const count = () => (sqlite.prepare(`SELECT COUNT(*) AS n FROM "Step"`).get() as { n: number }).n;
     const have = count();
     const rounds = Math.max(0, Math.ceil(minSteps / have) - 1);
+    // The rows to copy are the ones there before growing (by rowid: an id can itself contain "-c").
+    const lastRowid = (table: string) => (sqlite.prepare(`SELECT COALESCE(MAX(rowid), 0) AS n FROM "${table}"`).get() as { n: number }).n;
+    const lastTrajectory = lastRowid("Trajectory");
+    const lastStep = lastRowid("Step");
     const tCols = columns("Trajectory");
     const sCols = columns("Step");
     const STATUSES = ["new", "in_progress", "submitted", "approved", "rejected"];
@@ -443,11 +457,9 @@ function growStudio(file: string, minSteps: number): { trajectories: number; ste
     sqlite.transaction(() => {
       for (let r = 1; r <= rounds; r++) {
         sqlite.exec(
-          `INSERT INTO "Trajectory" (${tCols.join(", ")}) SELECT ${tValues(r).join(", ")} FROM "Trajectory" WHERE "id" NOT LIKE '%-c%'`,
+          `INSERT INTO "Trajectory" (${tCols.join(", ")}) SELECT ${tValues(r).join(", ")} FROM "Trajectory" WHERE rowid <= ${lastTrajectory}`,
         );
-        sqlite.exec(
-          `INSERT INTO "Step" (${sCols.join(", ")}) SELECT ${sValues(r).join(", ")} FROM "Step" WHERE "trajectoryId" NOT LIKE '%-c%'`,
-        );
+        sqlite.exec(`INSERT INTO "Step" (${sCols.join(", ")}) SELECT ${sValues(r).join(", ")} FROM "Step" WHERE rowid <= ${lastStep}`);
       }
     })();
     sqlite.exec("ANALYZE");
@@ -480,14 +492,22 @@ async function main() {
       duration: { type: "string", default: "30" },
       port: { type: "string", default: "3290" },
       "skip-build": { type: "boolean", default: false },
+      // Keep the studio bench/out/load made last time (same --steps) instead of making it again.
+      reuse: { type: "boolean", default: false },
+      // "next": the API through Next's own request handler instead of the studio's API lane (server/api-lane.ts).
+      lane: { type: "string", default: "studio" },
     },
   });
+  if (values.lane !== "studio" && values.lane !== "next") throw new Error(`--lane must be studio or next, got ${values.lane}`);
   const out = path.join(ROOT, "bench/out");
   const work = path.join(out, "load");
-  await rm(work, { recursive: true, force: true });
-  await mkdir(work, { recursive: true });
   const dataDir = path.join(work, "studio");
   const dbFile = path.join(dataDir, "studio.db");
+  const reuse = values.reuse && existsSync(dbFile);
+  if (!reuse) {
+    await rm(work, { recursive: true, force: true });
+    await mkdir(work, { recursive: true });
+  }
   const databaseUrl = `file:${dbFile}`;
   const port = values.port!;
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -503,25 +523,28 @@ async function main() {
   };
 
   // 1. The studio: a small Mobile-R1 dataset through the real import, then copied up to --steps.
-  await mkdir(dataDir, { recursive: true });
   process.env.STUDIO_DATA_DIR = dataDir;
   process.env.DATABASE_URL = databaseUrl;
-  await migrate(databaseUrl);
-  const source = path.join(work, "source");
-  await mobileR1Dataset(source, Math.min(2000, Number(values.steps)), 11);
-  const tsx = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
-  const imported = spawnSync(
-    process.execPath,
-    [tsx, "lib/cli/main.ts", "import", path.join(source, "data.jsonl"), "--format", "mobile-r1"],
-    {
-      cwd: ROOT,
-      env,
-      encoding: "utf8",
-    },
-  );
-  if (imported.status !== 0) throw new Error(`import failed:\n${imported.stderr.slice(-2000)}`);
-  const grown = growStudio(dbFile, Number(values.steps));
-  console.log(`studio: ${grown.trajectories} trajectories, ${grown.steps} steps`);
+  const makeStudio = async () => {
+    await mkdir(dataDir, { recursive: true });
+    await migrate(databaseUrl);
+    const source = path.join(work, "source");
+    await mobileR1Dataset(source, Math.min(2000, Number(values.steps)), 11);
+    const tsx = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
+    const imported = spawnSync(
+      process.execPath,
+      [tsx, "lib/cli/main.ts", "import", path.join(source, "data.jsonl"), "--format", "mobile-r1"],
+      {
+        cwd: ROOT,
+        env,
+        encoding: "utf8",
+      },
+    );
+    if (imported.status !== 0) throw new Error(`import failed:\n${imported.stderr.slice(-2000)}`);
+    return growStudio(dbFile, Number(values.steps));
+  };
+  const grown = reuse ? countStudio(dbFile) : await makeStudio();
+  console.log(`studio: ${grown.trajectories} trajectories, ${grown.steps} steps${reuse ? " (reused)" : ""}`);
 
   // 2. A production build in its own folder (never the one another build may hold locked).
   if (!values["skip-build"] || !existsSync(path.join(ROOT, distDir, "BUILD_ID"))) {
@@ -538,7 +561,7 @@ async function main() {
   // 3. The server, with per-stage timings on.
   const server = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "server/main.ts")], {
     cwd: ROOT,
-    env: { ...env, STUDIO_SERVER_TIMING: "1", STUDIO_SIGN_IN_PER_MINUTE: "1000" },
+    env: { ...env, STUDIO_SERVER_TIMING: "1", STUDIO_SIGN_IN_PER_MINUTE: "1000", STUDIO_API_LANE: values.lane },
     stdio: ["ignore", "ignore", "inherit"],
   });
   try {
@@ -552,7 +575,7 @@ async function main() {
     console.log(`\n${formatFigures(figures)}`);
     await writeFile(
       path.join(out, "load.json"),
-      `${JSON.stringify({ at: new Date().toISOString(), steps: grown.steps, trajectories: grown.trajectories, figures }, null, 2)}\n`,
+      `${JSON.stringify({ at: new Date().toISOString(), lane: values.lane, steps: grown.steps, trajectories: grown.trajectories, figures }, null, 2)}\n`,
     );
     console.log(`\nwritten: ${path.relative(ROOT, path.join(out, "load.json"))}`);
   } finally {
