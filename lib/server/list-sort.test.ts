@@ -8,7 +8,7 @@ import type { Actor } from "@/lib/domain/permissions";
 import type { Db } from "./db";
 import { freshStudio } from "./testing/fixtures";
 import { hasPostgres, startPostgres } from "./testing/postgres";
-import { listPageSqlForPlan, listTrajectories } from "./trajectories";
+import { listPageSqlForPlan, listSql, listTrajectories } from "./trajectories";
 
 const APPS = ["clock", "maps", "notes", "settings"];
 const STATUSES = ["new", "in_progress", "submitted", "approved", "rejected"];
@@ -204,6 +204,41 @@ describe("the trajectory list on SQLite", () => {
           lines.some((l) => /TEMP B-TREE/.test(l)),
           label,
         ).toBe(false);
+      }
+    }
+    await db.$disconnect();
+  });
+
+  it("reads every sort but the assignee's off one index under each filter (status, app, the pool, one person's work), count included", async () => {
+    const { db } = await freshStudio();
+    const annotator: Actor = { id: "ann-id", email: "ann@example.com", name: "Ann", role: "annotator", locale: "en" };
+    const plan = async (q: { sql: string; values: unknown[] }) =>
+      (await db.$queryRawUnsafe<{ detail: string }[]>(`EXPLAIN QUERY PLAN ${q.sql}`, ...q.values)).map((r) => r.detail);
+    const cases: [string, Actor, Parameters<typeof listSql>[1]][] = [
+      ["status", reviewer, { status: "submitted" }],
+      ["app", reviewer, { app: "maps" }],
+      ["the pool", reviewer, { assignee: "none" }],
+      ["an annotator's own list", annotator, {}],
+    ];
+    for (const [name, caller, filter] of cases) {
+      for (const sort of [undefined, ...TRAJECTORY_SORTS.filter((s) => s !== "assignee")]) {
+        for (const dir of ["asc", "desc"] as const) {
+          const { count, page } = listSql(caller, { ...filter, sort, dir, page: 3, pageSize: 50 });
+          for (const [what, lines] of [
+            ["page", await plan(page)],
+            ["count", await plan(count)],
+          ] as const) {
+            const label = `${name}, ${sort ?? "default"} ${dir}, ${what}: ${lines.join(" | ")}`;
+            expect(
+              lines.some((l) => /^(SEARCH|SCAN) t USING (COVERING )?INDEX Trajectory_\w+_idx\b/.test(l)),
+              label,
+            ).toBe(true);
+            expect(
+              lines.some((l) => /^SCAN t$/.test(l) || /TEMP B-TREE/.test(l)),
+              label,
+            ).toBe(false);
+          }
+        }
       }
     }
     await db.$disconnect();

@@ -93,6 +93,36 @@ type ListSqlRow = {
   assignee: string | null;
 };
 
+/** The list's two queries (the count, the page) for what `caller` may see with these filters, sort and page. */
+export function listSql(caller: Caller, input: Omit<ListTrajectoriesInput, "pageSize" | "page"> & { page?: number; pageSize?: number }) {
+  const assignee = input.assignee?.trim().toLowerCase();
+  const page = input.page ?? 1;
+  const pageSize = input.pageSize ?? 50;
+  const visible = visibleTo(caller);
+  const conditions: Prisma.Sql[] = [
+    ...(visible.assigneeId ? [Prisma.sql`t."assigneeId" = ${visible.assigneeId}`] : []),
+    ...(input.app ? [Prisma.sql`t."app" = ${input.app}`] : []),
+    ...(input.status ? [Prisma.sql`t."status" = ${input.status}`] : []),
+    ...(input.q ? [Prisma.sql`LOWER(t."instruction") LIKE ${containsPattern(input.q)} ESCAPE '\\'`] : []),
+    ...(assignee === "none"
+      ? [Prisma.sql`t."assigneeId" IS NULL`]
+      : assignee
+        ? [Prisma.sql`t."assigneeId" IN (SELECT "id" FROM "user" WHERE "email" = ${assignee})`]
+        : []),
+  ];
+  const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
+  return {
+    count: Prisma.sql`SELECT COUNT(*) AS "n" FROM "Trajectory" t ${where}`,
+    page: Prisma.sql`
+      SELECT t."id", t."app", t."instruction", t."status", t."outcome", t."stepCount", t."source", t."sourceRef", t."updatedAt",
+             u."email" AS "assignee"
+      FROM "Trajectory" t LEFT JOIN "user" u ON u."id" = t."assigneeId"
+      ${where}
+      ${orderBy(input.sort, input.dir)}
+      LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
+  };
+}
+
 /**
  * One page of the trajectories `actor` may see, filtered by app, status, instruction text and
  * assignee, sorted by any column. Filters narrow what is visible and never widen it: visibility
@@ -109,32 +139,8 @@ export async function listTrajectories({ actor, ...input }: { actor: Caller } & 
       `Annotators see only their own work; the assignee filter (${assignee === "none" ? "unassigned" : "someone else"}) is for reviewers and admins.`,
     );
   }
-  const visible = visibleTo(actor);
-  const conditions: Prisma.Sql[] = [
-    ...(visible.assigneeId ? [Prisma.sql`t."assigneeId" = ${visible.assigneeId}`] : []),
-    ...(input.app ? [Prisma.sql`t."app" = ${input.app}`] : []),
-    ...(input.status ? [Prisma.sql`t."status" = ${input.status}`] : []),
-    ...(input.q ? [Prisma.sql`LOWER(t."instruction") LIKE ${containsPattern(input.q)} ESCAPE '\\'`] : []),
-    ...(assignee === "none"
-      ? [Prisma.sql`t."assigneeId" IS NULL`]
-      : assignee
-        ? [Prisma.sql`t."assigneeId" IN (SELECT "id" FROM "user" WHERE "email" = ${assignee})`]
-        : []),
-  ];
-  const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
-  const [counted, rows] = await Promise.all([
-    readRows<{ n: number | bigint }>(prisma, Prisma.sql`SELECT COUNT(*) AS "n" FROM "Trajectory" t ${where}`),
-    readRows<ListSqlRow>(
-      prisma,
-      Prisma.sql`
-      SELECT t."id", t."app", t."instruction", t."status", t."outcome", t."stepCount", t."source", t."sourceRef", t."updatedAt",
-             u."email" AS "assignee"
-      FROM "Trajectory" t LEFT JOIN "user" u ON u."id" = t."assigneeId"
-      ${where}
-      ${orderBy(input.sort, input.dir)}
-      LIMIT ${input.pageSize} OFFSET ${(input.page - 1) * input.pageSize}`,
-    ),
-  ]);
+  const sql = listSql(actor, input);
+  const [counted, rows] = await Promise.all([readRows<{ n: number | bigint }>(prisma, sql.count), readRows<ListSqlRow>(prisma, sql.page)]);
   return {
     total: Number(counted[0]?.n ?? 0),
     page: input.page,
