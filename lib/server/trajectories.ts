@@ -93,9 +93,28 @@ type ListSqlRow = {
   assignee: string | null;
 };
 
-/** The list's two queries (the count, the page) for what `caller` may see with these filters, sort and page. */
-export function listSql(caller: Caller, input: Omit<ListTrajectoriesInput, "pageSize" | "page"> & { page?: number; pageSize?: number }) {
-  const assignee = input.assignee?.trim().toLowerCase();
+type ListSqlInput = Omit<ListTrajectoriesInput, "pageSize" | "page" | "assignee"> & {
+  page?: number;
+  pageSize?: number;
+  /** Only unassigned work (`assignee=none`). */
+  pool?: boolean;
+  /** Only this person's work (`assignee=<email>`, resolved to the person's id first). */
+  assigneeId?: string;
+};
+
+const LIST_COLUMNS = Prisma.raw(
+  `t."id", t."app", t."instruction", t."status", t."outcome", t."stepCount", t."source", t."sourceRef", t."updatedAt"`,
+);
+
+/**
+ * The list's queries for what `caller` may see with these filters, sort and page: the count, and the
+ * page. Every sort but the assignee's reads one index `(column, id)`, or `(filter, column, id)` under a
+ * status, app or person filter. The assignee sort orders by the person's email, which lives in another
+ * table, so it is read in two ordered parts instead of sorting the whole list per request: the
+ * unassigned work (missing values sort first, as everywhere) by id, and the assigned work person by
+ * person in email order (the people table's email index, then each person's `(assigneeId, ..., id)`).
+ */
+export function listSql(caller: Caller, input: ListSqlInput) {
   const page = input.page ?? 1;
   const pageSize = input.pageSize ?? 50;
   const visible = visibleTo(caller);
@@ -104,22 +123,37 @@ export function listSql(caller: Caller, input: Omit<ListTrajectoriesInput, "page
     ...(input.app ? [Prisma.sql`t."app" = ${input.app}`] : []),
     ...(input.status ? [Prisma.sql`t."status" = ${input.status}`] : []),
     ...(input.q ? [Prisma.sql`LOWER(t."instruction") LIKE ${containsPattern(input.q)} ESCAPE '\\'`] : []),
-    ...(assignee === "none"
-      ? [Prisma.sql`t."assigneeId" IS NULL`]
-      : assignee
-        ? [Prisma.sql`t."assigneeId" IN (SELECT "id" FROM "user" WHERE "email" = ${assignee})`]
-        : []),
+    ...(input.pool ? [Prisma.sql`t."assigneeId" IS NULL`] : []),
+    ...(input.assigneeId ? [Prisma.sql`t."assigneeId" = ${input.assigneeId}`] : []),
   ];
-  const where = conditions.length ? Prisma.sql`WHERE ${Prisma.join(conditions, " AND ")}` : Prisma.empty;
+  const whereWith = (...extra: Prisma.Sql[]) =>
+    conditions.length + extra.length ? Prisma.sql`WHERE ${Prisma.join([...conditions, ...extra], " AND ")}` : Prisma.empty;
+  const where = whereWith();
+  const count = Prisma.sql`SELECT COUNT(*) AS "n" FROM "Trajectory" t ${where}`;
+  if (input.sort !== "assignee") {
+    return {
+      kind: "one-index" as const,
+      count,
+      page: Prisma.sql`
+        SELECT ${LIST_COLUMNS}, u."email" AS "assignee"
+        FROM "Trajectory" t LEFT JOIN "user" u ON u."id" = t."assigneeId"
+        ${where}
+        ${orderBy(input.sort, input.dir)}
+        LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
+    };
+  }
+  const d = Prisma.raw(input.dir === "desc" ? "DESC" : "ASC");
+  const unassigned = whereWith(Prisma.sql`t."assigneeId" IS NULL`);
   return {
-    count: Prisma.sql`SELECT COUNT(*) AS "n" FROM "Trajectory" t ${where}`,
-    page: Prisma.sql`
-      SELECT t."id", t."app", t."instruction", t."status", t."outcome", t."stepCount", t."source", t."sourceRef", t."updatedAt",
-             u."email" AS "assignee"
-      FROM "Trajectory" t LEFT JOIN "user" u ON u."id" = t."assigneeId"
-      ${where}
-      ${orderBy(input.sort, input.dir)}
-      LIMIT ${pageSize} OFFSET ${(page - 1) * pageSize}`,
+    kind: "by-assignee" as const,
+    count,
+    unassignedCount: Prisma.sql`SELECT COUNT(*) AS "n" FROM "Trajectory" t ${unassigned}`,
+    unassigned: (offset: number, limit: number) =>
+      Prisma.sql`SELECT ${LIST_COLUMNS}, NULL AS "assignee" FROM "Trajectory" t ${unassigned} ORDER BY t."id" ${d} LIMIT ${limit} OFFSET ${offset}`,
+    // CROSS JOIN: SQLite keeps the people (in email order) as the outer loop; PostgreSQL plans it as any join.
+    assigned: (offset: number, limit: number) =>
+      Prisma.sql`SELECT ${LIST_COLUMNS}, u."email" AS "assignee" FROM "user" u CROSS JOIN "Trajectory" t ${whereWith(Prisma.sql`t."assigneeId" = u."id"`)}
+        ORDER BY u."email" ${d}, t."id" ${d} LIMIT ${limit} OFFSET ${offset}`,
   };
 }
 
@@ -139,8 +173,34 @@ export async function listTrajectories({ actor, ...input }: { actor: Caller } & 
       `Annotators see only their own work; the assignee filter (${assignee === "none" ? "unassigned" : "someone else"}) is for reviewers and admins.`,
     );
   }
-  const sql = listSql(actor, input);
-  const [counted, rows] = await Promise.all([readRows<{ n: number | bigint }>(prisma, sql.count), readRows<ListSqlRow>(prisma, sql.page)]);
+  const { assignee: _filter, ...rest } = input;
+  let assigneeId: string | undefined;
+  if (assignee && assignee !== "none") {
+    const found = await readRows<{ id: string }>(prisma, Prisma.sql`SELECT "id" FROM "user" WHERE "email" = ${assignee}`);
+    if (!found[0]) return { total: 0, page: input.page, pageSize: input.pageSize, rows: [] };
+    assigneeId = found[0].id;
+  }
+  const sql = listSql(actor, { ...rest, pool: assignee === "none", assigneeId });
+  let counted: { n: number | bigint }[];
+  let rows: ListSqlRow[];
+  if (sql.kind === "one-index") {
+    [counted, rows] = await Promise.all([readRows<{ n: number | bigint }>(prisma, sql.count), readRows<ListSqlRow>(prisma, sql.page)]);
+  } else {
+    // The assignee sort: ascending, the unassigned come first; descending, last.
+    const [all, none] = await Promise.all([
+      readRows<{ n: number | bigint }>(prisma, sql.count),
+      readRows<{ n: number | bigint }>(prisma, sql.unassignedCount),
+    ]);
+    counted = all;
+    const nNone = Number(none[0]?.n ?? 0);
+    const parts = input.dir === "desc" ? [sql.assigned, sql.unassigned] : [sql.unassigned, sql.assigned];
+    const firstSize = input.dir === "desc" ? Number(all[0]?.n ?? 0) - nNone : nNone;
+    const offset = (input.page - 1) * input.pageSize;
+    rows = offset < firstSize ? await readRows<ListSqlRow>(prisma, parts[0]!(offset, input.pageSize)) : [];
+    if (rows.length < input.pageSize) {
+      rows.push(...(await readRows<ListSqlRow>(prisma, parts[1]!(Math.max(0, offset - firstSize), input.pageSize - rows.length))));
+    }
+  }
   return {
     total: Number(counted[0]?.n ?? 0),
     page: input.page,

@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "Trajectory_assigneeId_id_idx" ON "Trajectory"("assigneeId", "id");
+
