@@ -496,6 +496,8 @@ async function main() {
       reuse: { type: "boolean", default: false },
       // "next": the API through Next's own request handler instead of the studio's API lane (server/api-lane.ts).
       lane: { type: "string", default: "studio" },
+      // Processes serving the port (STUDIO_WORKERS, server/main.ts).
+      workers: { type: "string", default: "1" },
     },
   });
   if (values.lane !== "studio" && values.lane !== "next") throw new Error(`--lane must be studio or next, got ${values.lane}`);
@@ -561,7 +563,13 @@ async function main() {
   // 3. The server, with per-stage timings on.
   const server = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "server/main.ts")], {
     cwd: ROOT,
-    env: { ...env, STUDIO_SERVER_TIMING: "1", STUDIO_SIGN_IN_PER_MINUTE: "1000", STUDIO_API_LANE: values.lane },
+    env: {
+      ...env,
+      STUDIO_SERVER_TIMING: "1",
+      STUDIO_SIGN_IN_PER_MINUTE: "1000",
+      STUDIO_API_LANE: values.lane,
+      STUDIO_WORKERS: values.workers,
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   try {
@@ -575,7 +583,7 @@ async function main() {
     console.log(`\n${formatFigures(figures)}`);
     await writeFile(
       path.join(out, "load.json"),
-      `${JSON.stringify({ at: new Date().toISOString(), lane: values.lane, steps: grown.steps, trajectories: grown.trajectories, figures }, null, 2)}\n`,
+      `${JSON.stringify({ at: new Date().toISOString(), lane: values.lane, workers: Number(values.workers), steps: grown.steps, trajectories: grown.trajectories, figures }, null, 2)}\n`,
     );
     console.log(`\nwritten: ${path.relative(ROOT, path.join(out, "load.json"))}`);
   } finally {

@@ -4,6 +4,10 @@
 // files, and whatever the lane leaves to Next). STUDIO_API_LANE=next sends the API through Next too.
 //
 //   PORT (3000), STUDIO_HOST (127.0.0.1; 0.0.0.0 to listen on every interface); the studio's own settings as everywhere (DATABASE_URL, STUDIO_DATA_DIR ...).
+//   STUDIO_WORKERS (1): processes sharing the port (Node's cluster), each a whole studio instance like the
+//   instances of docs/DEPLOY.md; more than one uses more than one core. If one stops, all stop (a supervisor
+//   such as systemd or compose restarts the studio), so no instance keeps serving half a studio.
+import cluster from "node:cluster";
 import { createServer } from "node:http";
 import path from "node:path";
 import { apiLaneListener, loadApiRoutes, type ApiRoute } from "./api-lane";
@@ -12,28 +16,55 @@ const ROOT = path.resolve(import.meta.dirname, "..");
 const port = Number(process.env.PORT ?? "3000");
 const hostname = process.env.STUDIO_HOST ?? "127.0.0.1";
 if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`PORT must be a port number (1-65535), got ${process.env.PORT}`);
+const workers = Number(process.env.STUDIO_WORKERS ?? "1");
+if (!Number.isInteger(workers) || workers < 1 || workers > 64)
+  throw new Error(`STUDIO_WORKERS must be a whole number from 1 to 64, got ${process.env.STUDIO_WORKERS}`);
 const lane = process.env.STUDIO_API_LANE ?? "studio";
 if (lane !== "studio" && lane !== "next") throw new Error(`STUDIO_API_LANE must be "studio" or "next", got ${lane}`);
 
-// What `next start` sets before it loads anything.
-(process.env as Record<string, string>).NODE_ENV = "production";
-process.env.NEXT_TELEMETRY_DISABLED ??= "1";
-const { default: next } = await import("next");
-
-const app = next({ dev: false, dir: ROOT, hostname, port });
-const handle = app.getRequestHandler();
-await app.prepare();
-const routes: ApiRoute[] = lane === "studio" ? await loadApiRoutes(path.join(ROOT, "app")) : [];
-
-const server = createServer(apiLaneListener(routes, handle, { port, hostname }));
-server.listen(port, hostname, () => {
-  console.log(
-    `▸ the studio answers on http://${hostname}:${port} (API lane: ${lane === "studio" ? `${routes.length} routes served directly` : "Next"})`,
-  );
-});
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    server.close();
-    process.exit(0);
+if (workers > 1 && cluster.isPrimary) {
+  console.log(`▸ starting ${workers} studio workers on http://${hostname}:${port}`);
+  for (let i = 0; i < workers; i++) cluster.fork();
+  let stopping = false;
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`studio: worker ${worker.process.pid} stopped (${signal ?? `exit ${code}`}); stopping the others`);
+    for (const w of Object.values(cluster.workers ?? {})) w?.kill();
+    process.exit(code || 1);
   });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      stopping = true;
+      for (const w of Object.values(cluster.workers ?? {})) w?.kill(signal);
+      process.exit(0);
+    });
+  }
+} else {
+  await serve();
+}
+
+async function serve() {
+  // What `next start` sets before it loads anything.
+  (process.env as Record<string, string>).NODE_ENV = "production";
+  process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+  const { default: next } = await import("next");
+
+  const app = next({ dev: false, dir: ROOT, hostname, port });
+  const handle = app.getRequestHandler();
+  await app.prepare();
+  const routes: ApiRoute[] = lane === "studio" ? await loadApiRoutes(path.join(ROOT, "app")) : [];
+
+  const server = createServer(apiLaneListener(routes, handle, { port, hostname }));
+  server.listen(port, hostname, () => {
+    console.log(
+      `▸ the studio answers on http://${hostname}:${port} (API lane: ${lane === "studio" ? `${routes.length} routes served directly` : "Next"})`,
+    );
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      server.close();
+      process.exit(0);
+    });
+  }
 }

@@ -13,8 +13,12 @@ import type { Prisma } from "./generated/sqlite/client";
 /** Run one statement built with Prisma.sql; the number of rows it changed. */
 export type Exec = (q: Prisma.Sql) => Promise<number>;
 
-/** SQLite's own (event-loop blocking) busy wait; beyond it the transaction is retried after a pause. */
-const SYNC_BUSY_MS = 20;
+/**
+ * SQLite's own busy wait blocks the event loop, so this writer has none: when another process (a second
+ * studio worker, the command line importing) holds the file's write lock, BEGIN fails at once and the
+ * transaction is tried again after a pause, with the event loop free meanwhile.
+ */
+const SYNC_BUSY_MS = 0;
 const STATEMENTS = 100;
 
 type Writer = { db: Database.Database; statements: Map<string, Database.Statement> };
