@@ -43,6 +43,8 @@ export type BenchResults = {
   steps: number;
   trajectories: number;
   machine: { cpus: number; cpuModel: string; memoryMB: number; node: string; platform: string };
+  /** STUDIO_WORKERS of the server the API load ran against. */
+  serverWorkers: number;
   /** Load when the run started, before each part, and when it finished. */
   load: Load[];
   figures: Figure[];

@@ -15,6 +15,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
@@ -497,7 +498,7 @@ async function main() {
       // "next": the API through Next's own request handler instead of the studio's API lane (server/api-lane.ts).
       lane: { type: "string", default: "studio" },
       // Processes serving the port (STUDIO_WORKERS, server/main.ts).
-      workers: { type: "string", default: "1" },
+      workers: { type: "string", default: String(os.availableParallelism()) },
     },
   });
   if (values.lane !== "studio" && values.lane !== "next") throw new Error(`--lane must be studio or next, got ${values.lane}`);

@@ -32,8 +32,12 @@ const { values: args } = parseArgs({
     "skip-saves": { type: "boolean", default: false },
     "skip-hostile": { type: "boolean", default: false },
     "skip-sft": { type: "boolean", default: false },
+    // Studio processes serving the API under load (STUDIO_WORKERS): one per core unless told otherwise.
+    workers: { type: "string", default: String(os.availableParallelism()) },
   },
 });
+const WORKERS = Number(args.workers);
+if (!Number.isInteger(WORKERS) || WORKERS < 1) throw new Error(`--workers must be a whole number from 1, got ${args.workers}`);
 const OUT = path.resolve(ROOT, args.out);
 const TARGET_STEPS = Number(args.steps);
 const ROUNDS = Math.max(1, Number(args.rounds));
@@ -185,6 +189,7 @@ async function withServer<T>(distDir: string, dataDir: string, fn: (baseUrl: str
     env: {
       ...process.env,
       PORT: String(port),
+      STUDIO_WORKERS: String(WORKERS),
       NEXT_TELEMETRY_DISABLED: "1",
       STUDIO_DIST_DIR: distDir,
       STUDIO_DATA_DIR: dataDir,
@@ -250,6 +255,7 @@ async function main() {
       node: process.version,
       platform: `${os.platform()} ${os.release()}`,
     },
+    serverWorkers: WORKERS,
     load,
     figures,
   });
