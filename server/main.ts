@@ -25,6 +25,10 @@ if (lane !== "studio" && lane !== "next") throw new Error(`STUDIO_API_LANE must 
 if (workers > 1 && cluster.isPrimary) {
   console.log(`▸ starting ${workers} studio workers on http://${hostname}:${port}`);
   for (let i = 0; i < workers; i++) cluster.fork();
+  let listening = 0;
+  cluster.on("listening", () => {
+    if (++listening === workers) console.log(`▸ all ${workers} studio workers answer on http://${hostname}:${port}`);
+  });
   let stopping = false;
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) return;
