@@ -471,6 +471,18 @@ function growStudio(file: string, minSteps: number): { trajectories: number; ste
   }
 }
 
+/** Resolves once the server says every worker answers (with one worker, once it answers at all). */
+export function allWorkersAnswer(server: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = "";
+    server.stdout?.on("data", (chunk: Buffer) => {
+      seen = (seen + chunk.toString("utf8")).slice(-4096);
+      const clustered = /starting \d+ studio workers/.test(seen);
+      if (clustered ? /all \d+ studio workers answer/.test(seen) : /the studio answers on/.test(seen)) resolve();
+    });
+  });
+}
+
 async function waitForHealth(baseUrl: string, server: ChildProcess, timeoutMs = 120_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
@@ -571,10 +583,12 @@ async function main() {
       STUDIO_API_LANE: values.lane,
       STUDIO_WORKERS: values.workers,
     },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", "pipe", "inherit"],
   });
+  const ready = allWorkersAnswer(server);
   try {
     await waitForHealth(baseUrl, server);
+    await ready;
     const figures = await runLoadBench({
       baseUrl,
       databaseUrl,

@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import { mobileR1Dataset } from "@/lib/server/testing/dataset";
 import { fileContent, junkLineCount, junkLines, writeMultipart, zipBomb } from "@/lib/server/testing/hostile-uploads";
 import { figure, table, type BenchResults, type Figure, type Load } from "./figures";
+import { allWorkersAnswer } from "./load";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
@@ -195,8 +196,9 @@ async function withServer<T>(distDir: string, dataDir: string, fn: (baseUrl: str
       STUDIO_DATA_DIR: dataDir,
       DATABASE_URL: `file:${path.join(dataDir, "studio.db")}`,
     },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", "pipe", "inherit"],
   });
+  const ready = allWorkersAnswer(server);
   try {
     const until = Date.now() + 120_000;
     for (;;) {
@@ -208,6 +210,7 @@ async function withServer<T>(distDir: string, dataDir: string, fn: (baseUrl: str
       }
       await new Promise((r) => setTimeout(r, 500));
     }
+    await ready;
     return await fn(baseUrl);
   } finally {
     server.kill("SIGTERM");
