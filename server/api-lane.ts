@@ -155,7 +155,14 @@ export function apiLaneListener(
       const hit = matchApiRoute(routes, q === -1 ? url : url.slice(0, q));
       const handler = hit?.route.handlers.get(method);
       if (hit && handler) {
-        void serveApi(handler, hit.params, req, res, options);
+        serveApi(handler, hit.params, req, res, options).catch((e: unknown) => {
+          // Writing the answer failed (its body stream broke): log it, and end the exchange rather than the process.
+          console.error(`${method} ${url}: the API lane could not send the answer`, e);
+          if (!res.headersSent) {
+            res.statusCode = 500;
+            res.end();
+          } else res.destroy();
+        });
         return;
       }
     }
