@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -17,6 +18,8 @@ import { CLI_ACTOR } from "./audit";
 
 // 32 trajectories (the file has no newline after its last line).
 const TRAIN = UI_S1_TRAIN_JSONL;
+
+const sha256Of = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
 /** Everything a trajectory holds apart from database ids and times. */
 async function contents(db: Db) {
@@ -55,6 +58,15 @@ describe("export", () => {
     const manifest = JSON.parse(readFileSync(path.join(out, "manifest.json"), "utf8"));
     expect(manifest.counts).toMatchObject({ trajectories: 32, steps: summary.steps });
     expect(Object.keys(manifest.files)).toEqual(expect.arrayContaining(["trajectories.jsonl", "mobile-r1/data.jsonl"]));
+    // The file list names every file written but the manifest itself, each with its sha256, in the order written.
+    const written = readdirSync(out, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name !== "manifest.json")
+      .map((e) => path.relative(out, path.join(e.parentPath, e.name)));
+    expect(Object.keys(manifest.files).sort()).toEqual(written.sort());
+    for (const [rel, sha] of Object.entries(manifest.files)) expect(sha256Of(path.join(out, rel)), rel).toBe(sha);
+    const listed = Object.keys(manifest.files);
+    expect(listed.slice(-2)).toEqual(["trajectories.jsonl", "mobile-r1/data.jsonl"]);
+    expect(listed.length).toBe(2 * summary.screenshots + 2);
     // Trainer settings for the export page: every SFT sample measured at the max_pixels the page proposes.
     expect(manifest.trainer).toMatchObject({ maxPixels: 1003520, minPixels: 3136, rows: manifest.counts.trainingSteps });
     expect(manifest.trainer.maxPromptTokens).toBeGreaterThan(manifest.trainer.maxImageTokens);
@@ -124,5 +136,24 @@ describe("export", () => {
 
     await expect(exportDataset({ outDir: path.join(dir, "one"), db })).rejects.toThrow(/already exists/);
     expect(readdirSync(dir).sort()).toEqual(["one", "two"]); // no partial folders left behind
+  });
+
+  it("fails naming a screenshot missing from the store, and leaves no folder behind", async () => {
+    const studio = await freshStudio();
+    const images = await uiS1ScreenshotDir(TRAIN);
+    await importFile({ file: TRAIN, format: "ui-s1", screenshotsDir: images, db: studio.db });
+    // The last trajectory's last screenshot: the export has linked many files when it meets the gap.
+    const t = await studio.db.trajectory.findFirstOrThrow({ orderBy: [{ fingerprint: "desc" }, { id: "desc" }] });
+    const step = await studio.db.step.findFirstOrThrow({ where: { trajectoryId: t.id }, orderBy: { index: "desc" } });
+    const sha = step.screenshotSha;
+    const stored = path.join(studio.dir, "screenshots", sha.slice(0, 2), `${sha}.png`);
+    expect(existsSync(stored)).toBe(true);
+    unlinkSync(stored);
+    const dir = await mkdtemp(path.join(os.tmpdir(), "export-missing-"));
+    await expect(exportDataset({ outDir: path.join(dir, "ds"), status: "all", db: studio.db })).rejects.toMatchObject({
+      code: "not_found",
+      message: `screenshot ${sha} is not in the store`,
+    });
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { constants, createReadStream, createWriteStream, existsSync, type WriteStream } from "node:fs";
+import { constants, copyFileSync, createReadStream, createWriteStream, existsSync, linkSync, type WriteStream } from "node:fs";
 import { copyFile, link, mkdir, readFile, rename, rm } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { once } from "node:events";
@@ -16,7 +16,8 @@ import { CLI_ACTOR, recordAudit, type AuditActor } from "./audit";
 import { AppError } from "./errors";
 import { fromStore } from "./stored";
 import { stepFromRow, stepRowsOfMany } from "./trajectories";
-import { copyScreenshotTo, screenshotExt } from "./screenshot-store";
+import { copyScreenshotTo, screenshotExt, screenshotKey } from "./screenshot-store";
+import { objectStore } from "./object-store";
 import { splitOf, type SplitSpec } from "./split";
 import { latestJudgeVerdicts } from "./judge";
 
@@ -55,15 +56,15 @@ function statusesFor(s: ExportStatus): TaskStatus[] | undefined {
   return s === "all" ? undefined : [...exportedStatuses(s)];
 }
 
-/** A JSONL writer that hashes what it writes and respects back-pressure. */
+/** A JSONL writer that hashes what it writes and respects back-pressure; a page's lines go in one write. */
 class HashedWriter {
   private readonly hash = createHash("sha256");
   private readonly out: WriteStream;
   constructor(file: string) {
     this.out = createWriteStream(file);
   }
-  async line(value: unknown): Promise<void> {
-    const text = `${JSON.stringify(value)}\n`;
+  async write(text: string): Promise<void> {
+    if (text === "") return;
     this.hash.update(text);
     if (!this.out.write(text)) await once(this.out, "drain");
   }
@@ -102,7 +103,12 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
     const mobileR1 = new HashedWriter(path.join(work, "mobile-r1", "data.jsonl"));
     // The manifest's file list, streamed: one entry per line as files are linked, never held whole.
     const listed = new FileList(path.join(work, ".manifest-files"));
-    links = new LinkQueue(listed);
+    // A store on local disk: each screenshot hard-linked there and then (a plain system call, cheaper
+    // than a queued one); a bucket: downloads in flight through the queue.
+    const store = objectStore();
+    const localFile = store.localFile?.bind(store);
+    if (!localFile) links = new LinkQueue(listed);
+    let placed = 0;
     const summary: ExportSummary = {
       outDir,
       trajectories: 0,
@@ -141,6 +147,8 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
         prisma,
         page.map((t) => t.id),
       );
+      let canonicalText = "";
+      let mobileR1Text = "";
       for (const t of page) {
         const split = opts.split ? splitOf(opts.split, t) : undefined;
         const record: CanonicalTrajectory = {
@@ -171,13 +179,20 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
           const ext = screenshotExt(s.screenshot.mime);
           const rel = `screenshots/${s.screenshotSha}${ext}`;
           const sha = s.screenshotSha;
-          await links.add(s.screenshot.mime, work, rel, `mobile-r1/images/${sha}${ext}`, sha);
+          const r1 = `mobile-r1/images/${sha}${ext}`;
+          if (!localFile) await links!.add(s.screenshot.mime, work, rel, r1, sha);
+          else if (placeLocal(localFile(screenshotKey(sha, s.screenshot.mime)), path.join(work, rel), sha)) {
+            placeLocal(path.join(work, rel), path.join(work, r1), sha);
+            placed += 1;
+            listed.add(rel, sha);
+            listed.add(r1, sha);
+          }
           const { id: _id, version: _version, screenshot, ...view } = stepFromRow(s);
           record.steps.push({ ...view, screenshot: { ...screenshot, file: rel } });
         }
-        await canonical.line(record);
+        canonicalText += `${JSON.stringify(record)}\n`;
         const r1 = toMobileR1(record);
-        if (r1.trajectory.length > 0) await mobileR1.line(r1);
+        if (r1.trajectory.length > 0) mobileR1Text += `${JSON.stringify(r1)}\n`;
         summary.trajectories += 1;
         summary.steps += record.steps.length;
         summary.trainingSteps += record.steps.filter((s) => isTrainingTarget(record, s)).length;
@@ -189,12 +204,15 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
         if (split) summary.bySplit[split] = (summary.bySplit[split] ?? 0) + 1;
         opts.onProgress?.({ trajectories: summary.trajectories, total });
       }
+      await canonical.write(canonicalText);
+      await mobileR1.write(mobileR1Text);
+      await listed.flush();
     }
     if (anyAnswer) summary.trainer = withAnswer;
-    await links.drain();
-    const screenshots = links.linked;
-    await listed.add("trajectories.jsonl", await canonical.close());
-    await listed.add("mobile-r1/data.jsonl", await mobileR1.close());
+    await links?.drain();
+    const screenshots = links ? links.linked : placed;
+    listed.add("trajectories.jsonl", await canonical.close());
+    listed.add("mobile-r1/data.jsonl", await mobileR1.close());
     await listed.close();
     summary.screenshots = screenshots;
     const pkg = JSON.parse(await readFile(path.join(process.cwd(), "package.json"), "utf8")) as { version: string };
@@ -236,6 +254,32 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
   } catch (e) {
     await links?.settle();
     await rm(work, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+const notStored = (sha256: string) => new AppError("not_found", `screenshot ${sha256} is not in the store`);
+
+/**
+ * A file of a store on local disk placed at `dest` with plain (synchronous) system calls: a hard
+ * link, or a copy on another file system. False when `dest` is already there (placed before: the
+ * export folder is the record of what is done); a missing `from` is screenshot `sha256` not stored.
+ */
+function placeLocal(from: string, dest: string, sha256: string): boolean {
+  const code = (e: unknown) => (e as NodeJS.ErrnoException).code;
+  try {
+    linkSync(from, dest);
+    return true;
+  } catch (e) {
+    if (code(e) === "EEXIST") return false;
+    if (code(e) === "ENOENT" && !existsSync(from)) throw notStored(sha256);
+  }
+  try {
+    copyFileSync(from, dest, constants.COPYFILE_EXCL);
+    return true;
+  } catch (e) {
+    if (code(e) === "EEXIST") return false;
+    if (code(e) === "ENOENT" && !existsSync(from)) throw notStored(sha256);
     throw e;
   }
 }
@@ -299,8 +343,8 @@ class LinkQueue {
     const first = await head.done.finally(() => this.#inFlight.delete(head.sha256));
     if (!first) return;
     this.linked += 1;
-    await this.#listed.add(head.rel, head.sha256);
-    await this.#listed.add(head.r1, head.sha256);
+    this.#listed.add(head.rel, head.sha256);
+    this.#listed.add(head.r1, head.sha256);
   }
   async drain(): Promise<void> {
     while (this.#queue.length > 0) await this.#next();
@@ -311,21 +355,30 @@ class LinkQueue {
   }
 }
 
-/** manifest.json's `files` entries, one JSON line each in a side file, in the order files were written. */
+/**
+ * manifest.json's `files` entries, one JSON line each in a side file, in the order files were written
+ * (gathered per page, written by flush()).
+ */
 class FileList {
   readonly file: string;
   readonly #out: WriteStream;
+  #pending = "";
   count = 0;
   constructor(file: string) {
     this.file = file;
     this.#out = createWriteStream(file);
   }
-  async add(rel: string, sha256: string): Promise<void> {
-    const line = `${this.count === 0 ? "" : ",\n"}    ${JSON.stringify(rel)}: ${JSON.stringify(sha256)}`;
+  add(rel: string, sha256: string): void {
+    this.#pending += `${this.count === 0 ? "" : ",\n"}    ${JSON.stringify(rel)}: ${JSON.stringify(sha256)}`;
     this.count += 1;
-    if (!this.#out.write(line)) await once(this.#out, "drain");
+  }
+  async flush(): Promise<void> {
+    const text = this.#pending;
+    this.#pending = "";
+    if (text !== "" && !this.#out.write(text)) await once(this.#out, "drain");
   }
   async close(): Promise<void> {
+    await this.flush();
     this.#out.end();
     await once(this.#out, "finish");
   }
