@@ -5,8 +5,8 @@ import { pipeline } from "node:stream/promises";
 import { once } from "node:events";
 import path from "node:path";
 import { QWEN_MIN_PIXELS } from "@/lib/domain/geometry";
-import { mobileR1Response } from "@/lib/domain/prompt";
-import { emptyHints, measureTrajectory, SUGGESTED_MAX_PIXELS, usesAnswer, type TrainerHints } from "@/lib/domain/trainer-hints";
+import { mobileR1ResponseText } from "@/lib/domain/prompt";
+import { emptyHints, measureTrajectorySpaces, SUGGESTED_MAX_PIXELS, usesAnswer, type TrainerHints } from "@/lib/domain/trainer-hints";
 import { formatMobileUseCall } from "@/lib/domain/tool-call";
 import { CANONICAL_FORMAT, isTrainingTarget, type CanonicalTrajectory } from "@/lib/domain/trajectory";
 import { taskStatusSchema, type TaskStatus } from "@/lib/domain/status";
@@ -197,8 +197,7 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
         summary.steps += record.steps.length;
         summary.trainingSteps += record.steps.filter((s) => isTrainingTarget(record, s)).length;
         summary.harmfulSteps += record.steps.filter((s) => s.verdict === "harmful").length;
-        summary.trainer = measureTrajectory(summary.trainer, record, "mobile-use");
-        withAnswer = measureTrajectory(withAnswer, record, "ui-s1");
+        [summary.trainer, withAnswer] = measureTrajectorySpaces([summary.trainer, withAnswer], record, ["mobile-use", "ui-s1"]);
         anyAnswer ||= usesAnswer(record);
         byApp[t.app] = (byApp[t.app] ?? 0) + 1;
         if (split) summary.bySplit[split] = (summary.bySplit[split] ?? 0) + 1;
@@ -416,13 +415,16 @@ function toMobileR1(t: CanonicalTrajectory) {
     system: t.systemPrompt ?? "",
     image_width: first.screenshot.width,
     image_height: first.screenshot.height,
-    trajectory: steps.map((s) => ({
-      image: path.basename(s.screenshot.file ?? `${s.screenshot.sha256}.png`),
-      thought: s.thought.text,
-      subtask: s.clearAction,
-      action: formatMobileUseCall(s.toolCall),
-      response: mobileR1Response(s.thought.text, s.clearAction, s.toolCall),
-      bbox: s.box,
-    })),
+    trajectory: steps.map((s) => {
+      const action = formatMobileUseCall(s.toolCall);
+      return {
+        image: path.basename(s.screenshot.file ?? `${s.screenshot.sha256}.png`),
+        thought: s.thought.text,
+        subtask: s.clearAction,
+        action,
+        response: mobileR1ResponseText(s.thought.text, s.clearAction, action),
+        bbox: s.box,
+      };
+    }),
   };
 }
