@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalTrajectorySchema } from "@/lib/domain/trajectory";
 import { generateDemoDataset } from "@/lib/demo/generate";
 import { exportDataset } from "./export";
@@ -13,6 +13,7 @@ import { getTrajectory, listTrajectories } from "./trajectories";
 import type { TrajectoryView } from "@/lib/domain/views";
 import { UI_S1_TRAIN_JSONL } from "@/fixtures";
 import { freshStudio, uiS1ScreenshotDir } from "./testing/fixtures";
+import { hasPostgres, startPostgres, type PostgresServer } from "./testing/postgres";
 import type { Db } from "./db";
 import { CLI_ACTOR } from "./audit";
 
@@ -156,4 +157,52 @@ describe("export", () => {
     });
     expect(readdirSync(dir)).toEqual([]);
   });
+});
+
+/** An export of the UI-S1 fixture with one trajectory annotated (a cut, a harmful step, new text). */
+async function annotatedExport(db: Db, images: string): Promise<string> {
+  await importFile({ file: TRAIN, format: "ui-s1", screenshotsDir: images, db });
+  const t = (
+    await db.trajectory.findMany({ orderBy: [{ fingerprint: "asc" }, { id: "asc" }], include: { _count: { select: { steps: true } } } })
+  ).find((x) => x._count.steps >= 4)!;
+  await db.trajectory.update({ where: { id: t.id }, data: { status: "approved", outcome: "success", cutAfter: 2 } });
+  await db.step.updateMany({
+    where: { trajectoryId: t.id, index: 1 },
+    data: { verdict: "harmful", thought: "点击“设置”<image>", clearAction: "打开设置" },
+  });
+  const out = path.join(await mkdtemp(path.join(os.tmpdir(), "export-dialect-")), "ds");
+  await exportDataset({ outDir: out, status: "all", db });
+  return out;
+}
+
+let server: PostgresServer | undefined;
+describe.skipIf(!hasPostgres)("export on PostgreSQL", () => {
+  beforeAll(() => {
+    server = startPostgres();
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  it("writes what the same data gives on SQLite (ids and times aside)", async () => {
+    const images = await uiS1ScreenshotDir(TRAIN);
+    const onSqlite = await annotatedExport((await freshStudio()).db, images);
+    const onPg = await annotatedExport((await server!.freshDb()).db, images);
+    const read = (dir: string, f: string) => readFileSync(path.join(dir, f), "utf8");
+    const canonical = (dir: string) =>
+      read(dir, "trajectories.jsonl")
+        .trim()
+        .split("\n")
+        .map((l) => {
+          const { id: _id, provenance: _p, ...t } = JSON.parse(l);
+          return t;
+        });
+    expect(canonical(onPg)).toEqual(canonical(onSqlite));
+    expect(canonical(onPg).flatMap((t) => t.steps).length).toBeGreaterThan(100);
+    expect(read(onPg, "mobile-r1/data.jsonl")).toBe(read(onSqlite, "mobile-r1/data.jsonl"));
+    const manifest = (dir: string) => JSON.parse(read(dir, "manifest.json"));
+    const { files: pgFiles, createdAt: _a, ...pg } = manifest(onPg);
+    const { files: sqliteFiles, createdAt: _b, ...sqlite } = manifest(onSqlite);
+    expect(pg).toEqual(sqlite);
+    const shots = (files: Record<string, string>) => Object.entries(files).filter(([f]) => !f.endsWith(".jsonl"));
+    expect(shots(pgFiles)).toEqual(shots(sqliteFiles));
+  }, 60_000);
 });

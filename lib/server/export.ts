@@ -15,7 +15,8 @@ import { EXPORT_STATUS_OPTIONS, exportedStatuses } from "@/lib/domain/exports";
 import { CLI_ACTOR, recordAudit, type AuditActor } from "./audit";
 import { AppError } from "./errors";
 import { fromStore } from "./stored";
-import { stepFromRow, stepRowsOfMany } from "./trajectories";
+import { stepFromRow } from "./trajectories";
+import { openStepReader, type StepReader } from "./export-read";
 import { copyScreenshotTo, screenshotExt, screenshotKey } from "./screenshot-store";
 import { objectStore } from "./object-store";
 import { splitOf, type SplitSpec } from "./split";
@@ -97,8 +98,10 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
     ...(opts.project ? { project: { name: opts.project } } : {}),
   };
   let links: LinkQueue | undefined;
+  let reader: StepReader | undefined;
   try {
     const total = await prisma.trajectory.count({ where });
+    reader = await openStepReader(prisma);
     const canonical = new HashedWriter(path.join(work, "trajectories.jsonl"));
     const mobileR1 = new HashedWriter(path.join(work, "mobile-r1", "data.jsonl"));
     // The manifest's file list, streamed: one entry per line as files are linked, never held whole.
@@ -138,11 +141,9 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
       if (page.length === 0) break;
       const last = page[page.length - 1]!;
       cursor = { fingerprint: last.fingerprint, id: last.id };
-      // The page's steps in one plain query: Prisma's nested include cost more than the rest of the export's reading.
-      const stepsOf = await stepRowsOfMany(
-        prisma,
-        page.map((t) => t.id),
-      );
+      // The page's steps in one plain query through the driver: Prisma's nested include, and then its
+      // raw query's per-row work, cost more than the rest of the export's reading.
+      const stepsOf = await reader.stepsOf(page.map((t) => t.id));
       const judged = await latestJudgeVerdicts(
         prisma,
         page.map((t) => t.id),
@@ -207,6 +208,8 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
       await mobileR1.write(mobileR1Text);
       await listed.flush();
     }
+    await reader.close();
+    reader = undefined;
     if (anyAnswer) summary.trainer = withAnswer;
     await links?.drain();
     const screenshots = links ? links.linked : placed;
@@ -251,6 +254,7 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
     });
     return summary;
   } catch (e) {
+    await reader?.close().catch(() => {});
     await links?.settle();
     await rm(work, { recursive: true, force: true });
     throw e;
