@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, unlinkSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
+import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -137,6 +137,27 @@ describe("export", () => {
 
     await expect(exportDataset({ outDir: path.join(dir, "one"), db })).rejects.toThrow(/already exists/);
     expect(readdirSync(dir).sort()).toEqual(["one", "two"]); // no partial folders left behind
+  });
+
+  // /dev/shm is a separate (memory) file system where there is one: a hard link across cannot be made.
+  const otherFs = existsSync("/dev/shm") && statSync("/dev/shm").dev !== statSync(os.tmpdir()).dev;
+  it.skipIf(!otherFs)("copies the screenshots when the export folder is on another file system than the store", async () => {
+    const studio = await freshStudio();
+    const images = await uiS1ScreenshotDir(TRAIN);
+    await importFile({ file: TRAIN, format: "ui-s1", screenshotsDir: images, db: studio.db });
+    const dir = await mkdtemp("/dev/shm/export-copy-");
+    try {
+      const out = path.join(dir, "ds");
+      const summary = await exportDataset({ outDir: out, status: "all", db: studio.db });
+      const manifest = JSON.parse(readFileSync(path.join(out, "manifest.json"), "utf8"));
+      expect(Object.keys(manifest.files)).toHaveLength(2 * summary.screenshots + 2);
+      for (const [rel, sha] of Object.entries(manifest.files)) {
+        expect(sha256Of(path.join(out, rel)), rel).toBe(sha);
+        if (rel.startsWith("screenshots/")) expect(statSync(path.join(out, rel)).nlink, rel).toBe(2); // itself and its mobile-r1 twin
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("fails naming a screenshot missing from the store, and leaves no folder behind", async () => {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { constants, copyFileSync, createReadStream, createWriteStream, existsSync, linkSync, type WriteStream } from "node:fs";
+import { constants, createReadStream, createWriteStream, existsSync, type WriteStream } from "node:fs";
 import { copyFile, link, mkdir, readFile, rename, rm } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { once } from "node:events";
@@ -17,6 +17,7 @@ import { AppError } from "./errors";
 import { fromStore } from "./stored";
 import { stepFromRow } from "./trajectories";
 import { openStepReader, type StepReader } from "./export-read";
+import { LinkWorker, NOT_STORED, PLACED } from "./export-links";
 import { copyScreenshotTo, screenshotExt, screenshotKey } from "./screenshot-store";
 import { objectStore } from "./object-store";
 import { splitOf, type SplitSpec } from "./split";
@@ -98,6 +99,9 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
     ...(opts.project ? { project: { name: opts.project } } : {}),
   };
   let links: LinkQueue | undefined;
+  let linker: LinkWorker | undefined;
+  /** The previous page's links, made by `linker` while this page is formatted; at most one page in flight. */
+  let pageLinks: Promise<void> | undefined;
   let reader: StepReader | undefined;
   try {
     const total = await prisma.trajectory.count({ where });
@@ -106,11 +110,13 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
     const mobileR1 = new HashedWriter(path.join(work, "mobile-r1", "data.jsonl"));
     // The manifest's file list, streamed: one entry per line as files are linked, never held whole.
     const listed = new FileList(path.join(work, ".manifest-files"));
-    // A store on local disk: each screenshot hard-linked there and then (a plain system call, cheaper
-    // than a queued one); a bucket: downloads in flight through the queue.
+    // A store on local disk: each page's screenshots hard-linked by a worker thread (plain system calls,
+    // cheaper than queued ones) while the next page is read and formatted; a bucket: downloads in flight
+    // through the queue.
     const store = objectStore();
     const localFile = store.localFile?.bind(store);
-    if (!localFile) links = new LinkQueue(listed);
+    if (localFile) linker = new LinkWorker();
+    else links = new LinkQueue(listed);
     let placed = 0;
     const summary: ExportSummary = {
       outDir,
@@ -150,6 +156,9 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
       );
       let canonicalText = "";
       let mobileR1Text = "";
+      // This page's screenshots for the link worker: [from, dest, alsoDest] per step, and what to list.
+      const toLink: string[] = [];
+      const toList: { rel: string; r1: string; sha: string }[] = [];
       for (const t of page) {
         const split = opts.split ? splitOf(opts.split, t) : undefined;
         const record: CanonicalTrajectory = {
@@ -181,12 +190,10 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
           const rel = `screenshots/${s.screenshotSha}${ext}`;
           const sha = s.screenshotSha;
           const r1 = `mobile-r1/images/${sha}${ext}`;
-          if (!localFile) await links!.add(s.screenshot.mime, work, rel, r1, sha);
-          else if (placeLocal(localFile(screenshotKey(sha, s.screenshot.mime)), path.join(work, rel), sha)) {
-            placeLocal(path.join(work, rel), path.join(work, r1), sha);
-            placed += 1;
-            listed.add(rel, sha);
-            listed.add(r1, sha);
+          if (links) await links.add(s.screenshot.mime, work, rel, r1, sha);
+          else {
+            toLink.push(localFile!(screenshotKey(sha, s.screenshot.mime)), path.join(work, rel), path.join(work, r1));
+            toList.push({ rel, r1, sha });
           }
           const { id: _id, version: _version, screenshot, ...view } = stepFromRow(s);
           record.steps.push({ ...view, screenshot: { ...screenshot, file: rel } });
@@ -206,8 +213,27 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
       }
       await canonical.write(canonicalText);
       await mobileR1.write(mobileR1Text);
+      if (linker) {
+        await pageLinks;
+        // Listed in the order met, each screenshot once: where it was placed now, not where it was already there.
+        const listNow = async (outcomes: Promise<Int8Array>) => {
+          const done = await outcomes;
+          for (const [i, f] of toList.entries()) {
+            if (done[i] === NOT_STORED) throw notStored(f.sha);
+            if (done[i] !== PLACED) continue;
+            placed += 1;
+            listed.add(f.rel, f.sha);
+            listed.add(f.r1, f.sha);
+          }
+        };
+        pageLinks = listNow(linker.place(toLink));
+        pageLinks.catch(() => {}); // awaited with the next page, or below; this only keeps it from being "unhandled" meanwhile
+      }
       await listed.flush();
     }
+    await pageLinks;
+    await linker?.close();
+    linker = undefined;
     await reader.close();
     reader = undefined;
     if (anyAnswer) summary.trainer = withAnswer;
@@ -256,36 +282,15 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
   } catch (e) {
     await reader?.close().catch(() => {});
     await links?.settle();
+    // The worker's last batch finished (or failed) before the folder goes.
+    await pageLinks?.catch(() => {});
+    await linker?.close();
     await rm(work, { recursive: true, force: true });
     throw e;
   }
 }
 
 const notStored = (sha256: string) => new AppError("not_found", `screenshot ${sha256} is not in the store`);
-
-/**
- * A file of a store on local disk placed at `dest` with plain (synchronous) system calls: a hard
- * link, or a copy on another file system. False when `dest` is already there (placed before: the
- * export folder is the record of what is done); a missing `from` is screenshot `sha256` not stored.
- */
-function placeLocal(from: string, dest: string, sha256: string): boolean {
-  const code = (e: unknown) => (e as NodeJS.ErrnoException).code;
-  try {
-    linkSync(from, dest);
-    return true;
-  } catch (e) {
-    if (code(e) === "EEXIST") return false;
-    if (code(e) === "ENOENT" && !existsSync(from)) throw notStored(sha256);
-  }
-  try {
-    copyFileSync(from, dest, constants.COPYFILE_EXCL);
-    return true;
-  } catch (e) {
-    if (code(e) === "EEXIST") return false;
-    if (code(e) === "ENOENT" && !existsSync(from)) throw notStored(sha256);
-    throw e;
-  }
-}
 
 /**
  * Store files are immutable and named by their content, so an export hard-links them (no bytes
