@@ -67,8 +67,9 @@ class HashedWriter {
   }
   async write(text: string): Promise<void> {
     if (text === "") return;
-    this.hash.update(text);
-    if (!this.out.write(text)) await once(this.out, "drain");
+    const bytes = Buffer.from(text); // encoded once, for the hash and the file
+    this.hash.update(bytes);
+    if (!this.out.write(bytes)) await once(this.out, "drain");
   }
   async close(): Promise<string> {
     this.out.end();
