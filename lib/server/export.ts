@@ -52,7 +52,8 @@ export type ExportSummary = {
 };
 
 const PAGE = 100;
-const STEP_BATCH = Number(process.env.EXS_SB ?? 20);
+/** Trajectories whose steps are read in one query. */
+const STEP_BATCH = 20;
 
 /** Which statuses an export takes (every status for `all`: no filter at all). */
 function statusesFor(s: ExportStatus): TaskStatus[] | undefined {
@@ -162,9 +163,11 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
       const toList: { rel: string; r1: string; sha: string }[] = [];
       let stepsOf = new Map<string, ExportStepRow[]>();
       for (const [i, t] of page.entries()) {
+        // A turn of the event loop before each trajectory: the reads (better-sqlite3) and the formatting
+        // are synchronous, and a server running an export must keep answering requests meanwhile.
+        await new Promise<void>((resolve) => setImmediate(resolve));
         // Steps in plain queries through the driver (Prisma's per-row work cost more than the rest of the
-        // export's reading), STEP_BATCH trajectories at a time: rows held for a whole page outlived the
-        // young generation and were copied into the old one.
+        // export's reading), STEP_BATCH trajectories at a time (one round trip each on PostgreSQL).
         if (i % STEP_BATCH === 0) stepsOf = await reader.stepsOf(page.slice(i, i + STEP_BATCH).map((x) => x.id));
         const split = opts.split ? splitOf(opts.split, t) : undefined;
         const record: CanonicalTrajectory = {
