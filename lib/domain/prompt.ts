@@ -153,7 +153,12 @@ export function mobileUseUserText(instruction: string, history: readonly ToolCal
  * `call` must already be in the model's resized frame.
  */
 export function mobileR1Response(thought: string, clearAction: string, call: ToolCall): string {
-  return `<think>\n${thought}\n</think>\n<action>\n${clearAction}\n</action>\n<tool_call>\n${formatMobileUseCall(call)}\n</tool_call>`;
+  return mobileR1ResponseText(thought, clearAction, formatMobileUseCall(call));
+}
+
+/** mobileR1Response with the call already formatted (formatMobileUseCall), for a caller that needs that text too. */
+export function mobileR1ResponseText(thought: string, clearAction: string, callText: string): string {
+  return `<think>\n${thought}\n</think>\n<action>\n${clearAction}\n</action>\n<tool_call>\n${callText}\n</tool_call>`;
 }
 
 /**

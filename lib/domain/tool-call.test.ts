@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeToolCall, formatMobileUseCall, mapPoints, screenProblems, toolCallSchema } from "./tool-call";
+import { describeToolCall, formatMobileUseCall, mapPoints, pyJsonDumps, screenProblems, toolCallSchema } from "./tool-call";
 
 describe("toolCallSchema", () => {
   it("accepts every action of mobile_use plus answer", () => {
@@ -50,5 +50,30 @@ describe("tool call helpers", () => {
       coordinate2: [6, 8],
     });
     expect(describeToolCall({ action: "long_press", coordinate: [10.4, 20.6], time: 2 })).toBe("long_press (10, 21) 2s");
+  });
+});
+
+describe("pyJsonDumps", () => {
+  // As first written (entries, map, join): the appending version must print the same for any value.
+  const asWritten = (value: unknown): string => {
+    if (value === null || typeof value !== "object") return JSON.stringify(value);
+    if (Array.isArray(value)) return `[${value.map(asWritten).join(", ")}]`;
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined);
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${asWritten(v)}`).join(", ")}}`;
+  };
+  it("prints Python's json.dumps spacing, key order kept, undefined left out of objects and empty in arrays", () => {
+    const values: unknown[] = [
+      { name: "mobile_use", arguments: { action: "swipe", coordinate: [1, 2.5], coordinate2: [-3, 4e21] } },
+      { b: 1, a: '引号"\n\u0000<image>', 2: null, 1: true, skipped: undefined },
+      [undefined, null, [], {}, [[1, [2]], { x: [undefined] }], "", 0, -0, Number.NaN],
+      "plain",
+      42,
+      null,
+      {},
+      [],
+    ];
+    for (const v of values) expect(pyJsonDumps(v)).toBe(asWritten(v));
+    expect(pyJsonDumps({ a: [1, 2], b: { c: "d" } })).toBe('{"a": [1, 2], "b": {"c": "d"}}');
+    expect(pyJsonDumps([undefined, 1])).toBe("[, 1]");
   });
 });

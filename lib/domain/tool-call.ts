@@ -105,10 +105,23 @@ export function formatMobileUseCall(call: ToolCall): string {
  * how the Qwen cookbook and UI-S1 print tool calls. Key order is the object's own.
  */
 export function pyJsonDumps(value: unknown): string {
+  // Built by appending, without the intermediate arrays of entries/map/join (an export dumps every call
+  // a few times). Undefined entries: left out of an object, empty in an array (as join() makes them).
   if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(pyJsonDumps).join(", ")}]`;
-  const entries = Object.entries(value).filter(([, v]) => v !== undefined);
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${pyJsonDumps(v)}`).join(", ")}}`;
+  if (Array.isArray(value)) {
+    let out = "[";
+    for (let i = 0; i < value.length; i++) out += `${i === 0 ? "" : ", "}${pyJsonDumps(value[i]) ?? ""}`;
+    return `${out}]`;
+  }
+  let out = "{";
+  let first = true;
+  for (const k of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[k];
+    if (v === undefined) continue;
+    out += `${first ? "" : ", "}${JSON.stringify(k)}: ${pyJsonDumps(v)}`;
+    first = false;
+  }
+  return `${out}}`;
 }
 
 /** The call as indented JSON for people to read and edit, with number arrays (points) kept on one line. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { framePair, toResizedPoint, type Size } from "./geometry";
-import { mobileR1Response, mobileUseSystemPrompt, mobileUseUserText, type ActionSpace } from "./prompt";
-import { mapPoints } from "./tool-call";
+import { mobileR1ResponseText, mobileUseSystemPrompt, mobileUseUserText, type ActionSpace } from "./prompt";
+import { formatMobileUseCall, mapPoints } from "./tool-call";
 import { isTrainingTarget, type CanonicalTrajectory } from "./trajectory";
 
 /**
@@ -21,7 +21,19 @@ export function imageTokens(resized: Size): number {
   return Math.ceil((resized.width * resized.height) / PIXELS_PER_IMAGE_TOKEN);
 }
 
-const CJK = /[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/g;
+/** UTF-16 code units of `text` in the CJK ranges U+3000-303F, U+3400-9FFF, U+F900-FAFF and U+FF00-FFEF. */
+function cjkCount(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x3000) continue;
+    if (c <= 0x303f || (c >= 0x3400 && c <= 0x9fff) || (c >= 0xf900 && c <= 0xfaff) || (c >= 0xff00 && c <= 0xffef)) n += 1;
+  }
+  return n;
+}
+
+/** Tokens of a text of `length` code units, `cjk` of them CJK (see estimateTextTokens). */
+const textTokens = (length: number, cjk: number) => Math.ceil(cjk + (length - cjk) / 3);
 
 /**
  * Text tokens for the Qwen tokenizer without loading it, rounded UP: one token per CJK character,
@@ -29,8 +41,7 @@ const CJK = /[\u3000-\u303f\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]/g;
  * so lengths derived from it do not cut rows short.
  */
 export function estimateTextTokens(text: string): number {
-  const cjk = text.match(CJK)?.length ?? 0;
-  return Math.ceil(cjk + (text.length - cjk) / 3);
+  return textTokens(text.length, cjkCount(text));
 }
 
 /**
@@ -171,34 +182,80 @@ export function trainerCommands(outDir: string, hints: TrainerHints | null | und
  * bridge measures its rows at `h.maxPixels`: system prompt at the resized size declaring `space`, user
  * turn with the history in resized pixels, the screenshot, and the target. The bridge declares one
  * space per export (UI-S1's when any kept step answers, see usesAnswer), so a caller streaming an
- * export measures both and keeps the one that applies. Steps whose screenshot size cannot be resized
- * are left to the bridge to report.
+ * export measures both (measureTrajectorySpaces) and keeps the one that applies. Steps whose
+ * screenshot size cannot be resized are left to the bridge to report.
  */
 export function measureTrajectory(h: TrainerHints, t: CanonicalTrajectory, space: ActionSpace): TrainerHints {
-  if (t.isDiscarded) return h;
+  return measureEach([h], t, [space])[0]!;
+}
+
+/**
+ * measureTrajectory for several spaces at once (hs[i] measured declaring spaces[i], all at hs[0]'s
+ * pixel limits): the samples are the same, only the system prompt differs, so each sample is built once.
+ */
+export function measureTrajectorySpaces<const H extends readonly TrainerHints[]>(
+  hs: H,
+  t: CanonicalTrajectory,
+  spaces: { readonly [K in keyof H]: ActionSpace },
+): { -readonly [K in keyof H]: TrainerHints } {
+  const out = measureEach(hs, t, spaces);
+  return out as { -readonly [K in keyof H]: TrainerHints };
+}
+
+function measureEach(hs: readonly TrainerHints[], t: CanonicalTrajectory, spaces: readonly ActionSpace[]): TrainerHints[] {
+  const out = [...hs];
+  const { maxPixels, minPixels } = out[0] ?? emptyHints(1, 1);
+  if (out.some((h) => h.maxPixels !== maxPixels || h.minPixels !== minPixels))
+    throw new Error("measureTrajectorySpaces: hints at different pixel limits");
+  if (t.isDiscarded) return out;
   const kept = t.cutAfter === null ? t.steps : t.steps.slice(0, t.cutAfter + 1);
-  let out = h;
-  const history = [];
+  // The user turn (mobileUseUserText) grows by one "Step i: {call}; " per kept step; its token estimate is
+  // kept as running counts (characters, CJK characters) of the text with image tags taken out, as
+  // promptTokens takes them out. No tag can span two parts: each part is bounded by "{", "}", " " or "\n".
+  const query = withoutImageTags(mobileUseUserText(t.instruction, []));
+  let userLength = query.length;
+  let userCjk = cjkCount(query);
+  let index = 0;
   for (const step of kept) {
     let frames;
     try {
-      frames = framePair(step.screenshot, h.maxPixels, h.minPixels);
+      frames = framePair(step.screenshot, maxPixels, minPixels);
     } catch {
       return out;
     }
-    const call = mapPoints(step.toolCall, (p) => toResizedPoint(p, frames));
+    const callText = formatMobileUseCall(mapPoints(step.toolCall, (p) => toResizedPoint(p, frames)));
     if (isTrainingTarget(t, step)) {
-      const messages = [{ content: mobileUseSystemPrompt(frames.resized, space) }, { content: mobileUseUserText(t.instruction, history) }];
-      const target = mobileR1Response(step.thought.text.trim(), step.clearAction.trim(), call);
-      out = addRow(out, {
-        imageTokens: imageTokens(frames.resized),
-        promptTokens: promptTokens(messages, [frames.resized]),
-        responseTokens: estimateTextTokens(target) + TEMPLATE_TOKENS.perMessage,
-      });
+      const images = imageTokens(frames.resized);
+      const user = textTokens(userLength, userCjk) + TEMPLATE_TOKENS.perMessage;
+      const vision = images + TEMPLATE_TOKENS.perImage + TEMPLATE_TOKENS.generationPrompt;
+      const target = mobileR1ResponseText(step.thought.text.trim(), step.clearAction.trim(), callText);
+      const responseTokens = estimateTextTokens(target) + TEMPLATE_TOKENS.perMessage;
+      for (let i = 0; i < out.length; i++) {
+        const system = systemPromptTokens(frames.resized, spaces[i]!) + TEMPLATE_TOKENS.perMessage;
+        out[i] = addRow(out[i]!, { imageTokens: images, promptTokens: system + user + vision, responseTokens });
+      }
     }
-    history.push(call);
+    index += 1;
+    const part = withoutImageTags(callText);
+    userLength += `Step ${index}: `.length + part.length + "; ".length;
+    userCjk += cjkCount(part);
   }
   return out;
+}
+
+const IMAGE_TAG = "<image>";
+const withoutImageTags = (text: string) => (text.includes(IMAGE_TAG) ? text.split(IMAGE_TAG).join("") : text);
+
+/** Estimated tokens of the system prompt for a size and space (as promptTokens counts it), once per size. */
+const SYSTEM_PROMPT_TOKENS = new Map<string, number>();
+function systemPromptTokens(resized: Size, space: ActionSpace): number {
+  const key = `${resized.width}x${resized.height}:${space}`;
+  let n = SYSTEM_PROMPT_TOKENS.get(key);
+  if (n === undefined) {
+    if (SYSTEM_PROMPT_TOKENS.size >= 256) SYSTEM_PROMPT_TOKENS.clear();
+    SYSTEM_PROMPT_TOKENS.set(key, (n = estimateTextTokens(withoutImageTags(mobileUseSystemPrompt(resized, space)))));
+  }
+  return n;
 }
 
 /** Does a kept step of the trajectory use UI-S1's `answer` (so the bridge's prompts declare it)? */

@@ -1,8 +1,9 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalTrajectorySchema } from "@/lib/domain/trajectory";
 import { generateDemoDataset } from "@/lib/demo/generate";
 import { exportDataset } from "./export";
@@ -12,11 +13,14 @@ import { getTrajectory, listTrajectories } from "./trajectories";
 import type { TrajectoryView } from "@/lib/domain/views";
 import { UI_S1_TRAIN_JSONL } from "@/fixtures";
 import { freshStudio, uiS1ScreenshotDir } from "./testing/fixtures";
+import { hasPostgres, startPostgres, type PostgresServer } from "./testing/postgres";
 import type { Db } from "./db";
 import { CLI_ACTOR } from "./audit";
 
 // 32 trajectories (the file has no newline after its last line).
 const TRAIN = UI_S1_TRAIN_JSONL;
+
+const sha256Of = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
 
 /** Everything a trajectory holds apart from database ids and times. */
 async function contents(db: Db) {
@@ -55,6 +59,15 @@ describe("export", () => {
     const manifest = JSON.parse(readFileSync(path.join(out, "manifest.json"), "utf8"));
     expect(manifest.counts).toMatchObject({ trajectories: 32, steps: summary.steps });
     expect(Object.keys(manifest.files)).toEqual(expect.arrayContaining(["trajectories.jsonl", "mobile-r1/data.jsonl"]));
+    // The file list names every file written but the manifest itself, each with its sha256, in the order written.
+    const written = readdirSync(out, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name !== "manifest.json")
+      .map((e) => path.relative(out, path.join(e.parentPath, e.name)));
+    expect(Object.keys(manifest.files).sort()).toEqual(written.sort());
+    for (const [rel, sha] of Object.entries(manifest.files)) expect(sha256Of(path.join(out, rel)), rel).toBe(sha);
+    const listed = Object.keys(manifest.files);
+    expect(listed.slice(-2)).toEqual(["trajectories.jsonl", "mobile-r1/data.jsonl"]);
+    expect(listed.length).toBe(2 * summary.screenshots + 2);
     // Trainer settings for the export page: every SFT sample measured at the max_pixels the page proposes.
     expect(manifest.trainer).toMatchObject({ maxPixels: 1003520, minPixels: 3136, rows: manifest.counts.trainingSteps });
     expect(manifest.trainer.maxPromptTokens).toBeGreaterThan(manifest.trainer.maxImageTokens);
@@ -125,4 +138,92 @@ describe("export", () => {
     await expect(exportDataset({ outDir: path.join(dir, "one"), db })).rejects.toThrow(/already exists/);
     expect(readdirSync(dir).sort()).toEqual(["one", "two"]); // no partial folders left behind
   });
+
+  // /dev/shm is a separate (memory) file system where there is one: a hard link across cannot be made.
+  const otherFs = existsSync("/dev/shm") && statSync("/dev/shm").dev !== statSync(os.tmpdir()).dev;
+  it.skipIf(!otherFs)("copies the screenshots when the export folder is on another file system than the store", async () => {
+    const studio = await freshStudio();
+    const images = await uiS1ScreenshotDir(TRAIN);
+    await importFile({ file: TRAIN, format: "ui-s1", screenshotsDir: images, db: studio.db });
+    const dir = await mkdtemp("/dev/shm/export-copy-");
+    try {
+      const out = path.join(dir, "ds");
+      const summary = await exportDataset({ outDir: out, status: "all", db: studio.db });
+      const manifest = JSON.parse(readFileSync(path.join(out, "manifest.json"), "utf8"));
+      expect(Object.keys(manifest.files)).toHaveLength(2 * summary.screenshots + 2);
+      for (const [rel, sha] of Object.entries(manifest.files)) {
+        expect(sha256Of(path.join(out, rel)), rel).toBe(sha);
+        if (rel.startsWith("screenshots/")) expect(statSync(path.join(out, rel)).nlink, rel).toBe(2); // itself and its mobile-r1 twin
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("fails naming a screenshot missing from the store, and leaves no folder behind", async () => {
+    const studio = await freshStudio();
+    const images = await uiS1ScreenshotDir(TRAIN);
+    await importFile({ file: TRAIN, format: "ui-s1", screenshotsDir: images, db: studio.db });
+    // The last trajectory's last screenshot: the export has linked many files when it meets the gap.
+    const t = await studio.db.trajectory.findFirstOrThrow({ orderBy: [{ fingerprint: "desc" }, { id: "desc" }] });
+    const step = await studio.db.step.findFirstOrThrow({ where: { trajectoryId: t.id }, orderBy: { index: "desc" } });
+    const sha = step.screenshotSha;
+    const stored = path.join(studio.dir, "screenshots", sha.slice(0, 2), `${sha}.png`);
+    expect(existsSync(stored)).toBe(true);
+    unlinkSync(stored);
+    const dir = await mkdtemp(path.join(os.tmpdir(), "export-missing-"));
+    await expect(exportDataset({ outDir: path.join(dir, "ds"), status: "all", db: studio.db })).rejects.toMatchObject({
+      code: "not_found",
+      message: `screenshot ${sha} is not in the store`,
+    });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+/** An export of the UI-S1 fixture with one trajectory annotated (a cut, a harmful step, new text). */
+async function annotatedExport(db: Db, images: string): Promise<string> {
+  await importFile({ file: TRAIN, format: "ui-s1", screenshotsDir: images, db });
+  const t = (
+    await db.trajectory.findMany({ orderBy: [{ fingerprint: "asc" }, { id: "asc" }], include: { _count: { select: { steps: true } } } })
+  ).find((x) => x._count.steps >= 4)!;
+  await db.trajectory.update({ where: { id: t.id }, data: { status: "approved", outcome: "success", cutAfter: 2 } });
+  await db.step.updateMany({
+    where: { trajectoryId: t.id, index: 1 },
+    data: { verdict: "harmful", thought: "点击“设置”<image>", clearAction: "打开设置" },
+  });
+  const out = path.join(await mkdtemp(path.join(os.tmpdir(), "export-dialect-")), "ds");
+  await exportDataset({ outDir: out, status: "all", db });
+  return out;
+}
+
+let server: PostgresServer | undefined;
+describe.skipIf(!hasPostgres)("export on PostgreSQL", () => {
+  beforeAll(() => {
+    server = startPostgres();
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  it("writes what the same data gives on SQLite (ids and times aside)", async () => {
+    const images = await uiS1ScreenshotDir(TRAIN);
+    const onSqlite = await annotatedExport((await freshStudio()).db, images);
+    const onPg = await annotatedExport((await server!.freshDb()).db, images);
+    const read = (dir: string, f: string) => readFileSync(path.join(dir, f), "utf8");
+    const canonical = (dir: string) =>
+      read(dir, "trajectories.jsonl")
+        .trim()
+        .split("\n")
+        .map((l) => {
+          const { id: _id, provenance: _p, ...t } = JSON.parse(l);
+          return t;
+        });
+    expect(canonical(onPg)).toEqual(canonical(onSqlite));
+    expect(canonical(onPg).flatMap((t) => t.steps).length).toBeGreaterThan(100);
+    expect(read(onPg, "mobile-r1/data.jsonl")).toBe(read(onSqlite, "mobile-r1/data.jsonl"));
+    const manifest = (dir: string) => JSON.parse(read(dir, "manifest.json"));
+    const { files: pgFiles, createdAt: _a, ...pg } = manifest(onPg);
+    const { files: sqliteFiles, createdAt: _b, ...sqlite } = manifest(onSqlite);
+    expect(pg).toEqual(sqlite);
+    const shots = (files: Record<string, string>) => Object.entries(files).filter(([f]) => !f.endsWith(".jsonl"));
+    expect(shots(pgFiles)).toEqual(shots(sqliteFiles));
+  }, 60_000);
 });

@@ -5,8 +5,8 @@ import { pipeline } from "node:stream/promises";
 import { once } from "node:events";
 import path from "node:path";
 import { QWEN_MIN_PIXELS } from "@/lib/domain/geometry";
-import { mobileR1Response } from "@/lib/domain/prompt";
-import { emptyHints, measureTrajectory, SUGGESTED_MAX_PIXELS, usesAnswer, type TrainerHints } from "@/lib/domain/trainer-hints";
+import { mobileR1ResponseText } from "@/lib/domain/prompt";
+import { emptyHints, measureTrajectorySpaces, SUGGESTED_MAX_PIXELS, usesAnswer, type TrainerHints } from "@/lib/domain/trainer-hints";
 import { formatMobileUseCall } from "@/lib/domain/tool-call";
 import { CANONICAL_FORMAT, isTrainingTarget, type CanonicalTrajectory } from "@/lib/domain/trajectory";
 import { taskStatusSchema, type TaskStatus } from "@/lib/domain/status";
@@ -15,8 +15,11 @@ import { EXPORT_STATUS_OPTIONS, exportedStatuses } from "@/lib/domain/exports";
 import { CLI_ACTOR, recordAudit, type AuditActor } from "./audit";
 import { AppError } from "./errors";
 import { fromStore } from "./stored";
-import { stepFromRow, stepRowsOfMany } from "./trajectories";
-import { copyScreenshotTo, screenshotExt } from "./screenshot-store";
+import { stepFromRow } from "./trajectories";
+import { openStepReader, type ExportStepRow, type StepReader } from "./export-read";
+import { LinkWorker, NOT_STORED, PLACED } from "./export-links";
+import { copyScreenshotTo, screenshotExt, screenshotKey } from "./screenshot-store";
+import { objectStore } from "./object-store";
 import { splitOf, type SplitSpec } from "./split";
 import { latestJudgeVerdicts } from "./judge";
 
@@ -49,23 +52,26 @@ export type ExportSummary = {
 };
 
 const PAGE = 100;
+/** Trajectories whose steps are read in one query. */
+const STEP_BATCH = 20;
 
 /** Which statuses an export takes (every status for `all`: no filter at all). */
 function statusesFor(s: ExportStatus): TaskStatus[] | undefined {
   return s === "all" ? undefined : [...exportedStatuses(s)];
 }
 
-/** A JSONL writer that hashes what it writes and respects back-pressure. */
+/** A JSONL writer that hashes what it writes and respects back-pressure; a page's lines go in one write. */
 class HashedWriter {
   private readonly hash = createHash("sha256");
   private readonly out: WriteStream;
   constructor(file: string) {
     this.out = createWriteStream(file);
   }
-  async line(value: unknown): Promise<void> {
-    const text = `${JSON.stringify(value)}\n`;
-    this.hash.update(text);
-    if (!this.out.write(text)) await once(this.out, "drain");
+  async write(text: string): Promise<void> {
+    if (text === "") return;
+    const bytes = Buffer.from(text); // encoded once, for the hash and the file
+    this.hash.update(bytes);
+    if (!this.out.write(bytes)) await once(this.out, "drain");
   }
   async close(): Promise<string> {
     this.out.end();
@@ -96,13 +102,27 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
     ...(opts.project ? { project: { name: opts.project } } : {}),
   };
   let links: LinkQueue | undefined;
+  let linker: LinkWorker | undefined;
+  /** The previous page's links, made by `linker` while this page is formatted; at most one page in flight. */
+  let pageLinks: Promise<void> | undefined;
+  let reader: StepReader | undefined;
   try {
     const total = await prisma.trajectory.count({ where });
+    reader = await openStepReader(prisma);
     const canonical = new HashedWriter(path.join(work, "trajectories.jsonl"));
     const mobileR1 = new HashedWriter(path.join(work, "mobile-r1", "data.jsonl"));
     // The manifest's file list, streamed: one entry per line as files are linked, never held whole.
     const listed = new FileList(path.join(work, ".manifest-files"));
-    links = new LinkQueue(listed);
+    // A store on local disk: each page's screenshots hard-linked by a worker thread (plain system calls,
+    // cheaper than queued ones) while the next page is read and formatted; a bucket: downloads in flight
+    // through the queue.
+    const store = objectStore();
+    const localFile = store.localFile?.bind(store);
+    if (localFile) linker = new LinkWorker();
+    else links = new LinkQueue(listed);
+    let placed = 0;
+    const shotsDir = path.join(work, "screenshots") + path.sep;
+    const r1Dir = path.join(work, "mobile-r1", "images") + path.sep;
     const summary: ExportSummary = {
       outDir,
       trajectories: 0,
@@ -132,16 +152,23 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
       if (page.length === 0) break;
       const last = page[page.length - 1]!;
       cursor = { fingerprint: last.fingerprint, id: last.id };
-      // The page's steps in one plain query: Prisma's nested include cost more than the rest of the export's reading.
-      const stepsOf = await stepRowsOfMany(
-        prisma,
-        page.map((t) => t.id),
-      );
       const judged = await latestJudgeVerdicts(
         prisma,
         page.map((t) => t.id),
       );
-      for (const t of page) {
+      let canonicalText = "";
+      let mobileR1Text = "";
+      // This page's screenshots for the link worker: [from, dest, alsoDest] per step, and what to list.
+      const toLink: string[] = [];
+      const toList: { rel: string; r1: string; sha: string }[] = [];
+      let stepsOf = new Map<string, ExportStepRow[]>();
+      for (const [i, t] of page.entries()) {
+        // A turn of the event loop before each trajectory: the reads (better-sqlite3) and the formatting
+        // are synchronous, and a server running an export must keep answering requests meanwhile.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        // Steps in plain queries through the driver (Prisma's per-row work cost more than the rest of the
+        // export's reading), STEP_BATCH trajectories at a time (one round trip each on PostgreSQL).
+        if (i % STEP_BATCH === 0) stepsOf = await reader.stepsOf(page.slice(i, i + STEP_BATCH).map((x) => x.id));
         const split = opts.split ? splitOf(opts.split, t) : undefined;
         const record: CanonicalTrajectory = {
           format: CANONICAL_FORMAT,
@@ -171,30 +198,59 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
           const ext = screenshotExt(s.screenshot.mime);
           const rel = `screenshots/${s.screenshotSha}${ext}`;
           const sha = s.screenshotSha;
-          await links.add(s.screenshot.mime, work, rel, `mobile-r1/images/${sha}${ext}`, sha);
+          const r1 = `mobile-r1/images/${sha}${ext}`;
+          if (links) await links.add(s.screenshot.mime, work, rel, r1, sha);
+          else {
+            // The two folders joined once (path.join per step was a tenth of what an export allocated).
+            toLink.push(localFile!(screenshotKey(sha, s.screenshot.mime)), `${shotsDir}${sha}${ext}`, `${r1Dir}${sha}${ext}`);
+            toList.push({ rel, r1, sha });
+          }
           const { id: _id, version: _version, screenshot, ...view } = stepFromRow(s);
           record.steps.push({ ...view, screenshot: { ...screenshot, file: rel } });
         }
-        await canonical.line(record);
+        canonicalText += `${JSON.stringify(record)}\n`;
         const r1 = toMobileR1(record);
-        if (r1.trajectory.length > 0) await mobileR1.line(r1);
+        if (r1.trajectory.length > 0) mobileR1Text += `${JSON.stringify(r1)}\n`;
         summary.trajectories += 1;
         summary.steps += record.steps.length;
         summary.trainingSteps += record.steps.filter((s) => isTrainingTarget(record, s)).length;
         summary.harmfulSteps += record.steps.filter((s) => s.verdict === "harmful").length;
-        summary.trainer = measureTrajectory(summary.trainer, record, "mobile-use");
-        withAnswer = measureTrajectory(withAnswer, record, "ui-s1");
+        [summary.trainer, withAnswer] = measureTrajectorySpaces([summary.trainer, withAnswer], record, ["mobile-use", "ui-s1"]);
         anyAnswer ||= usesAnswer(record);
         byApp[t.app] = (byApp[t.app] ?? 0) + 1;
         if (split) summary.bySplit[split] = (summary.bySplit[split] ?? 0) + 1;
         opts.onProgress?.({ trajectories: summary.trajectories, total });
       }
+      await canonical.write(canonicalText);
+      await mobileR1.write(mobileR1Text);
+      if (linker) {
+        await pageLinks;
+        // Listed in the order met, each screenshot once: where it was placed now, not where it was already there.
+        const listNow = async (outcomes: Promise<Int8Array>) => {
+          const done = await outcomes;
+          for (const [i, f] of toList.entries()) {
+            if (done[i] === NOT_STORED) throw notStored(f.sha);
+            if (done[i] !== PLACED) continue;
+            placed += 1;
+            listed.add(f.rel, f.sha);
+            listed.add(f.r1, f.sha);
+          }
+        };
+        pageLinks = listNow(linker.place(toLink));
+        pageLinks.catch(() => {}); // awaited with the next page, or below; this only keeps it from being "unhandled" meanwhile
+      }
+      await listed.flush();
     }
+    await pageLinks;
+    await linker?.close();
+    linker = undefined;
+    await reader.close();
+    reader = undefined;
     if (anyAnswer) summary.trainer = withAnswer;
-    await links.drain();
-    const screenshots = links.linked;
-    await listed.add("trajectories.jsonl", await canonical.close());
-    await listed.add("mobile-r1/data.jsonl", await mobileR1.close());
+    await links?.drain();
+    const screenshots = links ? links.linked : placed;
+    listed.add("trajectories.jsonl", await canonical.close());
+    listed.add("mobile-r1/data.jsonl", await mobileR1.close());
     await listed.close();
     summary.screenshots = screenshots;
     const pkg = JSON.parse(await readFile(path.join(process.cwd(), "package.json"), "utf8")) as { version: string };
@@ -234,11 +290,17 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
     });
     return summary;
   } catch (e) {
+    await reader?.close().catch(() => {});
     await links?.settle();
+    // The worker's last batch finished (or failed) before the folder goes.
+    await pageLinks?.catch(() => {});
+    await linker?.close();
     await rm(work, { recursive: true, force: true });
     throw e;
   }
 }
+
+const notStored = (sha256: string) => new AppError("not_found", `screenshot ${sha256} is not in the store`);
 
 /**
  * Store files are immutable and named by their content, so an export hard-links them (no bytes
@@ -299,8 +361,8 @@ class LinkQueue {
     const first = await head.done.finally(() => this.#inFlight.delete(head.sha256));
     if (!first) return;
     this.linked += 1;
-    await this.#listed.add(head.rel, head.sha256);
-    await this.#listed.add(head.r1, head.sha256);
+    this.#listed.add(head.rel, head.sha256);
+    this.#listed.add(head.r1, head.sha256);
   }
   async drain(): Promise<void> {
     while (this.#queue.length > 0) await this.#next();
@@ -311,21 +373,30 @@ class LinkQueue {
   }
 }
 
-/** manifest.json's `files` entries, one JSON line each in a side file, in the order files were written. */
+/**
+ * manifest.json's `files` entries, one JSON line each in a side file, in the order files were written
+ * (gathered per page, written by flush()).
+ */
 class FileList {
   readonly file: string;
   readonly #out: WriteStream;
+  #pending = "";
   count = 0;
   constructor(file: string) {
     this.file = file;
     this.#out = createWriteStream(file);
   }
-  async add(rel: string, sha256: string): Promise<void> {
-    const line = `${this.count === 0 ? "" : ",\n"}    ${JSON.stringify(rel)}: ${JSON.stringify(sha256)}`;
+  add(rel: string, sha256: string): void {
+    this.#pending += `${this.count === 0 ? "" : ",\n"}    ${JSON.stringify(rel)}: ${JSON.stringify(sha256)}`;
     this.count += 1;
-    if (!this.#out.write(line)) await once(this.#out, "drain");
+  }
+  async flush(): Promise<void> {
+    const text = this.#pending;
+    this.#pending = "";
+    if (text !== "" && !this.#out.write(text)) await once(this.#out, "drain");
   }
   async close(): Promise<void> {
+    await this.flush();
     this.#out.end();
     await once(this.#out, "finish");
   }
@@ -363,13 +434,16 @@ function toMobileR1(t: CanonicalTrajectory) {
     system: t.systemPrompt ?? "",
     image_width: first.screenshot.width,
     image_height: first.screenshot.height,
-    trajectory: steps.map((s) => ({
-      image: path.basename(s.screenshot.file ?? `${s.screenshot.sha256}.png`),
-      thought: s.thought.text,
-      subtask: s.clearAction,
-      action: formatMobileUseCall(s.toolCall),
-      response: mobileR1Response(s.thought.text, s.clearAction, s.toolCall),
-      bbox: s.box,
-    })),
+    trajectory: steps.map((s) => {
+      const action = formatMobileUseCall(s.toolCall);
+      return {
+        image: path.basename(s.screenshot.file ?? `${s.screenshot.sha256}.png`),
+        thought: s.thought.text,
+        subtask: s.clearAction,
+        action,
+        response: mobileR1ResponseText(s.thought.text, s.clearAction, action),
+        bbox: s.box,
+      };
+    }),
   };
 }

@@ -291,32 +291,6 @@ export async function stepRowsOf(prisma: Db | Tx, trajectoryId: string): Promise
   return rows.map(withScreenshot);
 }
 
-/**
- * The stored steps of many trajectories (an export's page), in one query: by trajectory id, each in
- * step order, with its screenshot's size and type.
- */
-export async function stepRowsOfMany(
-  prisma: Db | Tx,
-  trajectoryIds: string[],
-): Promise<Map<string, (StepRow & { screenshot: ScreenshotSize & { mime: string } })[]>> {
-  const byTrajectory = new Map<string, (StepRow & { screenshot: ScreenshotSize & { mime: string } })[]>();
-  if (trajectoryIds.length === 0) return byTrajectory;
-  const rows = await prisma.$queryRaw<(StepSqlRow & { shotMime: string })[]>`
-    SELECT s."id", s."trajectoryId", s."index", s."screenshotSha", s."originalJson", s."thoughtState", s."thoughtNext", s."thoughtPurpose",
-           s."thought", s."clearAction", s."toolCallJson", s."boxJson", s."candidateBoxJson", s."verdict", s."version", s."provenanceJson",
-           s."updatedAt", sc."width" AS "shotWidth", sc."height" AS "shotHeight", sc."mime" AS "shotMime"
-    FROM "Step" s JOIN "Screenshot" sc ON sc."sha256" = s."screenshotSha"
-    WHERE s."trajectoryId" IN (${Prisma.join(trajectoryIds)})
-    ORDER BY s."trajectoryId", s."index"`;
-  for (const { shotMime, ...r } of rows) {
-    const step = withScreenshot(r);
-    const list = byTrajectory.get(step.trajectoryId) ?? [];
-    list.push({ ...step, screenshot: { ...step.screenshot, mime: shotMime } });
-    byTrajectory.set(step.trajectoryId, list);
-  }
-  return byTrajectory;
-}
-
 /** One stored step with its screenshot's size and its trajectory's permission facts, in one query; null when missing. */
 export async function stepRowWithTrajectory(
   prisma: Db | Tx,
@@ -379,7 +353,9 @@ function trajectoryView(t: TrajectorySqlRow, steps: (StepRow & { screenshot: Scr
 }
 
 /** A stored step row (with its screenshot) as the view every layer uses; stored JSON is parsed and checked. */
-export function stepFromRow(s: StepRow & { screenshot: { sha256: string; width: number; height: number } }): StepView {
+export function stepFromRow(
+  s: Omit<StepRow, "trajectoryId" | "screenshotSha" | "updatedAt"> & { screenshot: { sha256: string; width: number; height: number } },
+): StepView {
   return fromStore(
     stepViewSchema,
     {

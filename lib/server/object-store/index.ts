@@ -27,6 +27,11 @@ export interface ObjectStore {
    * Never replaces a file already at `dest`: that throws the file system's EEXIST error.
    */
   copyToFile(key: string, dest: string): Promise<boolean>;
+  /**
+   * The file holding `key` when the store is a folder on this machine (whether it exists is not
+   * checked); absent for a bucket. An export hard-links from it directly, without a call per file.
+   */
+  localFile?(key: string): string;
   /** Reach the store once (start-up): throws an error naming the setting that is wrong. */
   check(): Promise<void>;
 }

@@ -25,6 +25,7 @@ export function localStore(root: string): ObjectStore & { fileOf: (key: string) 
   return {
     description: `local folder ${root}`,
     fileOf,
+    localFile: fileOf,
     async exists(key) {
       try {
         await stat(fileOf(key));
