@@ -195,7 +195,7 @@ class StudioSqliteAdapter {
 /** How many prepared statements each connection keeps (the studio's distinct SQL texts number in the low hundreds). */
 const STATEMENT_CACHE_SIZE = 500;
 
-type Statement = ReturnType<BetterSqlite3.Database["prepare"]>;
+export type Statement = ReturnType<BetterSqlite3.Database["prepare"]>;
 
 /**
  * Keep each connection's prepared statements instead of compiling the SQL again on every query: the stock
@@ -208,17 +208,6 @@ type Statement = ReturnType<BetterSqlite3.Database["prepare"]>;
 export function cacheStatements(connection: BetterSqlite3.Database, size = STATEMENT_CACHE_SIZE): void {
   const prepare = connection.prepare.bind(connection);
   const cache = new Map<string, Statement>();
-  const statement = (sql: string): Statement => {
-    let stmt = cache.get(sql);
-    if (stmt) {
-      cache.delete(sql);
-    } else {
-      stmt = prepare(sql);
-      if (cache.size >= size) cache.delete(cache.keys().next().value!);
-    }
-    cache.set(sql, stmt);
-    return stmt;
-  };
   const bound = (stmt: Statement, args: unknown[]) => ({
     reader: stmt.reader,
     run: () => stmt.run(args),
@@ -226,9 +215,22 @@ export function cacheStatements(connection: BetterSqlite3.Database, size = STATE
     raw: () => ({ all: () => stmt.raw(true).all(args) }),
   });
   (connection as unknown as { prepare: (sql: string) => unknown }).prepare = (sql: string) => {
-    const stmt = statement(sql);
+    const stmt = keptStatement(cache, prepare, sql, size);
     return { bind: (args: unknown[]) => bound(stmt, args), run: () => stmt.run([]) };
   };
+}
+
+/** `sql`'s statement from `cache` (the least recently used one goes when `size` are kept), prepared when missing. */
+export function keptStatement(cache: Map<string, Statement>, prepare: (sql: string) => Statement, sql: string, size: number): Statement {
+  let stmt = cache.get(sql);
+  if (stmt) {
+    cache.delete(sql);
+  } else {
+    stmt = prepare(sql);
+    if (cache.size >= size) cache.delete(cache.keys().next().value!);
+  }
+  cache.set(sql, stmt);
+  return stmt;
 }
 
 /** The better-sqlite3 connection inside a stock adapter (its `client`, set in its constructor). */

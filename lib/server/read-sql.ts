@@ -11,9 +11,10 @@
 import Database from "better-sqlite3";
 import { dialectOf, sqlitePath } from "./config";
 import { urlOfClient, type Db, type Tx } from "./db";
+import { keptStatement, type Statement } from "./db-sqlite";
 import type { Prisma } from "./generated/sqlite/client";
 
-type Connection = { db: Database.Database; statements: Map<string, Database.Statement> };
+type Connection = { db: Database.Database; statements: Map<string, Statement> };
 const STATEMENTS_PER_CONNECTION = 200;
 
 // On globalThis like the clients: the server loads this module more than once (Next's bundle, the API lane).
@@ -29,18 +30,6 @@ function readerFor(file: string): Connection {
   return reader;
 }
 
-function statement(reader: Connection, sql: string): Database.Statement {
-  let stmt = reader.statements.get(sql);
-  if (stmt) {
-    reader.statements.delete(sql);
-  } else {
-    stmt = reader.db.prepare(sql);
-    if (reader.statements.size >= STATEMENTS_PER_CONNECTION) reader.statements.delete(reader.statements.keys().next().value!);
-  }
-  reader.statements.set(sql, stmt);
-  return stmt;
-}
-
 /** The rows of `query`, a SELECT built with Prisma.sql (values: text, numbers, null). */
 export async function readRows<T>(client: Db | Tx, query: Prisma.Sql): Promise<T[]> {
   // A transaction's client is not one createDb() made: it reads through the transaction.
@@ -53,7 +42,8 @@ export async function readRows<T>(client: Db | Tx, query: Prisma.Sql): Promise<T
       );
     }
   }
-  return statement(readerFor(sqlitePath(url)), query.sql).all(...query.values) as T[];
+  const reader = readerFor(sqlitePath(url));
+  return keptStatement(reader.statements, (sql) => reader.db.prepare(sql), query.sql, STATEMENTS_PER_CONNECTION).all(query.values) as T[];
 }
 
 /** Close this process's reader of `url` (tests that delete their database file). */

@@ -6,7 +6,7 @@
 // write itself, and the lock was held for all of it: every other save waited that long.
 import Database from "better-sqlite3";
 import { dialectOf, sqlitePath } from "./config";
-import { SQLITE_BUSY_TIMEOUT_MS, writeLockFor } from "./db-sqlite";
+import { keptStatement, SQLITE_BUSY_TIMEOUT_MS, writeLockFor, type Statement } from "./db-sqlite";
 import { urlOfClient, type Db, type Tx } from "./db";
 import type { Prisma } from "./generated/sqlite/client";
 
@@ -21,7 +21,7 @@ export type Exec = (q: Prisma.Sql) => Promise<number>;
 const SYNC_BUSY_MS = 0;
 const STATEMENTS = 100;
 
-type Writer = { db: Database.Database; statements: Map<string, Database.Statement> };
+type Writer = { db: Database.Database; statements: Map<string, Statement> };
 const globalForWriters = globalThis as unknown as { studioSqlWriters?: Map<string, Writer> };
 
 function writerFor(file: string): Writer {
@@ -61,13 +61,8 @@ export async function writeTransaction<T>(client: Db, body: (exec: Exec) => Prom
   const file = sqlitePath(url);
   const w = writerFor(file);
   const exec: Exec = async (q) => {
-    let stmt = w.statements.get(q.sql);
-    if (!stmt) {
-      stmt = w.db.prepare(q.sql);
-      if (w.statements.size >= STATEMENTS) w.statements.delete(w.statements.keys().next().value!);
-      w.statements.set(q.sql, stmt);
-    }
-    return stmt.run(...q.values.map((v) => bindable(v, q.sql))).changes;
+    const stmt = keptStatement(w.statements, (sql) => w.db.prepare(sql), q.sql, STATEMENTS);
+    return stmt.run(q.values.map((v) => bindable(v, q.sql))).changes;
   };
   const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
   for (;;) {
