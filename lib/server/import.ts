@@ -1,4 +1,4 @@
-import { createHash, randomUUID, type Hash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
@@ -23,6 +23,7 @@ import { finishImage } from "./import-image";
 import { ScreenshotReader } from "./import-reader";
 import { objectStoreConfig } from "./config";
 import { TaskPool } from "./bulk/pool";
+import { timeOrderedId } from "./bulk/ids";
 
 export type ImportOptions = {
   file: string;
@@ -436,7 +437,7 @@ async function stage(prisma: Db, writer: BulkWriter, opts: ImportOptions, size: 
 
 /** The staged rows of one new trajectory (and of its screenshots not staged yet). */
 function addRows(chunk: StagedChunk, batchId: string, t: BuiltTrajectory, imgs: ImageInfo[], fp: string, shas: Set<string>) {
-  const trajectoryId = randomUUID();
+  const trajectoryId = timeOrderedId();
   chunk.trajectories.push({
     id: trajectoryId,
     batchId,
@@ -461,7 +462,7 @@ function addRows(chunk: StagedChunk, batchId: string, t: BuiltTrajectory, imgs: 
       chunk.screenshots.push({ batchId, sha256: img.sha256, width: img.width, height: img.height, bytes: img.bytes, mime: img.mime });
     }
     chunk.steps.push({
-      id: randomUUID(),
+      id: timeOrderedId(),
       batchId,
       trajectoryId,
       index: s.index,
