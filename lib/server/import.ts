@@ -65,8 +65,13 @@ const STAGE_TRAJECTORIES = 40;
 const STAGE_STEPS = 256;
 /** Screenshots being written into the store at once (each holds its bytes in memory until written). */
 const STORE_CONCURRENCY = 8;
-/** Lines in progress at once (parsed, screenshots being read), so the reader thread always has work. */
+/**
+ * Lines read ahead of the one being finished (parsed, screenshots being read), so the reader threads
+ * always have work. Into a bucket the screenshots' bytes come back to this thread to be uploaded: there
+ * none, one line at a time as before the reader threads, so one trajectory's screenshots at most wait in memory.
+ */
 const LOOKAHEAD = 16;
+const LOOKAHEAD_BUCKET = 0;
 /** How often a running import renews its batch's heartbeat (far below STALE_IMPORT_MS). */
 const HEARTBEAT_MS = 5_000;
 const DELETE_CHUNK = 2000;
@@ -139,10 +144,10 @@ type KnownImage = ImageInfo | string | Promise<ImageInfo | string>;
 
 /**
  * Read a JSONL file of trajectories line by line, yielding each fully checked trajectory or its
- * problems, in line order. Each screenshot file is read once (by file name), on the reader thread:
- * hashed and measured from the same bytes, and stored while `storing()` says so. Up to LOOKAHEAD lines
+ * problems, in line order. Each screenshot file is read once (by file name), on a reader thread:
+ * hashed and measured from the same bytes, and stored while `storing()` says so. Up to LOOKAHEAD more lines
  * are in progress at once, so this thread parses and checks the next lines while the reader reads the
- * screenshots of the earlier ones. Memory: those lines' trajectories, the screenshots the reader holds,
+ * screenshots of the earlier ones (into a bucket: no line ahead). Memory: those lines' trajectories, the screenshots the reader holds,
  * and a small record per distinct screenshot.
  */
 async function* readTrajectories(
@@ -242,7 +247,7 @@ async function* readTrajectories(
         queue(mapped.draft ? check(line, mapped.draft) : { problems: mapped.problems.map(at) });
       }
     }
-    while (inProgress.length > LOOKAHEAD) yield await inProgress.shift()!;
+    while (inProgress.length > (storeDir ? LOOKAHEAD : LOOKAHEAD_BUCKET)) yield await inProgress.shift()!;
     // Let the requests this process also serves run (the upload import runs in the server):
     // buffered lines would otherwise be read back to back without a break.
     if (performance.now() - lastBreak > YIELD_EVERY_MS) {
