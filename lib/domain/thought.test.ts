@@ -32,3 +32,65 @@ describe("three-part thought", () => {
     expect(splitThought("Open the app.")).toEqual({ state: "Open the app.", nextAction: "", purpose: "" });
   });
 });
+
+/** splitSentences as first written (one string per character): the rewrite must split exactly as it did. */
+function splitSentencesByCharacter(text: string): string[] {
+  const chars = [...text.replace(/\r\n?/g, "\n")];
+  const out: string[] = [];
+  let buf = "";
+  chars.forEach((ch, i) => {
+    buf += ch;
+    const next = chars[i + 1];
+    const ends = /[。！？!?\n]/.test(ch) || (ch === "." && (next === undefined || /\s/.test(next)));
+    const moreMarks = next !== undefined && /[。！？!?]/.test(next);
+    if (!ends || moreMarks || /\b(e\.g|i\.e|etc|vs)\.$/i.test(buf)) return;
+    if (buf.trim()) out.push(buf.trim());
+    buf = "";
+  });
+  if (buf.trim()) out.push(buf.trim());
+  return out;
+}
+
+describe("splitSentences", () => {
+  it("splits exactly as the character-by-character version on 20,000 random texts", () => {
+    // Pieces that exercise every rule: end marks alone and in runs, decimals, abbreviations, spaces of
+    // several kinds, line ends of three kinds, CJK, emoji (surrogate pairs) right after a full stop.
+    const pieces = [
+      "。",
+      "！",
+      "？",
+      "!",
+      "?",
+      ".",
+      "..",
+      "…",
+      " ",
+      "\u3000",
+      "\t",
+      "\n",
+      "\r\n",
+      "\r",
+      "3.5",
+      "e.g.",
+      "E.G.",
+      "i.e.",
+      "etc.",
+      "vs.",
+      "cf.",
+      "Tap",
+      "it",
+      "当前",
+      "点击",
+      "😀",
+      "a",
+      "x.y",
+      "",
+    ];
+    let seed = 42;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    for (let n = 0; n < 20_000; n++) {
+      const text = Array.from({ length: rand(14) }, () => pieces[rand(pieces.length)]).join("");
+      expect(splitSentences(text), JSON.stringify(text)).toEqual(splitSentencesByCharacter(text));
+    }
+  });
+});

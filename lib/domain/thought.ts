@@ -26,21 +26,34 @@ export function composeThought(parts: ThoughtParts): string {
     .join("");
 }
 
-/** Split text into sentences, keeping each sentence's end mark ("3.5" and "e.g." do not end one). */
+/** 。！？!? */
+const MORE_MARKS = new Set([0x3002, 0xff01, 0xff1f, 0x21, 0x3f]);
+const NEWLINE = 0x0a;
+const FULL_STOP = 0x2e;
+const WHITESPACE = /\s/;
+const ABBREVIATION = /\b(e\.g|i\.e|etc|vs)\.$/i;
+
+/**
+ * Split text into sentences, keeping each sentence's end mark ("3.5" and "e.g." do not end one).
+ * One pass over the UTF-16 units, comparing codes (no string per character: an import splits every
+ * step's thought): every end mark is a single unit, so no half of a surrogate pair is one, nor whitespace.
+ */
 export function splitSentences(text: string): string[] {
-  const chars = [...text.replace(/\r\n?/g, "\n")];
+  const s = text.replace(/\r\n?/g, "\n");
   const out: string[] = [];
-  let buf = "";
-  chars.forEach((ch, i) => {
-    buf += ch;
-    const next = chars[i + 1];
-    const ends = /[。！？!?\n]/.test(ch) || (ch === "." && (next === undefined || /\s/.test(next)));
-    const moreMarks = next !== undefined && /[。！？!?]/.test(next);
-    if (!ends || moreMarks || /\b(e\.g|i\.e|etc|vs)\.$/i.test(buf)) return;
-    if (buf.trim()) out.push(buf.trim());
-    buf = "";
-  });
-  if (buf.trim()) out.push(buf.trim());
+  let start = 0;
+  for (let i = 0; i < s.length; i++) {
+    const ch = s.charCodeAt(i);
+    const last = i + 1 === s.length;
+    const ends = MORE_MARKS.has(ch) || ch === NEWLINE || (ch === FULL_STOP && (last || WHITESPACE.test(s[i + 1]!)));
+    if (!ends || (!last && MORE_MARKS.has(s.charCodeAt(i + 1)))) continue;
+    const sentence = s.slice(start, i + 1);
+    if (ch === FULL_STOP && ABBREVIATION.test(sentence)) continue;
+    if (sentence.trim()) out.push(sentence.trim());
+    start = i + 1;
+  }
+  const rest = s.slice(start).trim();
+  if (rest) out.push(rest);
   return out;
 }
 

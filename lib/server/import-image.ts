@@ -1,10 +1,10 @@
-// One read per screenshot: the import reads each file once into memory, hashes those bytes and reads
-// the size from the same buffer (PNG's IHDR directly; other formats through sharp's header parser on
-// the buffer), then stores the same buffer. No second read, no decode.
+// One read per screenshot: the import's reader thread (import-reader.ts) reads each file once, hashes
+// those bytes and reads a PNG's size from its IHDR; what it cannot measure (JPEG, WebP) is measured here
+// through sharp's header parser on the same buffer, which is then stored. No second read, no decode.
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
 import sharp, { type Metadata } from "sharp";
 import { AppError } from "./errors";
+import type { RawImage } from "./import-reader";
 import type { ImageInfo } from "./screenshot-store";
 
 const MIME_BY_FORMAT: Record<string, string> = { png: "image/png", jpeg: "image/jpeg", webp: "image/webp" };
@@ -17,8 +17,11 @@ function pngSize(bytes: Buffer): { width: number; height: number } | null {
 }
 
 /** Hash and measure image bytes; `file` names it in messages. Throws when they are not a PNG, JPEG or WebP. */
-export async function inspectImageBytes(file: string, bytes: Buffer): Promise<ImageInfo> {
-  const sha256 = createHash("sha256").update(bytes).digest("hex");
+export async function inspectImageBytes(
+  file: string,
+  bytes: Buffer,
+  sha256 = createHash("sha256").update(bytes).digest("hex"),
+): Promise<ImageInfo> {
   const png = pngSize(bytes);
   if (png && png.width > 0 && png.height > 0) return { sha256, ...png, bytes: bytes.length, mime: "image/png" };
   let meta: Metadata;
@@ -34,13 +37,16 @@ export async function inspectImageBytes(file: string, bytes: Buffer): Promise<Im
   return { sha256, width: meta.width, height: meta.height, bytes: bytes.length, mime };
 }
 
-/** Read a screenshot once: its bytes and what inspectImageBytes says of them. */
-export async function readImage(file: string): Promise<{ info: ImageInfo; bytes: Buffer }> {
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch {
-    throw new AppError("unprocessable", `screenshot file not found: ${file}`);
-  }
-  return { info: await inspectImageBytes(file, bytes), bytes };
+/**
+ * What the import's reader thread made of a file (lib/server/import-reader.ts), finished as
+ * inspectImageBytes would: the same information and the same messages. `bytes` is there when the reader did not store
+ * the file (not a PNG, or a store that is not a local folder): the caller stores them.
+ */
+export async function finishImage(file: string, raw: RawImage): Promise<{ info: ImageInfo; bytes?: Buffer }> {
+  if ("missing" in raw) throw new AppError("unprocessable", `screenshot file not found: ${file}`);
+  if (!("data" in raw)) return { info: { sha256: raw.sha256, width: raw.width, height: raw.height, bytes: raw.bytes, mime: "image/png" } };
+  const info = raw.png
+    ? { sha256: raw.sha256, ...raw.png, bytes: raw.data.length, mime: "image/png" }
+    : await inspectImageBytes(file, raw.data, raw.sha256);
+  return { info, bytes: raw.data };
 }

@@ -1,8 +1,15 @@
-import { createHash, randomUUID, type Hash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { buildTrajectory, mapRecord, type BuiltTrajectory, type CoordinateFrame, type ImportFormat } from "@/lib/domain/import-formats";
+import {
+  buildTrajectory,
+  mapRecord,
+  type BuiltTrajectory,
+  type CoordinateFrame,
+  type DraftTrajectory,
+  type ImportFormat,
+} from "@/lib/domain/import-formats";
 import type { ImportProblem } from "@/lib/domain/problems";
 import type { Size } from "@/lib/domain/geometry";
 import { pyJsonDumps } from "@/lib/domain/tool-call";
@@ -12,8 +19,11 @@ import { AppError } from "./errors";
 import { CLI_ACTOR, recordAudit, type AuditActor } from "./audit";
 import { storeScreenshotBytes, type ImageInfo } from "./screenshot-store";
 import { openBulkWriter, type BulkWriter, type StagedChunk } from "./bulk";
-import { readImage } from "./import-image";
+import { finishImage } from "./import-image";
+import { ScreenshotReader } from "./import-reader";
+import { objectStoreConfig } from "./config";
 import { TaskPool } from "./bulk/pool";
+import { timeOrderedId } from "./bulk/ids";
 
 export type ImportOptions = {
   file: string;
@@ -55,6 +65,13 @@ const STAGE_TRAJECTORIES = 40;
 const STAGE_STEPS = 256;
 /** Screenshots being written into the store at once (each holds its bytes in memory until written). */
 const STORE_CONCURRENCY = 8;
+/**
+ * Lines read ahead of the one being finished (parsed, screenshots being read), so the reader threads
+ * always have work. Into a bucket the screenshots' bytes come back to this thread to be uploaded: there
+ * none, one line at a time as before the reader threads, so one trajectory's screenshots at most wait in memory.
+ */
+const LOOKAHEAD = 16;
+const LOOKAHEAD_BUCKET = 0;
 /** How often a running import renews its batch's heartbeat (far below STALE_IMPORT_MS). */
 const HEARTBEAT_MS = 5_000;
 const DELETE_CHUNK = 2000;
@@ -122,97 +139,123 @@ async function* readLines(file: string, size: number, hash?: Hash): AsyncGenerat
 }
 
 type Checked = { line: number; trajectory: BuiltTrajectory; images: ImageInfo[]; fingerprint: string };
+type LineResult = { checked?: Checked; problems: ImportProblem[] };
+type KnownImage = ImageInfo | string | Promise<ImageInfo | string>;
 
 /**
  * Read a JSONL file of trajectories line by line, yielding each fully checked trajectory or its
- * problems. Each screenshot file is read once (by file name): hashed and measured from the same bytes,
- * which go to `store` while `storing()` says so. Memory: one trajectory at a time, the screenshots
- * being stored, and a small record per distinct screenshot.
+ * problems, in line order. Each screenshot file is read once (by file name), on a reader thread:
+ * hashed and measured from the same bytes, and stored while `storing()` says so. Up to LOOKAHEAD more lines
+ * are in progress at once, so this thread parses and checks the next lines while the reader reads the
+ * screenshots of the earlier ones (into a bucket: no line ahead). Memory: those lines' trajectories, the screenshots the reader holds,
+ * and a small record per distinct screenshot.
  */
 async function* readTrajectories(
   opts: ImportOptions,
   size: number,
   hash: Hash,
-  images: Map<string, ImageInfo | string | Promise<ImageInfo | string>>,
+  images: Map<string, KnownImage>,
+  reader: ScreenshotReader,
   store: TaskPool,
   storing: () => boolean,
-): AsyncGenerator<{ checked?: Checked; problems: ImportProblem[] }> {
+): AsyncGenerator<LineResult> {
   const fileLabel = opts.displayName ?? path.basename(opts.file);
   const dir = opts.screenshotsDir ?? defaultScreenshotsDir(opts.file);
+  const storeConfig = objectStoreConfig();
+  const storeDir = storeConfig.kind === "local" ? path.join(storeConfig.root, "screenshots") : null;
   let lastBreak = performance.now();
+  const inProgress: Promise<LineResult>[] = [];
+
+  /** Check one parsed line: its screenshots (asked of the reader now, in line order), then the trajectory. */
+  const check = async (line: number, draft: DraftTrajectory): Promise<LineResult> => {
+    const at = (p: Omit<ImportProblem, "file" | "line">): ImportProblem => ({ file: fileLabel, line, ...p });
+    const storeNow = storing();
+    const ask = [...new Set(draft.steps.map((s) => s.screenshotName).filter((name) => !images.has(name)))];
+    const fresh: { bytes: Buffer; info: ImageInfo }[] = [];
+    if (ask.length > 0) {
+      const files = ask.map((name) => path.join(dir, name));
+      const raw = reader.read({ files, storeDir: storeNow ? storeDir : null, wantBytes: storeNow && !storeDir });
+      ask.forEach((name, i) => {
+        // Kept as a promise while read: later lines naming the same file wait for this read.
+        const known = raw
+          .then((r) => finishImage(files[i]!, r[i]!))
+          .then(
+            (r) => {
+              if (r.bytes) fresh.push({ bytes: r.bytes, info: r.info });
+              images.set(name, r.info);
+              return r.info;
+            },
+            (e: Error) => {
+              // The reader itself failing (a store that cannot be written) stops the import.
+              if (!(e instanceof AppError)) throw e;
+              images.set(name, e.message);
+              return e.message;
+            },
+          );
+        known.catch(() => {});
+        images.set(name, known);
+      });
+    }
+    const problems: ImportProblem[] = [];
+    const infos: (ImageInfo | undefined)[] = [];
+    for (const [step, s] of draft.steps.entries()) {
+      const info = await images.get(s.screenshotName)!;
+      if (typeof info === "string") {
+        problems.push(at({ step, field: "screenshot", message: info }));
+        infos.push(undefined);
+      } else infos.push(info);
+    }
+    // Content-addressed files are harmless if the import fails: no row refers to them.
+    if (storeNow) for (const f of fresh) await store.add(() => storeScreenshotBytes(f.bytes, f.info));
+    const sizes: (Size | undefined)[] = infos.map((i) => (i ? { width: i.width, height: i.height } : undefined));
+    const built = buildTrajectory(draft, sizes, opts.frame ?? { kind: "original" });
+    problems.push(...built.problems.map(at));
+    if (problems.length > 0 || !built.trajectory) return { problems };
+    const imgs = infos as ImageInfo[];
+    return {
+      checked: { line, trajectory: built.trajectory, images: imgs, fingerprint: fingerprint(built.trajectory, imgs) },
+      problems: [],
+    };
+  };
+  const queue = (result: LineResult | Promise<LineResult>) => {
+    const p = Promise.resolve(result);
+    // Awaited in turn below; a failure meanwhile is not an unhandled one.
+    p.catch(() => {});
+    inProgress.push(p);
+  };
+
   for await (const read of readLines(opts.file, size, hash)) {
     const line = read.line;
     const at = (p: Omit<ImportProblem, "file" | "line">): ImportProblem => ({ file: fileLabel, line, ...p });
     if ("tooLong" in read) {
-      yield {
+      queue({
         problems: [
           at({ message: `the line is ${read.tooLong} bytes long; at most ${MAX_LINE_BYTES / 1024 ** 2} MB per trajectory is read` }),
         ],
-      };
-      continue;
+      });
+    } else if (read.text.trim() !== "") {
+      let record: unknown;
+      let broken: string | undefined;
+      try {
+        record = JSON.parse(read.text);
+      } catch (e) {
+        broken = (e as Error).message;
+      }
+      if (broken !== undefined) queue({ problems: [at({ message: `broken JSON: ${broken}` })] });
+      else {
+        const mapped = mapRecord(opts.format, record, `${fileLabel}:${line}`);
+        queue(mapped.draft ? check(line, mapped.draft) : { problems: mapped.problems.map(at) });
+      }
     }
+    while (inProgress.length > (storeDir ? LOOKAHEAD : LOOKAHEAD_BUCKET)) yield await inProgress.shift()!;
     // Let the requests this process also serves run (the upload import runs in the server):
     // buffered lines would otherwise be read back to back without a break.
     if (performance.now() - lastBreak > YIELD_EVERY_MS) {
       await new Promise<void>((resolve) => setImmediate(resolve));
       lastBreak = performance.now();
     }
-    const text = read.text;
-    if (text.trim() === "") continue;
-    let record: unknown;
-    try {
-      record = JSON.parse(text);
-    } catch (e) {
-      yield { problems: [at({ message: `broken JSON: ${(e as Error).message}` })] };
-      continue;
-    }
-    const mapped = mapRecord(opts.format, record, `${fileLabel}:${line}`);
-    if (!mapped.draft) {
-      yield { problems: mapped.problems.map(at) };
-      continue;
-    }
-    const draft = mapped.draft;
-    const problems: ImportProblem[] = [];
-    const fresh: { bytes: Buffer; info: ImageInfo }[] = [];
-    const infos = await Promise.all(
-      draft.steps.map(async (s, step) => {
-        let known = images.get(s.screenshotName);
-        if (known === undefined) {
-          // Kept as a promise while read: a trajectory naming the same file twice reads it once.
-          const reading = readImage(path.join(dir, s.screenshotName)).then(
-            (r) => {
-              fresh.push(r);
-              images.set(s.screenshotName, r.info);
-              return r.info;
-            },
-            (e: Error) => {
-              images.set(s.screenshotName, e.message);
-              return e.message;
-            },
-          );
-          images.set(s.screenshotName, reading);
-          known = reading;
-        }
-        const info = await known;
-        if (typeof info === "string") {
-          problems.push(at({ step, field: "screenshot", message: info }));
-          return undefined;
-        }
-        return info;
-      }),
-    );
-    // Content-addressed files are harmless if the import fails: no row refers to them.
-    if (storing()) for (const f of fresh) await store.add(() => storeScreenshotBytes(f.bytes, f.info));
-    const sizes: (Size | undefined)[] = infos.map((i) => (i ? { width: i.width, height: i.height } : undefined));
-    const built = buildTrajectory(draft, sizes, opts.frame ?? { kind: "original" });
-    problems.push(...built.problems.map(at));
-    if (problems.length > 0 || !built.trajectory) {
-      yield { problems };
-      continue;
-    }
-    const imgs = infos as ImageInfo[];
-    yield { checked: { line, trajectory: built.trajectory, images: imgs, fingerprint: fingerprint(built.trajectory, imgs) }, problems: [] };
   }
+  while (inProgress.length > 0) yield await inProgress.shift()!;
 }
 
 /** images/ (Mobile-R1 release) or screenshots/ (a studio export) beside the file, else its own folder. */
@@ -318,7 +361,7 @@ async function stage(prisma: Db, writer: BulkWriter, opts: ImportOptions, size: 
   const known = new Set(
     (await prisma.trajectory.findMany({ where: { projectId }, select: { fingerprint: true } })).map((t) => t.fingerprint),
   );
-  const images = new Map<string, ImageInfo | string | Promise<ImageInfo | string>>();
+  const images = new Map<string, KnownImage>();
   const problems = new ProblemList();
   const store = new TaskPool(STORE_CONCURRENCY);
   const fileHash = createHash("sha256");
@@ -353,31 +396,36 @@ async function stage(prisma: Db, writer: BulkWriter, opts: ImportOptions, size: 
         ? { phase: "checking", lines, trajectories: checked, steps: checkedSteps }
         : { phase, lines, trajectories: staged, steps: stagedSteps },
     );
-  for await (const r of readTrajectories(opts, size, fileHash, images, store, () => problems.count === 0)) {
-    lines += 1;
-    problems.add(r.problems);
-    if (r.checked) {
-      checked += 1;
-      checkedSteps += r.checked.trajectory.steps.length;
-    }
-    if (problems.count === 0 && r.checked) {
-      const { trajectory: t, images: imgs, fingerprint: fp } = r.checked;
-      for (const img of imgs) distinct.add(img.sha256);
-      if (known.has(fp)) duplicates += 1;
-      else {
-        known.add(fp);
-        addRows(chunk, batchId, t, imgs, fp, shas);
-        staged += 1;
-        stagedSteps += t.steps.length;
-        if (chunk.trajectories.length >= STAGE_TRAJECTORIES || chunk.steps.length >= STAGE_STEPS) await flush();
+  const reader = new ScreenshotReader();
+  try {
+    for await (const r of readTrajectories(opts, size, fileHash, images, reader, store, () => problems.count === 0)) {
+      lines += 1;
+      problems.add(r.problems);
+      if (r.checked) {
+        checked += 1;
+        checkedSteps += r.checked.trajectory.steps.length;
       }
+      if (problems.count === 0 && r.checked) {
+        const { trajectory: t, images: imgs, fingerprint: fp } = r.checked;
+        for (const img of imgs) distinct.add(img.sha256);
+        if (known.has(fp)) duplicates += 1;
+        else {
+          known.add(fp);
+          addRows(chunk, batchId, t, imgs, fp, shas);
+          staged += 1;
+          stagedSteps += t.steps.length;
+          if (chunk.trajectories.length >= STAGE_TRAJECTORIES || chunk.steps.length >= STAGE_STEPS) await flush();
+        }
+      }
+      if (lines % PROGRESS_EVERY === 0) report("writing");
     }
-    if (lines % PROGRESS_EVERY === 0) report("writing");
+    if (problems.count === 0) {
+      await flush();
+      await store.drain();
+    } else await store.drain().catch(() => {});
+  } finally {
+    await reader.close();
   }
-  if (problems.count === 0) {
-    await flush();
-    await store.drain();
-  } else await store.drain().catch(() => {});
   report("writing");
   return {
     lines,
@@ -394,7 +442,7 @@ async function stage(prisma: Db, writer: BulkWriter, opts: ImportOptions, size: 
 
 /** The staged rows of one new trajectory (and of its screenshots not staged yet). */
 function addRows(chunk: StagedChunk, batchId: string, t: BuiltTrajectory, imgs: ImageInfo[], fp: string, shas: Set<string>) {
-  const trajectoryId = randomUUID();
+  const trajectoryId = timeOrderedId();
   chunk.trajectories.push({
     id: trajectoryId,
     batchId,
@@ -419,7 +467,7 @@ function addRows(chunk: StagedChunk, batchId: string, t: BuiltTrajectory, imgs: 
       chunk.screenshots.push({ batchId, sha256: img.sha256, width: img.width, height: img.height, bytes: img.bytes, mime: img.mime });
     }
     chunk.steps.push({
-      id: randomUUID(),
+      id: timeOrderedId(),
       batchId,
       trajectoryId,
       index: s.index,

@@ -16,13 +16,18 @@ function insertSql<R>(t: Table<R>, orIgnore = false): string {
   return `INSERT ${orIgnore ? "OR IGNORE " : ""}INTO "${t.name}" (${cols.map((c) => `"${c}"`).join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`;
 }
 
-/** A row's values in column order; booleans as 0/1, as Prisma stores them in SQLite. */
-function values<R>(t: Table<R>, row: R): Bindable[] {
-  return columnNames(t).map((c) => {
-    const v = row[c] as unknown;
-    if (t.columns[c] === "bool") return v ? 1 : 0;
-    return (v ?? null) as Bindable;
-  });
+/** A row's values in column order; booleans as 0/1, as Prisma stores them in SQLite (columns looked up once per table). */
+function valuesOf<R>(t: Table<R>): (row: R) => Bindable[] {
+  const cols = columnNames(t);
+  const bool = cols.map((c) => t.columns[c] === "bool");
+  return (row) => {
+    const out: Bindable[] = new Array(cols.length);
+    for (let i = 0; i < cols.length; i++) {
+      const v = row[cols[i]!] as unknown;
+      out[i] = bool[i] ? (v ? 1 : 0) : ((v ?? null) as Bindable);
+    }
+    return out;
+  };
 }
 
 function isBusy(e: unknown): boolean {
@@ -36,10 +41,15 @@ export function openSqliteBulkWriter(file: string): BulkWriter {
   const screenshot = conn.prepare(insertSql(STAGED_SCREENSHOT, true));
   const trajectory = conn.prepare(insertSql(STAGED_TRAJECTORY));
   const step = conn.prepare(insertSql(STAGED_STEP));
+  const [screenshotValues, trajectoryValues, stepValues] = [
+    valuesOf(STAGED_SCREENSHOT),
+    valuesOf(STAGED_TRAJECTORY),
+    valuesOf(STAGED_STEP),
+  ];
   const writeAll = conn.transaction((chunk: StagedChunk) => {
-    for (const r of chunk.screenshots) screenshot.run(values(STAGED_SCREENSHOT, r));
-    for (const r of chunk.trajectories) trajectory.run(values(STAGED_TRAJECTORY, r));
-    for (const r of chunk.steps) step.run(values(STAGED_STEP, r));
+    for (const r of chunk.screenshots) screenshot.run(screenshotValues(r));
+    for (const r of chunk.trajectories) trajectory.run(trajectoryValues(r));
+    for (const r of chunk.steps) step.run(stepValues(r));
   });
   return {
     async write(chunk) {
