@@ -6,26 +6,27 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { dialectOf, sqlitePath } from "./config";
 import { urlOf, type Db } from "./db";
+import type { Step } from "./generated/sqlite/client";
 
 /** A stored step as the export reads it: the Step row's stored columns and its screenshot's size and type. */
-export type ExportStepRow = {
-  id: string;
-  index: number;
-  screenshotSha: string;
-  originalJson: string;
-  thoughtState: string;
-  thoughtNext: string;
-  thoughtPurpose: string;
-  thought: string;
-  clearAction: string;
-  toolCallJson: string;
-  boxJson: string | null;
-  candidateBoxJson: string;
-  verdict: string;
-  version: number;
-  provenanceJson: string | null;
-  screenshot: { sha256: string; width: number; height: number; mime: string };
-};
+export type ExportStepRow = Pick<
+  Step,
+  | "id"
+  | "index"
+  | "screenshotSha"
+  | "originalJson"
+  | "thoughtState"
+  | "thoughtNext"
+  | "thoughtPurpose"
+  | "thought"
+  | "clearAction"
+  | "toolCallJson"
+  | "boxJson"
+  | "candidateBoxJson"
+  | "verdict"
+  | "version"
+  | "provenanceJson"
+> & { screenshot: { sha256: string; width: number; height: number; mime: string } };
 
 export interface StepReader {
   /** The steps of these trajectories, by trajectory id, each in step order. */
