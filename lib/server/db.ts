@@ -37,7 +37,7 @@ export function urlOfClient(client: Db | Tx): string | undefined {
 
 /** The database URL a client was made for (bulk writers open their own driver connection to it). */
 export function urlOf(client: Db): string {
-  const url = urls.get(client);
+  const url = urlOfClient(client);
   if (!url) throw new Error("this database client was not made by createDb()");
   return url;
 }

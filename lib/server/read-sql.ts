@@ -45,12 +45,3 @@ export async function readRows<T>(client: Db | Tx, query: Prisma.Sql): Promise<T
   const reader = readerFor(sqlitePath(url));
   return keptStatement(reader.statements, (sql) => reader.db.prepare(sql), query.sql, STATEMENTS_PER_CONNECTION).all(query.values) as T[];
 }
-
-/** Close this process's reader of `url` (tests that delete their database file). */
-export function closeReader(url: string): void {
-  const file = sqlitePath(url);
-  const reader = globalForReaders.studioSqlReaders?.get(file);
-  if (!reader) return;
-  reader.db.close();
-  globalForReaders.studioSqlReaders!.delete(file);
-}
