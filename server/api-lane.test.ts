@@ -155,6 +155,21 @@ describe("answering over HTTP", () => {
     expect((JSON.parse(listed.body) as { tokens: { name: string }[] }).tokens.map((t) => t.name)).toEqual(["through the lane"]);
   });
 
+  it("sends a route's JSON answer as the very bytes Next would send", async () => {
+    const cookie = await signIn("lane-admin@studio.local");
+    for (const urlPath of ["/api/me", "/api/tokens?scope=own", "/api/stats", "/api/trajectories?sort=app"]) {
+      const lane = await send("GET", urlPath, { cookie });
+      const hit = matchApiRoute(routes, urlPath.split("?")[0]!)!;
+      const viaNext = await hit.route.handlers.get("GET")!(new Request(`${base}${urlPath}`, { headers: { cookie } }), {
+        params: Promise.resolve(hit.params),
+      });
+      expect(lane.status, urlPath).toBe(viaNext.status);
+      expect(lane.headers["content-type"], urlPath).toBe(viaNext.headers.get("content-type"));
+      expect(lane.body, urlPath).toBe(await viaNext.text());
+      expect(Number(lane.headers["content-length"]), urlPath).toBe(Buffer.byteLength(lane.body));
+    }
+  });
+
   it("answers 401 without a session, in the body's error shape", async () => {
     const res = await send("GET", "/api/trajectories");
     expect(res.status).toBe(401);

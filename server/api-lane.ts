@@ -21,9 +21,17 @@ import { pathToFileURL } from "node:url";
 import { SECURITY_HEADERS } from "@/lib/domain/security-headers";
 import { AppError } from "@/lib/server/errors";
 import { errorResponse } from "@/lib/server/http";
+import type { Answer } from "@/lib/server/route";
 
 type Params = Record<string, string | string[]>;
-export type ApiHandler = (req: Request, ctx: { params: Promise<Params> }) => Promise<Response>;
+/**
+ * A route's exported handler. One built by route() (lib/server/route.ts) also carries `answer`, which
+ * leaves a JSON answer as text: the lane writes that straight to the socket instead of reading it back
+ * out of a web Response.
+ */
+export type ApiHandler = ((req: Request, ctx: { params: Promise<Params> }) => Promise<Response>) & {
+  answer?: (req: Request, ctx: { params: Promise<Params> }) => Promise<Answer>;
+};
 
 type Segment = { kind: "static"; value: string } | { kind: "param"; name: string } | { kind: "catchAll"; name: string };
 
@@ -173,7 +181,8 @@ export function apiLaneListener(
 /**
  * Answer one request with `handler`, as Next would: the request as a web Request (headers as sent, plus
  * the x-forwarded-* Next adds; the body streamed, bounded by the handler's own limits; aborted when the
- * client goes away), the answer's status, headers and body written back with the security headers first.
+ * client goes away), the answer's status, headers and body written back with the security headers first
+ * (a route() answer's JSON text as it is).
  */
 export async function serveApi(
   handler: ApiHandler,
@@ -182,24 +191,45 @@ export async function serveApi(
   res: ServerResponse,
   options: LaneOptions,
 ): Promise<void> {
-  const aborted = new AbortController();
-  res.once("close", () => {
-    if (!res.writableFinished) aborted.abort();
-  });
-  let answer: Response;
+  // A request with a body is aborted when the client goes away, so an upload stops being read. (No
+  // handler watches a bodiless request's signal; a download stops when its socket closes.)
+  let signal: AbortSignal | undefined;
+  if (hasBody(req)) {
+    const aborted = new AbortController();
+    res.once("close", () => {
+      if (!res.writableFinished) aborted.abort();
+    });
+    signal = aborted.signal;
+  }
+  let answer: Answer;
   try {
-    const request = toRequest(req, options, aborted.signal);
-    answer = await handler(request, { params: Promise.resolve(params) });
+    const request = toRequest(req, options, signal);
+    const ctx = { params: Promise.resolve(params) };
+    answer = handler.answer ? await handler.answer(request, ctx) : { response: await handler(request, ctx) };
   } catch (e) {
     // route() maps every error a handler throws; what reaches here is a request Node accepted but a web
     // Request cannot carry (a malformed Host header), or a bug in this lane.
     console.error(`${req.method} ${req.url}: the API lane could not serve it`, e);
-    answer = errorResponse(new AppError("bad_request", `The request could not be read: ${(e as Error).message}`));
+    answer = { response: errorResponse(new AppError("bad_request", `The request could not be read: ${(e as Error).message}`)) };
   }
-  await writeAnswer(answer, req, res);
+  if ("response" in answer) await writeAnswer(answer.response, req, res);
+  else writeJson(answer, req, res);
 }
 
-function toRequest(req: IncomingMessage, { port, hostname }: LaneOptions, signal: AbortSignal): Request {
+/** A JSON answer from its text: one write, with its length. */
+function writeJson(answer: { status: number; headers: [string, string][]; json: string }, req: IncomingMessage, res: ServerResponse): void {
+  if (!req.complete) dropRest(req);
+  res.statusCode = answer.status;
+  for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
+  for (const [key, value] of answer.headers) res.setHeader(key, value);
+  res.setHeader("content-type", "application/json");
+  res.setHeader("content-length", Buffer.byteLength(answer.json));
+  res.end(answer.json);
+}
+
+const hasBody = (req: IncomingMessage) => req.method !== "GET" && req.method !== "HEAD";
+
+function toRequest(req: IncomingMessage, { port, hostname }: LaneOptions, signal: AbortSignal | undefined): Request {
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
@@ -210,13 +240,11 @@ function toRequest(req: IncomingMessage, { port, hostname }: LaneOptions, signal
   if (!headers.has("x-forwarded-port")) headers.set("x-forwarded-port", String(port));
   if (!headers.has("x-forwarded-proto")) headers.set("x-forwarded-proto", proto);
   if (!headers.has("x-forwarded-for") && req.socket.remoteAddress) headers.set("x-forwarded-for", req.socket.remoteAddress);
-  const method = req.method ?? "GET";
-  const hasBody = method !== "GET" && method !== "HEAD";
   return new Request(`${proto}://${host}${req.url ?? "/"}`, {
-    method,
+    method: req.method ?? "GET",
     headers,
-    signal,
-    ...(hasBody ? { body: bodyOf(req), duplex: "half" } : {}),
+    ...(signal ? { signal } : {}),
+    ...(hasBody(req) ? { body: bodyOf(req), duplex: "half" } : {}),
   } as RequestInit);
 }
 

@@ -81,6 +81,20 @@ function suite(open: () => Promise<Db>) {
     await expect(getTrajectoryFor({ actor: annotator, id: "missing" }, db)).rejects.toMatchObject({ code: "not_found" });
   });
 
+  it("refuses to answer from a stored step that no longer fits the view: our bug, named, not a client error", async () => {
+    const t = await db.trajectory.findFirstOrThrow({ where: { id: { not: trajectoryId } }, orderBy: { id: "asc" } });
+    const step = await db.step.findFirstOrThrow({ where: { trajectoryId: t.id }, orderBy: { index: "desc" } });
+    await db.step.update({ where: { id: step.id }, data: { toolCallJson: JSON.stringify({ action: "teleport" }) } });
+    try {
+      const read = getTrajectory(t.id, db);
+      await expect(read).rejects.toThrow(new RegExp(`stored trajectory ${t.id} failed validation: steps\\.${step.index}\\.toolCall`));
+      await expect(read).rejects.not.toBeInstanceOf(AppError);
+    } finally {
+      await db.step.update({ where: { id: step.id }, data: { toolCallJson: step.toolCallJson } });
+    }
+    expect((await getTrajectory(t.id, db)).steps[step.index]?.toolCall).toEqual(JSON.parse(step.toolCallJson));
+  });
+
   it("saves a step once per version, writes its audit row, refuses the stale save with the current step, and the dashboard counts the edit", async () => {
     const before = await getTrajectory(trajectoryId, db);
     const step = before.steps[0]!;

@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import { mayAttempt, type Action, type Actor } from "@/lib/domain/permissions";
-import { actorLocale, assertSameOrigin, errorResponse, json, readJson, requestLocale } from "./http";
+import { actorLocale, assertSameOrigin, errorResponse, readJson, requestLocale } from "./http";
 import { authorize, requireActor } from "./session";
+import { isFromStore } from "./stored";
 
 /**
  * What a route needs: an action from the permission table (the caller's role must be able to do
@@ -35,11 +36,31 @@ export type RouteSpec<P extends Permission, Params, Query, Body, Output extends 
   }) => Promise<Output extends Schema ? Out<Output> : Response>;
 };
 
-/** A route handler as Next calls it, carrying what it declared (the route-shape test reads these). */
-export type RouteHandler = ((req: Request, ctx: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>) & {
+type RouteContext = { params: Promise<Record<string, string | string[]>> };
+
+/**
+ * What a route answers, before it is a web Response: a JSON answer as its text (the API lane,
+ * server/api-lane.ts, writes it to the socket as it is), or a Response (raw routes, errors).
+ */
+export type Answer = { status: number; headers: [string, string][]; json: string } | { response: Response };
+
+/**
+ * A route handler as Next calls it, carrying what it declared (the route-shape test reads these),
+ * and `answer`, the same handling without the Response around a JSON answer (for the API lane).
+ */
+export type RouteHandler = ((req: Request, ctx: RouteContext) => Promise<Response>) & {
   readonly permission: Permission;
   readonly readsBody: boolean;
+  readonly answer: (req: Request, ctx: RouteContext) => Promise<Answer>;
 };
+
+/** An answer as a web Response (what Next gets). */
+export function responseOf(a: Answer): Response {
+  if ("response" in a) return a.response;
+  const headers = new Headers(a.headers);
+  headers.set("content-type", "application/json");
+  return new Response(a.json, { status: a.status, headers });
+}
 
 /**
  * STUDIO_SERVER_TIMING=1: every API answer carries a Server-Timing header with where its time went
@@ -64,7 +85,7 @@ export function route<
   Body extends Schema | undefined = undefined,
   Output extends Schema | "raw" = "raw",
 >(spec: RouteSpec<P, Params, Query, Body, Output>): RouteHandler {
-  const handler = async (req: Request, ctx: { params: Promise<Record<string, string | string[]>> }): Promise<Response> => {
+  const answer = async (req: Request, ctx: RouteContext): Promise<Answer> => {
     let actor: Actor | null = null;
     const marks: [string, number][] = [];
     let last = SERVER_TIMING ? performance.now() : 0;
@@ -74,9 +95,10 @@ export function route<
       marks.push([stage, now - last]);
       last = now;
     };
-    const timed = (res: Response): Response => {
-      if (SERVER_TIMING && marks.length > 0) res.headers.set("server-timing", marks.map(([n, d]) => `${n};dur=${d.toFixed(2)}`).join(", "));
-      return res;
+    const timing = () => marks.map(([n, d]) => `${n};dur=${d.toFixed(2)}`).join(", ");
+    const timed = (res: Response): Answer => {
+      if (SERVER_TIMING && marks.length > 0) res.headers.set("server-timing", timing());
+      return { response: res };
     };
     try {
       if (spec.permission !== "public") actor = await requireActor(req.headers);
@@ -92,21 +114,26 @@ export function route<
       const result = await spec.handler({ actor, params, query, body, req } as Parameters<typeof spec.handler>[0]);
       mark("handler");
       if (spec.output === "raw") return timed(result as Response);
-      const checked = spec.output.safeParse(result);
-      mark("check");
-      if (!checked.success) {
-        throw new Error(
-          `${req.method} ${new URL(req.url).pathname}: the answer does not match its declared schema: ${checked.error.message}`,
-        );
+      // What this very schema just produced from stored data (fromStore) parses to itself: not parsed twice.
+      if (!isFromStore(result, spec.output)) {
+        const checked = spec.output.safeParse(result);
+        if (!checked.success) {
+          throw new Error(
+            `${req.method} ${new URL(req.url).pathname}: the answer does not match its declared schema: ${checked.error.message}`,
+          );
+        }
       }
+      mark("check");
       // The value as the handler built it (dates serialise as ISO text); the schema only vouches for it.
-      const res = json(result, spec.status ?? 200);
+      const text = JSON.stringify(result) as string | undefined;
+      if (text === undefined) throw new Error(`${req.method} ${new URL(req.url).pathname}: the answer is not JSON (${typeof result})`);
       mark("json");
-      return timed(res);
+      return { status: spec.status ?? 200, headers: SERVER_TIMING ? [["server-timing", timing()]] : [], json: text };
     } catch (e) {
       // In the person's language once we know who asks; before that, in the browser's.
       return timed(errorResponse(e, actor ? actorLocale(actor) : requestLocale(req)));
     }
   };
-  return Object.assign(handler, { permission: spec.permission, readsBody: spec.body !== undefined });
+  const handler = async (req: Request, ctx: RouteContext): Promise<Response> => responseOf(await answer(req, ctx));
+  return Object.assign(handler, { permission: spec.permission, readsBody: spec.body !== undefined, answer });
 }

@@ -324,12 +324,13 @@ function withScreenshot({ shotWidth, shotHeight, ...s }: StepSqlRow): StepRow & 
   };
 }
 
-/** The trajectory's own fields of the view; its steps are each checked once, by stepFromRow. */
-const trajectoryFieldsSchema = trajectoryViewSchema.omit({ steps: true });
-
+/**
+ * The view of a trajectory row and its step rows, checked once as a whole by the schema the API
+ * answers with (so the route's output check has nothing left to do: see isFromStore).
+ */
 function trajectoryView(t: TrajectorySqlRow, steps: (StepRow & { screenshot: ScreenshotSize })[]): TrajectoryView {
-  const fields = fromStore(
-    trajectoryFieldsSchema,
+  return fromStore(
+    trajectoryViewSchema,
     {
       id: t.id,
       project: t.projectName,
@@ -346,34 +347,37 @@ function trajectoryView(t: TrajectorySqlRow, steps: (StepRow & { screenshot: Scr
       assignee: t.assigneeEmail,
       leaseUntil: t.leaseUntil === null ? null : new Date(t.leaseUntil).toISOString(),
       version: Number(t.version),
+      steps: steps.map(stepRecord),
     },
     `trajectory ${t.id}`,
   );
-  return { ...fields, steps: steps.map(stepFromRow) };
+}
+
+type StepSource = Omit<StepRow, "trajectoryId" | "screenshotSha" | "updatedAt"> & {
+  screenshot: { sha256: string; width: number; height: number };
+};
+
+/** A stored step row as the view's shape, its stored JSON parsed but not yet checked. */
+function stepRecord(s: StepSource): unknown {
+  return {
+    id: s.id,
+    index: s.index,
+    screenshot: { sha256: s.screenshot.sha256, width: s.screenshot.width, height: s.screenshot.height },
+    original: JSON.parse(s.originalJson),
+    thought: { state: s.thoughtState, nextAction: s.thoughtNext, purpose: s.thoughtPurpose, text: s.thought },
+    clearAction: s.clearAction,
+    toolCall: JSON.parse(s.toolCallJson),
+    box: s.boxJson ? JSON.parse(s.boxJson) : null,
+    candidateBoxes: JSON.parse(s.candidateBoxJson),
+    verdict: s.verdict,
+    version: s.version,
+    provenance: s.provenanceJson ? JSON.parse(s.provenanceJson) : {},
+  };
 }
 
 /** A stored step row (with its screenshot) as the view every layer uses; stored JSON is parsed and checked. */
-export function stepFromRow(
-  s: Omit<StepRow, "trajectoryId" | "screenshotSha" | "updatedAt"> & { screenshot: { sha256: string; width: number; height: number } },
-): StepView {
-  return fromStore(
-    stepViewSchema,
-    {
-      id: s.id,
-      index: s.index,
-      screenshot: { sha256: s.screenshot.sha256, width: s.screenshot.width, height: s.screenshot.height },
-      original: JSON.parse(s.originalJson),
-      thought: { state: s.thoughtState, nextAction: s.thoughtNext, purpose: s.thoughtPurpose, text: s.thought },
-      clearAction: s.clearAction,
-      toolCall: JSON.parse(s.toolCallJson),
-      box: s.boxJson ? JSON.parse(s.boxJson) : null,
-      candidateBoxes: JSON.parse(s.candidateBoxJson),
-      verdict: s.verdict,
-      version: s.version,
-      provenance: s.provenanceJson ? JSON.parse(s.provenanceJson) : {},
-    },
-    `step ${s.id}`,
-  );
+export function stepFromRow(s: StepSource): StepView {
+  return fromStore(stepViewSchema, stepRecord(s), `step ${s.id}`);
 }
 
 /** A stored screenshot's record, for the image route; annotators only get screenshots of their own work. */
