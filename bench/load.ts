@@ -7,7 +7,7 @@
 // so only same-run ratios compare). The load comes from autocannon; the percentiles are computed
 // here from every response's own time (autocannon's histogram has no p95).
 //
-// On its own: `npx tsx bench/load.ts [--steps 100000] [--connections 32] [--duration 30] [--skip-build]`
+// On its own: `npx tsx bench/load.ts [--steps 100000] [--connections 32] [--duration 30] [--skip-build] [--reuse] [--workers N] [--only read,save]`
 // makes a studio of that many steps in bench/out/load (a small dataset through the real import,
 // then its rows copied in SQL until there are enough), builds into .next-bench (or reuses that build
 // with --skip-build), starts `next start` with STUDIO_SERVER_TIMING=1 (per-stage timings), runs,
@@ -64,8 +64,13 @@ export type LoadBenchOptions = {
   durationSeconds?: number;
   /** How many annotators share the load (each has their own session cookie). */
   annotators?: number;
+  /** Only these workloads (the health lower bound always runs): read, save, list, dashboard. Default: all. */
+  only?: readonly WorkloadKey[];
   log?: (line: string) => void;
 };
+
+export const WORKLOAD_KEYS = ["read", "save", "list", "dashboard"] as const;
+export type WorkloadKey = (typeof WORKLOAD_KEYS)[number];
 
 export const TARGETS = { read: 25, save: 50, list: 50, dashboard: 100 } as const;
 
@@ -113,6 +118,7 @@ async function preparePeople(prisma: Db, annotators: number) {
 }
 
 type Workload = {
+  key: WorkloadKey | "health";
   name: string;
   method: "GET" | "PUT";
   path: string;
@@ -300,9 +306,16 @@ export async function runLoadBench(opts: LoadBenchOptions): Promise<Figure[]> {
     }
     listQueries.push("q=settings", "assignee=none&sort=app&dir=desc", `assignee=${encodeURIComponent(people[0]!.email)}`);
 
-    const workloads: Workload[] = [
-      { name: "GET /api/health (lower bound)", method: "GET", path: "/api/health", next: () => ({ path: "/api/health", headers: {} }) },
+    const all: Workload[] = [
       {
+        key: "health",
+        name: "GET /api/health (lower bound)",
+        method: "GET",
+        path: "/api/health",
+        next: () => ({ path: "/api/health", headers: {} }),
+      },
+      {
+        key: "read",
         name: "trajectory read (editor opens a trajectory)",
         method: "GET",
         path: "/api/trajectories/:id",
@@ -313,6 +326,7 @@ export async function runLoadBench(opts: LoadBenchOptions): Promise<Figure[]> {
         }),
       },
       {
+        key: "save",
         name: "step save (editor autosave, version checked)",
         method: "PUT",
         path: "/api/steps/:id/annotation",
@@ -341,6 +355,7 @@ export async function runLoadBench(opts: LoadBenchOptions): Promise<Figure[]> {
         isConflict: (status) => status === 409,
       },
       {
+        key: "list",
         name: "trajectory list (sorted by each column, filtered)",
         method: "GET",
         path: "/api/trajectories?sort=…",
@@ -348,6 +363,7 @@ export async function runLoadBench(opts: LoadBenchOptions): Promise<Figure[]> {
         next: (slot) => ({ path: `/api/trajectories?${pick(slot, listQueries)}`, headers: { cookie: reviewerCookie } }),
       },
       {
+        key: "dashboard",
         name: "dashboard aggregates",
         method: "GET",
         path: "/api/dashboard",
@@ -355,6 +371,8 @@ export async function runLoadBench(opts: LoadBenchOptions): Promise<Figure[]> {
         next: () => ({ path: "/api/dashboard", headers: { cookie: reviewerCookie } }),
       },
     ];
+
+    const workloads = all.filter((w) => w.key === "health" || !opts.only || opts.only.includes(w.key));
 
     // A short warm-up (Next compiles nothing in production, but the first requests fill caches).
     for (const w of workloads)
@@ -372,7 +390,7 @@ export async function runLoadBench(opts: LoadBenchOptions): Promise<Figure[]> {
     }
     // The list and the dashboard one request at a time too: what one person waits, without the queue.
     const alone = Math.max(5, Math.round(duration / 3));
-    for (const w of workloads.slice(3)) {
+    for (const w of workloads.filter((w) => w.key === "list" || w.key === "dashboard")) {
       log(`  ${w.name}, one connection × ${alone} s …`);
       raw.push(await measure(baseUrl, { ...w, name: `${w.name}, 1 connection` }, 1, alone));
     }
@@ -511,8 +529,13 @@ async function main() {
       lane: { type: "string", default: "studio" },
       // Processes serving the port (STUDIO_WORKERS, server/main.ts).
       workers: { type: "string", default: String(os.availableParallelism()) },
+      // A comma-separated subset of read, save, list, dashboard (health always runs).
+      only: { type: "string" },
     },
   });
+  const only = values.only?.split(",").map((k) => k.trim());
+  const unknown = only?.filter((k) => !(WORKLOAD_KEYS as readonly string[]).includes(k));
+  if (unknown?.length) throw new Error(`--only takes ${WORKLOAD_KEYS.join(", ")}; got ${unknown.join(", ")}`);
   if (values.lane !== "studio" && values.lane !== "next") throw new Error(`--lane must be studio or next, got ${values.lane}`);
   const out = path.join(ROOT, "bench/out");
   const work = path.join(out, "load");
@@ -594,6 +617,7 @@ async function main() {
       databaseUrl,
       connections: Number(values.connections),
       durationSeconds: Number(values.duration),
+      ...(only ? { only: only as WorkloadKey[] } : {}),
     });
     console.log(`\n${formatFigures(figures)}`);
     await writeFile(

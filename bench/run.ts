@@ -19,7 +19,7 @@ import { parseArgs } from "node:util";
 import { mobileR1Dataset } from "@/lib/server/testing/dataset";
 import { fileContent, junkLineCount, junkLines, writeMultipart, zipBomb } from "@/lib/server/testing/hostile-uploads";
 import { figure, table, type BenchResults, type Figure, type Load } from "./figures";
-import { allWorkersAnswer, runLoadBench } from "./load";
+import { allWorkersAnswer, runLoadBench, TARGETS } from "./load";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const { values: args } = parseArgs({
@@ -331,7 +331,7 @@ async function main() {
         value: saves.importing.p95,
         unit: "ms",
         lowerBound: saves.aloneP95,
-        target: { maxRatio: SAVE_TARGET_P95_RATIO },
+        target: { max: SAVE_TARGET_P95_MS },
         note: `${saves.annotators} annotators; bound: the same saves with no import; ${saves.importing.errors} errors`,
       }),
     );
@@ -373,8 +373,13 @@ async function main() {
   console.log(`\nwritten: ${path.relative(ROOT, path.join(OUT, "results.json"))}`);
 }
 
-/** The save figure's target: p95 while importing at most this many times the same run's p95 without an import, and no error. */
-const SAVE_TARGET_P95_RATIO = 3;
+/**
+ * The save figure's target, as the hardening issue puts it: while an import runs, annotators' saves are
+ * never refused, nor delayed beyond the benchmark's save target (p95 ≤ 50 ms, TARGETS.save of
+ * bench/load.ts). The ratio to the same saves without an import is printed beside it; it has no target
+ * of its own (alone, a save takes well under a millisecond, and one fsync'd commit of the import's takes more).
+ */
+const SAVE_TARGET_P95_MS = TARGETS.save;
 
 type SaveStats = { saves: number; errors: number; p50: number; p95: number; max: number; errorSamples: string[] };
 
@@ -439,7 +444,7 @@ async function savesWhileImporting(source: string, env: NodeJS.ProcessEnv, cli: 
   const after = await savesDuring("alone-after", env, tsx, () => new Promise((r) => setTimeout(r, baselineSeconds * 1000)));
   const alone = { ...before, p95: +((before.p95 + after.p95) / 2).toFixed(1) };
   const ratio = +(importing.p95 / Math.max(0.1, alone.p95)).toFixed(2);
-  const met = importing.errors === 0 && ratio <= SAVE_TARGET_P95_RATIO;
+  const met = importing.errors === 0 && importing.p95 <= SAVE_TARGET_P95_MS;
   console.log(
     `\nsaves while importing (${ANNOTATORS} annotators saving every ${100} ms, one process; import of ${steps} steps from the command line):`,
   );
@@ -449,7 +454,7 @@ async function savesWhileImporting(source: string, env: NodeJS.ProcessEnv, cli: 
     `  during the import  ${fmt(importing)}   (import took ${importPhase!.seconds.toFixed(1)} s, peak ${importPhase!.peakMB} MB)`,
   );
   console.log(
-    `  save p95 during the import = ${ratio} × alone (mean of before and after, ${alone.p95} ms); errors ${importing.errors}; target (p95 ≤ ${SAVE_TARGET_P95_RATIO} ×, no error): ${met ? "met" : "NOT met"}`,
+    `  save p95 during the import = ${ratio} × alone (mean of before and after, ${alone.p95} ms); errors ${importing.errors}; target (p95 ≤ ${SAVE_TARGET_P95_MS} ms, no error): ${met ? "met" : "NOT met"}`,
   );
   for (const e of importing.errorSamples) console.log(`  error: ${e}`);
   return {
@@ -460,7 +465,7 @@ async function savesWhileImporting(source: string, env: NodeJS.ProcessEnv, cli: 
     aloneP95: alone.p95,
     importing,
     p95Ratio: ratio,
-    target: { p95Ratio: SAVE_TARGET_P95_RATIO, errors: 0 },
+    target: { p95Ms: SAVE_TARGET_P95_MS, errors: 0 },
     met,
     importSeconds: importPhase!.seconds,
   };

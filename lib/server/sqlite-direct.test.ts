@@ -52,4 +52,21 @@ describe("writeTransaction on SQLite", () => {
     expect(await db.project.count({ where: { id: "w1" } })).toBe(1);
     other.close();
   });
+
+  it("keeps this process's order while it waits, and leaves the event loop free", async () => {
+    const { db, dir } = await freshStudio();
+    const other = new Database(path.join(dir, "studio.db"));
+    other.exec("BEGIN IMMEDIATE");
+    let ticks = 0;
+    const ticking = setInterval(() => ticks++, 5);
+    setTimeout(() => other.exec("COMMIT"), 200);
+    const insert = (id: string) =>
+      writeTransaction(db, (exec) => exec(Prisma.sql`INSERT INTO "Project" ("id", "name") VALUES (${id}, ${id})`));
+    await Promise.all([insert("first"), insert("second"), insert("third")]);
+    clearInterval(ticking);
+    expect(ticks).toBeGreaterThan(10);
+    const order = other.prepare(`SELECT "id" FROM "Project" WHERE "id" IN ('first', 'second', 'third') ORDER BY rowid`).all();
+    expect(order).toEqual([{ id: "first" }, { id: "second" }, { id: "third" }]);
+    other.close();
+  });
 });

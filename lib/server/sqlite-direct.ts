@@ -15,8 +15,8 @@ export type Exec = (q: Prisma.Sql) => Promise<number>;
 
 /**
  * SQLite's own busy wait blocks the event loop, so this writer has none: when another process (a second
- * studio worker, the command line importing) holds the file's write lock, BEGIN fails at once and the
- * transaction is tried again after a pause, with the event loop free meanwhile.
+ * studio worker, the command line importing) holds the file's write lock, BEGIN fails at once and is
+ * tried again after a pause, with the event loop free meanwhile and this process's turn kept.
  */
 const SYNC_BUSY_MS = 0;
 const STATEMENTS = 100;
@@ -65,27 +65,29 @@ export async function writeTransaction<T>(client: Db, body: (exec: Exec) => Prom
     return stmt.run(q.values.map((v) => bindable(v, q.sql))).changes;
   };
   const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
-  for (;;) {
-    const outcome = await writeLockFor(file).run(async (): Promise<{ done: true; value: T } | { done: false }> => {
+  return writeLockFor(file).run(async () => {
+    // Another process holds the file's write lock (the other studio workers, the command line importing):
+    // wait for it here, keeping this process's turn (its later writes queue behind this one), polling
+    // at once for the first millisecond (a save holds the lock for well under one), then every millisecond.
+    const spinUntil = Date.now() + 1;
+    for (;;) {
       try {
         w.db.exec("BEGIN IMMEDIATE");
+        break;
       } catch (e) {
-        // Another process (the command line importing) holds the file's write lock: try again shortly.
         if (!isBusy(e) || Date.now() > deadline) throw e;
-        return { done: false };
       }
-      try {
-        const value = await body(exec);
-        w.db.exec("COMMIT");
-        return { done: true, value };
-      } catch (e) {
-        if (w.db.inTransaction) w.db.exec("ROLLBACK");
-        throw e;
-      }
-    });
-    if (outcome.done) return outcome.value;
-    await new Promise((r) => setTimeout(r, 1));
-  }
+      await new Promise((r) => (Date.now() < spinUntil ? setImmediate(r) : setTimeout(r, 1)));
+    }
+    try {
+      const value = await body(exec);
+      w.db.exec("COMMIT");
+      return value;
+    } catch (e) {
+      if (w.db.inTransaction) w.db.exec("ROLLBACK");
+      throw e;
+    }
+  });
 }
 
 /** The same statements through a Prisma transaction. */
