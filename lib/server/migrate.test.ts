@@ -1,6 +1,5 @@
-import { execFileSync, spawnSync } from "node:child_process";
 import { diffSql } from "../../scripts/prisma-dialects.mjs";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -10,6 +9,7 @@ import { createDb } from "./db";
 import { importFile } from "./import";
 import { getStats } from "./trajectories";
 import { blankPng } from "./testing/fixtures";
+import { hasPostgres, startPostgres, type PostgresServer } from "./testing/postgres";
 import { CLI_ACTOR } from "./audit";
 
 const ROOT = process.cwd();
@@ -113,34 +113,14 @@ describe("SQL migrations", () => {
 
 // PostgreSQL: a private server started for this test (Debian's postgresql package). CI machines
 // have it; where it is missing the suite says so and skips only this block.
-const PG_BIN = "/usr/lib/postgresql/15/bin";
-const hasPg = existsSync(path.join(PG_BIN, "initdb"));
-describe.skipIf(!hasPg)("PostgreSQL", () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "pg-"));
-  const port = 55432 + Math.floor(Math.random() * 1000);
-  const url = `postgresql://postgres@127.0.0.1:${port}/postgres`;
-  const asPostgres = (cmd: string, args: string[]) => {
-    const isRoot = process.getuid?.() === 0;
-    const r = isRoot
-      ? spawnSync("runuser", ["-u", "postgres", "--", path.join(PG_BIN, cmd), ...args], { encoding: "utf8" })
-      : spawnSync(path.join(PG_BIN, cmd), args, { encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`${cmd} failed: ${r.stderr}`);
-  };
+describe.skipIf(!hasPostgres)("PostgreSQL", () => {
+  let server: PostgresServer;
+  let url = "";
   beforeAll(() => {
-    if (process.getuid?.() === 0) execFileSync("chown", ["postgres", dir]);
-    asPostgres("initdb", ["-D", path.join(dir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8"]);
-    asPostgres("pg_ctl", [
-      "-D",
-      path.join(dir, "data"),
-      "-l",
-      path.join(dir, "log"),
-      "-o",
-      `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir}`,
-      "-w",
-      "start",
-    ]);
+    server = startPostgres();
+    url = server.url("postgres");
   }, 60_000);
-  afterAll(() => asPostgres("pg_ctl", ["-D", path.join(dir, "data"), "-m", "fast", "stop"]));
+  afterAll(() => server?.stop());
 
   it("migrates and imports the same way as SQLite", async () => {
     expect((await migrate(url)).applied.length).toBe(loadMigrations("postgresql").length);

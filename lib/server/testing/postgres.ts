@@ -1,7 +1,7 @@
 // A private PostgreSQL server for a test file (Debian's postgresql package), and a fresh migrated
 // database in it per test. Where the binaries are missing, `hasPostgres` is false and the suite skips.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -27,9 +27,24 @@ export type PostgresServer = {
   freshDb: () => Promise<{ url: string; db: Db; dir: string }>;
 };
 
+/**
+ * A port for a test server outside the range the kernel hands out to outgoing connections (a busy test
+ * run has thousands open, and one on the chosen port makes the server's bind fail).
+ */
+function serverPort(): number {
+  let [low, high] = [32768, 60999];
+  try {
+    const range = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/).map(Number);
+    if (range.length === 2 && range.every(Number.isInteger)) [low, high] = range as [number, number];
+  } catch {
+    // not Linux: the usual range
+  }
+  const [from, to] = 65535 - high > 2000 ? [high + 1, 65535] : [10000, Math.max(10001, low - 1)];
+  return from + Math.floor(Math.random() * (to - from));
+}
+
 export function startPostgres(): PostgresServer {
   const dir = mkdtempSync(path.join(os.tmpdir(), "pg-"));
-  const port = 55432 + Math.floor(Math.random() * 2000);
   const isRoot = process.getuid?.() === 0;
   const asPostgres = (cmd: string, args: string[]) => {
     const r = isRoot
@@ -39,16 +54,28 @@ export function startPostgres(): PostgresServer {
   };
   if (isRoot) execFileSync("chown", ["postgres", dir]);
   asPostgres("initdb", ["-D", path.join(dir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8"]);
-  asPostgres("pg_ctl", [
-    "-D",
-    path.join(dir, "data"),
-    "-l",
-    path.join(dir, "log"),
-    "-o",
-    `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200`,
-    "-w",
-    "start",
-  ]);
+  // A port someone took meanwhile (another test's server, another program) fails the start: try another.
+  let port = 0;
+  for (let attempt = 1; ; attempt++) {
+    port = serverPort();
+    try {
+      asPostgres("pg_ctl", [
+        "-D",
+        path.join(dir, "data"),
+        "-l",
+        path.join(dir, "log"),
+        "-o",
+        `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200`,
+        "-w",
+        "start",
+      ]);
+      break;
+    } catch (e) {
+      const log = existsSync(path.join(dir, "log")) ? readFileSync(path.join(dir, "log"), "utf8") : "";
+      if (attempt >= 5 || !/Address already in use/.test(log))
+        throw new Error(`${(e as Error).message}\n${log.slice(-2000)}`, { cause: e });
+    }
+  }
   const url = (database: string) => `postgresql://postgres@127.0.0.1:${port}/${database}`;
   let n = 0;
   return {
