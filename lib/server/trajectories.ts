@@ -55,22 +55,22 @@ export async function getStats({ actor }: { actor: Caller }, prisma: Db = defaul
  * index (column, id) that yields rows in this order, so a page is read straight off the index
  * (migrations 20261122213436_list_sort_indexes). Missing values (outcome, assignee) sort as the
  * smallest on both dialects: first ascending, last descending (on PostgreSQL, whose indexes keep
- * NULLs last, the outcome's order is therefore sorted per request). The assignee sorts by email
- * through a join on the people table (a small table; that one order is sorted per request).
+ * NULLs last, the outcome's order is therefore sorted per request). The assignee's order (by email,
+ * which lives in the people table) is read in two ordered parts instead: see listSql.
  */
-const SORT_COLUMNS: Record<TrajectorySort | "created", Prisma.Sql> = {
+type OneIndexSort = Exclude<TrajectorySort, "assignee">;
+const SORT_COLUMNS: Record<OneIndexSort | "created", Prisma.Sql> = {
   app: Prisma.raw('t."app"'),
   instruction: Prisma.raw('t."instruction"'),
   steps: Prisma.raw('t."stepCount"'),
   status: Prisma.raw('t."status"'),
   outcome: Prisma.raw('t."outcome"'),
-  assignee: Prisma.raw('u."email"'),
   source: Prisma.raw('t."source"'),
   created: Prisma.raw('t."createdAt"'),
 };
-const NULLABLE = new Set<string>(["outcome", "assignee"]);
+const NULLABLE = new Set<string>(["outcome"]);
 
-function orderBy(sort: TrajectorySort | undefined, dir: "asc" | "desc" = "asc"): Prisma.Sql {
+function orderBy(sort: OneIndexSort | undefined, dir: "asc" | "desc" = "asc"): Prisma.Sql {
   const key = sort ?? "created";
   const d = Prisma.raw(sort ? dir.toUpperCase() : "ASC");
   const nulls = NULLABLE.has(key) ? Prisma.raw(dir === "asc" ? " NULLS FIRST" : " NULLS LAST") : Prisma.empty;
@@ -218,11 +218,6 @@ export async function listTrajectories({ actor, ...input }: { actor: Caller } & 
       updatedAt: new Date(r.updatedAt).toISOString(),
     })),
   };
-}
-
-/** The EXPLAIN-able page query of listTrajectories for a sort (the index test reads its plan). */
-export function listPageSqlForPlan(sort: TrajectorySort | undefined, dir: "asc" | "desc" = "asc"): Prisma.Sql {
-  return Prisma.sql`SELECT t."id" FROM "Trajectory" t LEFT JOIN "user" u ON u."id" = t."assigneeId" ${orderBy(sort, dir)} LIMIT 50 OFFSET 100`;
 }
 
 /** A trajectory `actor` may read (404 when it does not exist, 403 when it is someone else's work). */
