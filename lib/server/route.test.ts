@@ -62,6 +62,13 @@ describe("the two ways of answering", () => {
     expect(await res.text()).toBe('{"x":4,"label":"长"}');
   });
 
+  it("refuse, when the route is declared, a JSON output with a status that carries no body", () => {
+    for (const status of [204, 304]) expect(() => publicRoute(() => ({ x: 1 }), status)).toThrow(/has no body/);
+    expect(() =>
+      route({ permission: "public", output: "raw", status: 204, handler: async () => new Response(null, { status: 204 }) }),
+    ).not.toThrow();
+  });
+
   it("leave errors and raw answers as Responses", async () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     const failing = await publicRoute(() => ({ x: null })).answer(get(), ctx);

@@ -70,6 +70,9 @@ export function responseOf(a: Answer): Response {
  */
 const SERVER_TIMING = process.env.STUDIO_SERVER_TIMING === "1";
 
+/** Statuses whose answer has no body (a web Response refuses one). */
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
 const withoutEmpty = (params: URLSearchParams) => Object.fromEntries([...params].filter(([, v]) => v.trim() !== ""));
 
 /**
@@ -85,6 +88,8 @@ export function route<
   Body extends Schema | undefined = undefined,
   Output extends Schema | "raw" = "raw",
 >(spec: RouteSpec<P, Params, Query, Body, Output>): RouteHandler {
+  if (spec.output !== "raw" && spec.status !== undefined && NULL_BODY_STATUSES.has(spec.status))
+    throw new Error(`route(): a ${spec.status} answer has no body, so it cannot carry a JSON output; use output: "raw"`);
   const answer = async (req: Request, ctx: RouteContext): Promise<Answer> => {
     let actor: Actor | null = null;
     const marks: [string, number][] = [];

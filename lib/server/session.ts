@@ -24,8 +24,8 @@ function cookieValue(header: string | null, name: string): string | null {
 /**
  * Cookie values whose signature checked out, with the secret they were checked with: a browser sends
  * the same cookie on every request, and the HMAC is a pure function of the two. Only good values are
- * kept (a stream of forged ones cannot push them out faster than it could be checked anyway), and at
- * most VERIFIED_KEPT: when full it starts again. Whether the session still exists is asked every time.
+ * kept, in their canonical form (one per session), and at most VERIFIED_KEPT: when full it starts
+ * again. Whether the session still exists is asked every time.
  */
 const verified = new Map<string, { secret: string; token: string }>();
 const VERIFIED_KEPT = 10_000;
@@ -46,8 +46,12 @@ export function verifiedSessionToken(raw: string, secret: string): string | null
   const signature = Buffer.from(value.slice(dot + 1), "base64");
   const expected = createHmac("sha256", secret).update(token).digest();
   if (signature.length !== expected.length || !timingSafeEqual(signature, expected)) return null;
-  if (verified.size >= VERIFIED_KEPT) verified.clear();
-  verified.set(raw, { secret, token });
+  // Kept only in the one form better-auth writes, so each session can hold one entry at most (other
+  // spellings of the same value, percent-encoded or padded, still verify, just not from memory).
+  if (raw === encodeURIComponent(`${token}.${expected.toString("base64")}`)) {
+    if (verified.size >= VERIFIED_KEPT) verified.clear();
+    verified.set(raw, { secret, token });
+  }
   return token;
 }
 

@@ -64,8 +64,8 @@ export async function writeTransaction<T>(client: Db, body: (exec: Exec) => Prom
     const stmt = keptStatement(w.statements, (sql) => w.db.prepare(sql), q.sql, STATEMENTS);
     return stmt.run(q.values.map((v) => bindable(v, q.sql))).changes;
   };
-  const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
   return writeLockFor(file).run(async () => {
+    const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
     // Another process holds the file's write lock (the other studio workers, the command line importing):
     // wait for it here, keeping this process's turn (its later writes queue behind this one), polling
     // at once for the first millisecond (a save holds the lock for well under one), then every millisecond.

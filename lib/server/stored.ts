@@ -20,7 +20,10 @@ export function fromStore<T>(schema: z.ZodType<T>, value: unknown, what: string)
   return r.data;
 }
 
-/** Whether `value` is, as it is now, what `schema` produced in fromStore (the very object, not a copy). */
+/**
+ * Whether `value` is what `schema` produced in fromStore (the very object, not a copy). Nothing changes
+ * such a value afterwards: code that needs another shape builds a new object, which is checked again.
+ */
 export function isFromStore(value: unknown, schema: z.ZodType): boolean {
   return typeof value === "object" && value !== null && producedBy.get(value) === schema;
 }

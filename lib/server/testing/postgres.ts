@@ -39,8 +39,11 @@ function serverPort(): number {
   } catch {
     // not Linux: the usual range
   }
-  const [from, to] = 65535 - high > 2000 ? [high + 1, 65535] : [10000, Math.max(10001, low - 1)];
-  return from + Math.floor(Math.random() * (to - from));
+  const above = 65535 - high;
+  const below = low - 1 - 10000;
+  // The larger free stretch; where the kernel may hand out nearly every port, anywhere (the caller retries).
+  const [from, to] = Math.max(above, below) < 500 ? [20000, 65000] : above >= below ? [high + 1, 65535] : [10000, low - 1];
+  return from + Math.floor(Math.random() * (to - from + 1));
 }
 
 export function startPostgres(): PostgresServer {
@@ -56,14 +59,16 @@ export function startPostgres(): PostgresServer {
   asPostgres("initdb", ["-D", path.join(dir, "data"), "-U", "postgres", "--auth=trust", "-E", "UTF8"]);
   // A port someone took meanwhile (another test's server, another program) fails the start: try another.
   let port = 0;
+  const logFile = path.join(dir, "log");
   for (let attempt = 1; ; attempt++) {
     port = serverPort();
+    const logged = existsSync(logFile) ? readFileSync(logFile, "utf8").length : 0;
     try {
       asPostgres("pg_ctl", [
         "-D",
         path.join(dir, "data"),
         "-l",
-        path.join(dir, "log"),
+        logFile,
         "-o",
         `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200`,
         "-w",
@@ -71,7 +76,7 @@ export function startPostgres(): PostgresServer {
       ]);
       break;
     } catch (e) {
-      const log = existsSync(path.join(dir, "log")) ? readFileSync(path.join(dir, "log"), "utf8") : "";
+      const log = existsSync(logFile) ? readFileSync(logFile, "utf8").slice(logged) : "";
       if (attempt >= 5 || !/Address already in use/.test(log))
         throw new Error(`${(e as Error).message}\n${log.slice(-2000)}`, { cause: e });
     }
