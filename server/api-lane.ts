@@ -217,10 +217,8 @@ export async function serveApi(
 }
 
 /** A JSON answer from its text: one write, with its length. */
-function writeJson(answer: { status: number; headers: [string, string][]; json: string }, req: IncomingMessage, res: ServerResponse): void {
-  if (!req.complete) dropRest(req);
-  res.statusCode = answer.status;
-  for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
+function writeJson(answer: Extract<Answer, { json: string }>, req: IncomingMessage, res: ServerResponse): void {
+  beginAnswer(answer.status, req, res);
   for (const [key, value] of answer.headers) res.setHeader(key, value);
   res.setHeader("content-type", "application/json");
   res.setHeader("content-length", Buffer.byteLength(answer.json));
@@ -295,10 +293,15 @@ function dropRest(req: IncomingMessage): void {
   req.resume();
 }
 
-async function writeAnswer(answer: Response, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** What every answer starts with: the rest of an unread body dropped, the status, the security headers. */
+function beginAnswer(status: number, req: IncomingMessage, res: ServerResponse): void {
   if (!req.complete) dropRest(req);
-  res.statusCode = answer.status;
+  res.statusCode = status;
   for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
+}
+
+async function writeAnswer(answer: Response, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  beginAnswer(answer.status, req, res);
   answer.headers.forEach((value, key) => {
     if (key !== "set-cookie") res.setHeader(key, value);
   });
