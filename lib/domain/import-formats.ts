@@ -2,10 +2,10 @@ import { z } from "zod";
 import { boxOverlapsScreen, boxSchema, framePair, toOriginalPoint, type Box, type Size } from "./geometry";
 import { text } from "./limits";
 import { parseModelOutput } from "./model-output";
-import { normalizeAction } from "./normalize";
+import { normalizeActionForImport } from "./normalize";
 import type { ImportProblem } from "./problems";
 import { splitThought, composeThought, type ThoughtParts } from "./thought";
-import { mapPoints, screenProblems, type ToolCall } from "./tool-call";
+import { mapPoints, screenProblems, type StepToolCall } from "./tool-call";
 import { canonicalTrajectorySchema, type OriginalOutput, type Outcome, type TrajectorySource, type Verdict } from "./trajectory";
 
 export const IMPORT_FORMATS = ["mobile-r1", "ui-s1", "studio"] as const;
@@ -69,7 +69,7 @@ export type BuiltStep = {
   original: OriginalOutput;
   thought: ThoughtParts & { text: string };
   clearAction: string;
-  toolCall: ToolCall;
+  toolCall: StepToolCall;
   box: Box | null;
   candidateBoxes: Box[];
   verdict: Verdict;
@@ -268,7 +268,7 @@ export function buildTrajectory(
     const parsed = s.response !== undefined ? parseModelOutput(s.response) : undefined;
     const source = s.rawAction ?? parsed?.toolCallText;
     if (source === undefined) return push("action", "is missing (no action and no <tool_call> in the response)");
-    const n = normalizeAction(source, size);
+    const n = normalizeActionForImport(source, size);
     if (!n.ok) return n.problems.forEach((p) => push(p.field === "action" ? "action" : `action.${p.field}`, p.message));
     const original = toOriginal.call(n.call);
     const offScreen = screenProblems(original, size);
@@ -302,10 +302,10 @@ export function buildTrajectory(
     };
     if (s.annotated) {
       const a = s.annotated;
-      const call = normalizeAction(a.toolCall, size);
+      const call = normalizeActionForImport(a.toolCall, size);
       if (!call.ok) return call.problems.forEach((p) => push(`toolCall.${p.field}`, p.message));
       screenProblems(call.call, size).forEach((p) => push(`toolCall.${p.field}`, p.message));
-      const originalCall = s.originalToolCall !== undefined ? normalizeAction(s.originalToolCall, size) : undefined;
+      const originalCall = s.originalToolCall !== undefined ? normalizeActionForImport(s.originalToolCall, size) : undefined;
       steps.push({
         index,
         screenshotName: s.screenshotName,
@@ -355,7 +355,7 @@ function fromFileFrame(frame: CoordinateFrame, size: Size, declared?: Size) {
     point = (p) => p;
   }
   return {
-    call: (c: ToolCall) => mapPoints(c, point),
+    call: (c: StepToolCall) => mapPoints(c, point),
     box: ([x1, y1, x2, y2]: Box): Box => {
       const [a, b] = point([x1, y1]);
       const [c, d] = point([x2, y2]);

@@ -205,7 +205,7 @@ describe("Mobile-R1 release format", () => {
     const step = t.steps[0]!;
     // 935 in the 1092-wide frame is 924.7 original pixels; 406 of 2408 is 404.65.
     expect(step.toolCall.action).toBe("click");
-    if (step.toolCall.action !== "click") return;
+    if (step.toolCall.action !== "click" || !step.toolCall.coordinate) throw new Error("expected a click with a point");
     expect(step.toolCall.coordinate[0]).toBeCloseTo(924.725, 2);
     expect(step.toolCall.coordinate[1]).toBeCloseTo(404.65, 2);
     expect(step.thought).toMatchObject({
