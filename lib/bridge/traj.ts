@@ -2,7 +2,7 @@ import path from "node:path";
 import { groundTruthContradictions } from "@/lib/domain/annotation";
 import { smartResize, type Box } from "@/lib/domain/geometry";
 import { mobileUseSystemPrompt, mobileUseUserText } from "@/lib/domain/prompt";
-import { isPointless, POINTLESS_MESSAGE, trainableCall, type ToolCall } from "@/lib/domain/tool-call";
+import { isPointless, POINTLESS_MESSAGE, screenProblems, trainableCall, type ToolCall } from "@/lib/domain/tool-call";
 import {
   addRow,
   emptyHints,
@@ -124,6 +124,11 @@ export async function exportTraj(
       const call = step.toolCall;
       if (isPointless(call)) {
         problems.push({ ...where(step), message: POINTLESS_MESSAGE });
+        continue;
+      }
+      const offScreen = screenProblems(call, step.screenshot);
+      if (offScreen.length > 0) {
+        problems.push({ ...where(step), message: `toolCall ${offScreen.map((p) => `${p.field} ${p.message}`).join("; ")}` });
         continue;
       }
       const contradictions = groundTruthContradictions(call, step.box, step.screenshot);
