@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { COOKBOOK_EN_PNG } from "@/fixtures";
 import { exportDataset } from "./export";
 import { importFile } from "./import";
+import { parseFrameOption } from "@/lib/domain/import-formats";
 import { getStats, getTrajectory, listTrajectories } from "./trajectories";
 import { UI_S1_EVAL_JSONL as UI_S1_EVAL } from "@/fixtures";
 import { blankPng, freshStudio, uiS1ScreenshotDir } from "./testing/fixtures";
@@ -217,5 +218,28 @@ describe("Mobile-R1 release format", () => {
     expect(step.original.response).toBe(row.trajectory[0]!.response);
     expect(step.original.rawAction).toBe(row.trajectory[0]!.action);
     expect(step.screenshot).toMatchObject({ width: 1080, height: 2400 });
+  });
+
+  it("reads Qwen3-VL / GUI-Owl 1.5 coordinates, 0..1000 relative to the screenshot (--frame rel1000)", async () => {
+    const { db } = await freshStudio();
+    const dir = await mkdtemp(path.join(os.tmpdir(), "mr1-rel-"));
+    await mkdir(path.join(dir, "images"));
+    await copyFile(COOKBOOK_EN_PNG, path.join(dir, "images", "en.png"));
+    const call = '{"name": "mobile_use", "arguments": {"action": "swipe", "coordinate": [500, 750], "coordinate2": [866, 169]}}';
+    const row = {
+      app_name: "File Manager",
+      instruction: "Scroll to the MUSIC folder",
+      system: "",
+      image_width: 1080,
+      image_height: 2400,
+      trajectory: [{ image: "en.png", thought: "Scroll.", subtask: "Scroll", action: call, response: `<tool_call>${call}</tool_call>` }],
+    };
+    await writeFile(path.join(dir, "data.jsonl"), `${JSON.stringify(row)}\n`);
+    const r = await importFile({ file: path.join(dir, "data.jsonl"), format: "mobile-r1", frame: parseFrameOption("rel1000"), db });
+    expect(r.ok).toBe(true);
+    const list = await listTrajectories({ page: 1, pageSize: 10, actor: CLI_ACTOR }, db);
+    const step = (await getTrajectory(list.rows[0]!.id, db)).steps[0]!;
+    // x / 1000 x 1080, y / 1000 x 2400: [540, 1800] and [935.28, 405.6] original pixels.
+    expect(step.toolCall).toEqual({ action: "swipe", coordinate: [540, 1800], coordinate2: [935.28, 405.6] });
   });
 });
