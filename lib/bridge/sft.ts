@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { CoordinateConvention } from "@/lib/domain/geometry";
 import type { ActionSpace } from "@/lib/domain/prompt";
 import {
   addRow,
@@ -36,6 +37,8 @@ export type SftRow = { messages: ChatMessage[]; images: string[] };
 export type SftSummary = {
   command: "sft";
   target: SftTarget;
+  /** The coordinate convention of targets and history (the prompt announces its frame). */
+  coords: CoordinateConvention;
   maxPixels: number;
   minPixels: number;
   trajectories: number;
@@ -129,6 +132,7 @@ export async function exportSft(
   const summary: SftSummary = {
     command: "sft",
     target: opts.target,
+    coords: opts.coords ?? "qwen25-abs",
     maxPixels: opts.maxPixels,
     minPixels: opts.minPixels,
     trajectories: counts.trajectories,
