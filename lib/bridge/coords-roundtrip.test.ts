@@ -30,8 +30,10 @@ function androidControlSize(points: Point[]): Size {
 }
 
 const isPoint = (v: unknown): v is Point => Array.isArray(v) && v.length === 2 && v.every((n) => typeof n === "number");
+const isBox = (v: unknown): v is [number, number, number, number] =>
+  Array.isArray(v) && v.length === 4 && v.every((n) => typeof n === "number");
 const corners = (b: unknown): Point[] =>
-  Array.isArray(b) && b.length === 4 && b.every((n) => typeof n === "number")
+  isBox(b)
     ? [
         [b[0], b[1]],
         [b[2], b[3]],
