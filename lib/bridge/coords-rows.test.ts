@@ -51,10 +51,12 @@ type Out = {
 };
 const out = {} as Record<Convention, Out>;
 
+const hints: Record<string, string> = {};
 async function run(args: string[]): Promise<string> {
   const dir = await tempDir();
   const io = captureIo();
   expect(await runBridge([...args, "--out", dir], io), io.err()).toBe(0);
+  hints[args.join(" ")] = io.err();
   return dir;
 }
 
@@ -90,6 +92,9 @@ describe("bridge sft --coords", () => {
     expect(history("qwen3-rel1000")).toContain('"coordinate": [500, 750], "coordinate2": [500, 250]');
     expect(out["qwen3-rel1000"].sftSummary.coords).toBe("qwen3-rel1000");
     expect(out["qwen25-abs"].sftSummary.coords).toBe("qwen25-abs");
+    const printed = Object.entries(hints).filter(([args]) => args.startsWith("sft"));
+    expect(printed.find(([args]) => args.endsWith("qwen3-rel1000"))![1]).toContain("coordinates are 0..1000 of the screenshot");
+    expect(printed.find(([args]) => args.endsWith("qwen25-abs"))![1]).toContain("MAX_PIXELS/MIN_PIXELS keep the frame");
   });
 });
 
