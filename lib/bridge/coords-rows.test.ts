@@ -232,3 +232,15 @@ describe("rows written with each --coords give the same rewards for the same pre
     expect(abs.some(([wrong, right]) => wrong !== right)).toBe(true);
   });
 });
+
+describe("--coords on the command line", () => {
+  it("refuses an unknown convention and a command it does not apply to, naming the option", async () => {
+    const { dir } = await standardExport();
+    const bad = captureIo();
+    expect(await runBridge(["sft", dir, "--out", await tempDir(), "--target", "ms-swift", "--coords", "rel1000"], bad)).toBe(2);
+    expect(bad.err()).toContain('--coords must be one of qwen25-abs|qwen3-rel1000, got "rel1000"');
+    const stats = captureIo();
+    expect(await runBridge(["stats", dir, "--coords", "qwen3-rel1000"], stats)).toBe(2);
+    expect(stats.err()).toContain("--coords is for sft, grpo, traj and score, not stats");
+  });
+});
