@@ -6,7 +6,7 @@ import { isPointInBox, type Box, type Point } from "@/lib/domain/geometry";
  * the step came with any (a studio-format `elements` list), else its candidate boxes (UI-S1
  * `candidate_bbox`, the accessibility tree's boxes). A box listed twice counts once.
  */
-export function snapTargetsOf(step: { elements?: Pick<ScreenElement, "bbox">[]; candidateBoxes: Box[] }): Box[] {
+export function snapTargetsOf(step: { elements?: readonly ScreenElement[]; candidateBoxes: Box[] }): Box[] {
   const boxes = step.elements && step.elements.length > 0 ? step.elements.map((e) => e.bbox) : step.candidateBoxes;
   const out: Box[] = [];
   for (const b of boxes) if (!out.some((x) => isSameBox(x, b))) out.push(b);
