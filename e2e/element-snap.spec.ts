@@ -30,7 +30,7 @@ async function screenshot(seed: number): Promise<Buffer> {
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
-/** Import one trajectory through the API as an admin would (an upload of the file and its screenshots). */
+/** Import one trajectory through the API as an admin would (an upload of the file and its screenshots), and assign it to the admin. */
 async function seed(
   request: Parameters<typeof importViaApi>[0],
   baseURL: string,
@@ -44,6 +44,15 @@ async function seed(
   form.append("files", new Blob([`${JSON.stringify(line)}\n`]), "data.jsonl");
   for (const [name, bytes] of images) form.append("files", new Blob([new Uint8Array(bytes)]), name);
   expect((await importViaApi(request, baseURL, form)).state).toBe("succeeded");
+  // The editor is its assignee's: the admin takes the work themselves, as the team's lead would.
+  const goal = (line as { goal?: string; instruction?: string }).goal ?? (line as { instruction: string }).instruction;
+  const list = (await (await request.get(`/api/trajectories?q=${encodeURIComponent(goal)}`)).json()) as { rows: { id: string }[] };
+  expect(list.rows).toHaveLength(1);
+  const assigned = await request.post("/api/assignments", {
+    headers: { origin: baseURL },
+    data: { trajectoryIds: [list.rows[0]!.id], assignee: "admin@studio.local" },
+  });
+  expect(assigned.status(), await assigned.text()).toBe(200);
 }
 
 /** The drawn boxes of one Konva node name, in original screenshot pixels (from the nodes and the screenshot's transform). */
