@@ -4,6 +4,7 @@ import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-quer
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
 import { createAutosave, restoreDrafts, type Autosave } from "@/lib/canvas/autosave";
+import { snapTargetsOf } from "@/lib/canvas/snap";
 import { createEditor, TRAJECTORY_KEY, viewTransform, type DocValue, type Editor, type Synced } from "@/lib/canvas/editor";
 import { editorShortcuts } from "@/lib/canvas/editor-shortcuts";
 import {
@@ -70,7 +71,12 @@ function buildEditor(trajectory: TrajectoryView, stepIndex: number): Editor {
     : restoreDrafts({ trajectory: trajectoryAnnotationOf(trajectory), steps }, server, localDrafts(draftScope(trajectory)));
   return createEditor({
     trajectoryId: trajectory.id,
-    steps: trajectory.steps.map((s) => ({ id: s.id, index: s.index, size: { width: s.screenshot.width, height: s.screenshot.height } })),
+    steps: trajectory.steps.map((s) => ({
+      id: s.id,
+      index: s.index,
+      size: { width: s.screenshot.width, height: s.screenshot.height },
+      targets: snapTargetsOf(s),
+    })),
     stepIndex,
     doc: restored.doc,
     server: restored.server,

@@ -7,7 +7,7 @@ import { zoomHints } from "@/lib/canvas/view-shortcuts";
 import { useT } from "@/lib/i18n/react";
 import type { StepView } from "@/lib/domain/views";
 import { StepCanvas } from "@/components/step-canvas/step-canvas";
-import { importedBoxesOf } from "@/lib/canvas/overlay";
+import { elementBoxesOf, importedBoxesOf } from "@/lib/canvas/overlay";
 import { useCurrentAnnotation, useEditor } from "./use-editor";
 
 type Props = { editor: Editor; step: StepView; stepCount: number; shortcuts: Shortcut<EditorState>[] };
@@ -101,6 +101,7 @@ export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
           model={step.original.toolCall}
           corrected={annotation.toolCall}
           importedBoxes={importedBoxesOf(step)}
+          elementBoxes={elementBoxesOf(step)}
           correctedBox={annotation.box}
           editor={editor}
           isBoxSelected={isBoxSelected}

@@ -1,9 +1,10 @@
 "use client";
 
 import type Konva from "konva";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Arrow, Circle, Group, Image as KonvaImage, Layer, Line, Rect, Stage, Text } from "react-konva";
 import { HANDLES, type Editor } from "@/lib/canvas/editor";
+import { isSameBox, targetsAt } from "@/lib/canvas/snap";
 import { CANVAS_COLOURS, type GestureShape, type StepMarks } from "@/lib/canvas/overlay";
 import { transformOf, type ImageVariant, type View } from "@/lib/canvas/view";
 import type { Box, Point } from "@/lib/domain/geometry";
@@ -23,6 +24,8 @@ type Props = {
   size: { width: number; height: number };
   image: StageImage;
   marks: StepMarks;
+  /** The screen's elements (original pixels), drawn faintly with the imported boxes. */
+  elementBoxes: Box[];
   /** Steps after the cut are drawn faded. */
   isDimmed?: boolean;
   /** Edit mode: pointer gestures go to the editor's tools, and the selected box shows its handles. */
@@ -41,7 +44,8 @@ type Props = {
  * The Konva stage: the screenshot and the marks over it, drawn in ORIGINAL screenshot pixels inside
  * one transformed group per layer (the view's transform), so positions are exact at any zoom; mark
  * sizes are divided by the scale to look the same on screen. Nodes carry names (`screenshot`,
- * `model-action`, `corrected-action`, `imported-box`, `corrected-box`, `candidate-box`, `box-handle`)
+ * `model-action`, `corrected-action`, `imported-box`, `corrected-box`, `candidate-box`, `element-box`, `snap-hover`,
+ * `box-handle`)
  * so browser tests read what is drawn through Konva.stages. No text is drawn over the screenshot:
  * what the marks mean is in the legend beside the stage.
  */
@@ -50,6 +54,7 @@ export function KonvaStage({
   size,
   image,
   marks,
+  elementBoxes,
   isDimmed,
   editor,
   isBoxSelected,
@@ -67,6 +72,8 @@ export function KonvaStage({
   const stageRef = useRef<Konva.Stage>(null);
   /** The drag in progress is a pan the stage handles itself (space, middle button, read-only view). */
   const isPanning = useRef(false);
+  /** With the box tool, the snap target a click would take (the innermost under the pointer), original pixels. */
+  const [hover, setHover] = useState<Box | null>(null);
   const s = t.scale || 1;
 
   useEffect(() => {
@@ -114,7 +121,10 @@ export function KonvaStage({
         view.setPointer(p);
         if (isPanning.current) view.movePan(p);
         else editor?.pointerMove(input(p, e.evt));
+        const next = editor ? snapHover(editor, view.toImagePoint(p)) : null;
+        if (next !== hover && !(next && hover && isSameBox(next, hover))) setHover(next);
       }}
+      onPointerLeave={() => setHover(null)}
       onPointerUp={(e) => {
         const p = pointer();
         if (isPanning.current) {
@@ -163,6 +173,21 @@ export function KonvaStage({
       <Layer listening={false}>
         <Group name="marks" x={t.x} y={t.y} scaleX={s} scaleY={s}>
           {layers.importedBox &&
+            elementBoxes.map(([x1, y1, x2, y2], i) => (
+              <Rect
+                key={`e${i}`}
+                name="element-box"
+                x={x1}
+                y={y1}
+                width={x2 - x1}
+                height={y2 - y1}
+                stroke={CANVAS_COLOURS.candidate}
+                strokeWidth={1}
+                strokeScaleEnabled={false}
+                opacity={0.45}
+              />
+            ))}
+          {layers.importedBox &&
             marks.importedBoxes.map((b, i) => (
               <BoxShape
                 key={`i${i}`}
@@ -172,6 +197,7 @@ export function KonvaStage({
                 dash={i === 0 ? [7, 4] : [2, 3]}
               />
             ))}
+          {hover && <BoxShape name="snap-hover" box={hover} color={CANVAS_COLOURS.corrected} dash={[4, 4]} />}
           {layers.correctedBox && marks.correctedBox && (
             <BoxShape name="corrected-box" box={marks.correctedBox} color={CANVAS_COLOURS.corrected} fill="rgba(230,32,106,0.08)" />
           )}
@@ -182,6 +208,13 @@ export function KonvaStage({
       </Layer>
     </Stage>
   );
+}
+
+/** The snap target under the pointer while the box tool is idle (no drag), else null. */
+function snapHover(editor: Editor, p: Point): Box | null {
+  const st = editor.get();
+  if (st.tool !== "box" || st.drag || st.isReadOnly) return null;
+  return targetsAt(st.steps[st.stepIndex]?.targets ?? [], p)[0] ?? null;
 }
 
 /** A box with a white halo under its coloured line, so it reads on light and dark screens alike. */

@@ -35,6 +35,8 @@ export type StepCanvasProps = {
   /** The boxes that came with the import (first: the target, then other acceptable ones) and the corrected box. */
   importedBoxes: Box[];
   correctedBox: Box | null;
+  /** The screen's elements (original pixels), when the step came with them: drawn faintly with the imported boxes; the box tool snaps to them. */
+  elementBoxes?: Box[];
   /** Edit mode: the editor's tools get the pointer (space+drag still pans). Read-only without it. */
   editor?: Editor;
   isBoxSelected?: boolean;
@@ -71,6 +73,7 @@ export function StepCanvas(props: StepCanvasProps) {
     corrected,
     importedBoxes,
     correctedBox,
+    elementBoxes = NO_BOXES,
     editor,
     isBoxSelected,
     isDimmed,
@@ -131,6 +134,7 @@ export function StepCanvas(props: StepCanvasProps) {
           size={size}
           image={image}
           marks={marks}
+          elementBoxes={elementBoxes}
           isDimmed={isDimmed}
           editor={editor}
           isBoxSelected={isBoxSelected}
@@ -184,13 +188,22 @@ export function StepCanvas(props: StepCanvasProps) {
               ? t("canvas.variant.original")
               : t("canvas.variant.display", { width: Math.min(DISPLAY_VARIANT_WIDTH, screenshot.width) })}
         </p>
-        <Legend view={view} model={model} corrected={corrected} importedBoxes={marks.importedBoxes} correctedBox={correctedBox} />
+        <Legend
+          view={view}
+          model={model}
+          corrected={corrected}
+          importedBoxes={marks.importedBoxes}
+          elementCount={elementBoxes.length}
+          correctedBox={correctedBox}
+        />
         <p className="canvas-hint">{t(isWheelZoomWithModifier ? "canvas.hintModifier" : "canvas.hint")}</p>
         {children}
       </aside>
     </div>
   );
 }
+
+const NO_BOXES: Box[] = [];
 
 const SWATCH: Record<Layer, { color: string; dashed: boolean; shape: "ring" | "box" }> = {
   model: { color: CANVAS_COLOURS.model, dashed: true, shape: "ring" },
@@ -212,12 +225,14 @@ function Legend({
   model,
   corrected,
   importedBoxes,
+  elementCount,
   correctedBox,
 }: {
   view: View;
   model: StepToolCall;
   corrected: StepToolCall;
   importedBoxes: Box[];
+  elementCount: number;
   correctedBox: Box | null;
 }) {
   const t = useT();
@@ -227,7 +242,9 @@ function Legend({
     model: describeToolCall(model),
     corrected: pyJsonDumps(model) === pyJsonDumps(corrected) ? t("canvas.sameAsModel") : describeToolCall(corrected),
     importedBox:
-      boxText(importedBoxes[0]) + (importedBoxes.length > 1 ? ` ${t("canvas.layer.candidates", { n: importedBoxes.length - 1 })}` : ""),
+      boxText(importedBoxes[0]) +
+      (importedBoxes.length > 1 ? ` ${t("canvas.layer.candidates", { n: importedBoxes.length - 1 })}` : "") +
+      (elementCount > 0 ? ` ${t("canvas.layer.elements", { n: elementCount })}` : ""),
     correctedBox: boxText(correctedBox),
   };
   return (

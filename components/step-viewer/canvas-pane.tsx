@@ -8,7 +8,7 @@ import { zoomHints } from "@/lib/canvas/view-shortcuts";
 import type { StepView } from "@/lib/domain/views";
 import { fillNodes } from "@/components/ui/format";
 import { StepCanvas } from "@/components/step-canvas/step-canvas";
-import { importedBoxesOf } from "@/lib/canvas/overlay";
+import { elementBoxesOf, importedBoxesOf } from "@/lib/canvas/overlay";
 import { useT } from "@/lib/i18n/react";
 
 type Props = { store: ViewerStore; view: View; step: StepView; stepCount: number; shortcuts: Shortcut[] };
@@ -72,6 +72,7 @@ export function CanvasPane({ store, view, step, stepCount, shortcuts }: Props) {
           model={step.original.toolCall}
           corrected={step.toolCall}
           importedBoxes={importedBoxesOf(step)}
+          elementBoxes={elementBoxesOf(step)}
           correctedBox={step.box}
           paintIndex={step.index}
           onImageLoaded={onImageLoaded}

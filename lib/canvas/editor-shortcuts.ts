@@ -54,6 +54,8 @@ function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[
   const noBox = (s: EditorState) => !hasBox(s);
   const canEdit = (s: EditorState) => !s.isReadOnly;
   const editWithBox = (s: EditorState) => canEdit(s) && hasBox(s);
+  /** The step has elements (or candidate boxes) for the box to snap to. */
+  const canSnap = (s: EditorState) => canEdit(s) && (s.steps[s.stepIndex]?.targets?.length ?? 0) > 0;
   const canDecideOutcome = (s: EditorState) => canEdit(s) && !s.doc.trajectory.isDiscarded;
   /** A verdict key sets the verdict and, when the person chose so, moves to the next step. */
   const verdictKey = (v: Exclude<Verdict, "unreviewed">, key = VERDICT_KEYS[v]): Shortcut<EditorState> => ({
@@ -177,6 +179,22 @@ function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[
       group: "shortcut.group.box",
       when: editWithBox,
       run: editor.deleteBox,
+    },
+    {
+      id: "box.parent",
+      kbd: ["]"],
+      label: "shortcut.boxParent",
+      group: "shortcut.group.box",
+      when: canSnap,
+      run: () => editor.cycleSnap(1),
+    },
+    {
+      id: "box.child",
+      kbd: ["["],
+      label: "shortcut.boxChild",
+      group: "shortcut.group.box",
+      when: canSnap,
+      run: () => editor.cycleSnap(-1),
     },
     { id: "cancel", kbd: ["Escape"], label: "shortcut.cancel", group: "shortcut.group.box", run: editor.cancel },
 

@@ -13,6 +13,8 @@ import {
 } from "./editor";
 import { editorShortcuts } from "./editor-shortcuts";
 import { rewardPreview } from "./reward-preview";
+import { snapTargetsOf } from "./snap";
+import type { Box } from "@/lib/domain/geometry";
 import { formatKbd, matchShortcut, type KeyInput } from "./shortcuts";
 
 const SIZE = { width: 1080, height: 2400 };
@@ -31,8 +33,8 @@ const step = (over: Partial<StepAnnotation> = {}): StepAnnotation => ({
 });
 const traj: TrajectoryAnnotation = { outcome: null, isDiscarded: false, cutAfter: null };
 
-function setup(opts: { now?: () => number } = {}) {
-  const steps = ["s0", "s1", "s2"].map((id, index) => ({ id, index, size: SIZE }));
+function setup(opts: { now?: () => number; targets?: Box[] } = {}) {
+  const steps = ["s0", "s1", "s2"].map((id, index) => ({ id, index, size: SIZE, targets: index === 0 ? opts.targets : undefined }));
   const doc = { trajectory: traj, steps: { s0: step(), s1: step(), s2: step() } };
   const server: Record<string, Synced<DocValue>> = { [TRAJECTORY_KEY]: { version: 1, value: traj } };
   for (const s of steps) server[s.id] = { version: 1, value: doc.steps[s.id as "s0"] };
@@ -45,6 +47,22 @@ const cur = (e: ReturnType<typeof setup>) => e.get().doc.steps[e.get().steps[e.g
 const at = (e: ReturnType<typeof setup>, x: number, y: number, shiftKey = false) => {
   const t = viewTransform(e.get());
   return { image: [x, y] as [number, number], display: [t.x + x * t.scale, t.y + y * t.scale] as [number, number], shiftKey };
+};
+
+const key = (k: string, mods: Partial<KeyInput> = {}): KeyInput => ({
+  key: k,
+  ctrlKey: false,
+  metaKey: false,
+  shiftKey: false,
+  altKey: false,
+  ...mods,
+});
+const page = { save: () => {}, submit: () => {}, focusThought: () => {} };
+const fire = (e: ReturnType<typeof setup>, k: KeyInput, isTyping = false) => {
+  const list = editorShortcuts(e, page);
+  const hit = matchShortcut<EditorState>(k, list, e.get(), isTyping);
+  hit?.run(e.get());
+  return hit?.id;
 };
 
 describe("view transform", () => {
@@ -246,22 +264,6 @@ describe("history grouping", () => {
 });
 
 describe("shortcuts", () => {
-  const key = (k: string, mods: Partial<KeyInput> = {}): KeyInput => ({
-    key: k,
-    ctrlKey: false,
-    metaKey: false,
-    shiftKey: false,
-    altKey: false,
-    ...mods,
-  });
-  const page = { save: () => {}, submit: () => {}, focusThought: () => {} };
-  const fire = (e: ReturnType<typeof setup>, k: KeyInput, isTyping = false) => {
-    const list = editorShortcuts(e, page);
-    const hit = matchShortcut<EditorState>(k, list, e.get(), isTyping);
-    hit?.run(e.get());
-    return hit?.id;
-  };
-
   it("arrows move between steps, but nudge the box when one is selected (Shift: 10 px)", () => {
     const e = setup();
     expect(fire(e, key("ArrowRight"))).toBe("step.next");
@@ -439,6 +441,116 @@ describe("autosave", () => {
     const r = restoreDrafts({ trajectory: traj, steps: { s0: step() } }, server, drafts);
     expect(r.doc.steps.s0).toEqual(step());
     expect(drafts.map.has("s0")).toBe(false);
+  });
+});
+
+describe("box tool snapping to the screen's elements", () => {
+  // A settings row inside a list inside the screen: the row's switch is the innermost element.
+  const SCREEN: Box = [0, 0, 1080, 2400];
+  const LIST: Box = [0, 300, 1080, 1500];
+  const ROW: Box = [0, 600, 1080, 800];
+  const SWITCH: Box = [880, 650, 1040, 750];
+  const OTHER_ROW: Box = [0, 800, 1080, 1000];
+  const targets = [SCREEN, LIST, ROW, SWITCH, OTHER_ROW];
+
+  it("a click inside elements takes the smallest one containing the point, as one undo entry", () => {
+    const e = setup({ targets });
+    e.setBox([10, 10, 50, 50]);
+    e.setTool("box");
+    e.pointerDown(at(e, 950, 700));
+    e.pointerMove(at(e, 951, 701)); // hand jitter well under the click distance
+    e.pointerUp(at(e, 951, 701));
+    expect(cur(e).box).toEqual(SWITCH);
+    expect(e.get().isBoxSelected).toBe(true);
+    expect(e.get().history.past.map((h) => h.label)).toEqual(["history.box", "history.box"]);
+    e.undo();
+    expect(cur(e).box).toEqual([10, 10, 50, 50]);
+    e.redo();
+    expect(cur(e).box).toEqual(SWITCH);
+  });
+
+  it("the cycle keys walk out to the enclosing elements of the click point and back, one undo entry each", () => {
+    const e = setup({ targets });
+    e.setTool("box");
+    e.pointerDown(at(e, 950, 700));
+    e.pointerUp(at(e, 950, 700));
+    expect(cur(e).box).toEqual(SWITCH);
+    expect(fire(e, key("]"))).toBe("box.parent");
+    expect(cur(e).box).toEqual(ROW); // not OTHER_ROW: it does not contain the point
+    fire(e, key("]"));
+    expect(cur(e).box).toEqual(LIST);
+    fire(e, key("]"));
+    expect(cur(e).box).toEqual(SCREEN);
+    fire(e, key("]")); // past the outermost, round to the innermost
+    expect(cur(e).box).toEqual(SWITCH);
+    expect(fire(e, key("["))).toBe("box.child");
+    expect(cur(e).box).toEqual(SCREEN);
+    expect(e.get().history.past).toHaveLength(6);
+    e.undo();
+    expect(cur(e).box).toEqual(SWITCH);
+    e.undo();
+    expect(cur(e).box).toEqual(SCREEN);
+  });
+
+  it("without a click on the step, the cycle keys start from the box's centre", () => {
+    const e = setup({ targets });
+    e.setBox([900, 660, 1000, 740]); // drawn by hand inside the switch
+    fire(e, key("]"));
+    expect(cur(e).box).toEqual(SWITCH); // the first target larger than the hand-drawn box
+    fire(e, key("]"));
+    expect(cur(e).box).toEqual(ROW);
+  });
+
+  it("a drag still draws a freehand box; a click outside every element changes nothing", () => {
+    const e = setup({ targets: [SWITCH] });
+    e.setTool("box");
+    e.pointerDown(at(e, 100, 100));
+    e.pointerMove(at(e, 200, 150));
+    e.pointerUp(at(e, 300, 200));
+    expect(cur(e).box).toEqual([100, 100, 300, 200]);
+    // A drag that starts inside an element draws too, even when it ends back near where it began.
+    e.pointerDown(at(e, 900, 700));
+    e.pointerMove(at(e, 1000, 740));
+    e.pointerUp(at(e, 1000, 740));
+    expect(cur(e).box).toEqual([900, 700, 1000, 740]);
+    const before = e.get().history.past.length;
+    e.pointerDown(at(e, 500, 2000));
+    e.pointerUp(at(e, 500, 2000));
+    expect(cur(e).box).toEqual([900, 700, 1000, 740]);
+    expect(e.get().history.past).toHaveLength(before);
+  });
+
+  it("steps without elements have no cycle keys, and a read-only editor never snaps", () => {
+    const e = setup({ targets });
+    e.next();
+    expect(fire(e, key("]"))).toBeUndefined();
+    e.prev();
+    e.setReadOnly(true);
+    e.setTool("box");
+    e.pointerDown(at(e, 950, 700));
+    e.pointerUp(at(e, 950, 700));
+    expect(cur(e).box).toBeNull();
+    expect(fire(e, key("]"))).toBeUndefined();
+  });
+
+  it("the reward preview reads the snapped box at once", () => {
+    const e = setup({ targets });
+    e.setActionType("click");
+    e.setTool("box");
+    e.pointerDown(at(e, 950, 700));
+    e.pointerUp(at(e, 950, 700));
+    const model = { toolCall: { action: "click" as const, coordinate: [960, 700] as [number, number] } };
+    expect(rewardPreview(model, cur(e), [], SIZE)).toMatchObject({ hit: true, mobileR1: 1 });
+    e.pointerDown(at(e, 100, 900)); // the other row: the model's point is outside it now
+    e.pointerUp(at(e, 100, 900));
+    expect(cur(e).box).toEqual(OTHER_ROW);
+    expect(rewardPreview(model, cur(e), [], SIZE)).toMatchObject({ hit: false, mobileR1: 0 });
+  });
+
+  it("snap targets are the step's elements when it has any, else its candidate boxes, each box once", () => {
+    expect(snapTargetsOf({ elements: [{ bbox: ROW }, { bbox: ROW, text: "Wi-Fi" }], candidateBoxes: [SWITCH] })).toEqual([ROW]);
+    expect(snapTargetsOf({ elements: [], candidateBoxes: [SWITCH, LIST] })).toEqual([SWITCH, LIST]);
+    expect(snapTargetsOf({ candidateBoxes: [] })).toEqual([]);
   });
 });
 

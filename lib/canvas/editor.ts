@@ -4,6 +4,7 @@ import { composeThought } from "@/lib/domain/thought";
 import type { ActionType, ToolCall } from "@/lib/domain/tool-call";
 import type { Verdict } from "@/lib/domain/trajectory";
 import { diffKeys, EMPTY_HISTORY, record, redo as redoOf, undo as undoOf, type History } from "./history";
+import { cycleTarget, isSameBox, targetsAt } from "./snap";
 import { createStore, type Store } from "./store";
 import { createView, initialViewState, lens, toImage, transformOf, type Transform, type ViewState } from "./view";
 
@@ -22,7 +23,12 @@ export const TRAJECTORY_KEY = "trajectory";
 
 export type Doc = { trajectory: TrajectoryAnnotation; steps: Record<string, StepAnnotation> };
 export type DocValue = TrajectoryAnnotation | StepAnnotation;
-export type StepMeta = { id: string; index: number; size: Size };
+/**
+ * What the engine knows of a step besides its annotation: its screenshot's size and the boxes the box
+ * tool snaps to (lib/canvas/snap.ts snapTargetsOf: the screen's elements, else the candidate boxes),
+ * all in original pixels.
+ */
+export type StepMeta = { id: string; index: number; size: Size; targets?: Box[] };
 
 /** What the server last acknowledged for a key: its version and value. */
 export type Synced<T> = { version: number; value: T };
@@ -37,7 +43,11 @@ export const HANDLES: readonly Handle[] = ["nw", "n", "ne", "e", "se", "s", "sw"
 export type Drag =
   | { kind: "point" }
   | { kind: "swipe"; from: Point }
-  | { kind: "box-draw"; anchor: Point }
+  /**
+   * `at`: where the pointer went down, stage pixels; `isDragging` once it has gone CLICK_PX from there
+   * (until then the press is a click, which snaps to an element).
+   */
+  | { kind: "box-draw"; anchor: Point; at: Point; isDragging: boolean }
   | { kind: "box-move"; grab: Point; start: Box }
   | { kind: "box-resize"; handle: Handle; start: Box }
   | { kind: "pan" };
@@ -53,6 +63,8 @@ export type EditorState = {
   history: History;
   tool: Tool;
   isBoxSelected: boolean;
+  /** The last box-tool click on a snap target (original pixels): the point the cycle keys walk the enclosing targets of. Never recorded. */
+  snapPoint: { stepId: string; at: Point } | null;
   drag: Drag | null;
   /** Zoom, pan, layers and stage size (lib/canvas/view): never recorded, reset on each step. */
   view: ViewState;
@@ -65,6 +77,8 @@ export type EditorState = {
 export const GRAB_PX = 8;
 /** Smaller drags are clicks, not boxes or swipes (original pixels). */
 const MIN_DRAG = 4;
+/** A box-tool press that moves less than this many stage pixels is a click (it snaps to an element), not a drag. */
+export const CLICK_PX = 4;
 
 export type EditorInit = {
   trajectoryId: string;
@@ -93,6 +107,7 @@ export function createEditor(init: EditorInit) {
     history: EMPTY_HISTORY,
     tool: "point",
     isBoxSelected: false,
+    snapPoint: null,
     drag: null,
     view: initialViewState(first ? { image: first.size, imageKey: first.id } : {}),
     isReadOnly: init.isReadOnly ?? false,
@@ -346,7 +361,7 @@ export function createEditor(init: EditorInit) {
       }
       case "box":
         beginGesture();
-        store.set({ drag: { kind: "box-draw", anchor: clampPoint(p) }, isBoxSelected: false });
+        store.set({ drag: { kind: "box-draw", anchor: clampPoint(p), at: e.display, isDragging: false }, isBoxSelected: false });
         return;
       case "select": {
         const hit = hitBox(p);
@@ -379,6 +394,11 @@ export function createEditor(init: EditorInit) {
         return changeStep("history.swipe", (a) => ({ ...a, toolCall: { action: "swipe", coordinate: d.from, coordinate2: to } }));
       }
       case "box-draw":
+        // A press still within the click distance draws nothing yet: it may be a click that snaps.
+        if (!d.isDragging) {
+          if (isClick(d, e)) return;
+          store.set({ drag: { ...d, isDragging: true } });
+        }
         return setBox(roundBox(clampBox(boxFromCorners(d.anchor, clampPoint(p)), size)));
       case "box-move": {
         const [x1, y1, x2, y2] = d.start;
@@ -394,9 +414,9 @@ export function createEditor(init: EditorInit) {
   }
 
   function pointerUp(e: PointerInput) {
+    pointerMove(e);
     const d = get().drag;
     if (!d) return;
-    pointerMove(e);
     switch (d.kind) {
       case "point":
         return commitGesture("history.point");
@@ -408,6 +428,7 @@ export function createEditor(init: EditorInit) {
         return isTiny ? cancelGesture() : commitGesture("history.swipe");
       }
       case "box-draw": {
+        if (!d.isDragging) return snapAt(d.anchor);
         const box = current().box;
         const isTiny = !box || box[2] - box[0] < MIN_DRAG || box[3] - box[1] < MIN_DRAG;
         if (isTiny) return cancelGesture();
@@ -421,6 +442,37 @@ export function createEditor(init: EditorInit) {
         view.endPan();
         return store.set({ drag: null });
     }
+  }
+
+  /**
+   * A box-tool click: the innermost snap target under the point becomes the box, as one undo entry
+   * (the gesture begun on pointerdown); the point is kept for the cycle keys. A click on no target
+   * changes nothing.
+   */
+  function snapAt(p: Point) {
+    const [target] = targetsAt(meta().targets ?? [], p);
+    if (!target) return cancelGesture();
+    setBox(target);
+    store.set({ isBoxSelected: true, snapPoint: { stepId: meta().id, at: p } });
+    commitGesture("history.box");
+  }
+
+  /**
+   * The cycle keys: the box becomes the next snap target enclosing the last click point (`dir` 1: the
+   * parent, -1: back inside), one undo entry each. Without a click on this step, the point is the
+   * box's centre. Nothing happens with no box and no click, or no target there.
+   */
+  function cycleSnap(dir: 1 | -1) {
+    if (get().drag || get().isReadOnly) return;
+    const box = current().box;
+    const snap = get().snapPoint;
+    const at: Point | null = snap && snap.stepId === meta().id ? snap.at : box ? [(box[0] + box[2]) / 2, (box[1] + box[3]) / 2] : null;
+    if (!at) return;
+    const next = cycleTarget(targetsAt(meta().targets ?? [], at), box, dir);
+    if (!next) return;
+    // The only target there is already the box: nothing to record.
+    if (!box || !isSameBox(box, next)) setBox(next);
+    store.set({ isBoxSelected: true, snapPoint: { stepId: meta().id, at } });
   }
 
   /** Escape: abandon the gesture in progress (nothing recorded), else drop the selection, else close help. */
@@ -465,6 +517,7 @@ export function createEditor(init: EditorInit) {
     pointerMove,
     pointerUp,
     cancel,
+    cycleSnap,
     selectBox: (isBoxSelected: boolean) => store.set({ isBoxSelected: isBoxSelected && !!current().box }),
     // navigation and view
     goTo,
@@ -536,6 +589,11 @@ function resizeBox([x1, y1, x2, y2]: Box, handle: Handle, [px, py]: Point): Box 
   const ny1 = handle.includes("n") ? py : y1;
   const ny2 = handle.includes("s") ? py : y2;
   return boxFromCorners([nx1, ny1], [nx2, ny2]);
+}
+
+/** Did the box-tool press stay within CLICK_PX stage pixels of where it went down? */
+function isClick(d: Extract<Drag, { kind: "box-draw" }>, e: PointerInput): boolean {
+  return Math.hypot(e.display[0] - d.at[0], e.display[1] - d.at[1]) < CLICK_PX;
 }
 
 function roundBox(b: Box): Box {

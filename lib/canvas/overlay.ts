@@ -102,6 +102,13 @@ export function stepMarks(input: {
   };
 }
 
+const NO_ELEMENTS: Box[] = [];
+
+/** The boxes of the screen's elements a step was imported with (original pixels); none when it had no element list. */
+export function elementBoxesOf(step: { elements?: { bbox: Box }[] }): Box[] {
+  return step.elements && step.elements.length > 0 ? step.elements.map((e) => e.bbox) : NO_ELEMENTS;
+}
+
 /** The boxes a step was imported with: the model's target first (when the import recorded it), then the other acceptable ones. */
 export function importedBoxesOf(step: { original: { box?: Box }; candidateBoxes: Box[] }): Box[] {
   return step.original.box ? [step.original.box, ...step.candidateBoxes] : step.candidateBoxes;

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { boxSchema, framePair, fromConventionPoint, toOriginalPoint, type Box, type Size } from "./geometry";
+import type { ScreenElement } from "./elements";
+import { boxOverlapsScreen, boxSchema, framePair, fromConventionPoint, toOriginalPoint, type Box, type Size } from "./geometry";
 import { text } from "./limits";
 import { parseModelOutput } from "./model-output";
 import { normalizeActionForImport } from "./normalize";
@@ -36,6 +37,8 @@ export type DraftStep = {
   clearAction?: string;
   box?: unknown;
   candidateBoxes?: unknown;
+  /** The screen's elements (studio format), already checked by its schema; boxes in original pixels. */
+  elements?: ScreenElement[];
   /** Device size the file states for its coordinates, when it states one (Mobile-R1 image_width/height). */
   declaredSize?: Size;
   extra?: Record<string, unknown>;
@@ -75,6 +78,8 @@ export type BuiltStep = {
   toolCall: StepToolCall;
   box: Box | null;
   candidateBoxes: Box[];
+  /** The screen's elements as imported (original pixels); absent when the file had none. */
+  elements?: ScreenElement[];
   verdict: Verdict;
 };
 
@@ -229,6 +234,7 @@ export function mapRecord(format: ImportFormat, record: unknown, sourceRef: stri
             clearAction: s.original.clearAction,
             extra: s.original.extra,
             box: s.original.box,
+            ...(s.elements ? { elements: s.elements } : {}),
             annotated: {
               thought: s.thought,
               clearAction: s.clearAction,
@@ -290,6 +296,12 @@ export function buildTrajectory(
       ? s.candidateBoxes.map((b, i) => readBox(b, `candidate_bbox.${i}`)).filter((b): b is Box => b !== null)
       : [];
     const box = readBox(s.box, "bbox") ?? candidates[0] ?? null;
+    // Like candidate boxes, an element may reach past the screen's edge, but some part of it must be on it.
+    s.elements?.forEach((el, i) => {
+      if (!boxOverlapsScreen(el.bbox, size))
+        push(`elements.${i}.bbox`, `[${el.bbox.join(", ")}] lies outside the ${size.width}x${size.height} screenshot`);
+    });
+    const elements = s.elements ? { elements: s.elements } : {};
     const thoughtText = s.thought ?? parsed?.thought ?? "";
     const clear = s.clearAction ?? parsed?.clearAction ?? "";
     const originalOutput: OriginalOutput = {
@@ -317,6 +329,7 @@ export function buildTrajectory(
         candidateBoxes: Array.isArray(a.candidateBoxes)
           ? a.candidateBoxes.map((b, i) => readBox(b, `candidateBoxes.${i}`)).filter((b): b is Box => b !== null)
           : [],
+        ...elements,
         verdict: a.verdict,
       });
       return;
@@ -331,6 +344,7 @@ export function buildTrajectory(
       toolCall: original,
       box,
       candidateBoxes: candidates,
+      ...elements,
       verdict: s.verdictHint ? VERDICT_FROM_ANNOTATION[s.verdictHint] : "unreviewed",
     });
   });

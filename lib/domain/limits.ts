@@ -41,6 +41,14 @@ export const LIMITS = {
   authBodyBytes: 16_000,
   /** Free text copied into an audit row (labels, ids a caller sent). */
   auditText: 300,
+  /**
+   * Screen elements imported with a step (an accessibility tree's nodes): how many per step, and the
+   * length of each one's text, resource id and class. A phone screen's tree has a few hundred nodes.
+   */
+  elementsPerStep: 2_000,
+  elementText: 2_000,
+  elementResourceId: 300,
+  elementClass: 200,
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

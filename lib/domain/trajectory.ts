@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { screenElementsSchema } from "./elements";
 import { boxSchema } from "./geometry";
 import { text } from "./limits";
 import { thoughtPartsSchema } from "./thought";
@@ -55,6 +56,11 @@ export const canonicalStepSchema = z.object({
   toolCall: stepToolCallSchema,
   box: boxSchema.nullable(),
   candidateBoxes: z.array(boxSchema),
+  /**
+   * The screen's elements as imported (an accessibility tree's nodes, boxes in original pixels): the
+   * box tool snaps to them. Imported screen data, never edited; absent when the source had none.
+   */
+  elements: screenElementsSchema.optional(),
   verdict: verdictSchema,
   /** per field: typed, suggested-accepted, suggested-edited or prefilled (with prompt and model); absent: as imported */
   provenance: stepProvenanceSchema.optional(),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { screenElementsSchema } from "./elements";
 import { boxSchema } from "./geometry";
 import { text } from "./limits";
 import { taskStatusSchema } from "./status";
@@ -85,6 +86,8 @@ export const stepViewSchema = z.object({
   toolCall: stepToolCallSchema,
   box: boxSchema.nullable(),
   candidateBoxes: z.array(boxSchema),
+  /** The screen's elements as imported (original pixels), when the step came with them: the box tool's snap targets. */
+  elements: screenElementsSchema.optional(),
   verdict: verdictSchema,
   version: z.number().int(),
   /** where each text field's value came from; a field with no entry holds what was imported */

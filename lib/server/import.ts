@@ -24,6 +24,7 @@ import { ScreenshotReader } from "./import-reader";
 import { objectStoreConfig } from "./config";
 import { TaskPool } from "./bulk/pool";
 import { timeOrderedId } from "./bulk/ids";
+import { originalColumn } from "./original-column";
 
 export type ImportOptions = {
   file: string;
@@ -472,7 +473,7 @@ function addRows(chunk: StagedChunk, batchId: string, t: BuiltTrajectory, imgs: 
       trajectoryId,
       index: s.index,
       screenshotSha: img.sha256,
-      originalJson: JSON.stringify(s.original),
+      originalJson: originalColumn(s.original, s.elements),
       thoughtState: s.thought.state,
       thoughtNext: s.thought.nextAction,
       thoughtPurpose: s.thought.purpose,

@@ -15,6 +15,7 @@ import type { Actor } from "@/lib/domain/permissions";
 import { AppError, appError } from "./errors";
 import { fromStore } from "./stored";
 import { readRows } from "./read-sql";
+import { readOriginalColumn } from "./original-column";
 import { authorize, isPerson, type Caller } from "./session";
 
 /**
@@ -357,16 +358,18 @@ type StepSource = Omit<StepRow, "trajectoryId" | "screenshotSha" | "updatedAt"> 
 
 /** A stored step row as the view's shape, its stored JSON parsed but not yet checked. */
 function stepRecord(s: StepSource): unknown {
+  const { original, elements } = readOriginalColumn(s.originalJson);
   return {
     id: s.id,
     index: s.index,
     screenshot: { sha256: s.screenshot.sha256, width: s.screenshot.width, height: s.screenshot.height },
-    original: JSON.parse(s.originalJson),
+    original,
     thought: { state: s.thoughtState, nextAction: s.thoughtNext, purpose: s.thoughtPurpose, text: s.thought },
     clearAction: s.clearAction,
     toolCall: JSON.parse(s.toolCallJson),
     box: s.boxJson ? JSON.parse(s.boxJson) : null,
     candidateBoxes: JSON.parse(s.candidateBoxJson),
+    ...(elements === undefined ? {} : { elements }),
     verdict: s.verdict,
     version: s.version,
     provenance: s.provenanceJson ? JSON.parse(s.provenanceJson) : {},
