@@ -50,6 +50,8 @@ type Plan = {
   system?: string;
   extraTop?: Record<string, unknown>;
   extraStep?: Record<string, unknown>;
+  /** the quirks of step 2 and 3 (see line()) */
+  quirks?: boolean;
   /** replace step i's call (the Tap rows) */
   tapAt?: number;
   prefix: string;
@@ -89,12 +91,16 @@ async function line(plan: Plan): Promise<string> {
     const action = dump({ name: "mobile_use", arguments: args });
     // The release encodes the call inside <tool_call> once more, as a JSON string.
     const quoted = plan.ensureAscii ? asciiOnly(JSON.stringify(action)) : JSON.stringify(action);
+    // Quirks real rows have that a renderer cannot guess (only keeping the imported bytes gives them back):
+    // on step 2 of the quirky row the `thought` field is shorter than the response's <think>, on step 3
+    // the response ends with a newline.
+    const quirk = plan.quirks ? i : -1;
     steps.push({
       image,
-      thought: s.thought,
+      thought: quirk === 2 ? s.thought.split("。")[0]! + "。" : s.thought,
       subtask: s.subtask,
       action,
-      response: `<think>\n${s.thought}\n</think><action>\n${s.subtask}\n</action><tool_call>\n${quoted}\n</tool_call>`,
+      response: `<think>\n${s.thought}\n</think><action>\n${s.subtask}\n</action><tool_call>\n${quoted}\n</tool_call>${quirk === 3 ? "\n" : ""}`,
       ...(i === 1 ? plan.extraStep : {}),
     });
   }
@@ -116,7 +122,7 @@ async function main() {
   const phone = { width: 1080, height: 2400 };
   const big = { width: 1440, height: 3200 };
   const lines = [
-    await line({ seed: 11, index: 0, device: phone, png: phone, prefix: "r1_0001" }),
+    await line({ seed: 11, index: 0, device: phone, png: phone, quirks: true, prefix: "r1_0001" }),
     // A 1440x3200 device; its `type` text escaped as json.dumps' default ensure_ascii=True writes it.
     await line({ seed: 23, index: 3, device: big, png: big, ensureAscii: true, prefix: "r1_0002" }),
     // Scaled images: the row declares 1440x3200, the PNG files are 720x1600.

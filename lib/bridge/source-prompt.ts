@@ -1,6 +1,14 @@
 // `bridge sft --prompt source`: rows in each trajectory's own dialect, as the Mobile-R1 release
 // trains (its own `system` per trajectory, its own response layout), instead of the Qwen cookbook's.
-import { isUnchangedStep, renderResponse, sameJson, STUDIO_DIALECT, trajectoryDialect, type ResponseDialect } from "@/lib/domain/dialect";
+import {
+  isUnchangedStep,
+  renderResponse,
+  sameJson,
+  stepDialect,
+  STUDIO_DIALECT,
+  trajectoryDialect,
+  type ResponseDialect,
+} from "@/lib/domain/dialect";
 import { normalizeAction } from "@/lib/domain/normalize";
 import type { CanonicalTrajectory } from "@/lib/domain/trajectory";
 import { IMAGE_TAG, type ChatMessage, type StepSample } from "./samples";
@@ -52,6 +60,10 @@ export function sourcePromptRow(sample: StepSample): { ok: true; prompt: ChatMes
   return {
     ok: true,
     prompt,
-    answer: renderResponse(dialectOf(t), { thought: step.thought.text, clearAction: step.clearAction, call: sample.resizedCall }),
+    answer: renderResponse(stepDialect(step.original, dialectOf(t)), {
+      thought: step.thought.text,
+      clearAction: step.clearAction,
+      call: sample.resizedCall,
+    }),
   };
 }

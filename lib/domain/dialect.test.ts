@@ -7,6 +7,7 @@ import {
   renderAction,
   renderResponse,
   STUDIO_DIALECT,
+  stepDialect,
   trajectoryDialect,
   UI_S1_DIALECT,
 } from "./dialect";
@@ -37,6 +38,11 @@ describe("detectResponseDialect + renderResponse", () => {
     },
     { name: "UI-S1 format_response", text: uiS1, parts: { thought: "The search box is at the top.", clearAction: "", call: click } },
     { name: "compact JSON, ASCII escapes, no newlines", text: compact, parts: { thought: "想", clearAction: "点", call: typed } },
+    {
+      name: "whitespace around the blocks (a trailing newline)",
+      text: `\n${uiS1}\n`,
+      parts: { thought: "The search box is at the top.", clearAction: "", call: click },
+    },
   ];
   it.each(cases)("$name: reading the layout and writing the same parts gives the text back byte for byte", ({ text, parts }) => {
     const d = detectResponseDialect(text)!;
@@ -76,6 +82,14 @@ describe("detectResponseDialect + renderResponse", () => {
     // What a reader of the release does: JSON-decode the block twice.
     const inner = /<tool_call>\n([\s\S]*)\n<\/tool_call>/.exec(out)![1]!;
     expect(JSON.parse(JSON.parse(inner) as string)).toEqual({ name: "mobile_use", arguments: typed });
+  });
+
+  it("a step keeps its own layout (a trailing newline), with the trajectory's escaping", () => {
+    const traj = { ...STUDIO_DIALECT, json: { spaced: true, asciiOnly: true } };
+    const d = stepDialect({ response: `${release}\n` }, traj);
+    expect(d).toMatchObject({ after: "\n", callQuoted: true, json: { asciiOnly: true } });
+    expect(stepDialect({}, traj)).toBe(traj);
+    expect(stepDialect({ response: "no tags" }, traj)).toBe(traj);
   });
 
   it("a trajectory's escaping is read from any step that shows it", () => {

@@ -28,6 +28,9 @@ export type ResponseDialect = {
   callShape: "mobile_use" | "arguments";
   callQuoted: boolean;
   json: JsonStyle;
+  /** Whitespace before the first tag and after the last one (a response ending in a newline). */
+  before?: string;
+  after?: string;
 };
 
 /** How a source's per-step `action` field holds the call: a JSON string or an object, and its shape and spacing. */
@@ -106,7 +109,11 @@ export function detectResponseDialect(response: string): ResponseDialect | undef
     separators.push(between.trim() === "" ? between : "\n");
   }
   const first = found[0]!.inner;
+  const before = response.slice(0, found[0]!.open);
+  const after = response.slice(found[found.length - 1]!.close);
   return {
+    ...(before !== "" && before.trim() === "" ? { before } : {}),
+    ...(after !== "" && after.trim() === "" ? { after } : {}),
     blocks,
     innerNewline: first.startsWith("\n") && first.endsWith("\n"),
     separators,
@@ -211,13 +218,13 @@ export function renderCallText(call: ToolCall, dialect: Pick<ResponseDialect, "c
  */
 export function renderResponse(dialect: ResponseDialect, parts: { thought: string; clearAction: string; call: ToolCall }): string {
   const nl = dialect.innerNewline ? "\n" : "";
-  let out = "";
+  let out = dialect.before ?? "";
   dialect.blocks.forEach((b, i) => {
     const body =
       b.holds === "thought" ? parts.thought : b.holds === "clearAction" ? parts.clearAction : renderCallText(parts.call, dialect);
     out += `${i === 0 ? "" : (dialect.separators[i - 1] ?? "")}<${b.tag}>${nl}${body}${nl}</${b.tag}>`;
   });
-  return out;
+  return out + (dialect.after ?? "");
 }
 
 /** A step's `action` field in `dialect`: a JSON string, or the object itself. */
@@ -242,6 +249,17 @@ export function trajectoryDialect(originals: readonly Pick<OriginalOutput, "resp
   }
   if (!found) return fallback;
   return asciiOnly ? { ...found, json: { ...found.json, asciiOnly } } : found;
+}
+
+/**
+ * The layout to write one step in: its own imported response's, when it has one with known tags (so a
+ * step's own quirks, such as a trailing newline, stay), else the trajectory's. Escaping seen anywhere
+ * in the trajectory (`trajectory.json.asciiOnly`) holds for the step too.
+ */
+export function stepDialect(original: Pick<OriginalOutput, "response">, trajectory: ResponseDialect): ResponseDialect {
+  const own = original.response !== undefined ? detectResponseDialect(original.response) : undefined;
+  if (!own) return trajectory;
+  return trajectory.json.asciiOnly && !own.json.asciiOnly ? { ...own, json: { ...own.json, asciiOnly: true } } : own;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   MOBILE_R1_ACTION,
   renderAction,
   renderResponse,
+  stepDialect,
   STUDIO_DIALECT,
   trajectoryDialect,
   type ActionDialect,
@@ -65,7 +66,7 @@ export function mobileR1Row(t: CanonicalTrajectory, imageOf: (step: CanonicalSte
       thought: s.thought.text,
       subtask: s.clearAction,
       action: renderAction(actionDialect, call),
-      response: renderResponse(dialect, { thought: s.thought.text, clearAction: s.clearAction, call }),
+      response: renderResponse(stepDialect(s.original, dialect), { thought: s.thought.text, clearAction: s.clearAction, call }),
       ...(box ? { bbox: box } : {}),
       ...(source ? s.original.extra : {}),
     };

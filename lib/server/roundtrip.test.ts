@@ -175,7 +175,13 @@ describe("Mobile-R1 release: import, export with nobody's edits, compare", () =>
     await mkdir(path.join(other, "images"), { recursive: true });
     const png = withTextChunk(await blankPng(1080, 2400, "#202020"), "Title", "other");
     await writeFile(path.join(other, "images", "r1_0001_0.png"), png);
-    const row = { ...input[0]!, instruction: "另一个任务", trajectory: [input[0]!.trajectory[0]!] };
+    // And names the fixture's r1_0001_1.png (the same bytes) r1_copy.png: one screenshot, two names.
+    await copyFile(path.join(MOBILE_R1_RELEASE_IMAGES, "r1_0001_1.png"), path.join(other, "images", "r1_copy.png"));
+    const row = {
+      ...input[0]!,
+      instruction: "另一个任务",
+      trajectory: [input[0]!.trajectory[0]!, { ...input[0]!.trajectory[1]!, image: "r1_copy.png" }],
+    };
     await writeFile(path.join(other, "data.jsonl"), `${JSON.stringify(row)}\n`);
     expect(await importFile({ file: path.join(other, "data.jsonl"), format: "mobile-r1", db: s.db })).toMatchObject({ ok: true });
     const ex = await exportAll(s.db, s.dir, "clash");
@@ -190,6 +196,10 @@ describe("Mobile-R1 release: import, export with nobody's edits, compare", () =>
       expect(bytes).toBe(n.instruction === "另一个任务" ? shaOther : shaFixture);
     }
     expect(new Set(mine.map((n) => n.image)).size).toBe(2);
+    const manifest = JSON.parse(readFileSync(path.join(ex, "manifest.json"), "utf8")) as { files: Record<string, string> };
+    for (const n of named)
+      expect(manifest.files[`mobile-r1/images/${n.image}`], n.image).toBe(sha256Of(path.join(ex, "mobile-r1", "images", n.image)));
+    expect(manifest.files["mobile-r1/images/r1_copy.png"]).toBe(manifest.files["mobile-r1/images/r1_0001_1.png"]);
   });
 
   // The release's point-less taps import once the normaliser reads system_button "Tap" as a point-less
