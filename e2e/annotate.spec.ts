@@ -39,7 +39,8 @@ test("an annotator corrects a trajectory step by step with the keyboard and subm
   await editor.tapAt([300, 600]);
   const tap = (await editor.current()).toolCall;
   expect(tap.action).toBe("click");
-  if (tap.action === "click") {
+  expect(tap.action === "click" && tap.coordinate).toBeTruthy();
+  if (tap.action === "click" && tap.coordinate) {
     expect(Math.abs(tap.coordinate[0] - 300)).toBeLessThanOrEqual(2);
     expect(Math.abs(tap.coordinate[1] - 600)).toBeLessThanOrEqual(2);
   }

@@ -11,12 +11,13 @@ import {
   SYSTEM_BUTTONS,
   TERMINATE_STATUSES,
   type ActionType,
+  type StepToolCall,
   type ToolCall,
 } from "@/lib/domain/tool-call";
 import { useT } from "@/lib/i18n/react";
 import { formatMobileUseCallPretty } from "@/lib/domain/tool-call";
 
-type Props = { editor: Editor; call: ToolCall; size: Size; problems: StepProblem[] };
+type Props = { editor: Editor; call: StepToolCall; size: Size; problems: StepProblem[] };
 
 const pretty = formatMobileUseCallPretty;
 
@@ -42,7 +43,7 @@ export function ToolCallFields({ editor, call, size, problems }: Props) {
           ))}
         </select>
       </label>
-      {"coordinate" in call && (
+      {"coordinate" in call && call.coordinate && (
         <PointField label="coordinate" value={call.coordinate} size={size} onChange={(coordinate) => set({ coordinate }, "coordinate")} />
       )}
       {call.action === "swipe" && (
@@ -130,7 +131,7 @@ function PointField({ label, value, size, onChange }: { label: string; value: Po
 }
 
 /** The call as the model writes it; edits apply when they parse against the domain schema. */
-function JsonView({ editor, call }: { editor: Editor; call: ToolCall }) {
+function JsonView({ editor, call }: { editor: Editor; call: StepToolCall }) {
   const t = useT();
   const [text, setText] = useState(() => pretty(call));
   const [error, setError] = useState<string | null>(null);

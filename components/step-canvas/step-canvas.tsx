@@ -7,7 +7,7 @@ import { CANVAS_COLOURS, stepMarks } from "@/lib/canvas/overlay";
 import { isTypingTarget } from "@/lib/canvas/shortcuts";
 import { DISPLAY_VARIANT_WIDTH, transformOf, variantFor, zoomPercent, type Layer, type View } from "@/lib/canvas/view";
 import type { Box } from "@/lib/domain/geometry";
-import { describeToolCall, pyJsonDumps, type ToolCall } from "@/lib/domain/tool-call";
+import { describeToolCall, pyJsonDumps, type StepToolCall } from "@/lib/domain/tool-call";
 import type { MessageKey } from "@/lib/i18n";
 import { useT } from "@/lib/i18n/react";
 import { screenshotUrl } from "@/lib/queries/trajectories";
@@ -30,8 +30,8 @@ export type StepCanvasProps = {
   stepKey: string;
   screenshot: { sha256: string; width: number; height: number };
   /** The model's action as imported, and the action as corrected (original pixels). */
-  model: ToolCall;
-  corrected: ToolCall;
+  model: StepToolCall;
+  corrected: StepToolCall;
   /** The boxes that came with the import (first: the target, then other acceptable ones) and the corrected box. */
   importedBoxes: Box[];
   correctedBox: Box | null;
@@ -215,8 +215,8 @@ function Legend({
   correctedBox,
 }: {
   view: View;
-  model: ToolCall;
-  corrected: ToolCall;
+  model: StepToolCall;
+  corrected: StepToolCall;
   importedBoxes: Box[];
   correctedBox: Box | null;
 }) {

@@ -19,6 +19,7 @@ import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, ty
 import type { RewardRule } from "@/lib/domain/rewards";
 import { exportActionSpace, imagePairingProblem, walkSamples, type ChatMessage, type FrameOptions, type StepSample } from "./samples";
 import { uiS1TrainCheckOptions } from "@/lib/domain/ui-s1-reward";
+import { trainableCall } from "@/lib/domain/tool-call";
 import { mobileUseGrpoPrompt, uiS1GrpoPrompt, type GrpoPrompt } from "./ui-s1-prompt";
 
 export const GRPO_TARGETS = ["ms-swift", "verl"] as const;
@@ -142,7 +143,8 @@ export type VerlRow = {
  * num_steps counts the trajectory's steps up to the cut, as that file holds them.
  */
 export function uiS1GroundTruth(sample: StepSample): { check_options: Record<string, unknown>; num_steps: number } {
-  const { toolCall, box } = sample.step;
+  const { box } = sample.step;
+  const toolCall = trainableCall(sample.step.toolCall);
   const check = uiS1TrainCheckOptions(box ? { ...toolCall, bbox: box } : toolCall, sample.annotation);
   const t = sample.trajectory;
   return {

@@ -10,7 +10,7 @@ import {
   type Size,
 } from "@/lib/domain/geometry";
 import { mobileR1Response, mobileUseSystemPrompt, mobileUseUserText, type ActionSpace } from "@/lib/domain/prompt";
-import { mapPoints, pointsOf, type ToolCall } from "@/lib/domain/tool-call";
+import { isPointless, mapPoints, POINTLESS_MESSAGE, pointsOf, type ToolCall } from "@/lib/domain/tool-call";
 import { isTrainingTarget, type CanonicalStep, type CanonicalTrajectory, type Verdict } from "@/lib/domain/trajectory";
 import {
   readTrajectories,
@@ -136,13 +136,19 @@ export async function* stepSamples(
   const lastKept = t.cutAfter ?? t.steps.length - 1;
 
   // Frames and resized calls for every kept step first: later steps' history needs them.
-  const prepared: ({ frames: FramePair; resizedCall: ToolCall; error?: undefined } | { error: string })[] = [];
+  const prepared: ({ frames: FramePair; call: ToolCall; resizedCall: ToolCall; error?: undefined } | { error: string })[] = [];
   for (const step of t.steps.slice(0, lastKept + 1)) {
+    const call = step.toolCall;
+    // A tap without a point is neither a target nor history anyone can write (the history line needs the point).
+    if (isPointless(call)) {
+      prepared.push({ error: POINTLESS_MESSAGE });
+      continue;
+    }
     try {
       const frames = trainerFrames({ width: step.screenshot.width, height: step.screenshot.height }, opts);
-      const resizedCall = mapPoints(step.toolCall, (p) => toResizedPoint(p, frames));
+      const resizedCall = mapPoints(call, (p) => toResizedPoint(p, frames));
       const bad = outOfFrame(resizedCall, frames);
-      prepared.push(bad ? { error: `toolCall ${bad}` } : { frames, resizedCall });
+      prepared.push(bad ? { error: `toolCall ${bad}` } : { frames, call, resizedCall });
     } catch (e) {
       prepared.push({ error: `screenshot size: ${(e as Error).message}` });
     }
@@ -163,7 +169,7 @@ export async function* stepSamples(
       continue;
     }
     // Ground truth that contradicts itself is a problem, never a row (the step stays valid history).
-    const contradictions = groundTruthContradictions(step.toolCall, step.box, prep.frames.original);
+    const contradictions = groundTruthContradictions(prep.call, step.box, prep.frames.original);
     if (contradictions.length > 0) {
       yield fail(`ground truth contradicts itself: ${contradictions.map((c) => c.message).join("; ")}`);
       continue;
@@ -175,7 +181,7 @@ export async function* stepSamples(
     }
     // Every earlier kept step converted cleanly (firstBadHistory is unset), so each has a resized call.
     const history = prepared.slice(0, step.index).flatMap((p) => (p.error === undefined ? [p.resizedCall] : []));
-    const { frames, resizedCall } = prep;
+    const { frames, call, resizedCall } = prep;
     const annotation = uiS1AnnotationOf(step.verdict);
     yield {
       ok: true,
@@ -192,7 +198,7 @@ export async function* stepSamples(
         userText: mobileUseUserText(t.instruction, history),
         resizedCall,
         groundTruth: {
-          gt_action: step.toolCall,
+          gt_action: call,
           gt_bbox: step.box,
           candidate_bbox: step.candidateBoxes,
           orig_wh: [frames.original.width, frames.original.height],

@@ -2,7 +2,7 @@ import path from "node:path";
 import { groundTruthContradictions } from "@/lib/domain/annotation";
 import { smartResize, type Box } from "@/lib/domain/geometry";
 import { mobileUseSystemPrompt, mobileUseUserText } from "@/lib/domain/prompt";
-import type { ToolCall } from "@/lib/domain/tool-call";
+import { isPointless, POINTLESS_MESSAGE, screenProblems, trainableCall, type ToolCall } from "@/lib/domain/tool-call";
 import {
   addRow,
   emptyHints,
@@ -121,19 +121,29 @@ export async function exportTraj(
         problems.push({ ...where(step), message: image.message });
         continue;
       }
-      const contradictions = groundTruthContradictions(step.toolCall, step.box, step.screenshot);
+      const call = step.toolCall;
+      if (isPointless(call)) {
+        problems.push({ ...where(step), message: POINTLESS_MESSAGE });
+        continue;
+      }
+      const offScreen = screenProblems(call, step.screenshot);
+      if (offScreen.length > 0) {
+        problems.push({ ...where(step), message: `toolCall ${offScreen.map((p) => `${p.field} ${p.message}`).join("; ")}` });
+        continue;
+      }
+      const contradictions = groundTruthContradictions(call, step.box, step.screenshot);
       if (contradictions.length > 0) {
         problems.push({ ...where(step), message: `ground truth contradicts itself: ${contradictions.map((c) => c.message).join("; ")}` });
         continue;
       }
       const candidates = uniqueBoxes(step.box ? [step.box, ...step.candidateBoxes] : step.candidateBoxes);
       steps.push({
-        action_content: step.box ? { ...step.toolCall, bbox: step.box } : step.toolCall,
+        action_content: step.box ? { ...call, bbox: step.box } : call,
         screenshot: image.path,
         thought: step.thought.text,
         action_description: step.clearAction,
         annotation: uiS1AnnotationOf(step.verdict),
-        check_options: { ...step.toolCall, candidate_bbox: candidates },
+        check_options: { ...call, candidate_bbox: candidates },
       });
       tokens.push(imageTokens(smartResize(step.screenshot, { maxPixels: UI_S1_MAX_PIXELS, minPixels: UI_S1_MIN_PIXELS })));
     }
@@ -150,7 +160,7 @@ export async function exportTraj(
         mobileUseSystemPrompt(step.screenshot) +
         mobileUseUserText(
           t.instruction,
-          kept.slice(0, i).map((k) => k.toolCall),
+          kept.slice(0, i).map((k) => trainableCall(k.toolCall)),
         );
       const imageTotal = shown.reduce((a, b) => a + b + TEMPLATE_TOKENS.perImage, 0);
       hints = addRow(hints, {

@@ -15,7 +15,7 @@
  * The prompt texts below are the upstream strings (MIT). Vectors: vectors/ui-s1-prompt-vectors.json.
  */
 import { framePair, roundHalfEven, QWEN_FACTOR, type FramePair, type Point, type Size } from "@/lib/domain/geometry";
-import type { ToolCall } from "@/lib/domain/tool-call";
+import { trainableCall, type ToolCall } from "@/lib/domain/tool-call";
 import type { CanonicalStep } from "@/lib/domain/trajectory";
 import { resolveScreenshot, type ExportDir } from "./export-reader";
 import { IMAGE_TAG, promptMessages, type ChatMessage, type FrameOptions, type StepSample } from "./samples";
@@ -318,7 +318,8 @@ function promptStep(step: CanonicalStep, image: string, opts: FrameOptions): UiS
   return {
     image,
     frames: framePair({ width: step.screenshot.width, height: step.screenshot.height }, opts.maxPixels, opts.minPixels),
-    call: step.toolCall,
+    // Every step reaching a prompt was checked (stepSamples names a pointless one as a problem).
+    call: trainableCall(step.toolCall),
     // `bridge traj` writes every step's thought, so format_response always writes the think part.
     thought: step.thought.text,
   };

@@ -1,5 +1,5 @@
 import type { Box, Point } from "@/lib/domain/geometry";
-import { assertNever, type ToolCall } from "@/lib/domain/tool-call";
+import { assertNever, type StepToolCall } from "@/lib/domain/tool-call";
 
 /** One thing drawn over a screenshot. Every coordinate is in ORIGINAL screenshot pixels. */
 export type OverlayShape =
@@ -11,7 +11,7 @@ export type OverlayShape =
   | { kind: "label"; action: "type" | "key" | "open" | "answer"; text: string }
   | { kind: "badge"; action: "system_button" | "terminate" | "wait"; text: string };
 
-export type OverlayInput = { toolCall: ToolCall; box: Box | null; candidateBoxes: Box[] };
+export type OverlayInput = { toolCall: StepToolCall; box: Box | null; candidateBoxes: Box[] };
 
 /** The shapes that show a step's action: boxes first (underneath), then the gesture, then labels. */
 export function overlayFor(step: OverlayInput): OverlayShape[] {
@@ -21,11 +21,12 @@ export function overlayFor(step: OverlayInput): OverlayShape[] {
   if (step.box) shapes.push({ kind: "target_box", box: step.box });
   const call = step.toolCall;
   switch (call.action) {
+    // A tap the model made without a point draws nothing: the editor names it instead.
     case "click":
-      shapes.push({ kind: "tap", at: call.coordinate });
+      if (call.coordinate) shapes.push({ kind: "tap", at: call.coordinate });
       break;
     case "long_press":
-      shapes.push({ kind: "long_press", at: call.coordinate, seconds: call.time });
+      if (call.coordinate) shapes.push({ kind: "long_press", at: call.coordinate, seconds: call.time });
       break;
     case "swipe":
       shapes.push({ kind: "swipe", from: call.coordinate, to: call.coordinate2 });
@@ -70,7 +71,7 @@ export const CANVAS_COLOURS = {
 /** Gestures are drawn on the screenshot; every other action is told in the legend, never over the image. */
 export type GestureShape = Extract<OverlayShape, { kind: "tap" | "long_press" | "swipe" }>;
 
-export function gestureOf(call: ToolCall): GestureShape | null {
+export function gestureOf(call: StepToolCall): GestureShape | null {
   const [shape] = overlayFor({ toolCall: call, box: null, candidateBoxes: [] });
   return shape && (shape.kind === "tap" || shape.kind === "long_press" || shape.kind === "swipe") ? shape : null;
 }
@@ -85,7 +86,12 @@ export type StepMarks = {
   correctedBox: Box | null;
 };
 
-export function stepMarks(input: { original: ToolCall; corrected: ToolCall; importedBoxes: Box[]; correctedBox: Box | null }): StepMarks {
+export function stepMarks(input: {
+  original: StepToolCall;
+  corrected: StepToolCall;
+  importedBoxes: Box[];
+  correctedBox: Box | null;
+}): StepMarks {
   const imported: Box[] = [];
   for (const b of input.importedBoxes) if (!imported.some((x) => sameBox(x, b))) imported.push(b);
   return {

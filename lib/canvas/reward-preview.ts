@@ -2,7 +2,7 @@ import { mobileR1Reward, uiS1Reward, type GroundTruth } from "@/lib/domain/rewar
 import type { StepAnnotation } from "@/lib/domain/annotation";
 import { framePair, toResizedPoint, type Box, type Size } from "@/lib/domain/geometry";
 import { mobileR1Response } from "@/lib/domain/prompt";
-import { mapPoints, pyJsonDumps, toolCallSchema, type ToolCall } from "@/lib/domain/tool-call";
+import { mapPoints, pyJsonDumps, toolCallSchema, type StepToolCall } from "@/lib/domain/tool-call";
 import type { OriginalOutput } from "@/lib/domain/trajectory";
 
 export type RewardPreview = {
@@ -33,7 +33,7 @@ export function rewardPreview(
   const gtCall = toolCallSchema.safeParse(corrected.toolCall);
   if (!gtCall.success) return null;
   const frames = framePair(size);
-  const predicted: ToolCall = mapPoints(original.toolCall, (p) => toResizedPoint(p, frames));
+  const predicted: StepToolCall = mapPoints(original.toolCall, (p) => toResizedPoint(p, frames));
   const response = mobileR1Response(original.thought || "…", original.clearAction || "…", predicted);
   const gt: GroundTruth = {
     gt_action: gtCall.data,

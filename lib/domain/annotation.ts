@@ -2,7 +2,16 @@ import { z } from "zod";
 import { text } from "./limits";
 import { type Box, type Size, boxOverlapsScreen, boxSchema, isPointInBox } from "./geometry";
 import { splitSentences } from "./thought";
-import { isCoordinateAction, screenProblems, toolCallSchema, type ActionType, type ToolCall } from "./tool-call";
+import {
+  isCoordinateAction,
+  isPointless,
+  screenProblems,
+  stepToolCallSchema,
+  toolCallSchema,
+  type ActionType,
+  type StepToolCall,
+  type ToolCall,
+} from "./tool-call";
 import { isTrainingTarget, outcomeSchema, verdictSchema } from "./trajectory";
 import type { StepView, TrajectoryAnnotationView } from "./views";
 
@@ -13,7 +22,7 @@ import type { StepView, TrajectoryAnnotationView } from "./views";
 export const stepAnnotationSchema = z.object({
   thought: z.object({ state: text("thoughtPart"), nextAction: text("thoughtPart"), purpose: text("thoughtPart"), text: text("thought") }),
   clearAction: text("clearAction"),
-  toolCall: toolCallSchema,
+  toolCall: stepToolCallSchema,
   box: boxSchema.nullable(),
   verdict: verdictSchema,
 });
@@ -88,7 +97,7 @@ export function setField(a: StepAnnotation, f: MergeField, value: unknown): Step
     case "clearAction":
       return { ...a, clearAction: String(value) };
     case "toolCall":
-      return { ...a, toolCall: toolCallSchema.parse(value) };
+      return { ...a, toolCall: stepToolCallSchema.parse(value) };
     case "box":
       return { ...a, box: value === null ? null : boxSchema.parse(value) };
     case "verdict":
@@ -142,6 +151,7 @@ export type StepProblemCode =
   | "clearAction.empty"
   | "clearAction.notOneSentence"
   | "toolCall.invalid"
+  | "toolCall.missingPoint"
   | "toolCall.offScreen"
   | "toolCall.emptyText"
   | "box.missing"
@@ -175,7 +185,7 @@ export function actionsNamedIn(text: string): ActionType[] {
 }
 
 /** Does the thought's next-action part name an action, and only actions other than the tool call's? Related pairs (click/long_press) count as agreeing. */
-export function thoughtNamesOtherAction(nextAction: string, call: ToolCall): ActionType[] | null {
+export function thoughtNamesOtherAction(nextAction: string, call: StepToolCall): ActionType[] | null {
   const named = actionsNamedIn(nextAction);
   if (named.length === 0) return null;
   const kin: Partial<Record<ActionType, ActionType[]>> = {
@@ -211,7 +221,11 @@ export function stepProblems(a: StepAnnotation, size: Size): StepProblem[] {
   if (!a.thought.purpose.trim()) push("thought.purpose.empty", "thought.purpose");
   if (!a.thought.text.trim()) push("thought.text.empty", "thought.text");
   const parsed = toolCallSchema.safeParse(a.toolCall);
-  if (!parsed.success) {
+  if (isPointless(a.toolCall)) {
+    // Imported as the model wrote it (a "Tap" with no point): the person places the point on the screenshot.
+    push("toolCall.missingPoint", "toolCall.coordinate");
+    for (const c of groundTruthContradictions(null, a.box, size)) push(c.code, c.field, true, c.detail);
+  } else if (!parsed.success) {
     push("toolCall.invalid", "toolCall", true, parsed.error.issues[0]?.message);
     for (const c of groundTruthContradictions(null, a.box, size)) push(c.code, c.field, true, c.detail);
   } else {
@@ -334,10 +348,10 @@ export function boxCentre([x1, y1, x2, y2]: Box): [number, number] {
  * long_press and swipe; the text between text actions. A fresh point lands on the box's centre, or
  * the screen's. Original pixels.
  */
-export function convertToolCall(call: ToolCall, action: ActionType, ctx: { box: Box | null; size: Size }): ToolCall {
+export function convertToolCall(call: StepToolCall, action: ActionType, ctx: { box: Box | null; size: Size }): StepToolCall {
   if (call.action === action) return call;
   const point: [number, number] =
-    "coordinate" in call
+    "coordinate" in call && call.coordinate
       ? call.coordinate
       : ctx.box
         ? boxCentre(ctx.box)

@@ -2,7 +2,7 @@
 // write a corrected step the way the source wrote its steps (tag layout, tool-call encoding, JSON
 // spacing and escaping) and an unchanged step exactly as it came.
 import type { Box } from "./geometry";
-import type { ToolCall } from "./tool-call";
+import type { StepToolCall } from "./tool-call";
 import type { CanonicalStep, OriginalOutput } from "./trajectory";
 
 /**
@@ -202,12 +202,12 @@ function escapeNonAscii(s: string): string {
   return s.replace(NON_ASCII_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
-function callValue(call: ToolCall, shape: "mobile_use" | "arguments"): unknown {
+function callValue(call: StepToolCall, shape: "mobile_use" | "arguments"): unknown {
   return shape === "mobile_use" ? { name: "mobile_use", arguments: call } : call;
 }
 
 /** The call's text inside a response written in `dialect`. Coordinates as given (the caller owns the frame). */
-export function renderCallText(call: ToolCall, dialect: Pick<ResponseDialect, "callShape" | "callQuoted" | "json">): string {
+export function renderCallText(call: StepToolCall, dialect: Pick<ResponseDialect, "callShape" | "callQuoted" | "json">): string {
   const text = dumpJson(callValue(call, dialect.callShape), dialect.json);
   return dialect.callQuoted ? dumpJson(text, dialect.json) : text;
 }
@@ -216,7 +216,7 @@ export function renderCallText(call: ToolCall, dialect: Pick<ResponseDialect, "c
  * A step's full response in `dialect`: each block in the source's order with its tags, newlines and
  * separators. `call` in whatever frame the caller wants the response in.
  */
-export function renderResponse(dialect: ResponseDialect, parts: { thought: string; clearAction: string; call: ToolCall }): string {
+export function renderResponse(dialect: ResponseDialect, parts: { thought: string; clearAction: string; call: StepToolCall }): string {
   const nl = dialect.innerNewline ? "\n" : "";
   let out = dialect.before ?? "";
   dialect.blocks.forEach((b, i) => {
@@ -228,7 +228,7 @@ export function renderResponse(dialect: ResponseDialect, parts: { thought: strin
 }
 
 /** A step's `action` field in `dialect`: a JSON string, or the object itself. */
-export function renderAction(dialect: ActionDialect, call: ToolCall): unknown {
+export function renderAction(dialect: ActionDialect, call: StepToolCall): unknown {
   const value = callValue(call, dialect.callShape);
   return dialect.kind === "string" ? dumpJson(value, dialect.json) : value;
 }

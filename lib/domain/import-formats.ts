@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { boxOverlapsScreen, boxSchema, framePair, toOriginalPoint, type Box, type Size } from "./geometry";
+import { boxSchema, framePair, toOriginalPoint, type Box, type Size } from "./geometry";
 import { text } from "./limits";
 import { parseModelOutput } from "./model-output";
-import { normalizeAction } from "./normalize";
+import { normalizeActionForImport } from "./normalize";
 import type { ImportProblem } from "./problems";
 import { splitThought, composeThought, type ThoughtParts } from "./thought";
-import { mapPoints, screenProblems, type ToolCall } from "./tool-call";
+import { mapPoints, type StepToolCall } from "./tool-call";
 import { canonicalTrajectorySchema, type OriginalOutput, type Outcome, type TrajectorySource, type Verdict } from "./trajectory";
 
 export const IMPORT_FORMATS = ["mobile-r1", "ui-s1", "studio"] as const;
@@ -71,7 +71,7 @@ export type BuiltStep = {
   original: OriginalOutput;
   thought: ThoughtParts & { text: string };
   clearAction: string;
-  toolCall: ToolCall;
+  toolCall: StepToolCall;
   box: Box | null;
   candidateBoxes: Box[];
   verdict: Verdict;
@@ -303,11 +303,11 @@ export function buildTrajectory(
     const parsed = s.response !== undefined ? parseModelOutput(s.response) : undefined;
     const source = s.rawAction ?? parsed?.toolCallText;
     if (source === undefined) return push("action", "is missing (no action and no <tool_call> in the response)");
-    const n = normalizeAction(source, size);
+    const n = normalizeActionForImport(source, size);
     if (!n.ok) return n.problems.forEach((p) => push(p.field === "action" ? "action" : `action.${p.field}`, p.message));
+    // A point or box off the screenshot is what the model wrote (or what a save accepted): it imports, and the
+    // editor (toolCall.offScreen, box.offScreen, both blocking) and the bridge name it, as they do after a save.
     const original = toOriginal.call(n.call);
-    const offScreen = screenProblems(original, size);
-    offScreen.forEach((p) => push(`action.${p.field}`, p.message));
 
     const readBox = (v: unknown, field: string): Box | null => {
       if (v === undefined || v === null) return null;
@@ -316,9 +316,7 @@ export function buildTrajectory(
         push(field, `is not a box [x1, y1, x2, y2]: ${b.error.issues[0]?.message ?? ""}`);
         return null;
       }
-      const box = toOriginal.box(b.data);
-      if (!boxOverlapsScreen(box, size)) push(field, `[${b.data.join(", ")}] lies outside the ${size.width}x${size.height} screenshot`);
-      return box;
+      return toOriginal.box(b.data);
     };
     const candidates = Array.isArray(s.candidateBoxes)
       ? s.candidateBoxes.map((b, i) => readBox(b, `candidate_bbox.${i}`)).filter((b): b is Box => b !== null)
@@ -338,10 +336,9 @@ export function buildTrajectory(
     };
     if (s.annotated) {
       const a = s.annotated;
-      const call = normalizeAction(a.toolCall, size);
+      const call = normalizeActionForImport(a.toolCall, size);
       if (!call.ok) return call.problems.forEach((p) => push(`toolCall.${p.field}`, p.message));
-      screenProblems(call.call, size).forEach((p) => push(`toolCall.${p.field}`, p.message));
-      const originalCall = s.originalToolCall !== undefined ? normalizeAction(s.originalToolCall, size) : undefined;
+      const originalCall = s.originalToolCall !== undefined ? normalizeActionForImport(s.originalToolCall, size) : undefined;
       steps.push({
         index,
         screenshotName: s.screenshotName,
@@ -391,7 +388,7 @@ function fromFileFrame(frame: CoordinateFrame, size: Size, declared?: Size) {
     point = (p) => p;
   }
   return {
-    call: (c: ToolCall) => mapPoints(c, point),
+    call: (c: StepToolCall) => mapPoints(c, point),
     box: ([x1, y1, x2, y2]: Box): Box => {
       const [a, b] = point([x1, y1]);
       const [c, d] = point([x2, y2]);

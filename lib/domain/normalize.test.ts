@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normalizeAction } from "./normalize";
+import { normalizeAction, normalizeActionForImport } from "./normalize";
 
 const ok = (input: unknown, screen?: { width: number; height: number }) => {
   const r = normalizeAction(input, screen);
@@ -60,7 +60,7 @@ describe("normalizeAction: what it refuses, and says why", () => {
     expect(problems({ action: "click" })[0]).toMatchObject({ field: "coordinate", message: "is missing" });
     expect(problems({ action: "click", coordinate: [1] })[0]!.field).toBe("coordinate");
     expect(problems({ action: "swipe", coordinate: [1, 2] })[0]).toMatchObject({ field: "coordinate2" });
-    expect(problems({ action: "system_button", button: "Power" })[0]!.message).toMatch(/Back, Home, Menu, Enter/);
+    expect(problems({ action: "system_button", button: "Teleport" })[0]!.message).toMatch(/Back, Home, Menu, Enter/);
     expect(problems({ action: "terminate", status: "maybe" })[0]!.field).toBe("status");
     expect(problems({ action: "wait", time: -1 })[0]!.field).toBe("time");
   });
@@ -75,5 +75,39 @@ describe("normalizeAction: what it refuses, and says why", () => {
   it("names a scroll without a direction as a problem instead of throwing", () => {
     expect(problems({ action: "scroll" })).toEqual([{ field: "direction", message: "is missing" }]);
     expect(problems({ action: "scroll", coordinate: [350, 1357] })).toEqual([{ field: "direction", message: "is missing" }]);
+  });
+});
+
+describe("normalizeActionForImport: the Mobile-R1 release as published", () => {
+  const imported = (input: unknown) => {
+    const r = normalizeActionForImport(input);
+    if (!r.ok) throw new Error(JSON.stringify(r.problems));
+    return r.call;
+  };
+  it("reads an icon tap stored as system_button Tap as a click without a point", () => {
+    const tap = '{"name": "mobile_use", "arguments": {"action": "system_button", "button": "Tap"}}';
+    expect(imported(tap)).toEqual({ action: "click", coordinate: null });
+    expect(imported({ action: "system_button", button: "long_press" })).toEqual({ action: "long_press", coordinate: null, time: 2 });
+    // A prediction (normalizeAction) is never pointless: it is an answer with no point, scored as unreadable.
+    expect(problems(tap)[0]).toMatchObject({ field: "coordinate", message: "is missing" });
+  });
+  it("keeps a click or long press that has no coordinate, but not a malformed one", () => {
+    expect(imported({ action: "click" })).toEqual({ action: "click", coordinate: null });
+    expect(imported({ action: "click", coordinate: null })).toEqual({ action: "click", coordinate: null });
+    expect(imported({ action: "long_press", time: 1 })).toEqual({ action: "long_press", coordinate: null, time: 1 });
+    expect(normalizeActionForImport({ action: "click", coordinate: [1] }).ok).toBe(false);
+    expect(normalizeActionForImport({ action: "click", coordinate: "nowhere" }).ok).toBe(false);
+  });
+  it("unwraps a call JSON-encoded as a string once or twice", () => {
+    const call = { name: "mobile_use", arguments: { action: "click", coordinate: [540, 1200] } };
+    const once = JSON.stringify(call);
+    expect(imported(once)).toEqual({ action: "click", coordinate: [540, 1200] });
+    expect(imported(JSON.stringify(once))).toEqual({ action: "click", coordinate: [540, 1200] });
+    expect(ok(JSON.stringify(JSON.stringify(once)))).toEqual({ action: "click", coordinate: [540, 1200] });
+    expect(normalizeActionForImport(JSON.stringify(JSON.stringify(JSON.stringify(once)))).ok).toBe(false);
+  });
+  it("reads hardware keys stored as system_button as key events", () => {
+    expect(ok({ action: "system_button", button: "Power" })).toEqual({ action: "key", text: "power" });
+    expect(ok({ action: "system_button", button: "VolumeUp" })).toEqual({ action: "key", text: "volume_up" });
   });
 });

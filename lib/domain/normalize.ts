@@ -1,8 +1,18 @@
-import { SYSTEM_BUTTONS, toolCallSchema, type SystemButton, type ToolCall } from "./tool-call";
+import {
+  isPointless,
+  pointlessCallSchema,
+  SYSTEM_BUTTONS,
+  toolCallSchema,
+  type StepToolCall,
+  type SystemButton,
+  type ToolCall,
+} from "./tool-call";
 import type { Point, Size } from "./geometry";
 
 export type FieldProblem = { field: string; message: string };
 export type Normalized = { ok: true; call: ToolCall; notes: string[] } | { ok: false; problems: FieldProblem[] };
+/** What an import may store: a complete call, or a tap the model made without a point (a person places it later). */
+export type NormalizedForImport = { ok: true; call: StepToolCall; notes: string[] } | { ok: false; problems: FieldProblem[] };
 
 /** Action names real data uses, mapped to the `mobile_use` vocabulary. Keys are lower-case without separators. */
 const ACTION_ALIASES: Record<string, string> = {
@@ -62,6 +72,30 @@ const STATUS_ALIASES: Record<string, "success" | "failure"> = {
   false: "failure",
 };
 
+/**
+ * `system_button` values that are not buttons but taps: the Mobile-R1 release stores an icon tap as
+ * `{"action": "system_button", "button": "Tap"}` with no point. Read as a click (or long press) without one.
+ */
+const TAP_BUTTONS: Record<string, "click" | "long_press"> = {
+  tap: "click",
+  click: "click",
+  touch: "click",
+  press: "click",
+  longpress: "long_press",
+  longtap: "long_press",
+};
+
+/** Hardware keys some data stores as `system_button`; `mobile_use` has them as `key` (adb keyevent names). */
+const KEY_BUTTONS: Record<string, string> = {
+  power: "power",
+  volumeup: "volume_up",
+  volumedown: "volume_down",
+  camera: "camera",
+};
+
+/** How many times a tool call may be JSON-encoded as a string inside another (the release double-encodes). */
+const MAX_STRING_ENCODINGS = 3;
+
 /** AndroidControl's `wait` has no duration; UI-S1's conversion uses 2 seconds. */
 const DEFAULT_WAIT_SECONDS = 2;
 const DEFAULT_LONG_PRESS_SECONDS = 2;
@@ -75,8 +109,25 @@ const key = (s: string) => s.toLowerCase().replace(/[\s_-]/g, "");
  * `screen` (original pixels) is needed only to turn a direction-only `scroll` into a swipe.
  */
 export function normalizeAction(input: unknown, screen?: Size): Normalized {
+  const r = normalizeAny(input, screen);
+  if (!r.ok) return r;
+  if (isPointless(r.call)) return fail("coordinate", "is missing");
+  return { ok: true, call: r.call, notes: r.notes };
+}
+
+/**
+ * normalizeAction for an import: a click or long press without a point (a `system_button` "Tap", a
+ * click with no coordinate) is kept as a pointless call instead of failing the record, so a real
+ * release file imports whole and the step is named for a person to fix.
+ */
+export function normalizeActionForImport(input: unknown, screen?: Size): NormalizedForImport {
+  return normalizeAny(input, screen);
+}
+
+function normalizeAny(input: unknown, screen?: Size): NormalizedForImport {
   let raw = input;
-  if (typeof raw === "string") {
+  // A call JSON-encoded as a string, possibly more than once (the release's <tool_call> holds `"{\"name\": …}"`).
+  for (let i = 0; typeof raw === "string" && i < MAX_STRING_ENCODINGS; i++) {
     try {
       raw = JSON.parse(raw);
     } catch {
@@ -97,6 +148,15 @@ export function normalizeAction(input: unknown, screen?: Size): Normalized {
   const notes: string[] = [];
   if (alias !== rawType) notes.push(`action "${rawType}" read as "${alias}"`);
   const problems: FieldProblem[] = [];
+  /** A tap's point, or null when the record has none at all (a pointless call); a malformed one is still a problem. */
+  const tapPoint = (): Point | null | undefined => {
+    const isAbsent = (v: unknown) => v === undefined || v === null;
+    if (isAbsent(obj.coordinate) && isAbsent(obj.x) && isAbsent(obj.y)) {
+      notes.push(`${alias} without a point`);
+      return null;
+    }
+    return point("coordinate");
+  };
   const point = (field: string, xField = "x", yField = "y"): Point | undefined => {
     const p = readPoint(obj[field]) ?? (field === "coordinate" ? readXY(obj[xField], obj[yField]) : undefined);
     if (!p)
@@ -130,10 +190,10 @@ export function normalizeAction(input: unknown, screen?: Size): Normalized {
   let call: Record<string, unknown>;
   switch (alias) {
     case "click":
-      call = { action: "click", coordinate: point("coordinate") };
+      call = { action: "click", coordinate: tapPoint() };
       break;
     case "long_press":
-      call = { action: "long_press", coordinate: point("coordinate"), time: num("time", DEFAULT_LONG_PRESS_SECONDS) };
+      call = { action: "long_press", coordinate: tapPoint(), time: num("time", DEFAULT_LONG_PRESS_SECONDS) };
       break;
     case "swipe":
       if (obj.coordinate === undefined && typeof obj.direction === "string") {
@@ -174,6 +234,21 @@ export function normalizeAction(input: unknown, screen?: Size): Normalized {
     }
     case "system_button": {
       const b = obj.button ?? obj.text;
+      const tap = TAP_BUTTONS[key(String(b ?? ""))];
+      if (tap) {
+        notes.push(`button "${String(b)}" read as a ${tap} without a point`);
+        call =
+          tap === "click"
+            ? { action: "click", coordinate: null }
+            : { action: "long_press", coordinate: null, time: DEFAULT_LONG_PRESS_SECONDS };
+        break;
+      }
+      const keyName = KEY_BUTTONS[key(String(b ?? ""))];
+      if (keyName) {
+        notes.push(`button "${String(b)}" read as key "${keyName}"`);
+        call = { action: "key", text: keyName };
+        break;
+      }
       const button = BUTTON_ALIASES[key(String(b ?? ""))];
       if (!button)
         problems.push({
@@ -199,6 +274,8 @@ export function normalizeAction(input: unknown, screen?: Size): Normalized {
   if (problems.length > 0) return { ok: false, problems };
   const parsed = toolCallSchema.safeParse(call);
   if (!parsed.success) {
+    const pointless = pointlessCallSchema.safeParse(call);
+    if (pointless.success) return { ok: true, call: pointless.data, notes };
     return { ok: false, problems: parsed.error.issues.map((i) => ({ field: i.path.join(".") || "action", message: i.message })) };
   }
   return { ok: true, call: parsed.data, notes };
@@ -271,7 +348,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function fail(field: string, message: string): Normalized {
+function fail(field: string, message: string): { ok: false; problems: FieldProblem[] } {
   return { ok: false, problems: [{ field, message }] };
 }
 

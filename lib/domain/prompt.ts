@@ -1,5 +1,5 @@
 import type { Size } from "./geometry";
-import { formatMobileUseCall, pyJsonDumps, type ActionType, type ToolCall } from "./tool-call";
+import { formatMobileUseCall, pyJsonDumps, type ActionType, type StepToolCall } from "./tool-call";
 
 /** The actions the Qwen2.5-VL cookbook's `mobile_use` tool offers (Mobile-R1 uses the same tool). */
 export const MOBILE_USE_ACTIONS = ["key", "click", "long_press", "swipe", "type", "system_button", "open", "wait", "terminate"] as const;
@@ -143,7 +143,7 @@ function buildSystemPrompt(resized: Size, space: ActionSpace): string {
  * oldest first, each ALREADY in the model's resized frame. The image placeholder is not included:
  * the cookbook puts the screenshot after this text.
  */
-export function mobileUseUserText(instruction: string, history: readonly ToolCall[]): string {
+export function mobileUseUserText(instruction: string, history: readonly StepToolCall[]): string {
   const steps = history.map((call, i) => `Step ${i + 1}: ${formatMobileUseCall(call)}; `).join("");
   return `The user query:  ${instruction}\nTask progress (You have done the following operation on the current device): ${steps}`;
 }
@@ -152,7 +152,7 @@ export function mobileUseUserText(instruction: string, history: readonly ToolCal
  * A Mobile-R1 style assistant response: `<think>\n…\n</think>\n<action>\n…\n</action>\n<tool_call>\n{json}\n</tool_call>`.
  * `call` must already be in the model's resized frame.
  */
-export function mobileR1Response(thought: string, clearAction: string, call: ToolCall): string {
+export function mobileR1Response(thought: string, clearAction: string, call: StepToolCall): string {
   return mobileR1ResponseText(thought, clearAction, formatMobileUseCall(call));
 }
 

@@ -13,7 +13,7 @@ import {
 } from "./dialect";
 import { toResizedBox, toResizedPoint, type FramePair, type Size } from "./geometry";
 import { sourceMetaOf } from "./import-formats";
-import { mapPoints, type ToolCall } from "./tool-call";
+import { mapPoints, type StepToolCall } from "./tool-call";
 import { isTrainingTarget, type CanonicalStep, type CanonicalTrajectory } from "./trajectory";
 
 /** The device size a Mobile-R1 row declares (image_width/height), when it declares one. */
@@ -132,7 +132,7 @@ export function uiS1Row(t: CanonicalTrajectory): Record<string, unknown> | undef
 }
 
 /** A call's points from original screenshot pixels to the frame `frames.resized` (Python rounding). */
-function toFrame(call: ToolCall, frames: FramePair): ToolCall {
+function toFrame(call: StepToolCall, frames: FramePair): StepToolCall {
   return mapPoints(call, (p) => toResizedPoint(p, frames));
 }
 

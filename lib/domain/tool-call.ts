@@ -44,6 +44,40 @@ export const toolCallSchema = z.discriminatedUnion("action", [
 export type ToolCall = z.infer<typeof toolCallSchema>;
 export type ToolCallOf<A extends ActionType> = Extract<ToolCall, { action: A }>;
 
+/**
+ * A tap or long press the model made WITHOUT a point: real Mobile-R1 rows store an icon tap as
+ * `system_button` "Tap" with no coordinate, and some models write a click with none. Such a call is
+ * imported, stored and saved as it is (so nothing else on the step is lost) but is never a training
+ * target: a person must place the point, and the editor and the bridge name it until then.
+ */
+export const pointlessCallSchema = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("click"), coordinate: z.null() }).strict(),
+  z.object({ action: z.literal("long_press"), coordinate: z.null(), time: seconds }).strict(),
+]);
+export type PointlessCall = z.infer<typeof pointlessCallSchema>;
+
+/** What a step may hold: a complete call, or a tap the model made without a point (see pointlessCallSchema). */
+export const stepToolCallSchema = z.union([toolCallSchema, pointlessCallSchema]);
+export type StepToolCall = ToolCall | PointlessCall;
+
+/** Is this a tap or long press without a point (never trainable until a person places it)? */
+export function isPointless(call: StepToolCall): call is PointlessCall {
+  return (call.action === "click" || call.action === "long_press") && call.coordinate === null;
+}
+
+/** The message every report uses for a pointless call (English: command-line reports; the UI has its own catalogue key). */
+export const POINTLESS_MESSAGE = "the model tapped without a point; place the point where it should have tapped";
+
+/**
+ * The call as a complete ToolCall, for code that runs after the step was checked with isPointless
+ * (the bridge names such steps as problems before building rows). Throws on a pointless call: reaching
+ * it there is our bug, never a row built on a made-up point.
+ */
+export function trainableCall(call: StepToolCall): ToolCall {
+  if (isPointless(call)) throw new Error(`${call.action} without a point reached a training row: ${POINTLESS_MESSAGE}`);
+  return call;
+}
+
 /** The wire shape the model writes inside <tool_call>. */
 export const mobileUseCallSchema = z.object({ name: z.literal("mobile_use"), arguments: toolCallSchema });
 
@@ -52,11 +86,11 @@ export function isCoordinateAction(call: ToolCall): call is ToolCallOf<"click" |
 }
 
 /** The points of a call, in the frame the call is in. */
-export function pointsOf(call: ToolCall): Point[] {
+export function pointsOf(call: StepToolCall): Point[] {
   switch (call.action) {
     case "click":
     case "long_press":
-      return [call.coordinate];
+      return call.coordinate ? [call.coordinate] : [];
     case "swipe":
       return [call.coordinate, call.coordinate2];
     case "type":
@@ -73,11 +107,11 @@ export function pointsOf(call: ToolCall): Point[] {
 }
 
 /** Apply `fn` to every point of a call (frame conversion, rounding). */
-export function mapPoints(call: ToolCall, fn: (p: Point) => Point): ToolCall {
+export function mapPoints<C extends StepToolCall>(call: C, fn: (p: Point) => Point): C {
   switch (call.action) {
     case "click":
     case "long_press":
-      return { ...call, coordinate: fn(call.coordinate) };
+      return call.coordinate ? { ...call, coordinate: fn(call.coordinate) } : call;
     case "swipe":
       return { ...call, coordinate: fn(call.coordinate), coordinate2: fn(call.coordinate2) };
     default:
@@ -86,7 +120,7 @@ export function mapPoints(call: ToolCall, fn: (p: Point) => Point): ToolCall {
 }
 
 /** Problems of a call that its schema cannot see: points outside the screenshot. */
-export function screenProblems(call: ToolCall, size: Size): { field: string; message: string }[] {
+export function screenProblems(call: StepToolCall, size: Size): { field: string; message: string }[] {
   const fields = call.action === "swipe" ? ["coordinate", "coordinate2"] : ["coordinate"];
   return pointsOf(call).flatMap((p, i) =>
     isPointOnScreen(p, size)
@@ -96,7 +130,7 @@ export function screenProblems(call: ToolCall, size: Size): { field: string; mes
 }
 
 /** Serialise as the model writes it: {"name": "mobile_use", "arguments": {...}} with Python json.dumps spacing. */
-export function formatMobileUseCall(call: ToolCall): string {
+export function formatMobileUseCall(call: StepToolCall): string {
   return pyJsonDumps({ name: "mobile_use", arguments: call });
 }
 
@@ -125,7 +159,7 @@ export function pyJsonDumps(value: unknown): string {
 }
 
 /** The call as indented JSON for people to read and edit, with number arrays (points) kept on one line. */
-export function formatMobileUseCallPretty(call: ToolCall): string {
+export function formatMobileUseCallPretty(call: StepToolCall): string {
   return JSON.stringify({ name: "mobile_use", arguments: call }, null, 2).replace(
     /\[\s+([-\d.,\s]+?)\s+\]/g,
     (_m, inner: string) => `[${inner.split(/,\s*/).join(", ")}]`,
@@ -133,8 +167,8 @@ export function formatMobileUseCallPretty(call: ToolCall): string {
 }
 
 /** A short human summary: `click (540, 236)`, `type "hello"`. */
-export function describeToolCall(call: ToolCall): string {
-  const pt = ([x, y]: Point) => `(${Math.round(x)}, ${Math.round(y)})`;
+export function describeToolCall(call: StepToolCall): string {
+  const pt = (p: Point | null) => (p ? `(${Math.round(p[0])}, ${Math.round(p[1])})` : "(no point)");
   switch (call.action) {
     case "click":
       return `click ${pt(call.coordinate)}`;

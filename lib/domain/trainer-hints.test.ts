@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { framePair, toResizedPoint, type Size } from "./geometry";
 import { mobileR1Response, mobileUseSystemPrompt, mobileUseUserText, type ActionSpace } from "./prompt";
-import { mapPoints, type ToolCall } from "./tool-call";
+import { mapPoints, type StepToolCall, type ToolCall } from "./tool-call";
 import { isTrainingTarget, VERDICTS, type CanonicalStep, type CanonicalTrajectory } from "./trajectory";
 import {
   addRow,
@@ -95,7 +95,7 @@ function measureAsWritten(h: TrainerHints, t: CanonicalTrajectory, space: Action
   if (t.isDiscarded) return h;
   const kept = t.cutAfter === null ? t.steps : t.steps.slice(0, t.cutAfter + 1);
   let out = h;
-  const history: ToolCall[] = [];
+  const history: StepToolCall[] = [];
   for (const step of kept) {
     let frames;
     try {

@@ -3,7 +3,7 @@ import { boxSchema } from "./geometry";
 import { text } from "./limits";
 import { thoughtPartsSchema } from "./thought";
 import { taskStatusSchema } from "./status";
-import { toolCallSchema } from "./tool-call";
+import { stepToolCallSchema } from "./tool-call";
 import { stepProvenanceSchema } from "./provenance";
 
 export const TRAJECTORY_SOURCES = ["mobile-r1", "ui-s1", "studio", "demo"] as const;
@@ -35,7 +35,7 @@ export const originalOutputSchema = z.object({
   response: z.string().optional(),
   thought: z.string().optional(),
   clearAction: z.string().optional(),
-  toolCall: toolCallSchema,
+  toolCall: stepToolCallSchema,
   /** The target box that came with the import (bbox, else the first candidate), original pixels; the annotator's box may differ. */
   box: boxSchema.optional(),
   /** The action exactly as the source file held it (any dialect), for provenance. */
@@ -59,7 +59,7 @@ export const canonicalStepSchema = z.object({
   original: originalOutputSchema,
   thought: thoughtPartsSchema.extend({ text: z.string() }),
   clearAction: z.string(),
-  toolCall: toolCallSchema,
+  toolCall: stepToolCallSchema,
   box: boxSchema.nullable(),
   candidateBoxes: z.array(boxSchema),
   verdict: verdictSchema,

@@ -1,7 +1,7 @@
 import type { Box } from "@/lib/domain/geometry";
 import { roundHalfEven } from "@/lib/domain/geometry";
 import type { CanonicalStep } from "@/lib/domain/trajectory";
-import type { ToolCall } from "@/lib/domain/tool-call";
+import { trainableCall, type ToolCall } from "@/lib/domain/tool-call";
 import {
   isDict,
   PyError,
@@ -418,10 +418,11 @@ function uniqueBoxes(boxes: Box[]): Box[] {
  * commands.test.ts checks that traj.ts writes exactly this.
  */
 export function uiS1TrajStep(step: CanonicalStep, annotation: UiS1TrajStep["annotation"]): UiS1TrajStep {
+  const call = trainableCall(step.toolCall);
   return {
-    action_content: step.box ? { ...step.toolCall, bbox: step.box } : step.toolCall,
+    action_content: step.box ? { ...call, bbox: step.box } : call,
     annotation,
-    check_options: { ...step.toolCall, candidate_bbox: uniqueBoxes(step.box ? [step.box, ...step.candidateBoxes] : step.candidateBoxes) },
+    check_options: { ...call, candidate_bbox: uniqueBoxes(step.box ? [step.box, ...step.candidateBoxes] : step.candidateBoxes) },
   };
 }
 

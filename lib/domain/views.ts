@@ -2,7 +2,7 @@ import { z } from "zod";
 import { boxSchema } from "./geometry";
 import { text } from "./limits";
 import { taskStatusSchema } from "./status";
-import { toolCallSchema } from "./tool-call";
+import { stepToolCallSchema } from "./tool-call";
 import { stepProvenanceSchema } from "./provenance";
 import { originalOutputSchema, outcomeSchema, verdictSchema } from "./trajectory";
 
@@ -82,7 +82,7 @@ export const stepViewSchema = z.object({
   original: originalOutputSchema,
   thought: z.object({ state: z.string(), nextAction: z.string(), purpose: z.string(), text: z.string() }),
   clearAction: z.string(),
-  toolCall: toolCallSchema,
+  toolCall: stepToolCallSchema,
   box: boxSchema.nullable(),
   candidateBoxes: z.array(boxSchema),
   verdict: verdictSchema,

@@ -11,6 +11,7 @@ import { UI_S1_EVAL_JSONL as UI_S1_EVAL } from "@/fixtures";
 import { blankPng, freshStudio, uiS1ScreenshotDir } from "./testing/fixtures";
 import type { Db } from "./db";
 import { CLI_ACTOR } from "./audit";
+import { annotationOf, stepProblems } from "@/lib/domain/annotation";
 
 /** Every row of every table, to prove a failed import changed nothing. */
 async function dump(db: Db) {
@@ -108,10 +109,6 @@ describe("a malformed import", () => {
       '{"goal": "broken", "steps": [',
       JSON.stringify({ goal: "unknown action", steps: [{ action_content: { action: "teleport" }, screenshot: "/x/ok.png" }] }),
       JSON.stringify({
-        goal: "off screen",
-        steps: [{ action_content: { action: "click", coordinate: [1200, 50] }, screenshot: "/x/ok.png" }],
-      }),
-      JSON.stringify({
         goal: "missing image",
         steps: [
           { action_content: { action: "open", text: "A" }, screenshot: "/x/ok.png" },
@@ -128,14 +125,8 @@ describe("a malformed import", () => {
     expect(found).toEqual([
       expect.objectContaining({ line: 2, message: expect.stringMatching(/broken JSON/) }),
       expect.objectContaining({ line: 3, step: 0, field: "action", message: 'unknown action "teleport"' }),
-      expect.objectContaining({
-        line: 4,
-        step: 0,
-        field: "action.coordinate",
-        message: "[1200, 50] lies outside the 1080x2400 screenshot",
-      }),
-      expect.objectContaining({ line: 5, step: 1, field: "screenshot", message: expect.stringMatching(/not found: .*nowhere\.png/) }),
-      expect.objectContaining({ line: 6, step: 0, field: "screenshot", message: expect.stringMatching(/not a readable image/) }),
+      expect.objectContaining({ line: 4, step: 1, field: "screenshot", message: expect.stringMatching(/not found: .*nowhere\.png/) }),
+      expect.objectContaining({ line: 5, step: 0, field: "screenshot", message: expect.stringMatching(/not a readable image/) }),
     ]);
     expect(await dump(db)).toEqual(before);
   });
@@ -205,7 +196,7 @@ describe("Mobile-R1 release format", () => {
     const step = t.steps[0]!;
     // 935 in the 1092-wide frame is 924.7 original pixels; 406 of 2408 is 404.65.
     expect(step.toolCall.action).toBe("click");
-    if (step.toolCall.action !== "click") return;
+    if (step.toolCall.action !== "click" || !step.toolCall.coordinate) throw new Error("expected a click with a point");
     expect(step.toolCall.coordinate[0]).toBeCloseTo(924.725, 2);
     expect(step.toolCall.coordinate[1]).toBeCloseTo(404.65, 2);
     expect(step.thought).toMatchObject({
@@ -217,5 +208,36 @@ describe("Mobile-R1 release format", () => {
     expect(step.original.response).toBe(row.trajectory[0]!.response);
     expect(step.original.rawAction).toBe(row.trajectory[0]!.action);
     expect(step.screenshot).toMatchObject({ width: 1080, height: 2400 });
+  });
+});
+
+describe("geometry the model got wrong", () => {
+  it("imports an off-screen click and box as they are, names them in the editor's checks, and round-trips them", async () => {
+    const { db } = await freshStudio();
+    const dir = await mkdtemp(path.join(os.tmpdir(), "offscreen-"));
+    await writeFile(path.join(dir, "ok.png"), await blankPng(1080, 2400));
+    const line = {
+      goal: "Tap past the edge",
+      steps: [{ action_content: { action: "click", coordinate: [1200, 50], bbox: [1150, 0, 1300, 100] }, screenshot: "/x/ok.png" }],
+    };
+    await writeFile(path.join(dir, "data.jsonl"), `${JSON.stringify(line)}\n`);
+    const r = await importFile({ file: path.join(dir, "data.jsonl"), format: "ui-s1", db });
+    expect(r.ok ? [] : r.problems).toEqual([]);
+    const list = await listTrajectories({ page: 1, pageSize: 10, actor: CLI_ACTOR }, db);
+    const t = await getTrajectory(list.rows[0]!.id, db);
+    expect(t.steps[0]!.toolCall).toEqual({ action: "click", coordinate: [1200, 50] });
+    const codes = stepProblems(annotationOf(t.steps[0]!), t.steps[0]!.screenshot).map((p) => p.code);
+    expect(codes).toEqual(expect.arrayContaining(["toolCall.offScreen", "box.offScreen"]));
+
+    // What the studio holds exports and imports back into another studio unchanged.
+    const outDir = path.join(dir, "export");
+    await exportDataset({ outDir, status: "all", db });
+    const other = await freshStudio();
+    const back = await importFile({ file: path.join(outDir, "trajectories.jsonl"), format: "studio", db: other.db });
+    expect(back.ok ? [] : back.problems).toEqual([]);
+    const again = await listTrajectories({ page: 1, pageSize: 10, actor: CLI_ACTOR }, other.db);
+    const t2 = await getTrajectory(again.rows[0]!.id, other.db);
+    expect(t2.steps[0]!.toolCall).toEqual(t.steps[0]!.toolCall);
+    expect(t2.steps[0]!.box).toEqual(t.steps[0]!.box);
   });
 });
