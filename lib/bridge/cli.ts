@@ -1,7 +1,14 @@
 // `npm run studio -- bridge <command> ...`: trainer formats, rewards and evaluation for an export folder.
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { QWEN_FACTOR, QWEN_MAX_PIXELS, QWEN_MIN_PIXELS } from "@/lib/domain/geometry";
+import {
+  COORDINATE_CONVENTION_NAMES,
+  DEFAULT_COORDINATE_CONVENTION,
+  QWEN_FACTOR,
+  QWEN_MAX_PIXELS,
+  QWEN_MIN_PIXELS,
+  type CoordinateConvention,
+} from "@/lib/domain/geometry";
 import { ExportError } from "./export-reader";
 import { exportGrpo, GRPO_TARGETS, type GrpoTarget } from "./grpo";
 import type { BridgeIo } from "./output";
@@ -32,15 +39,17 @@ export const BRIDGE_HELP = `Trajectory Studio trainer bridge
       prompt rows plus ground truth (original pixels); harmful steps included as negatives
       (annotation HARMFUL), steps after a cut never. verl: parquet. --rule picks the reward (data_source) and the prompt:
       ui-s1 rows carry UI-S1's own prompt and answer format, the others the mobile_use tool.
-  bridge traj <export-dir> --out <dir> --target ui-s1 [--image-root <dir>]
-      UI-S1 trajectory JSONL (original pixels, cut respected)
+  bridge traj <export-dir> --out <dir> --target ui-s1 [--image-root <dir>] [--coords qwen3-rel1000]
+      UI-S1 trajectory JSONL (original pixels, cut respected; --coords qwen3-rel1000: 0..1000 of each
+      screenshot, each line declaring "coords")
   bridge score <export-dir> --predictions <file> --rule ${RULE_LIST} [--max-pixels <n>] [--out <dir>] [--json]
       rewards by every rule, type/step/grounding accuracy, SOP success rate and progress.
       ui-s1 is UI-S1's own reward and, for SOP, its eval_qwenvl.py (UI-S1 layout responses,
       quirks included); studio-lenient is the studio's forgiving reading; mobile-r1 the paper's rule.
       <file> is JSON Lines, one line per step:
         {"trajectory": "<id>" or <0-based line position>, "step": <index>, "response": "<raw model text>"}
-      responses in the resized frame of --max-pixels. --out writes per-step scores.jsonl.
+      responses in the resized frame of --max-pixels (--coords qwen3-rel1000: 0..1000 of the screenshot).
+      --out writes per-step scores.jsonl.
   bridge stats <export-dir> [--max-pixels <n>] [--max-tokens <n>] [--json]
       image tokens (resized pixels / 784), text length, samples over budget, per app and action
   bridge judge <export-dir> --out <dir>
@@ -52,6 +61,11 @@ export const BRIDGE_HELP = `Trajectory Studio trainer bridge
 Common options:
   --max-pixels <n>    trainer's max_pixels (default ${QWEN_MAX_PIXELS}); coordinates follow smart_resize at it
   --min-pixels <n>    trainer's min_pixels (default ${QWEN_MIN_PIXELS})
+  --coords qwen25-abs|qwen3-rel1000   (sft, grpo, traj, score) the coordinate convention of targets, history,
+                      ground truth and predictions: qwen25-abs (default) absolute pixels of the smart-resized
+                      image (Qwen2.5-VL, UI-S1); qwen3-rel1000 integers 0..1000 relative to the screenshot,
+                      round(x / width * 1000) (Qwen3-VL, GUI-Owl 1.5); the prompt announces a 1000x1000 screen
+                      and the rows declare "coords" so the rewards score answers in that frame
   --allow-problems    exit 0 even when some rows could not be made (they are still reported)
 
 Training rows (sft, grpo, traj):
@@ -84,6 +98,7 @@ const OPTIONS = {
   "allow-unreviewed": { type: "boolean", default: false },
   "image-root": { type: "string" },
   "embed-images": { type: "boolean", default: false },
+  coords: { type: "string" },
   json: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const;
@@ -158,6 +173,10 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
     );
   if (frame.minPixels > frame.maxPixels) throw new UsageError(`--min-pixels ${frame.minPixels} exceeds --max-pixels ${frame.maxPixels}`);
   const allowProblems = values["allow-problems"];
+  const coords = oneOf<CoordinateConvention>("coords", values.coords, COORDINATE_CONVENTION_NAMES, DEFAULT_COORDINATE_CONVENTION);
+  if (values.coords !== undefined && !["sft", "grpo", "traj", "score"].includes(command)) {
+    throw new UsageError(`--coords is for sft, grpo, traj and score, not ${command}`);
+  }
 
   if (command === "reward-plugin") {
     if (!values.out) throw new UsageError("--out <dir> is required");
@@ -188,7 +207,7 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
     case "sft": {
       const target = oneOf<SftTarget>("target", values.target, SFT_TARGETS);
       const prompt = oneOf<SftPrompt>("prompt", values.prompt, SFT_PROMPTS, "cookbook");
-      const { summary, exitCode } = await exportSft(exportDir, { ...frame, ...rowOptions(), target, prompt }, io);
+      const { summary, exitCode } = await exportSft(exportDir, { ...frame, ...rowOptions(), target, coords, prompt }, io);
       io.stdout.write(`${JSON.stringify(summary)}\n`);
       return exitCode;
     }
@@ -197,7 +216,7 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
       const rule = oneOf<RewardRule>("rule", values.rule, REWARD_RULES, "mobile-r1");
       const { summary, exitCode } = await exportGrpo(
         exportDir,
-        { ...frame, ...rowOptions(), target, rule, embedImages: values["embed-images"] },
+        { ...frame, ...rowOptions(), target, rule, coords, embedImages: values["embed-images"] },
         io,
       );
       io.stdout.write(`${JSON.stringify(summary)}\n`);
@@ -205,7 +224,7 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
     }
     case "traj": {
       const target = oneOf<TrajTarget>("target", values.target, TRAJ_TARGETS);
-      const { summary, exitCode } = await exportTraj(exportDir, { ...rowOptions(), target }, io);
+      const { summary, exitCode } = await exportTraj(exportDir, { ...rowOptions(), target, coords }, io);
       io.stdout.write(`${JSON.stringify(summary)}\n`);
       return exitCode;
     }
@@ -215,7 +234,7 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
       const outDir = values.out ? path.resolve(values.out) : undefined;
       const { summary, exitCode } = await scorePredictions(
         exportDir,
-        { ...frame, predictions: path.resolve(values.predictions), rule, outDir, allowProblems },
+        { ...frame, predictions: path.resolve(values.predictions), rule, coords, outDir, allowProblems },
         io,
       );
       io.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : formatScoreSummary(summary));

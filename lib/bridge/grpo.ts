@@ -16,7 +16,8 @@ import {
 import { openExport } from "./export-reader";
 import { ImageFolder, imageBytes } from "./images";
 import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
-import type { RewardRule } from "@/lib/domain/rewards";
+import { predictionFrameOf, type RewardRule } from "@/lib/domain/rewards";
+import type { CoordinateConvention } from "@/lib/domain/geometry";
 import { exportActionSpace, imagePairingProblem, walkSamples, type ChatMessage, type FrameOptions, type StepSample } from "./samples";
 import { uiS1TrainCheckOptions } from "@/lib/domain/ui-s1-reward";
 import { trainableCall } from "@/lib/domain/tool-call";
@@ -57,12 +58,16 @@ export type SwiftGrpoRow = {
   annotation: string;
   trajectory_id: string;
   step: number;
+  /** Present only under qwen3-rel1000: the answer's coordinates are 0..1000 (the ORMs read this column). */
+  coords?: CoordinateConvention;
 };
 
 export type GrpoSummary = {
   command: "grpo";
   target: GrpoTarget;
   rule: RewardRule;
+  /** The coordinate convention of prompts, history and the answers the rewards expect. */
+  coords: CoordinateConvention;
   maxPixels: number;
   minPixels: number;
   trajectories: number;
@@ -101,6 +106,7 @@ export function swiftGrpoRow(sample: StepSample, prompt: GrpoPrompt, images: str
     annotation: gt.annotation,
     trajectory_id: sample.where.trajectory,
     step: sample.step.index,
+    ...(gt.coords === undefined ? {} : { coords: gt.coords }),
   };
 }
 
@@ -114,7 +120,9 @@ export type VerlImage =
 
 /**
  * verl RL row (FORMATS.md §4.3). `reward_model.ground_truth` is the GroundTruth as a JSON string, plus
- * UI-S1's `check_options` and `num_steps` (uiS1GroundTruth).
+ * UI-S1's `check_options` and `num_steps` (uiS1GroundTruth). `extra_info.resized_width/height` is the frame
+ * the answer's coordinates are in (predictionFrameOf: the resized image, or 1000 x 1000 under qwen3-rel1000),
+ * because UI-S1's own gui_action_match_compute_score divides the prediction by exactly these two values.
  */
 export type VerlRow = {
   data_source: string;
@@ -163,6 +171,7 @@ export function verlRow(
   images: (string | Uint8Array)[],
 ): VerlRow {
   const gt = sample.groundTruth;
+  const [predictionWidth, predictionHeight] = predictionFrameOf(gt);
   const limits = { max_pixels: BigInt(opts.maxPixels), min_pixels: BigInt(opts.minPixels) };
   return {
     data_source: DATA_SOURCES[rule],
@@ -179,8 +188,8 @@ export function verlRow(
       annotation: gt.annotation,
       width: gt.orig_wh[0],
       height: gt.orig_wh[1],
-      resized_width: gt.resized_wh[0],
-      resized_height: gt.resized_wh[1],
+      resized_width: predictionWidth,
+      resized_height: predictionHeight,
     },
   };
 }
@@ -333,6 +342,7 @@ export async function exportGrpo(
     command: "grpo",
     target: opts.target,
     rule: opts.rule,
+    coords: opts.coords ?? "qwen25-abs",
     maxPixels: opts.maxPixels,
     minPixels: opts.minPixels,
     trajectories: counts.trajectories,

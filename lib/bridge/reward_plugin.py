@@ -11,8 +11,10 @@ Written by `npm run studio -- bridge reward-plugin --out <dir>`. Three rules:
 studio_lenient and mobile_r1 are line-for-line ports of lib/domain/rewards.ts plus the response parser it
 uses (lib/domain/model-output.ts, normalize.ts); lib/bridge/reward-vectors.json is run against both.
 
-Frames: the model's response is in the RESIZED frame (`resized_wh`, what smart_resize gave at the
-export's max_pixels); the ground truth is in ORIGINAL screenshot pixels (`orig_wh`).
+Frames: the model's response is in the frame its row declares (`coords`): absent or "qwen25-abs", the
+RESIZED frame (`resized_wh`, what smart_resize gave at the export's max_pixels); "qwen3-rel1000", integers
+0..1000 relative to the image (Qwen3-VL, GUI-Owl 1.5). The ground truth is in ORIGINAL screenshot pixels
+(`orig_wh`).
 
 Ground truth (ms-swift GRPO columns, or the JSON in verl's reward_model.ground_truth):
     gt_action       {"action": "click", "coordinate": [x, y]}  (dict or JSON string), original pixels
@@ -21,6 +23,7 @@ Ground truth (ms-swift GRPO columns, or the JSON in verl's reward_model.ground_t
     orig_wh         [width, height]
     resized_wh      [width, height]
     annotation      "GOOD" | "HARMFUL" | "NEUTRAL"
+    coords          "qwen3-rel1000" when the response's coordinates are 0..1000; absent means "qwen25-abs"
 verl rows also hold UI-S1's own ground truth, check_options and num_steps (what TrajDataset.fix_line builds), so
 UI-S1's gui_action_match_compute_score(solution, json.loads(ground_truth), extra_info) runs on them as is; the
 functions here read the keys above.
@@ -353,8 +356,19 @@ def parse_model_output(raw):
 # ---------------------------------------------------------------------------------------------
 
 
+REL1000_SCALE = 1000
+
+
+def prediction_frame(gt):
+    """[width, height] the response's coordinates are divided by: resized_wh, or 1000 x 1000 under qwen3-rel1000."""
+    if gt.get("coords") == "qwen3-rel1000":
+        return [REL1000_SCALE, REL1000_SCALE]
+    return gt["resized_wh"]
+
+
 def _frames(gt):
-    return {"ow": gt["orig_wh"][0], "oh": gt["orig_wh"][1], "rw": gt["resized_wh"][0], "rh": gt["resized_wh"][1]}
+    rw, rh = prediction_frame(gt)
+    return {"ow": gt["orig_wh"][0], "oh": gt["orig_wh"][1], "rw": rw, "rh": rh}
 
 
 def _pred_norm(p, f):
@@ -459,6 +473,9 @@ def normalize_ground_truth(gt):
     gt.setdefault("gt_bbox", None)
     gt["candidate_bbox"] = list(gt.get("candidate_bbox") or [])
     gt.setdefault("annotation", "GOOD")
+    # A misspelt convention would silently score every coordinate in the wrong frame: refuse it.
+    if gt.get("coords") not in (None, "qwen25-abs", "qwen3-rel1000"):
+        raise ValueError("ground truth coords must be qwen25-abs or qwen3-rel1000, got %r" % (gt.get("coords"),))
     return gt
 
 
@@ -710,7 +727,7 @@ def ui_s1_reward(response, gt):
     <think>...</think><action>{"action": ...}</action>; anything UI-S1's code raises on scores as it does there."""
     gt = normalize_ground_truth(gt)
     check = ui_s1_check_options(gt)
-    (w, h), (rw, rh) = gt["orig_wh"], gt["resized_wh"]
+    (w, h), (rw, rh) = gt["orig_wh"], prediction_frame(gt)
     fmt, action, type_match, extract_match, parsed = 0.0, 0.0, False, False, False
     try:
         think = _ui_s1_tag(response, "think")
@@ -766,7 +783,7 @@ def compute_score(data_source, solution_str, ground_truth, extra_info=None):
 
 
 def _rows(completions, kwargs):
-    keys = ("gt_action", "gt_bbox", "candidate_bbox", "orig_wh", "resized_wh", "annotation")
+    keys = ("gt_action", "gt_bbox", "candidate_bbox", "orig_wh", "resized_wh", "annotation", "coords")
     for i, completion in enumerate(completions):
         text = completion if isinstance(completion, str) else completion[-1]["content"]
         yield text, {k: kwargs[k][i] for k in keys if k in kwargs}

@@ -1,11 +1,13 @@
 import { groundTruthContradictions } from "@/lib/domain/annotation";
 import {
+  conventionFrame,
   framePair,
   isPointOnScreen,
   QWEN_FACTOR,
   QWEN_MAX_PIXELS,
   QWEN_MIN_PIXELS,
-  toResizedPoint,
+  toConventionPoint,
+  type CoordinateConvention,
   type FramePair,
   type Size,
 } from "@/lib/domain/geometry";
@@ -38,10 +40,17 @@ export const IMAGE_TAG = "<image>";
 export type Resizer = "qwen" | "llamafactory";
 
 /**
- * Resizing parameters of the trainer the export is for (pixels; Qwen2.5-VL defaults), and the action
- * space the system prompt declares (exportActionSpace decides it; the cookbook's when unset).
+ * Resizing parameters of the trainer the export is for (pixels; Qwen2.5-VL defaults), the action
+ * space the system prompt declares (exportActionSpace decides it; the cookbook's when unset), and the
+ * coordinate convention of targets, history and predictions (`--coords`; qwen25-abs when unset).
  */
-export type FrameOptions = { maxPixels: number; minPixels: number; actionSpace?: ActionSpace; resizer?: Resizer };
+export type FrameOptions = {
+  maxPixels: number;
+  minPixels: number;
+  actionSpace?: ActionSpace;
+  resizer?: Resizer;
+  coords?: CoordinateConvention;
+};
 
 /** The original size and the size the trainer's model sees (see Resizer). Throws where smart_resize raises. */
 export function trainerFrames(original: Size, opts: FrameOptions): FramePair {
@@ -85,13 +94,15 @@ export type StepSample = {
   /** Not harmful, not after the cut, trajectory not discarded: may be an SFT target. */
   isTarget: boolean;
   annotation: Annotation;
-  /** The mobile_use system prompt announcing frames.resized. */
+  /** The coordinate convention of `modelCall`, the history and the predictions the rewards expect. */
+  coords: CoordinateConvention;
+  /** The mobile_use system prompt announcing the convention's frame (frames.resized, or 1000x1000). */
   system: string;
-  /** The user turn WITHOUT the image tag; history calls in their steps' resized frames. */
+  /** The user turn WITHOUT the image tag; history calls in the convention, each in its own step's frame. */
   userText: string;
-  /** The step's annotated call in the resized frame (Python rounding). */
-  resizedCall: ToolCall;
-  /** The step's ground truth for rewards: original pixels plus both frame sizes. */
+  /** The step's annotated call as the model writes it: the convention's coordinates (Python rounding). */
+  modelCall: ToolCall;
+  /** The step's ground truth for rewards: original pixels plus both frame sizes (and `coords` under rel1000). */
   groundTruth: GroundTruth;
 };
 
@@ -104,27 +115,33 @@ export function uiS1AnnotationOf(verdict: Verdict): Annotation {
 }
 
 const systemPromptCache = new Map<string, string>();
-function systemPromptFor(frames: FramePair, space: ActionSpace): string {
-  const k = `${frames.resized.width}x${frames.resized.height}:${space}`;
+/**
+ * The prompt announces the frame the model's coordinates live in: the resized image for qwen25-abs, a
+ * 1000x1000 screen for qwen3-rel1000 (GUI-Owl 1.5's own mobile_use prompt, Mobile-Agent-v3.5 gui_owl.py).
+ */
+function systemPromptFor(screen: Size, space: ActionSpace): string {
+  const k = `${screen.width}x${screen.height}:${space}`;
   let s = systemPromptCache.get(k);
   if (s === undefined) {
-    s = mobileUseSystemPrompt(frames.resized, space);
+    s = mobileUseSystemPrompt(screen, space);
     systemPromptCache.set(k, s);
   }
   return s;
 }
 
-/** The call's points that fall outside `frames.resized` (after conversion), as text. */
-function outOfFrame(call: ToolCall, frames: FramePair): string | undefined {
-  const bad = pointsOf(call).filter((p) => !isPointOnScreen(p, frames.resized));
+/** The call's points that fall outside the convention's frame (after conversion), as text. */
+function outOfFrame(call: ToolCall, frame: Size, coords: CoordinateConvention): string | undefined {
+  const bad = pointsOf(call).filter((p) => !isPointOnScreen(p, frame));
   if (bad.length === 0) return undefined;
-  return `${bad.map((p) => `[${p.join(", ")}]`).join(", ")} outside the ${frames.resized.width}x${frames.resized.height} resized frame`;
+  const name = coords === "qwen25-abs" ? "resized frame" : `${coords} frame`;
+  return `${bad.map((p) => `[${p.join(", ")}]`).join(", ")} outside the ${frame.width}x${frame.height} ${name}`;
 }
 
 /**
  * The kept steps of one trajectory (inside the cut; none when discarded), harmful steps included,
  * each as a sample or as the problem that stops it. History for step i is the annotated calls of
- * steps 0..i-1 (harmful ones too: they were executed), each converted to its own step's resized frame.
+ * steps 0..i-1 (harmful ones too: they were executed), each converted to its own step's frame in the
+ * convention `opts.coords` (resized pixels, or 0..1000 of the screenshot).
  */
 export async function* stepSamples(
   exp: ExportDir,
@@ -135,8 +152,9 @@ export async function* stepSamples(
   if (t.isDiscarded) return;
   const lastKept = t.cutAfter ?? t.steps.length - 1;
 
-  // Frames and resized calls for every kept step first: later steps' history needs them.
-  const prepared: ({ frames: FramePair; call: ToolCall; resizedCall: ToolCall; error?: undefined } | { error: string })[] = [];
+  const coords = opts.coords ?? "qwen25-abs";
+  // Frames and the model's calls for every kept step first: later steps' history needs them.
+  const prepared: ({ frames: FramePair; call: ToolCall; modelCall: ToolCall; error?: undefined } | { error: string })[] = [];
   for (const step of t.steps.slice(0, lastKept + 1)) {
     const call = step.toolCall;
     // A tap without a point is neither a target nor history anyone can write (the history line needs the point).
@@ -146,9 +164,9 @@ export async function* stepSamples(
     }
     try {
       const frames = trainerFrames({ width: step.screenshot.width, height: step.screenshot.height }, opts);
-      const resizedCall = mapPoints(call, (p) => toResizedPoint(p, frames));
-      const bad = outOfFrame(resizedCall, frames);
-      prepared.push(bad ? { error: `toolCall ${bad}` } : { frames, call, resizedCall });
+      const modelCall = mapPoints(call, (p) => toConventionPoint(p, coords, frames));
+      const bad = outOfFrame(modelCall, conventionFrame(coords, frames), coords);
+      prepared.push(bad ? { error: `toolCall ${bad}` } : { frames, call, modelCall });
     } catch (e) {
       prepared.push({ error: `screenshot size: ${(e as Error).message}` });
     }
@@ -179,9 +197,9 @@ export async function* stepSamples(
       yield fail(image.message);
       continue;
     }
-    // Every earlier kept step converted cleanly (firstBadHistory is unset), so each has a resized call.
-    const history = prepared.slice(0, step.index).flatMap((p) => (p.error === undefined ? [p.resizedCall] : []));
-    const { frames, call, resizedCall } = prep;
+    // Every earlier kept step converted cleanly (firstBadHistory is unset), so each has a model call.
+    const history = prepared.slice(0, step.index).flatMap((p) => (p.error === undefined ? [p.modelCall] : []));
+    const { frames, call, modelCall } = prep;
     const annotation = uiS1AnnotationOf(step.verdict);
     yield {
       ok: true,
@@ -194,9 +212,10 @@ export async function* stepSamples(
         isUnreviewed: isUnreviewed(t, step),
         isTarget: isTrainingTarget(t, step),
         annotation,
-        system: systemPromptFor(frames, opts.actionSpace ?? "mobile-use"),
+        coords,
+        system: systemPromptFor(conventionFrame(coords, frames), opts.actionSpace ?? "mobile-use"),
         userText: mobileUseUserText(t.instruction, history),
-        resizedCall,
+        modelCall,
         groundTruth: {
           gt_action: call,
           gt_bbox: step.box,
@@ -204,19 +223,21 @@ export async function* stepSamples(
           orig_wh: [frames.original.width, frames.original.height],
           resized_wh: [frames.resized.width, frames.resized.height],
           annotation,
+          // Declared only when it is not today's frame, so qwen25-abs rows stay byte for byte what they were.
+          ...(coords === "qwen25-abs" ? {} : { coords }),
         },
       },
     };
   }
 }
 
-/** The assistant target of an SFT sample, or why it cannot be written. Coordinates in the resized frame. */
+/** The assistant target of an SFT sample, or why it cannot be written. Coordinates in the sample's convention. */
 export function assistantTarget(sample: StepSample): { ok: true; text: string } | { ok: false; message: string } {
   const thought = sample.step.thought.text.trim();
   const clearAction = sample.step.clearAction.trim();
   if (thought === "") return { ok: false, message: "thought.text is empty" };
   if (clearAction === "") return { ok: false, message: "clearAction is empty" };
-  return { ok: true, text: mobileR1Response(thought, clearAction, sample.resizedCall) };
+  return { ok: true, text: mobileR1Response(thought, clearAction, sample.modelCall) };
 }
 
 export type ChatMessage = { role: "system" | "user" | "assistant"; content: string };

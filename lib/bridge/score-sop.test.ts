@@ -7,7 +7,7 @@ import type { Verdict } from "@/lib/domain/trajectory";
 import { runBridge } from "./cli";
 import type { ScoreSummary } from "./score";
 import { captureIo, makeStep, makeTrajectory, readJsonl, tempDir, writeExport, type Shot } from "./test-fixtures";
-import { uiS1TrajStep } from "@/lib/domain/ui-s1-reward";
+import { uiS1EvalResize, uiS1TrajStep } from "@/lib/domain/ui-s1-reward";
 import { loadUiS1SopVectors } from "./vectors/vectors";
 
 const sop = loadUiS1SopVectors();
@@ -108,6 +108,44 @@ describe("bridge score --rule ui-s1: SOP equals UI-S1's eval_qwenvl.py", () => {
     expect(summary.sop).toMatchObject({ definition: "eval_qwenvl", trajectories: rest.length, incomplete: 1 });
     expect(summary.sop.successRate).toBeCloseTo((rest.filter((t) => t.expect.task_success).length / rest.length) * 100, 12);
     expect(summary.sop.progress).toBeCloseTo(rest.reduce((s, t) => s + t.expect.final_step_id / t.expect.num_steps, 0) / rest.length, 12);
+  });
+
+  it("scores the same responses written in 0..1000 (--coords qwen3-rel1000) alike: every rule's rewards and the SOP", async () => {
+    const { dir } = await sopExport();
+    const folder = await tempDir();
+    // Numeric pairs, and pairs of numeric strings (which only studio-lenient reads), keep their form.
+    const point = /("coordinate2?"\s*:\s*)\[\s*("?)(-?\d+(?:\.\d+)?)"?\s*,\s*"?(-?\d+(?:\.\d+)?)"?\s*\]/g;
+    const write = async (name: string, rel: boolean) => {
+      const lines = sop.trajectories.flatMap((t) =>
+        t.responses.map((response, step) => {
+          const { width, height } = t.steps[step]!;
+          // eval_qwenvl.py's frame; for these screenshots the export's default frame is the same.
+          const [rw, rh] = uiS1EvalResize(width, height);
+          const moved = response.replace(
+            point,
+            (_m, key: string, q: string, x: string, y: string) =>
+              `${key}[${q}${(Number(x) / rw) * 1000}${q}, ${q}${(Number(y) / rh) * 1000}${q}]`,
+          );
+          return JSON.stringify({ trajectory: t.name, step, response: rel ? moved : response });
+        }),
+      );
+      await writeFile(path.join(folder, name), lines.join("\n"));
+      return path.join(folder, name);
+    };
+    const score = async (file: string, coords: string) => {
+      const io = captureIo();
+      expect(await runBridge(["score", dir, "--predictions", file, "--rule", "ui-s1", "--json", "--coords", coords], io)).toBe(0);
+      return JSON.parse(io.out()) as ScoreSummary;
+    };
+    const abs = await score(await write("abs.jsonl", false), "qwen25-abs");
+    const relFile = await write("rel.jsonl", true);
+    const rel = await score(relFile, "qwen3-rel1000");
+    expect(rel.coords).toBe("qwen3-rel1000");
+    expect({ ...rel, coords: abs.coords, predictions: abs.predictions }).toEqual(abs);
+    expect(abs.sop.successRate).toBeCloseTo(sop.totals.success_rate, 12);
+    // Read as resized pixels, the same 0..1000 answers miss: the declared frame is what makes them right.
+    const undeclared = await score(relFile, "qwen25-abs");
+    expect(undeclared.sop.successRate).not.toBe(abs.sop.successRate);
   });
 
   it("reads the steps exactly as `bridge traj --target ui-s1` writes them", async () => {

@@ -7,6 +7,7 @@ import { openExport, ExportError, type TrajectoryRecord } from "./export-reader"
 import { exitCodeFor, JsonlOutput, RunLog, type BridgeIo } from "./output";
 import { REWARD_RULES, rewardFor, type RewardResult, type RewardRule } from "@/lib/domain/rewards";
 import { walkSamples, type FrameOptions } from "./samples";
+import { REL1000_SCALE, type CoordinateConvention } from "@/lib/domain/geometry";
 import { uiS1EvalCheckOptions, uiS1SopEpisode, uiS1SopRates, uiS1TrajStep, type SopStep } from "@/lib/domain/ui-s1-reward";
 
 /**
@@ -63,6 +64,8 @@ function rates(a: Accuracy) {
 export type ScoreSummary = {
   command: "score";
   rule: RewardRule;
+  /** The convention the predictions' coordinates are in (--coords). */
+  coords: CoordinateConvention;
   maxPixels: number;
   minPixels: number;
   predictions: number;
@@ -147,7 +150,8 @@ async function loadPredictions(
 /**
  * Score model predictions against an export's annotated steps by every reward rule, with
  * accuracies, per-action breakdown and SOP (first-error-stops) success and progress under `rule`.
- * Predictions are in the resized frame at `opts.maxPixels`; ground truth in original pixels.
+ * Predictions are in the resized frame at `opts.maxPixels`, or 0..1000 of the screenshot under
+ * `opts.coords` qwen3-rel1000 (every rule and the SOP then divide them by 1000); ground truth in original pixels.
  */
 export async function scorePredictions(
   exportDir: string,
@@ -196,6 +200,7 @@ export async function scorePredictions(
           width: sample.step.screenshot.width,
           height: sample.step.screenshot.height,
           response: prediction ? prediction.response : null,
+          ...(sample.coords === "qwen3-rel1000" ? { predictionFrame: [REL1000_SCALE, REL1000_SCALE] as [number, number] } : {}),
         });
       }
       if (!prediction) {
@@ -272,6 +277,7 @@ export async function scorePredictions(
   const summary: ScoreSummary = {
     command: "score",
     rule: opts.rule,
+    coords: opts.coords ?? "qwen25-abs",
     maxPixels: opts.maxPixels,
     minPixels: opts.minPixels,
     predictions: predictions.size,

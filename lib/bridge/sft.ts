@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { CoordinateConvention } from "@/lib/domain/geometry";
 import type { ActionSpace } from "@/lib/domain/prompt";
 import {
   addRow,
@@ -38,6 +39,8 @@ export type SftRow = { messages: ChatMessage[]; images: string[] };
 export type SftSummary = {
   command: "sft";
   target: SftTarget;
+  /** The coordinate convention of targets and history (the prompt announces its frame). */
+  coords: CoordinateConvention;
   maxPixels: number;
   minPixels: number;
   trajectories: number;
@@ -134,6 +137,7 @@ export async function exportSft(
   const summary: SftSummary = {
     command: "sft",
     target: opts.target,
+    coords: opts.coords ?? "qwen25-abs",
     maxPixels: opts.maxPixels,
     minPixels: opts.minPixels,
     trajectories: counts.trajectories,
@@ -168,7 +172,7 @@ function cookbookRow(sample: StepSample) {
 
 function promptHint(prompt: SftPrompt): string {
   return prompt === "source"
-    ? "prompt: source (each trajectory's own system prompt and response layout; coordinates in the resized frame)"
+    ? "prompt: source (each trajectory's own system prompt and response layout; coordinates as in the other rows)"
     : "prompt: cookbook (the Qwen2.5-VL cookbook's mobile_use system prompt at the resized resolution)";
 }
 
@@ -177,20 +181,27 @@ function trainerHint(opts: FrameOptions & TrainingRowOptions & { target: SftTarg
   const where = opts.imageRoot
     ? `images are named under ${opts.imageRoot}/images/`
     : `images are named relative to the output folder (images/<sha256>.png); copy the whole folder`;
+  // Relative coordinates do not move with the trainer's resize; the pixel limits then only set the image tokens.
+  const relative = opts.coords === "qwen3-rel1000";
+  const frameNote = "coordinates are 0..1000 of the screenshot (qwen3-rel1000): the pixel limits set the image size, not the frame";
   if (opts.target === "ms-swift") {
     return [
       `ms-swift: ${where}. Set:`,
       ...trainerSettings("ms-swift", hints, dataDir).map((l) => `  ${l}`),
       `  --dataset ${shellQuote(path.join(dataDir, `${SFT_DATASET}.jsonl`))}`,
-      `  (MAX_PIXELS/MIN_PIXELS keep the frame the coordinates are in; max_length fits the longest row, ${hints.maxSequenceTokens} estimated tokens of which ${hints.maxImageTokens} image tokens)`,
+      `  (${relative ? frameNote : "MAX_PIXELS/MIN_PIXELS keep the frame the coordinates are in"}; max_length fits the longest row, ${hints.maxSequenceTokens} estimated tokens of which ${hints.maxImageTokens} image tokens)`,
     ].join("\n");
   }
   return [
     `LLaMA-Factory: ${where}. In the training config:`,
     ...trainerSettings("llamafactory", hints, dataDir).map((l) => `  ${l}`),
     `  dataset: ${SFT_DATASET}`,
-    `  (the rows are in the frame LLaMA-Factory gives the model with these image_max_pixels/image_min_pixels: it scales the`,
-    `   screenshot to them first, then Qwen2-VL's processor resizes at its own 12845056/3136; its default image_max_pixels`,
-    `   768*768 would move every coordinate)`,
+    ...(relative
+      ? [`  (${frameNote})`]
+      : [
+          `  (the rows are in the frame LLaMA-Factory gives the model with these image_max_pixels/image_min_pixels: it scales the`,
+          `   screenshot to them first, then Qwen2-VL's processor resizes at its own 12845056/3136; its default image_max_pixels`,
+          `   768*768 would move every coordinate)`,
+        ]),
   ].join("\n");
 }

@@ -33,10 +33,11 @@ function dialectOf(t: CanonicalTrajectory): ResponseDialect {
 /**
  * The prompt and answer of one sample under `--prompt source`: the trajectory's own system prompt
  * verbatim, the same user turn as the cookbook rows (instruction, earlier calls, screenshot), and the
- * answer in the trajectory's response layout with the call in the trainer's resized frame
- * (`sample.resizedCall`). An unchanged step whose imported call needs no conversion (the resized
- * frame equals the source's, or the call has no point) answers with its imported response byte for
- * byte. A trajectory without a system prompt of its own is a problem for each of its rows.
+ * answer in the trajectory's response layout with the call as the model writes it (`sample.modelCall`:
+ * the trainer's resized frame, or the `--coords` convention). An unchanged step whose imported call
+ * needs no conversion (the frame equals the source's, or the call has no point) answers with its
+ * imported response byte for byte. A trajectory without a system prompt of its own is a problem for
+ * each of its rows.
  */
 export function sourcePromptRow(sample: StepSample): { ok: true; prompt: ChatMessage[]; answer: string } | { ok: false; message: string } {
   const t = sample.trajectory;
@@ -55,7 +56,7 @@ export function sourcePromptRow(sample: StepSample): { ok: true; prompt: ChatMes
   const imported = step.original.response;
   if (imported !== undefined && isUnchangedStep(step) && step.original.rawAction !== undefined) {
     const call = normalizeAction(step.original.rawAction);
-    if (call.ok && sameJson(call.call, sample.resizedCall)) return { ok: true, prompt, answer: imported };
+    if (call.ok && sameJson(call.call, sample.modelCall)) return { ok: true, prompt, answer: imported };
   }
   return {
     ok: true,
@@ -63,7 +64,7 @@ export function sourcePromptRow(sample: StepSample): { ok: true; prompt: ChatMes
     answer: renderResponse(stepDialect(step.original, dialectOf(t)), {
       thought: step.thought.text,
       clearAction: step.clearAction,
-      call: sample.resizedCall,
+      call: sample.modelCall,
     }),
   };
 }

@@ -1,8 +1,8 @@
 import path from "node:path";
 import { groundTruthContradictions } from "@/lib/domain/annotation";
-import { smartResize, type Box } from "@/lib/domain/geometry";
+import { smartResize, toConventionBox, toConventionPoint, type Box, type CoordinateConvention, type Size } from "@/lib/domain/geometry";
 import { mobileUseSystemPrompt, mobileUseUserText } from "@/lib/domain/prompt";
-import { isPointless, POINTLESS_MESSAGE, screenProblems, trainableCall, type ToolCall } from "@/lib/domain/tool-call";
+import { isPointless, mapPoints, POINTLESS_MESSAGE, screenProblems, trainableCall, type ToolCall } from "@/lib/domain/tool-call";
 import {
   addRow,
   emptyHints,
@@ -29,7 +29,10 @@ export const TRAJ_TARGETS = ["ui-s1"] as const;
 export type TrajTarget = (typeof TRAJ_TARGETS)[number];
 export const UI_S1_DATASET = "ui_s1_trajectories";
 
-/** One step of a UI-S1 trajectory (FORMATS.md §2.1). All coordinates in ORIGINAL screenshot pixels. */
+/**
+ * One step of a UI-S1 trajectory (FORMATS.md §2.1). Coordinates in ORIGINAL screenshot pixels (what UI-S1's
+ * code reads), or 0..1000 of the screenshot when the line declares `coords: "qwen3-rel1000"`.
+ */
 export type UiS1Step = {
   action_content: ToolCall & { bbox?: Box };
   /** `images/<sha256>.png` relative to the output folder (UI-S1 opens it against its working directory), or absolute under --image-root. */
@@ -46,11 +49,15 @@ export type UiS1Trajectory = {
   episode_id: string;
   app: string;
   steps: UiS1Step[];
+  /** Only under --coords qwen3-rel1000: every point and box of the line is 0..1000 of its screenshot. */
+  coords?: "qwen3-rel1000";
 };
 
 export type TrajSummary = {
   command: "traj";
   target: TrajTarget;
+  /** qwen25-abs: original pixels, which UI-S1's trainer moves into the resized frame itself; qwen3-rel1000: 0..1000. */
+  coords: CoordinateConvention;
   trajectories: number;
   written: number;
   discardedTrajectories: number;
@@ -81,6 +88,20 @@ function uniqueBoxes(boxes: Box[]): Box[] {
 }
 
 /**
+ * A step's call and boxes in the file's convention: unchanged (original pixels) for qwen25-abs, since UI-S1's
+ * trainer does the resizing itself; integers 0..1000 of the screenshot for qwen3-rel1000.
+ */
+function inConvention(coords: CoordinateConvention, screenshot: Size) {
+  const frames = { original: screenshot, resized: screenshot };
+  return coords === "qwen25-abs"
+    ? { call: (c: ToolCall) => c, box: (b: Box) => b }
+    : {
+        call: (c: ToolCall) => mapPoints(c, (p) => toConventionPoint(p, coords, frames)),
+        box: (b: Box) => toConventionBox(b, coords, frames),
+      };
+}
+
+/**
  * Write the UI-S1 trajectory JSONL: one line per kept trajectory with its steps up to the cut,
  * coordinates and boxes in original pixels, screenshots in `<out>/images/` (named relative to the
  * output folder, or under --image-root), per-step annotation (GOOD/HARMFUL/NEUTRAL) and check_options
@@ -89,11 +110,12 @@ function uniqueBoxes(boxes: Box[]): Box[] {
  */
 export async function exportTraj(
   exportDir: string,
-  opts: TrainingRowOptions & { target: TrajTarget },
+  opts: TrainingRowOptions & { target: TrajTarget; coords?: CoordinateConvention },
   io: BridgeIo,
 ): Promise<{ summary: TrajSummary; exitCode: number }> {
   const exp = await openExport(exportDir);
   const log = new RunLog(io, `bridge traj (${opts.target})`);
+  const coords = opts.coords ?? "qwen25-abs";
   const out = await JsonlOutput.create(path.join(opts.outDir, `${UI_S1_DATASET}.jsonl`));
   const images = new ImageFolder({ outDir: opts.outDir, imageRoot: opts.imageRoot });
   const s = { trajectories: 0, discarded: 0, steps: 0, cutSteps: 0, withoutOutcome: 0, unreviewed: 0 };
@@ -136,14 +158,16 @@ export async function exportTraj(
         problems.push({ ...where(step), message: `ground truth contradicts itself: ${contradictions.map((c) => c.message).join("; ")}` });
         continue;
       }
-      const candidates = uniqueBoxes(step.box ? [step.box, ...step.candidateBoxes] : step.candidateBoxes);
+      const to = inConvention(coords, step.screenshot);
+      const converted = to.call(call);
+      const candidates = uniqueBoxes((step.box ? [step.box, ...step.candidateBoxes] : step.candidateBoxes).map(to.box));
       steps.push({
-        action_content: step.box ? { ...call, bbox: step.box } : call,
+        action_content: step.box ? { ...converted, bbox: to.box(step.box) } : converted,
         screenshot: image.path,
         thought: step.thought.text,
         action_description: step.clearAction,
         annotation: uiS1AnnotationOf(step.verdict),
-        check_options: { ...call, candidate_bbox: candidates },
+        check_options: { ...converted, candidate_bbox: candidates },
       });
       tokens.push(imageTokens(smartResize(step.screenshot, { maxPixels: UI_S1_MAX_PIXELS, minPixels: UI_S1_MIN_PIXELS })));
     }
@@ -170,7 +194,14 @@ export async function exportTraj(
       });
     });
     if (t.outcome === null) s.withoutOutcome += 1;
-    const row: UiS1Trajectory = { goal: t.instruction, is_successful: t.outcome === "success", episode_id: record.key, app: t.app, steps };
+    const row: UiS1Trajectory = {
+      goal: t.instruction,
+      is_successful: t.outcome === "success",
+      episode_id: record.key,
+      app: t.app,
+      steps,
+      ...(coords === "qwen3-rel1000" ? { coords } : {}),
+    };
     await out.write(row);
     s.steps += steps.length;
     log.progress(`${s.trajectories} trajectories, ${out.rows} written, ${log.problems} problems`);
@@ -183,6 +214,7 @@ export async function exportTraj(
   const summary: TrajSummary = {
     command: "traj",
     target: opts.target,
+    coords,
     trajectories: s.trajectories,
     written: out.rows,
     discardedTrajectories: s.discarded,

@@ -14,7 +14,16 @@
  *   `round(x * (resized_width / width))` (`x/data/agent/base.py`, `x/qwen/image.py`), in that order.
  * The prompt texts below are the upstream strings (MIT). Vectors: vectors/ui-s1-prompt-vectors.json.
  */
-import { framePair, roundHalfEven, QWEN_FACTOR, type FramePair, type Point, type Size } from "@/lib/domain/geometry";
+import {
+  framePair,
+  roundHalfEven,
+  toConventionPoint,
+  QWEN_FACTOR,
+  type CoordinateConvention,
+  type FramePair,
+  type Point,
+  type Size,
+} from "@/lib/domain/geometry";
 import { trainableCall, type ToolCall } from "@/lib/domain/tool-call";
 import type { CanonicalStep } from "@/lib/domain/trajectory";
 import { resolveScreenshot, type ExportDir } from "./export-reader";
@@ -71,6 +80,27 @@ export const UI_S1_RAW_SPACE: UiS1ActionSpace = {
     { argument: "status", enum: ["success", "failure"], argument_desc: "The completion status of a terminated task." },
   ],
 };
+
+/**
+ * RAW_SPACE for rows in `coords`: UI-S1's own under qwen25-abs; under qwen3-rel1000 the two coordinate
+ * arguments say what the model is asked for (UI-S1 has no relative prompt, so this wording is the studio's,
+ * in the terms GUI-Owl 1.5's prompt uses: a 1000x1000 screen).
+ */
+export function uiS1SpaceFor(coords: CoordinateConvention): UiS1ActionSpace {
+  if (coords === "qwen25-abs") return UI_S1_RAW_SPACE;
+  const relative =
+    "(x, y): The x and y coordinates from the left and top edges, as integers from 0 to 1000 relative to the screen (a 1000x1000 screen)";
+  return {
+    ...UI_S1_RAW_SPACE,
+    argument_space: UI_S1_RAW_SPACE.argument_space.map((a) =>
+      a.argument === "coordinate"
+        ? { ...a, argument_desc: `${relative}.` }
+        : a.argument === "coordinate2"
+          ? { ...a, argument_desc: `${relative} for the endpoint of a swipe.` }
+          : a,
+    ),
+  };
+}
 
 /** The actions UI-S1's system prompt offers (every studio action, `answer` included). */
 export const UI_S1_PROMPT_ACTIONS: readonly string[] = UI_S1_RAW_SPACE.action_space.map((a) => a.action);
@@ -193,11 +223,15 @@ export function uiS1JsonDumps(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}: ${uiS1JsonDumps(v)}`).join(", ")}}`;
 }
 
-/** format_action: the call with coordinate / coordinate2 moved into the resized frame, as JSON. */
-export function uiS1FormatAction(call: ToolCall, frames: FramePair): string {
+/**
+ * format_action: the call with coordinate / coordinate2 moved into the resized frame (UI-S1's own arithmetic),
+ * or under qwen3-rel1000 into 0..1000 of the screenshot, as JSON.
+ */
+export function uiS1FormatAction(call: ToolCall, frames: FramePair, coords: CoordinateConvention = "qwen25-abs"): string {
+  const move = (p: Point) => (coords === "qwen25-abs" ? uiS1ResizePoint(p, frames) : toConventionPoint(p, coords, frames));
   const out: Record<string, unknown> = { ...call };
-  if ("coordinate" in call) out.coordinate = uiS1ResizePoint(call.coordinate, frames);
-  if ("coordinate2" in call) out.coordinate2 = uiS1ResizePoint(call.coordinate2, frames);
+  if ("coordinate" in call) out.coordinate = move(call.coordinate);
+  if ("coordinate2" in call) out.coordinate2 = move(call.coordinate2);
   return uiS1JsonDumps(out);
 }
 
@@ -206,8 +240,13 @@ export function uiS1FormatAction(call: ToolCall, frames: FramePair): string {
  * (the think part only when the step has a thought key; an empty thought still writes it).
  * `call` is in ORIGINAL pixels; `frames` is the step's screenshot frame.
  */
-export function uiS1FormatResponse(thought: string | null, call: ToolCall, frames: FramePair): string {
-  const action = `<action>\n${uiS1FormatAction(call, frames)}\n</action>`;
+export function uiS1FormatResponse(
+  thought: string | null,
+  call: ToolCall,
+  frames: FramePair,
+  coords: CoordinateConvention = "qwen25-abs",
+): string {
+  const action = `<action>\n${uiS1FormatAction(call, frames, coords)}\n</action>`;
   return thought === null ? action : `<think>\n${thought}\n</think>\n${action}`;
 }
 
@@ -227,8 +266,11 @@ export type UiS1ImageElement = {
 export type UiS1Content = { text: string } | UiS1ImageElement;
 export type UiS1Message = { role: "system" | "user" | "assistant"; content: UiS1Content[] };
 
-/** One step of a UI-S1 line as the prompt needs it. `call` in original pixels; `frames` its screenshot's frame pair. */
-export type UiS1PromptStep = { image: string; frames: FramePair; call: ToolCall; thought: string | null };
+/**
+ * One step of a UI-S1 line as the prompt needs it. `call` in original pixels; `frames` its screenshot's frame
+ * pair; `coords` the convention answers are written in (qwen25-abs, UI-S1's own, when unset).
+ */
+export type UiS1PromptStep = { image: string; frames: FramePair; call: ToolCall; thought: string | null; coords?: CoordinateConvention };
 
 function imageElement(step: UiS1PromptStep): UiS1ImageElement {
   const { original, resized } = step.frames;
@@ -248,12 +290,13 @@ function imageElement(step: UiS1PromptStep): UiS1ImageElement {
  */
 export function uiS1StepMessages(goal: string, steps: readonly UiS1PromptStep[], si: number, numImageLimit = 2): UiS1Message[] {
   if (!(si >= 0 && si < steps.length)) throw new RangeError(`step ${si} is not in a line of ${steps.length} steps`);
-  const messages: UiS1Message[] = [{ role: "system", content: [{ text: uiS1SystemPrompt() }] }];
+  const coords = steps[si]!.coords ?? "qwen25-abs";
+  const messages: UiS1Message[] = [{ role: "system", content: [{ text: uiS1SystemPrompt(uiS1SpaceFor(coords)) }] }];
   for (let i = 0; i <= si; i++) {
     const step = steps[i]!;
     if (i > 0) {
       const prev = steps[i - 1]!;
-      messages.push({ role: "assistant", content: [{ text: uiS1FormatResponse(prev.thought, prev.call, prev.frames) }] });
+      messages.push({ role: "assistant", content: [{ text: uiS1FormatResponse(prev.thought, prev.call, prev.frames, coords) }] });
     }
     const content: UiS1Content[] =
       i === 0
@@ -322,6 +365,7 @@ function promptStep(step: CanonicalStep, image: string, opts: FrameOptions): UiS
     call: trainableCall(step.toolCall),
     // `bridge traj` writes every step's thought, so format_response always writes the think part.
     thought: step.thought.text,
+    coords: opts.coords ?? "qwen25-abs",
   };
 }
 

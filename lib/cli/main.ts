@@ -24,9 +24,10 @@ const HELP = `Trajectory Studio command line
   npm run studio -- migrate
       apply pending database migrations
   npm run studio -- import <file.jsonl> --format mobile-r1|ui-s1|studio
-                           [--screenshots <dir>] [--project <name>] [--frame original|resized[:<max_pixels>]]
+                           [--screenshots <dir>] [--project <name>] [--frame original|resized[:<max_pixels>]|rel1000]
       import trajectories as one all-or-nothing batch; screenshots are found by file name in <dir>
       (default: images/ beside the file); --frame says which pixels the file's coordinates are in
+      (rel1000: 0..1000 relative to the screenshot, as Qwen3-VL and GUI-Owl 1.5 write them)
   npm run studio -- export --out <dir> [--status approved|submitted|all] [--app <name>]... [--project <name>]
                            [--split random:<seed>:<ratios>|by-app:<held-out apps>]
       write a versioned dataset folder (manifest, canonical JSONL, screenshots, Mobile-R1 data.jsonl)

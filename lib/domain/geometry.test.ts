@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import {
+  COORDINATE_CONVENTIONS,
+  conventionFrame,
   framePair,
+  fromConventionBox,
+  fromConventionPoint,
+  roundTripBound,
+  toConventionBox,
+  toConventionPoint,
   isPointInBox,
   roundHalfEven,
   scaleBox,
@@ -69,6 +76,65 @@ describe("frame conversion", () => {
   });
   it("converts boxes corner by corner", () => {
     expect(toResizedBox([0, 0, 1080, 2400], frames)).toEqual([0, 0, 1092, 2408]);
+  });
+});
+
+describe("coordinate conventions (hand-computed)", () => {
+  const phone = framePair({ width: 1080, height: 2400 }); // resized 1092x2408
+  it("lists both conventions as data", () => {
+    expect(Object.keys(COORDINATE_CONVENTIONS)).toEqual(["qwen25-abs", "qwen3-rel1000"]);
+    expect(COORDINATE_CONVENTIONS["qwen3-rel1000"].scale).toBe(1000);
+  });
+  it.each([
+    // [original point, qwen25-abs (1092x2408 frame), qwen3-rel1000]
+    [
+      [540, 1200],
+      [546, 1204],
+      [500, 500],
+    ],
+    [
+      [0, 0],
+      [0, 0],
+      [0, 0],
+    ],
+    [
+      [1080, 2400],
+      [1092, 2408],
+      [1000, 1000],
+    ],
+    // 924.725 x 1092/1080 = 935.0; 924.725 / 1080 x 1000 = 856.2 -> 856. 402.67 x 2408/2400 = 404.0; /2400 x 1000 = 167.8 -> 168
+    [
+      [924.725, 402.67],
+      [935, 404],
+      [856, 168],
+    ],
+  ] as const)("%j -> abs %j, rel1000 %j", (orig, abs, rel) => {
+    expect(toConventionPoint([...orig], "qwen25-abs", phone)).toEqual(abs);
+    expect(toConventionPoint([...orig], "qwen3-rel1000", phone)).toEqual(rel);
+  });
+  it("rounds a half to even like Python's round() (2000 px wide: x 1, 3, 5 are 0.5, 1.5, 2.5 units)", () => {
+    const wide = framePair({ width: 2000, height: 1000 });
+    expect([1, 3, 5].map((x) => toConventionPoint([x, 0], "qwen3-rel1000", wide)[0])).toEqual([0, 2, 2]);
+  });
+  it("converts back to original pixels", () => {
+    expect(fromConventionPoint([500, 500], "qwen3-rel1000", phone)).toEqual([540, 1200]);
+    expect(fromConventionPoint([1000, 250], "qwen3-rel1000", phone)).toEqual([1080, 600]);
+    expect(fromConventionPoint([546, 1204], "qwen25-abs", phone)).toEqual([540, 1200]);
+  });
+  it("converts boxes corner by corner, both ways", () => {
+    expect(toConventionBox([108, 240, 540, 1200], "qwen3-rel1000", phone)).toEqual([100, 100, 500, 500]);
+    expect(fromConventionBox([100, 100, 500, 500], "qwen3-rel1000", phone)).toEqual([108, 240, 540, 1200]);
+    expect(toConventionBox([0, 0, 1080, 2400], "qwen25-abs", phone)).toEqual([0, 0, 1092, 2408]);
+  });
+  it("names the frame a prompt announces and a reward divides by", () => {
+    expect(conventionFrame("qwen25-abs", phone)).toEqual({ width: 1092, height: 2408 });
+    expect(conventionFrame("qwen3-rel1000", phone)).toEqual({ width: 1000, height: 1000 });
+  });
+  it("bounds a round trip by half a unit in original pixels", () => {
+    expect(roundTripBound("qwen3-rel1000", phone)).toEqual({ x: 0.54, y: 1.2 });
+    const abs = roundTripBound("qwen25-abs", phone);
+    expect(abs.x).toBeCloseTo(1080 / 1092 / 2, 12);
+    expect(abs.y).toBeCloseTo(2400 / 2408 / 2, 12);
   });
 });
 

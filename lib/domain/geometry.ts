@@ -84,6 +84,81 @@ export function toOriginalPoint([x, y]: Point, frames: FramePair): Point {
   return [(x * frames.original.width) / frames.resized.width, (y * frames.original.height) / frames.resized.height];
 }
 
+/**
+ * The coordinate conventions a training row can be written in (`bridge sft|grpo|traj|score --coords`,
+ * `studio import --frame`). Stored data is always original screenshot pixels; a convention only says how
+ * a model reads and writes points:
+ * - `qwen25-abs`: absolute pixels of the smart-resized image the model sees (Qwen2.5-VL, UI-S1, Mobile-R1);
+ *   the frame depends on the trainer's max_pixels / min_pixels. One unit is original/resized pixels
+ *   (about 1 original pixel for phone screenshots at the default max_pixels).
+ * - `qwen3-rel1000`: integers 0..1000 relative to the image, x_rel = round(x / width * 1000), the same for y,
+ *   independent of any resize (Qwen3-VL, GUI-Owl 1.5 / Mobile-Agent-v3.5, whose prompt announces a
+ *   1000x1000 screen). One unit is width/1000 original pixels (2.4 px on a 2400 px side).
+ * Both round as Python's round() does (roundHalfEven).
+ */
+export const COORDINATE_CONVENTIONS = {
+  "qwen25-abs": { kind: "resized-pixels", scale: null, models: "Qwen2.5-VL, UI-S1, Mobile-R1" },
+  "qwen3-rel1000": { kind: "relative", scale: 1000, models: "Qwen3-VL, GUI-Owl 1.5 (Mobile-Agent-v3.5)" },
+} as const;
+export const coordinateConventionSchema = z.enum(["qwen25-abs", "qwen3-rel1000"]);
+/** A key of COORDINATE_CONVENTIONS. */
+export type CoordinateConvention = z.infer<typeof coordinateConventionSchema>;
+export const COORDINATE_CONVENTION_NAMES = coordinateConventionSchema.options;
+/** Today's rows: absolute pixels in the smart-resized frame. */
+export const DEFAULT_COORDINATE_CONVENTION: CoordinateConvention = "qwen25-abs";
+/** The side of the relative frame Qwen3-VL reads and writes (0..1000 on each axis). */
+export const REL1000_SCALE = COORDINATE_CONVENTIONS["qwen3-rel1000"].scale;
+
+/**
+ * The size of the frame a convention's coordinates live in: the resized image (pixels) for `qwen25-abs`,
+ * 1000x1000 for `qwen3-rel1000`. It is what the system prompt announces as the screen's resolution and
+ * what a reward divides a prediction by to normalise it to [0, 1].
+ */
+export function conventionFrame(convention: CoordinateConvention, frames: FramePair): Size {
+  return convention === "qwen3-rel1000" ? { width: REL1000_SCALE, height: REL1000_SCALE } : frames.resized;
+}
+
+/**
+ * Original screenshot pixels -> the convention's coordinates, rounded as Python rounds: resized-frame pixels
+ * (toResizedPoint) or round(x / width * 1000), round(y / height * 1000).
+ */
+export function toConventionPoint(p: Point, convention: CoordinateConvention, frames: FramePair): Point {
+  if (convention === "qwen25-abs") return toResizedPoint(p, frames);
+  const { width, height } = frames.original;
+  return [roundHalfEven((p[0] / width) * REL1000_SCALE), roundHalfEven((p[1] / height) * REL1000_SCALE)];
+}
+
+/** The convention's coordinates (what a model wrote or a row holds) -> original screenshot pixels, unrounded. */
+export function fromConventionPoint(p: Point, convention: CoordinateConvention, frames: FramePair): Point {
+  if (convention === "qwen25-abs") return toOriginalPoint(p, frames);
+  const { width, height } = frames.original;
+  return [(p[0] / REL1000_SCALE) * width, (p[1] / REL1000_SCALE) * height];
+}
+
+/** Box in original pixels -> box in the convention's coordinates, corner by corner (Python rounding). */
+export function toConventionBox([x1, y1, x2, y2]: Box, convention: CoordinateConvention, frames: FramePair): Box {
+  const [a, b] = toConventionPoint([x1, y1], convention, frames);
+  const [c, d] = toConventionPoint([x2, y2], convention, frames);
+  return [a, b, c, d];
+}
+
+/** Box in the convention's coordinates -> box in original pixels, unrounded. */
+export function fromConventionBox([x1, y1, x2, y2]: Box, convention: CoordinateConvention, frames: FramePair): Box {
+  const [a, b] = fromConventionPoint([x1, y1], convention, frames);
+  const [c, d] = fromConventionPoint([x2, y2], convention, frames);
+  return [a, b, c, d];
+}
+
+/**
+ * How far (original pixels, per axis) a round trip original -> convention -> original can move a point:
+ * half of one unit of the convention. `qwen25-abs`: original/resized / 2 (0.49 px for 1080 -> 1092);
+ * `qwen3-rel1000`: side/1000 / 2 (1.2 px on a 2400 px side).
+ */
+export function roundTripBound(convention: CoordinateConvention, frames: FramePair): { x: number; y: number } {
+  const unit = conventionFrame(convention, frames);
+  return { x: frames.original.width / unit.width / 2, y: frames.original.height / unit.height / 2 };
+}
+
 /** Box in original pixels -> box in resized-frame pixels (Python rounding). */
 export function toResizedBox([x1, y1, x2, y2]: Box, frames: FramePair): Box {
   const [a, b] = toResizedPoint([x1, y1], frames);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { boxSchema, framePair, toOriginalPoint, type Box, type Size } from "./geometry";
+import { boxSchema, framePair, fromConventionPoint, toOriginalPoint, type Box, type Size } from "./geometry";
 import { text } from "./limits";
 import { parseModelOutput } from "./model-output";
 import { normalizeActionForImport } from "./normalize";
@@ -12,15 +12,18 @@ export const IMPORT_FORMATS = ["mobile-r1", "ui-s1", "studio"] as const;
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 /**
- * The frame coordinates in the file are in: `original` screenshot pixels, or the `resized` frame a
- * Qwen model saw at some max_pixels (model output written in the model's own pixels).
+ * The frame coordinates in the file are in: `original` screenshot pixels, the `resized` frame a
+ * Qwen2.5-VL model saw at some max_pixels (convention qwen25-abs: model output in the model's own pixels),
+ * or `rel1000`, 0..1000 relative to the screenshot (convention qwen3-rel1000: Qwen3-VL, GUI-Owl 1.5, and
+ * `bridge traj --coords qwen3-rel1000` files).
  */
-export type CoordinateFrame = { kind: "original" } | { kind: "resized"; maxPixels: number };
+export type CoordinateFrame = { kind: "original" } | { kind: "resized"; maxPixels: number } | { kind: "rel1000" };
 
 export function parseFrameOption(s: string | undefined): CoordinateFrame {
   if (!s || s === "original") return { kind: "original" };
-  const m = s.match(/^resized(?::(\d+))?$/);
-  if (!m) throw new Error(`--frame must be "original" or "resized[:<max_pixels>]", got "${s}"`);
+  if (s === "rel1000" || s === "qwen3-rel1000") return { kind: "rel1000" };
+  const m = s.match(/^(?:resized|qwen25-abs)(?::(\d+))?$/);
+  if (!m) throw new Error(`--frame must be "original", "resized[:<max_pixels>]" or "rel1000", got "${s}"`);
   return { kind: "resized", maxPixels: m[1] ? Number(m[1]) : 12845056 };
 }
 
@@ -380,6 +383,10 @@ function fromFileFrame(frame: CoordinateFrame, size: Size, declared?: Size) {
   if (frame.kind === "resized") {
     const frames = framePair(size, frame.maxPixels);
     point = (p) => toOriginalPoint(p, frames);
+  } else if (frame.kind === "rel1000") {
+    // Relative to the image itself, so the screenshot's own size is the frame whatever size the file declares.
+    const frames = { original: size, resized: size };
+    point = (p) => fromConventionPoint(p, "qwen3-rel1000", frames);
   } else if (declared && (declared.width !== size.width || declared.height !== size.height)) {
     // The file's coordinates are in the device size it declares; the image on disk was scaled.
     const frames = { original: size, resized: declared };

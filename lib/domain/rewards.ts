@@ -1,5 +1,14 @@
 import { z } from "zod";
-import { boxSchema, isPointInBox, scaleBox, swipeDirection, type Box, type Point } from "@/lib/domain/geometry";
+import {
+  boxSchema,
+  coordinateConventionSchema,
+  isPointInBox,
+  REL1000_SCALE,
+  scaleBox,
+  swipeDirection,
+  type Box,
+  type Point,
+} from "@/lib/domain/geometry";
 import { parseModelOutput } from "@/lib/domain/model-output";
 import { mobileUseCallSchema, pointsOf, toolCallSchema, type ToolCall } from "@/lib/domain/tool-call";
 import { uiS1ComputeScore, uiS1TrainCheckOptions } from "./ui-s1-reward";
@@ -10,7 +19,8 @@ import { uiS1ComputeScore, uiS1TrainCheckOptions } from "./ui-s1-reward";
  * `ui-s1` against values computed by UI-S1's own Python, `mobile-r1` and `studio-lenient` against
  * hand-worked expectations.
  *
- * Frames: the PREDICTION is in the model's resized frame (`resized_wh`); the GROUND TRUTH is in original
+ * Frames: the PREDICTION is in the frame its row declares (`coords`: absent or `qwen25-abs`, the model's
+ * resized frame `resized_wh`; `qwen3-rel1000`, 0..1000 on each axis); the GROUND TRUTH is in original
  * screenshot pixels (`orig_wh`). Points are compared after normalising each by its own frame to [0, 1]
  * (UI-S1's convention), swipe directions after mapping the prediction back to original pixels.
  */
@@ -35,6 +45,11 @@ export const groundTruthSchema = z.object({
   /** [width, height] of the smart-resized image the model sees, pixels. */
   resized_wh: sizeTupleSchema,
   annotation: z.enum(ANNOTATIONS),
+  /**
+   * The coordinate convention of the prediction (geometry COORDINATE_CONVENTIONS). Absent means
+   * `qwen25-abs` (resized pixels, `resized_wh`); `qwen3-rel1000` normalises the prediction by 1000.
+   */
+  coords: coordinateConventionSchema.optional(),
 });
 export type GroundTruth = z.infer<typeof groundTruthSchema>;
 
@@ -72,17 +87,26 @@ export const UI_S1_BOX_SCALE = 1.2;
 
 type Frames = { ow: number; oh: number; rw: number; rh: number };
 
-function framesOf(gt: GroundTruth): Frames {
-  return { ow: gt.orig_wh[0], oh: gt.orig_wh[1], rw: gt.resized_wh[0], rh: gt.resized_wh[1] };
+/**
+ * [width, height] of the frame the row's prediction is in: `resized_wh` (pixels) for `qwen25-abs`,
+ * [1000, 1000] for `qwen3-rel1000`. Every rule, in TypeScript and in the Python plugin, divides by it.
+ */
+export function predictionFrameOf(gt: Pick<GroundTruth, "resized_wh" | "coords">): [number, number] {
+  return gt.coords === "qwen3-rel1000" ? [REL1000_SCALE, REL1000_SCALE] : gt.resized_wh;
 }
 
-/** Prediction (resized pixels) -> [0, 1]. */
+function framesOf(gt: GroundTruth): Frames {
+  const [rw, rh] = predictionFrameOf(gt);
+  return { ow: gt.orig_wh[0], oh: gt.orig_wh[1], rw, rh };
+}
+
+/** Prediction (its row's frame: resized pixels or rel1000) -> [0, 1]. */
 const predNorm = ([x, y]: Point, f: Frames): Point => [x / f.rw, y / f.rh];
 /** Ground-truth point (original pixels) -> [0, 1]. */
 const gtNorm = ([x, y]: Point, f: Frames): Point => [x / f.ow, y / f.oh];
 /** Ground-truth box (original pixels) -> [0, 1]. */
 const boxNorm = ([x1, y1, x2, y2]: Box, f: Frames): Box => [x1 / f.ow, y1 / f.oh, x2 / f.ow, y2 / f.oh];
-/** Prediction (resized pixels) -> original pixels, for direction checks. */
+/** Prediction (its row's frame) -> original pixels, for direction checks. */
 const predToOriginal = ([x, y]: Point, f: Frames): Point => [(x * f.ow) / f.rw, (y * f.oh) / f.rh];
 
 function normDistance(a: Point, b: Point): number {
@@ -190,8 +214,8 @@ export function readMobileR1Response(response: string): { call: ToolCall | undef
  * action with exactly equal arguments. Where the paper says nothing, this rule chooses (lib/bridge/README.md):
  * a click with no drawn box falls back to 0.04 normalised distance from the reference point; a swipe must go
  * the same way (largest axis, finger path) and, when there is a box, start inside it; long_press's time is not
- * compared; HARMFUL inverts R_Act and NEUTRAL makes it 0.5 (as UI-S1 does). The prediction is in resized
- * pixels, the ground truth in original pixels.
+ * compared; HARMFUL inverts R_Act and NEUTRAL makes it 0.5 (as UI-S1 does). The prediction is in its row's frame
+ * (predictionFrameOf), the ground truth in original pixels.
  */
 export function mobileR1Reward(response: string, gt: GroundTruth): RewardResult {
   const { call: pred, formatOk } = readMobileR1Response(response);
@@ -243,7 +267,7 @@ function canonicalArgs(call: ToolCall): [string, unknown][] {
  * 1.2x, or within 0.04 of the reference point; type/key/open/answer text contained either way,
  * case-insensitive, an empty prediction only matching an empty reference; swipe same finger direction
  * (largest axis, original pixels, no up/down swap); system_button equal ignoring case; terminate same
- * status; wait type only. Prediction in resized pixels, ground truth in original pixels.
+ * status; wait type only. Prediction in its row's frame (predictionFrameOf), ground truth in original pixels.
  */
 export function studioLenientReward(response: string, gt: GroundTruth): RewardResult {
   const out = parseModelOutput(response);
@@ -296,16 +320,18 @@ export function studioLenientReward(response: string, gt: GroundTruth): RewardRe
  * UI-S1's training reward, exactly: `gui_action_match_compute_score` (UI-S1 commit 11cea575) on the
  * check_options `TrajDataset.fix_line` builds from the step `bridge traj` writes (action_content = the call
  * plus the target box as `bbox`; candidate boxes other than the target never reach it), with extra_info
- * width/height = `orig_wh` and resized_width/height = `resized_wh`. The response must be UI-S1's layout,
+ * width/height = `orig_wh` and resized_width/height = the prediction's frame (`resized_wh`, or 1000 x 1000
+ * under `qwen3-rel1000`: UI-S1's code only ever divides the prediction by them). The response must be UI-S1's layout,
  * `<think>…</think><action>{"action": …}</action>`; see lib/domain/ui-s1-reward.ts for every rule it applies.
  */
 export function uiS1Reward(response: string, gt: GroundTruth): RewardResult {
   const actionContent = gt.gt_bbox ? { ...gt.gt_action, bbox: gt.gt_bbox } : gt.gt_action;
+  const [resizedWidth, resizedHeight] = predictionFrameOf(gt);
   const r = uiS1ComputeScore(response, uiS1TrainCheckOptions(actionContent, gt.annotation), {
     width: gt.orig_wh[0],
     height: gt.orig_wh[1],
-    resizedWidth: gt.resized_wh[0],
-    resizedHeight: gt.resized_wh[1],
+    resizedWidth,
+    resizedHeight,
   });
   const coordinateGt = gt.gt_action.action === "click" || gt.gt_action.action === "long_press";
   return {

@@ -348,8 +348,12 @@ export function uiS1EvalResize(width: number, height: number): [number, number] 
   return [wBar, hBar];
 }
 
-/** One step of an SOP episode: the check options, the screenshot's size, and the model's response (null: none given). */
-export type SopStep = { checkOptions: PyDict; width: number; height: number; response: string | null };
+/**
+ * One step of an SOP episode: the check options, the screenshot's size, and the model's response (null: none
+ * given). `predictionFrame` [w, h] replaces the evaluation's own smart_resize frame as the divisor of the
+ * response's coordinates (qwen3-rel1000 responses: [1000, 1000]); unset, it is eval_qwenvl.py's frame.
+ */
+export type SopStep = { checkOptions: PyDict; width: number; height: number; response: string | null; predictionFrame?: [number, number] };
 
 export type SopEpisode =
   /** Every response the evaluation needed was given. */
@@ -367,7 +371,8 @@ export function uiS1SopEpisode(steps: SopStep[]): SopEpisode {
   try {
     while (stepId < steps.length) {
       const step = steps[stepId]!;
-      const [resizedWidth, resizedHeight] = uiS1EvalResize(step.width, step.height);
+      const resized = uiS1EvalResize(step.width, step.height);
+      const [resizedWidth, resizedHeight] = step.predictionFrame ?? resized;
       if (step.response === null) return { complete: false, missingStep: stepId };
       const pred = uiS1ParseResponse(step.response);
       const [, extractMatch] = uiS1EvaluateAction(pred.actionContent, step.checkOptions, {

@@ -1,11 +1,16 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtemp, writeFile, copyFile, mkdir } from "node:fs/promises";
+import { mkdtemp, writeFile, copyFile, mkdir, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { COOKBOOK_EN_PNG } from "@/fixtures";
 import { exportDataset } from "./export";
 import { importFile } from "./import";
+import { parseFrameOption } from "@/lib/domain/import-formats";
+import { pointsOf } from "@/lib/domain/tool-call";
+import type { CanonicalTrajectory } from "@/lib/domain/trajectory";
+import { exportTraj } from "@/lib/bridge/traj";
+import { captureIo, standardExport } from "@/lib/bridge/test-fixtures";
 import { getStats, getTrajectory, listTrajectories } from "./trajectories";
 import { UI_S1_EVAL_JSONL as UI_S1_EVAL } from "@/fixtures";
 import { blankPng, freshStudio, uiS1ScreenshotDir } from "./testing/fixtures";
@@ -208,6 +213,74 @@ describe("Mobile-R1 release format", () => {
     expect(step.original.response).toBe(row.trajectory[0]!.response);
     expect(step.original.rawAction).toBe(row.trajectory[0]!.action);
     expect(step.screenshot).toMatchObject({ width: 1080, height: 2400 });
+  });
+
+  it("imports `bridge traj` files in either convention back to the original pixels (rel1000 within half a unit)", async () => {
+    const { dir: exportDir } = await standardExport();
+    const canonical = (await readFile(path.join(exportDir, "trajectories.jsonl"), "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as CanonicalTrajectory);
+    for (const coords of ["qwen25-abs", "qwen3-rel1000"] as const) {
+      const { db } = await freshStudio();
+      const out = await mkdtemp(path.join(os.tmpdir(), `traj-${coords}-`));
+      const { exitCode } = await exportTraj(
+        exportDir,
+        { outDir: out, target: "ui-s1", coords, allowProblems: false, allowUnreviewed: false },
+        captureIo(),
+      );
+      expect(exitCode).toBe(0);
+      const frame = parseFrameOption(coords === "qwen25-abs" ? "original" : "rel1000");
+      const r = await importFile({ file: path.join(out, "ui_s1_trajectories.jsonl"), format: "ui-s1", frame, db });
+      expect(r.ok, JSON.stringify(r)).toBe(true);
+      const list = await listTrajectories({ page: 1, pageSize: 10, actor: CLI_ACTOR }, db);
+      expect(list.rows).toHaveLength(2); // the discarded trajectory is not written
+      let moved = 0;
+      for (const row of list.rows) {
+        const t = await getTrajectory(row.id, db);
+        const source = canonical.find((c) => c.instruction === t.instruction)!;
+        t.steps.forEach((step, i) => {
+          const want = source.steps[i]!;
+          const { width, height } = want.screenshot;
+          // Half a unit of the convention: none for original pixels, side / 2000 for rel1000 (0.54 x 1.2 px on 1080x2400).
+          const [bx, by] = coords === "qwen25-abs" ? [0, 0] : [width / 2000, height / 2000];
+          const got = pointsOf(step.toolCall);
+          const exp = pointsOf(want.toolCall);
+          expect(step.toolCall.action).toBe(want.toolCall.action);
+          expect(got).toHaveLength(exp.length);
+          got.forEach((p, k) => {
+            expect(Math.abs(p[0] - exp[k]![0]), `${coords} ${t.instruction} step ${i}`).toBeLessThanOrEqual(bx + 1e-9);
+            expect(Math.abs(p[1] - exp[k]![1]), `${coords} ${t.instruction} step ${i}`).toBeLessThanOrEqual(by + 1e-9);
+          });
+          if (JSON.stringify(got) !== JSON.stringify(exp)) moved += 1;
+        });
+      }
+      // Original pixels come back exactly; 0..1000 moves the points that are not on a 1/1000 grid (the clicks).
+      expect(moved).toBe(coords === "qwen25-abs" ? 0 : 2);
+    }
+  });
+
+  it("reads Qwen3-VL / GUI-Owl 1.5 coordinates, 0..1000 relative to the screenshot (--frame rel1000)", async () => {
+    const { db } = await freshStudio();
+    const dir = await mkdtemp(path.join(os.tmpdir(), "mr1-rel-"));
+    await mkdir(path.join(dir, "images"));
+    await copyFile(COOKBOOK_EN_PNG, path.join(dir, "images", "en.png"));
+    const call = '{"name": "mobile_use", "arguments": {"action": "swipe", "coordinate": [500, 750], "coordinate2": [866, 169]}}';
+    const row = {
+      app_name: "File Manager",
+      instruction: "Scroll to the MUSIC folder",
+      system: "",
+      image_width: 1080,
+      image_height: 2400,
+      trajectory: [{ image: "en.png", thought: "Scroll.", subtask: "Scroll", action: call, response: `<tool_call>${call}</tool_call>` }],
+    };
+    await writeFile(path.join(dir, "data.jsonl"), `${JSON.stringify(row)}\n`);
+    const r = await importFile({ file: path.join(dir, "data.jsonl"), format: "mobile-r1", frame: parseFrameOption("rel1000"), db });
+    expect(r.ok).toBe(true);
+    const list = await listTrajectories({ page: 1, pageSize: 10, actor: CLI_ACTOR }, db);
+    const step = (await getTrajectory(list.rows[0]!.id, db)).steps[0]!;
+    // x / 1000 x 1080, y / 1000 x 2400: [540, 1800] and [935.28, 405.6] original pixels.
+    expect(step.toolCall).toEqual({ action: "swipe", coordinate: [540, 1800], coordinate2: [935.28, 405.6] });
   });
 });
 
