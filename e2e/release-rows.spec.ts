@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import type { TrajectoryView } from "@/lib/domain/views";
+import { storageStateFor } from "./accounts";
 import { importViaApi } from "./datasets";
 import { expect, test } from "./fixtures";
 import { EditorPage } from "./pages/editor-page";
@@ -36,7 +37,7 @@ function releaseRow() {
 }
 
 test("a release row with a tap that has no point imports whole; the editor names the tap until a click places it", async ({
-  page,
+  browser,
   request,
   baseURL,
 }) => {
@@ -54,6 +55,15 @@ test("a release row with a tap that has no point imports whole; the editor names
 
   const list = (await (await request.get(`/api/trajectories?q=${encodeURIComponent(RUN)}`)).json()) as { rows: { id: string }[] };
   const id = list.rows[0]!.id;
+  // The admin hands it to the annotator, who corrects it in their own browser.
+  const assigned = await request.post("/api/assignments", {
+    headers: { origin: baseURL! },
+    data: { trajectoryIds: [id], assignee: "annotator@studio.local" },
+  });
+  expect(assigned.status(), await assigned.text()).toBe(200);
+  const context = await browser.newContext({ baseURL, storageState: storageStateFor("annotator") });
+  const page = await context.newPage();
+  const annotator = context.request;
   const editor = new EditorPage(page);
   await editor.goto(id, 1);
   await editor.waitForScreenshot();
@@ -73,7 +83,7 @@ test("a release row with a tap that has no point imports whole; the editor names
   await editor.tapAt([540, 1300]);
   await expect(named).toBeHidden();
   await editor.waitSaved();
-  const saved = (await (await request.get(`/api/trajectories/${id}`)).json()) as TrajectoryView;
+  const saved = (await (await annotator.get(`/api/trajectories/${id}`)).json()) as TrajectoryView;
   const call = saved.steps[0]!.toolCall;
   expect(call.action).toBe("click");
   expect(call.action === "click" && call.coordinate).toBeTruthy();
@@ -83,4 +93,5 @@ test("a release row with a tap that has no point imports whole; the editor names
   }
   // The model's output stays as it was imported.
   expect(saved.steps[0]!.original.toolCall).toEqual({ action: "click", coordinate: null });
+  await context.close();
 });

@@ -16,6 +16,7 @@ import { REWARD_PLUGIN_NAME, writeRewardPlugin } from "./reward-plugin";
 import { REWARD_RULES, type RewardRule } from "@/lib/domain/rewards";
 import { formatScoreSummary, scorePredictions } from "./score";
 import { exportSft, SFT_TARGETS, type SftTarget } from "./sft";
+import { SFT_PROMPTS, type SftPrompt } from "./source-prompt";
 import { exportStats, formatStats } from "./stats";
 import { exportJudge } from "./judge";
 import { exportTraj, TRAJ_TARGETS, type TrajTarget } from "./traj";
@@ -25,10 +26,14 @@ const RULE_LIST = REWARD_RULES.join("|");
 export const BRIDGE_HELP = `Trajectory Studio trainer bridge
 
   bridge sft <export-dir> --out <dir> --target ms-swift|llamafactory [--max-pixels <n>] [--image-root <dir>]
+                [--prompt cookbook|source]
       one SFT row per training-target step (not harmful, inside the cut, trajectory kept):
       mobile_use system prompt at the resized resolution, user turn with history, screenshot,
       <think>/<action>/<tool_call> target with coordinates in the resized frame.
       LLaMA-Factory also gets dataset_info.json (set image_max_pixels to the same --max-pixels).
+      --prompt cookbook|source: the Qwen cookbook's prompt and layout (default), or each trajectory's
+      own system prompt and response layout (as the Mobile-R1 release trains; a trajectory without
+      one is a problem for its rows).
   bridge grpo <export-dir> --out <dir> --target ms-swift|verl [--max-pixels <n>] [--rule ${RULE_LIST}]
                 [--image-root <dir>] [--embed-images]
       prompt rows plus ground truth (original pixels); harmful steps included as negatives
@@ -84,6 +89,7 @@ const OPTIONS = {
   out: { type: "string" },
   target: { type: "string" },
   rule: { type: "string" },
+  prompt: { type: "string" },
   predictions: { type: "string" },
   "max-pixels": { type: "string" },
   "min-pixels": { type: "string" },
@@ -194,12 +200,14 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
   if (values["embed-images"] && !(command === "grpo" && values.target === "verl")) {
     throw new UsageError("--embed-images is for grpo --target verl (ms-swift, LLaMA-Factory and UI-S1 read images by path)");
   }
+  if (values.prompt !== undefined && command !== "sft") throw new UsageError("--prompt is for sft (grpo picks its prompt by --rule)");
   const rowOptions = () => ({ outDir: requireOut(), allowProblems, allowUnreviewed: values["allow-unreviewed"], imageRoot });
 
   switch (command) {
     case "sft": {
       const target = oneOf<SftTarget>("target", values.target, SFT_TARGETS);
-      const { summary, exitCode } = await exportSft(exportDir, { ...frame, ...rowOptions(), target, coords }, io);
+      const prompt = oneOf<SftPrompt>("prompt", values.prompt, SFT_PROMPTS, "cookbook");
+      const { summary, exitCode } = await exportSft(exportDir, { ...frame, ...rowOptions(), target, coords, prompt }, io);
       io.stdout.write(`${JSON.stringify(summary)}\n`);
       return exitCode;
     }

@@ -6,6 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { smartResize } from "@/lib/domain/geometry";
 import { parseModelOutput } from "@/lib/domain/model-output";
+import { normalizeAction } from "@/lib/domain/normalize";
+import { MOBILE_R1_RELEASE_IMAGES, MOBILE_R1_RELEASE_JSONL } from "@/fixtures";
 import { runBridge } from "./cli";
 import {
   captureIo,
@@ -18,6 +20,7 @@ import {
   standardExport,
   tempDir,
   writeExport,
+  type Shot,
 } from "./test-fixtures";
 
 const rowSchema = z.object({
@@ -204,5 +207,98 @@ describe("bridge sft (LLaMA-Factory) writes rows in the frame LLaMA-Factory give
     const swift = await run("ms-swift");
     expect(swift.row.messages[0]!.content).toContain("The screen's resolution is 672x1456.");
     expect(swift.row.messages[2]!.content).toContain('"coordinate": [336, 728]');
+  });
+});
+
+describe("bridge sft --prompt source (each trajectory's own system prompt and response layout)", () => {
+  type ReleaseRow = {
+    instruction: string;
+    system: string;
+    trajectory: { image: string; thought: string; subtask: string; action: string; response: string }[];
+  };
+  const release = readFileSync(MOBILE_R1_RELEASE_JSONL, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l) as ReleaseRow);
+  // Rows 1 and 4: images at the declared device size (1080x2400), so the file's pixels are the studio's.
+  const [own, noSystem] = [release[0]!, release[3]!];
+
+  /** The export a studio writes for a release row nobody changed (what import + export give, without the database). */
+  async function exported(row: ReleaseRow) {
+    const shots: Shot[] = [];
+    const steps = [];
+    for (const [i, s] of row.trajectory.entries()) {
+      const file = path.join(MOBILE_R1_RELEASE_IMAGES, s.image);
+      const { width, height } = await sharp(file).metadata();
+      const shot = await loadShot(file, width!, height!);
+      shots.push(shot);
+      const call = normalizeAction(s.action);
+      if (!call.ok) throw new Error(`fixture step ${i}: ${JSON.stringify(call.problems)}`);
+      const step = makeStep(i, shot, call.call, { thought: s.thought, clearAction: s.subtask });
+      steps.push({
+        ...step,
+        original: { response: s.response, thought: s.thought, clearAction: s.subtask, toolCall: call.call, rawAction: s.action },
+      });
+    }
+    const t = makeTrajectory(steps, { instruction: row.instruction });
+    return { trajectory: { ...t, source: "mobile-r1" as const, systemPrompt: row.system || null }, shots };
+  }
+
+  let rows: Row[];
+  let summary: { prompt: string; rows: number; problems: number };
+  let err: string;
+  let dir: string;
+  beforeAll(async () => {
+    const a = await exported(own);
+    const b = await exported(noSystem);
+    dir = await writeExport([a.trajectory, b.trajectory], [...a.shots, ...b.shots]);
+    const out = await tempDir();
+    const r = await sft([dir, "--out", out, "--target", "ms-swift", "--prompt", "source", "--allow-problems"]);
+    err = r.io.err();
+    summary = JSON.parse(r.io.out()) as typeof summary;
+    rows = (await readJsonl(path.join(out, "mobile_use_sft.jsonl"))).map((x) => rowSchema.parse(x));
+  });
+
+  it("carries the trajectory's own system prompt verbatim and says so in the summary and the hint", () => {
+    expect(rows).toHaveLength(own.trajectory.length);
+    for (const r of rows) expect(r.messages[0]).toEqual({ role: "system", content: own.system });
+    expect(summary).toMatchObject({ prompt: "source", rows: own.trajectory.length });
+    expect(err).toContain("prompt: source");
+  });
+
+  it("answers in the source's layout: an unchanged step with nothing to convert byte for byte, a click with its point in the resized frame", () => {
+    const frame = smartResize({ width: 1080, height: 2400 }, {});
+    own.trajectory.forEach((s, i) => {
+      const answer = rows[i]!.messages[2]!.content;
+      const call = JSON.parse(s.action) as { arguments: { action: string; coordinate?: [number, number] } };
+      const point = call.arguments.coordinate;
+      if (!point) return expect(answer, `step ${i}`).toBe(s.response);
+      const resized = point.map((v, k) => Math.round((v * (k === 0 ? frame.width : frame.height)) / (k === 0 ? 1080 : 2400)));
+      // Same tags, separators and double encoding; only the point differs.
+      expect(answer, `step ${i}`).toBe(s.response.replace(`[${point.join(", ")}]`, `[${resized.join(", ")}]`));
+      expect(answer).not.toBe(s.response);
+    });
+    expect(own.trajectory.some((s) => s.action.includes('"coordinate"'))).toBe(true);
+    expect(own.trajectory.some((s) => !s.action.includes('"coordinate"'))).toBe(true);
+  });
+
+  it("a trajectory without a system prompt of its own is a problem for each of its rows (exit 1), never a cookbook row in disguise", async () => {
+    expect(summary.problems).toBe(noSystem.trajectory.length);
+    expect(err).toContain("no system prompt of its own");
+    const r = await sft([dir, "--out", await tempDir(), "--target", "ms-swift", "--prompt", "source"]);
+    expect(r.code).toBe(1);
+  });
+
+  it("--prompt cookbook (the default) keeps today's rows", async () => {
+    const a = await exported(own);
+    const dir = await writeExport([a.trajectory], a.shots);
+    const [one, two] = [await tempDir(), await tempDir()];
+    const r = await sft([dir, "--out", one, "--target", "ms-swift"]);
+    await sft([dir, "--out", two, "--target", "ms-swift", "--prompt", "cookbook"]);
+    expect(JSON.parse(r.io.out())).toMatchObject({ prompt: "cookbook" });
+    expect(r.io.err()).toContain("prompt: cookbook");
+    const first = rowSchema.parse((await readJsonl(path.join(one, "mobile_use_sft.jsonl")))[0]);
+    expect(first.messages[0]!.content).toContain("The screen's resolution is 1092x2408.");
+    expect(readFileSync(path.join(one, "mobile_use_sft.jsonl"), "utf8")).toBe(readFileSync(path.join(two, "mobile_use_sft.jsonl"), "utf8"));
   });
 });

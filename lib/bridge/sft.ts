@@ -13,6 +13,7 @@ import {
   type TrainerHints,
 } from "@/lib/domain/trainer-hints";
 import { openExport } from "./export-reader";
+import { sourcePromptRow, type SftPrompt } from "./source-prompt";
 import { ImageFolder } from "./images";
 import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
 import {
@@ -23,6 +24,7 @@ import {
   walkSamples,
   type ChatMessage,
   type FrameOptions,
+  type StepSample,
 } from "./samples";
 
 export const SFT_TARGETS = ["ms-swift", "llamafactory"] as const;
@@ -54,6 +56,8 @@ export type SftSummary = {
   refused: string | null;
   /** Actions the system prompt declares ("ui-s1" adds answer). */
   actionSpace: ActionSpace;
+  /** "cookbook": the Qwen cookbook's prompt and layout; "source": each trajectory's own system prompt and response layout. */
+  prompt: SftPrompt;
   /** How rows name images: relative to the output folder, or absolute under --image-root. */
   imageRoot: string | null;
   images: number;
@@ -84,9 +88,10 @@ export function llamaFactoryDatasetInfo(fileName: string) {
  */
 export async function exportSft(
   exportDir: string,
-  opts: FrameOptions & TrainingRowOptions & { target: SftTarget },
+  opts: FrameOptions & TrainingRowOptions & { target: SftTarget; prompt?: SftPrompt },
   io: BridgeIo,
 ): Promise<{ summary: SftSummary; exitCode: number }> {
+  const promptKind = opts.prompt ?? "cookbook";
   const exp = await openExport(exportDir);
   const log = new RunLog(io, `bridge sft (${opts.target})`);
   const actionSpace = await exportActionSpace(exp);
@@ -107,10 +112,10 @@ export async function exportSft(
           skippedHarmful += 1;
           return;
         }
-        const target = assistantTarget(sample);
-        if (!target.ok) return log.problem({ ...sample.where, message: target.message });
-        const prompt = promptMessages(sample);
-        const row: SftRow = { messages: [...prompt, { role: "assistant", content: target.text }], images: [sample.imagePath] };
+        const built = promptKind === "source" ? sourcePromptRow(sample) : cookbookRow(sample);
+        if (!built.ok) return log.problem({ ...sample.where, message: built.message });
+        const { prompt, answer } = built;
+        const row: SftRow = { messages: [...prompt, { role: "assistant", content: answer }], images: [sample.imagePath] };
         const pairing = imagePairingProblem(row.messages, row.images);
         if (pairing) return log.problem({ ...sample.where, message: pairing });
         row.images = [await images.ref(sample.imagePath)];
@@ -119,7 +124,7 @@ export async function exportSft(
         hints = addRow(hints, {
           imageTokens: imageTokens(sample.frames.resized),
           promptTokens: promptTokens(prompt, [sample.frames.resized]),
-          responseTokens: estimateTextTokens(target.text) + TEMPLATE_TOKENS.perMessage,
+          responseTokens: estimateTextTokens(answer) + TEMPLATE_TOKENS.perMessage,
         });
       },
     },
@@ -143,6 +148,7 @@ export async function exportSft(
     exportStatus,
     refused: refused ?? null,
     actionSpace,
+    prompt: promptKind,
     imageRoot: opts.imageRoot ?? null,
     images: images.files,
     hints,
@@ -154,8 +160,20 @@ export async function exportSft(
   }
   await writeJson(path.join(opts.outDir, `${SFT_DATASET}.summary.json`), { ...summary, firstProblems: log.sample });
   log.progress(`${counts.trajectories} trajectories, ${out.rows} rows (${unreviewedRows} unreviewed), ${log.problems} problems`, true);
-  if (exitCode === 0) log.info(trainerHint(opts, hints));
+  if (exitCode === 0) log.info(`${promptHint(promptKind)}\n${trainerHint(opts, hints)}`);
   return { summary, exitCode };
+}
+
+/** The cookbook's prompt and Mobile-R1 target (coordinates in the resized frame). */
+function cookbookRow(sample: StepSample) {
+  const target = assistantTarget(sample);
+  return target.ok ? { ok: true as const, prompt: promptMessages(sample), answer: target.text } : target;
+}
+
+function promptHint(prompt: SftPrompt): string {
+  return prompt === "source"
+    ? "prompt: source (each trajectory's own system prompt and response layout; coordinates as in the other rows)"
+    : "prompt: cookbook (the Qwen2.5-VL cookbook's mobile_use system prompt at the resized resolution)";
 }
 
 function trainerHint(opts: FrameOptions & TrainingRowOptions & { target: SftTarget }, hints: TrainerHints): string {

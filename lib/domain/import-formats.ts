@@ -42,6 +42,8 @@ export type DraftStep = {
   /** Device size the file states for its coordinates, when it states one (Mobile-R1 image_width/height). */
   declaredSize?: Size;
   extra?: Record<string, unknown>;
+  /** The source row's fields kept verbatim for writing it back (OriginalOutput.row). */
+  row?: Record<string, unknown>;
   /** Present when the file already holds annotations (the studio's own format). */
   annotated?: {
     thought: ThoughtParts & { text: string };
@@ -84,6 +86,28 @@ export type BuiltStep = {
 };
 
 export type BuiltTrajectory = Omit<DraftTrajectory, "steps"> & { steps: BuiltStep[] };
+
+/**
+ * What a trajectory's `meta` holds for a row imported from a source format: the format, and the row's
+ * top-level fields that the trajectory's own columns do not keep (Mobile-R1: trajectory_length,
+ * image_width, image_height, a `system` that is not a non-empty string, unknown fields; UI-S1:
+ * is_successful, episode_id, app, unknown fields), verbatim, so an export can write the row back.
+ */
+export const sourceMetaSchema = z.object({ source: z.enum(["mobile-r1", "ui-s1"]), row: z.record(z.string(), z.unknown()) });
+export type SourceMeta = z.infer<typeof sourceMetaSchema>;
+
+/** The source row kept in a trajectory's meta, when it came from a source format. */
+export function sourceMetaOf(meta: unknown): SourceMeta | undefined {
+  const m = sourceMetaSchema.safeParse(meta);
+  return m.success ? m.data : undefined;
+}
+
+/** `keys` of `record` that it really holds (an own key whose value may be null), copied. */
+function own(record: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) if (Object.hasOwn(record, k)) out[k] = record[k];
+  return out;
+}
 
 type MapResult = { draft?: DraftTrajectory; problems: Omit<ImportProblem, "file" | "line">[] };
 
@@ -157,6 +181,9 @@ export function mapRecord(format: ImportFormat, record: unknown, sourceRef: stri
       if (!r.success) return { problems: zodProblems(r.error) };
       const t = r.data;
       const declaredSize = t.image_width && t.image_height ? { width: t.image_width, height: t.image_height } : undefined;
+      const { app_name: _app, instruction: _instruction, system, trajectory, ...top } = t;
+      // A non-empty system prompt lives in its column; "" (or a non-string) is kept as written.
+      const row = typeof system === "string" && system !== "" ? top : { ...top, ...own(t, ["system"]) };
       return {
         problems: [],
         draft: {
@@ -164,19 +191,23 @@ export function mapRecord(format: ImportFormat, record: unknown, sourceRef: stri
           sourceRef,
           app: t.app_name,
           instruction: t.instruction,
-          systemPrompt: t.system || undefined,
+          systemPrompt: system || undefined,
           originalOutcome: null,
-          meta: {},
-          steps: t.trajectory.map(({ image, thought, subtask, action, response, bbox, ...extra }) => ({
-            screenshotName: baseName(image),
-            rawAction: action,
-            response,
-            thought,
-            clearAction: subtask,
-            box: bbox ?? undefined,
-            declaredSize,
-            extra,
-          })),
+          meta: { source: "mobile-r1", row } satisfies SourceMeta,
+          steps: trajectory.map((step) => {
+            const { image, thought, subtask, action, response, bbox, ...extra } = step;
+            return {
+              screenshotName: baseName(image),
+              rawAction: action,
+              response,
+              thought,
+              clearAction: subtask,
+              box: bbox ?? undefined,
+              declaredSize,
+              extra,
+              row: own(step, ["image", "thought", "subtask", "bbox"]),
+            };
+          }),
         },
       };
     }
@@ -185,6 +216,7 @@ export function mapRecord(format: ImportFormat, record: unknown, sourceRef: stri
       if (!r.success) return { problems: zodProblems(r.error) };
       const t = r.data;
       const opened = t.steps.find((s) => s.action_content.action === "open")?.action_content.text;
+      const { goal: _goal, steps: _steps, ...top } = t;
       return {
         problems: [],
         draft: {
@@ -193,10 +225,12 @@ export function mapRecord(format: ImportFormat, record: unknown, sourceRef: stri
           app: t.app ?? (typeof opened === "string" ? opened : "Unknown app"),
           instruction: t.goal,
           originalOutcome: t.is_successful === undefined ? null : t.is_successful ? "success" : "failure",
-          meta: t.episode_id !== undefined ? { episodeId: t.episode_id } : {},
-          steps: t.steps.map(({ action_content, screenshot, thought, action_description, check_options, annotation, ...extra }) => {
+          meta: { source: "ui-s1", row: top } satisfies SourceMeta,
+          steps: t.steps.map((step) => {
+            const { action_content, screenshot, thought, action_description, check_options, annotation, ...extra } = step;
             const { bbox, ...action } = action_content;
             return {
+              row: { ...own(step, ["screenshot", "thought", "action_description"]), ...own(action_content, ["bbox"]) },
               screenshotName: baseName(screenshot),
               rawAction: action,
               thought,
@@ -223,7 +257,7 @@ export function mapRecord(format: ImportFormat, record: unknown, sourceRef: stri
           instruction: t.instruction,
           systemPrompt: t.systemPrompt ?? undefined,
           originalOutcome: t.originalOutcome ?? null,
-          meta: {},
+          meta: t.meta ?? {},
           annotated: { status: t.status, outcome: t.outcome, cutAfter: t.cutAfter, isDiscarded: t.isDiscarded },
           steps: t.steps.map((s) => ({
             screenshotName: baseName(s.screenshot.file ?? `${s.screenshot.sha256}.png`),
@@ -233,6 +267,7 @@ export function mapRecord(format: ImportFormat, record: unknown, sourceRef: stri
             thought: s.original.thought,
             clearAction: s.original.clearAction,
             extra: s.original.extra,
+            row: s.original.row,
             box: s.original.box,
             ...(s.elements ? { elements: s.elements } : {}),
             annotated: {
@@ -312,6 +347,7 @@ export function buildTrajectory(
       ...(box ? { box } : {}),
       rawAction: s.rawAction,
       ...(s.extra && Object.keys(s.extra).length > 0 ? { extra: s.extra } : {}),
+      ...(s.row ? { row: s.row } : {}),
     };
     if (s.annotated) {
       const a = s.annotated;

@@ -43,6 +43,13 @@ export const originalOutputSchema = z.object({
   rawAction: z.unknown().optional(),
   /** Other per-step fields the source had (step_instruction, subtask, check_options...). */
   extra: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * The source row's own fields that the ones above do not keep verbatim, under the source format's
+   * names: the image path as written (`image`, `screenshot`), `thought` / `subtask` / `action_description`
+   * exactly as given (absent when the row had none), the box as written (`bbox`). An export writes an
+   * unchanged step back from these (lib/server/export.ts).
+   */
+  row: z.record(z.string(), z.unknown()).optional(),
 });
 export type OriginalOutput = z.infer<typeof originalOutputSchema>;
 
@@ -89,6 +96,12 @@ export const canonicalTrajectorySchema = z.object({
   /** Dataset split the export assigned (train, test, ...), when it made splits. */
   split: z.string().optional(),
   provenance: z.record(z.string(), z.unknown()).optional(),
+  /**
+   * What the source file held beside the trajectory's own fields (SourceMeta in lib/domain/import-formats:
+   * the source format and its top-level fields such as trajectory_length, image_width/height, unknown
+   * ones), so an export can write the source's row back. Absent or {} for trajectories made here.
+   */
+  meta: z.record(z.string(), z.unknown()).optional(),
   /** The latest model judge verdict on the trajectory as executed, beside the human outcome (absent: never judged). */
   judge: z
     .object({

@@ -11,8 +11,10 @@ export const NOT_STORED = -1;
 // Plain CommonJS run with `eval` (no module resolution: the same under tsx, vitest and the Next server).
 // A message is one string, "from\0dest\0alsoDest\0..." (NUL is the one character no path holds; one
 // string is cloned across far faster than a list of them): `from` is linked (or copied, on another file
-// system) to `dest`, and `dest` to `alsoDest` when it was placed now. The answer is an Int8Array of
-// outcomes, stopping after the first missing `from`; another failure answers { error: { message, code } }.
+// system) to `dest`, and `dest` to `alsoDest` unless that is "" (the export names each file in
+// mobile-r1/images/ once, and may give one screenshot two names). The answer is an Int8Array of two
+// outcomes per triple (dest, alsoDest), stopping after the first missing `from`; another failure
+// answers { error: { message, code } }.
 const WORKER_SOURCE = `
 const { parentPort } = require("node:worker_threads");
 const { constants, copyFileSync, existsSync, linkSync } = require("node:fs");
@@ -35,13 +37,16 @@ function place(from, dest) {
 }
 parentPort.on("message", (joined) => {
   const list = joined === "" ? [] : joined.split("\\0");
-  const out = new Int8Array(list.length / 3);
+  const out = new Int8Array((list.length / 3) * 2);
   try {
-    for (let i = 0; i < out.length; i++) {
+    for (let i = 0; 3 * i < list.length; i++) {
       const r = place(list[3 * i], list[3 * i + 1]);
-      out[i] = r;
+      out[2 * i] = r;
       if (r === ${NOT_STORED}) break;
-      if (r === ${PLACED} && place(list[3 * i + 1], list[3 * i + 2]) === ${NOT_STORED}) throw new Error("vanished: " + list[3 * i + 1]);
+      if (list[3 * i + 2] === "") continue;
+      const also = place(list[3 * i + 1], list[3 * i + 2]);
+      if (also === ${NOT_STORED}) throw new Error("vanished: " + list[3 * i + 1]);
+      out[2 * i + 1] = also;
     }
     parentPort.postMessage(out);
   } catch (e) {
@@ -72,7 +77,7 @@ export class LinkWorker {
     this.#worker.on("error", fail);
     this.#worker.on("exit", (code) => fail(new Error(`the export's link worker stopped (exit ${code})`)));
   }
-  /** Place each [from, dest, alsoDest] triple (a flat list); the outcome of each, in order. */
+  /** Place each [from, dest, alsoDest] triple (a flat list); two outcomes per triple (dest, alsoDest), in order. */
   place(list: string[]): Promise<Int8Array> {
     if (this.#failed) return Promise.reject(this.#failed);
     return new Promise((resolve, reject) => {

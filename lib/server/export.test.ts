@@ -58,7 +58,7 @@ describe("export", () => {
     for (const l of lines) canonicalTrajectorySchema.parse(JSON.parse(l));
     const manifest = JSON.parse(readFileSync(path.join(out, "manifest.json"), "utf8"));
     expect(manifest.counts).toMatchObject({ trajectories: 32, steps: summary.steps });
-    expect(Object.keys(manifest.files)).toEqual(expect.arrayContaining(["trajectories.jsonl", "mobile-r1/data.jsonl"]));
+    expect(Object.keys(manifest.files)).toEqual(expect.arrayContaining(["trajectories.jsonl", "mobile-r1/data.jsonl", "ui-s1/data.jsonl"]));
     // The file list names every file written but the manifest itself, each with its sha256, in the order written.
     const written = readdirSync(out, { recursive: true, withFileTypes: true })
       .filter((e) => e.isFile() && e.name !== "manifest.json")
@@ -66,8 +66,8 @@ describe("export", () => {
     expect(Object.keys(manifest.files).sort()).toEqual(written.sort());
     for (const [rel, sha] of Object.entries(manifest.files)) expect(sha256Of(path.join(out, rel)), rel).toBe(sha);
     const listed = Object.keys(manifest.files);
-    expect(listed.slice(-2)).toEqual(["trajectories.jsonl", "mobile-r1/data.jsonl"]);
-    expect(listed.length).toBe(2 * summary.screenshots + 2);
+    expect(listed.slice(-3)).toEqual(["trajectories.jsonl", "mobile-r1/data.jsonl", "ui-s1/data.jsonl"]);
+    expect(listed.length).toBe(2 * summary.screenshots + 3);
     // Trainer settings for the export page: every SFT sample measured at the max_pixels the page proposes.
     expect(manifest.trainer).toMatchObject({ maxPixels: 1003520, minPixels: 3136, rows: manifest.counts.trainingSteps });
     expect(manifest.trainer.maxPromptTokens).toBeGreaterThan(manifest.trainer.maxImageTokens);
@@ -150,7 +150,7 @@ describe("export", () => {
       const out = path.join(dir, "ds");
       const summary = await exportDataset({ outDir: out, status: "all", db: studio.db });
       const manifest = JSON.parse(readFileSync(path.join(out, "manifest.json"), "utf8"));
-      expect(Object.keys(manifest.files)).toHaveLength(2 * summary.screenshots + 2);
+      expect(Object.keys(manifest.files)).toHaveLength(2 * summary.screenshots + 3);
       for (const [rel, sha] of Object.entries(manifest.files)) {
         expect(sha256Of(path.join(out, rel)), rel).toBe(sha);
         if (rel.startsWith("screenshots/")) expect(statSync(path.join(out, rel)).nlink, rel).toBe(2); // itself and its mobile-r1 twin

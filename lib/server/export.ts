@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
+import { z } from "zod";
 import { constants, createReadStream, createWriteStream, existsSync, type WriteStream } from "node:fs";
 import { copyFile, link, mkdir, readFile, rename, rm } from "node:fs/promises";
 import { pipeline } from "node:stream/promises";
 import { once } from "node:events";
 import path from "node:path";
 import { QWEN_MIN_PIXELS } from "@/lib/domain/geometry";
-import { mobileR1ResponseText } from "@/lib/domain/prompt";
 import { emptyHints, measureTrajectorySpaces, SUGGESTED_MAX_PIXELS, usesAnswer, type TrainerHints } from "@/lib/domain/trainer-hints";
-import { formatMobileUseCall } from "@/lib/domain/tool-call";
+import { mobileR1Row, uiS1Row } from "@/lib/domain/source-rows";
 import { CANONICAL_FORMAT, isTrainingTarget, type CanonicalTrajectory } from "@/lib/domain/trajectory";
 import { taskStatusSchema, type TaskStatus } from "@/lib/domain/status";
 import { db as defaultDb, type Db } from "./db";
@@ -94,6 +94,7 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
   const work = path.join(path.dirname(outDir), `.${path.basename(outDir)}.partial-${randomBytes(4).toString("hex")}`);
   await mkdir(path.join(work, "screenshots"), { recursive: true });
   await mkdir(path.join(work, "mobile-r1", "images"), { recursive: true });
+  await mkdir(path.join(work, "ui-s1"), { recursive: true });
   const status = opts.status ?? "approved";
   const statuses = statusesFor(status);
   const where = {
@@ -111,6 +112,10 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
     reader = await openStepReader(prisma);
     const canonical = new HashedWriter(path.join(work, "trajectories.jsonl"));
     const mobileR1 = new HashedWriter(path.join(work, "mobile-r1", "data.jsonl"));
+    const uiS1 = new HashedWriter(path.join(work, "ui-s1", "data.jsonl"));
+    // The file each name in mobile-r1/images/ holds (name -> sha256): a source's own image name is kept
+    // unless two different screenshots carry it, and then the later one takes its sha256 name.
+    const r1Names = new Map<string, string>();
     // The manifest's file list, streamed: one entry per line as files are linked, never held whole.
     const listed = new FileList(path.join(work, ".manifest-files"));
     // A store on local disk: each page's screenshots hard-linked by a worker thread (plain system calls,
@@ -158,9 +163,12 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
       );
       let canonicalText = "";
       let mobileR1Text = "";
+      let uiS1Text = "";
       // This page's screenshots for the link worker: [from, dest, alsoDest] per step, and what to list.
       const toLink: string[] = [];
       const toList: { rel: string; r1: string; sha: string }[] = [];
+      /** Each step's file name in mobile-r1/images/, for the trajectory at hand. */
+      let r1Files: string[] = [];
       let stepsOf = new Map<string, ExportStepRow[]>();
       for (const [i, t] of page.entries()) {
         // A turn of the event loop before each trajectory: the reads (better-sqlite3) and the formatting
@@ -186,6 +194,7 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
           cutAfter: t.cutAfter,
           ...(split ? { split } : {}),
           steps: [],
+          ...metaOf(t.metaJson, t.id),
           provenance: {
             fingerprint: t.fingerprint,
             importBatch: t.batchId,
@@ -194,23 +203,34 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
           },
           ...(judged.has(t.id) ? { judge: judged.get(t.id) } : {}),
         };
+        r1Files = [];
         for (const s of stepsOf.get(t.id) ?? []) {
           const ext = screenshotExt(s.screenshot.mime);
           const rel = `screenshots/${s.screenshotSha}${ext}`;
           const sha = s.screenshotSha;
-          const r1 = `mobile-r1/images/${sha}${ext}`;
-          if (links) await links.add(s.screenshot.mime, work, rel, r1, sha);
+          const { id: _id, version: _version, screenshot, ...view } = stepFromRow(s);
+          const wanted = sourceImageName(view.original.row) ?? `${sha}${ext}`;
+          const holder = r1Names.get(wanted);
+          // A clash (another screenshot already has this name): the sha256 name, which only this content can hold.
+          const name = holder === undefined || holder === sha ? wanted : `${sha}${ext}`;
+          const isNewName = !r1Names.has(name);
+          if (isNewName) r1Names.set(name, sha);
+          r1Files.push(name);
+          const r1 = `mobile-r1/images/${name}`;
+          if (links) await links.add(s.screenshot.mime, work, rel, isNewName ? r1 : null, sha);
           else {
             // The two folders joined once (path.join per step was a tenth of what an export allocated).
-            toLink.push(localFile!(screenshotKey(sha, s.screenshot.mime)), `${shotsDir}${sha}${ext}`, `${r1Dir}${sha}${ext}`);
+            toLink.push(localFile!(screenshotKey(sha, s.screenshot.mime)), `${shotsDir}${sha}${ext}`, isNewName ? `${r1Dir}${name}` : "");
             toList.push({ rel, r1, sha });
           }
-          const { id: _id, version: _version, screenshot, ...view } = stepFromRow(s);
           record.steps.push({ ...view, screenshot: { ...screenshot, file: rel } });
         }
         canonicalText += `${JSON.stringify(record)}\n`;
-        const r1 = toMobileR1(record);
-        if (r1.trajectory.length > 0) mobileR1Text += `${JSON.stringify(r1)}\n`;
+        const files = r1Files;
+        const r1 = mobileR1Row(record, (step) => files[step.index]!);
+        if ((r1.trajectory as unknown[]).length > 0) mobileR1Text += `${JSON.stringify(r1)}\n`;
+        const ui = uiS1Row(record);
+        if (ui) uiS1Text += `${JSON.stringify(ui)}\n`;
         summary.trajectories += 1;
         summary.steps += record.steps.length;
         summary.trainingSteps += record.steps.filter((s) => isTrainingTarget(record, s)).length;
@@ -223,17 +243,19 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
       }
       await canonical.write(canonicalText);
       await mobileR1.write(mobileR1Text);
+      await uiS1.write(uiS1Text);
       if (linker) {
         await pageLinks;
         // Listed in the order met, each screenshot once: where it was placed now, not where it was already there.
         const listNow = async (outcomes: Promise<Int8Array>) => {
           const done = await outcomes;
           for (const [i, f] of toList.entries()) {
-            if (done[i] === NOT_STORED) throw notStored(f.sha);
-            if (done[i] !== PLACED) continue;
-            placed += 1;
-            listed.add(f.rel, f.sha);
-            listed.add(f.r1, f.sha);
+            if (done[2 * i] === NOT_STORED) throw notStored(f.sha);
+            if (done[2 * i] === PLACED) {
+              placed += 1;
+              listed.add(f.rel, f.sha);
+            }
+            if (done[2 * i + 1] === PLACED) listed.add(f.r1, f.sha);
           }
         };
         pageLinks = listNow(linker.place(toLink));
@@ -251,6 +273,7 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
     const screenshots = links ? links.linked : placed;
     listed.add("trajectories.jsonl", await canonical.close());
     listed.add("mobile-r1/data.jsonl", await mobileR1.close());
+    listed.add("ui-s1/data.jsonl", await uiS1.close());
     await listed.close();
     summary.screenshots = screenshots;
     const pkg = JSON.parse(await readFile(path.join(process.cwd(), "package.json"), "utf8")) as { version: string };
@@ -331,26 +354,32 @@ const FILES_PLACEHOLDER = "\u0000files\u0000";
  * Each screenshot hard-linked (or copied) into screenshots/ and mobile-r1/images/, LINKS_IN_FLIGHT at a
  * time, and listed in the manifest in the order the export first met it (the same data gives the same
  * manifest). No set of exported files is kept: the export folder is that set (a second link of a file
- * fails with EEXIST), and a screenshot met again while its first link is in flight is skipped.
+ * fails with EEXIST), and a screenshot met again while its first copy is in flight waits for that copy.
+ * `r1` (its name in mobile-r1/images/) is null when an earlier step placed that name already.
  */
 class LinkQueue {
-  readonly #queue: { done: Promise<boolean>; rel: string; r1: string; sha256: string }[] = [];
-  readonly #inFlight = new Set<string>();
+  readonly #queue: { done: Promise<{ first: boolean; named: boolean }>; rel: string; r1: string | null; sha256: string }[] = [];
+  /** The copy in flight per screenshot, so a repeat (under another mobile-r1 name) links from a finished file. */
+  readonly #inFlight = new Map<string, Promise<boolean>>();
   readonly #listed: FileList;
   linked = 0;
   constructor(listed: FileList) {
     this.#listed = listed;
   }
-  async add(mime: string, work: string, rel: string, r1: string, sha256: string): Promise<void> {
-    if (this.#inFlight.has(sha256)) return;
-    this.#inFlight.add(sha256);
+  async add(mime: string, work: string, rel: string, r1: string | null, sha256: string): Promise<void> {
+    const dest = path.join(work, rel);
+    const earlier = this.#inFlight.get(sha256);
+    // Linked from the local store, or downloaded from the bucket; false when an earlier trajectory
+    // placed it already (the export folder is the record of what is done).
+    const copy = earlier ?? copyScreenshotTo(sha256, mime, dest);
+    if (!earlier) {
+      this.#inFlight.set(sha256, copy);
+      void copy.finally(() => this.#inFlight.delete(sha256)).catch(() => {});
+    }
     const done = (async () => {
-      const dest = path.join(work, rel);
-      // Linked from the local store, or downloaded from the bucket; false when an earlier trajectory
-      // placed it already (the export folder is the record of what is done).
-      if (!(await copyScreenshotTo(sha256, mime, dest))) return false;
-      await linkOrCopy(dest, path.join(work, r1));
-      return true;
+      const first = (await copy) && !earlier;
+      const named = r1 !== null && (await linkOrCopy(dest, path.join(work, r1)));
+      return { first, named };
     })();
     done.catch(() => {}); // awaited in order by #next(); this only keeps an early failure from being "unhandled"
     this.#queue.push({ done, rel, r1, sha256 });
@@ -358,11 +387,12 @@ class LinkQueue {
   }
   async #next(): Promise<void> {
     const head = this.#queue.shift()!;
-    const first = await head.done.finally(() => this.#inFlight.delete(head.sha256));
-    if (!first) return;
-    this.linked += 1;
-    this.#listed.add(head.rel, head.sha256);
-    this.#listed.add(head.r1, head.sha256);
+    const { first, named } = await head.done;
+    if (first) {
+      this.linked += 1;
+      this.#listed.add(head.rel, head.sha256);
+    }
+    if (named && head.r1 !== null) this.#listed.add(head.r1, head.sha256);
   }
   async drain(): Promise<void> {
     while (this.#queue.length > 0) await this.#next();
@@ -418,32 +448,20 @@ async function writeManifest(target: string, manifest: Record<string, unknown>, 
   await rm(files.file);
 }
 
+/** A trajectory's stored meta for the canonical line (absent when empty: trajectories made here have none). */
+function metaOf(json: string, id: string): { meta?: Record<string, unknown> } {
+  const meta = fromStore(metaSchema, JSON.parse(json), `meta of trajectory ${id}`);
+  return Object.keys(meta).length > 0 ? { meta } : {};
+}
+const metaSchema = z.record(z.string(), z.unknown());
+
 /**
- * One line of the Mobile-R1 release format (FORMATS.md §1.2). Coordinates stay in original pixels
- * (image_width/height say which). Only training targets appear: a reader of that format trains on
- * every step it finds, so harmful steps and steps after the cut are left out (and a trajectory
- * with no step left, e.g. a discarded one, gets no line).
+ * The image name a source row gave a step (Mobile-R1 `image`), when it is a safe bare file name to
+ * write into mobile-r1/images/: no folder, not hidden, no character a file system refuses.
  */
-function toMobileR1(t: CanonicalTrajectory) {
-  const steps = t.steps.filter((s) => isTrainingTarget(t, s));
-  const first = t.steps[0]!;
-  return {
-    app_name: t.app,
-    trajectory_length: steps.length,
-    instruction: t.instruction,
-    system: t.systemPrompt ?? "",
-    image_width: first.screenshot.width,
-    image_height: first.screenshot.height,
-    trajectory: steps.map((s) => {
-      const action = formatMobileUseCall(s.toolCall);
-      return {
-        image: path.basename(s.screenshot.file ?? `${s.screenshot.sha256}.png`),
-        thought: s.thought.text,
-        subtask: s.clearAction,
-        action,
-        response: mobileR1ResponseText(s.thought.text, s.clearAction, action),
-        bbox: s.box,
-      };
-    }),
-  };
+export function sourceImageName(row: Record<string, unknown> | undefined): string | undefined {
+  const name = row?.image;
+  if (typeof name !== "string" || name.length === 0 || Buffer.byteLength(name) > 200) return undefined;
+  // eslint-disable-next-line no-control-regex
+  return /^[^./\\\u0000-\u001f:*?"<>|][^/\\\u0000-\u001f:*?"<>|]*$/.test(name) ? name : undefined;
 }

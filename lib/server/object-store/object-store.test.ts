@@ -2,17 +2,17 @@
 // and the settings that choose it. The local folder store is exercised by every other test.
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { UI_S1_TRAIN_JSONL } from "@/fixtures";
+import { MOBILE_R1_RELEASE_IMAGES, MOBILE_R1_RELEASE_JSONL, UI_S1_TRAIN_JSONL } from "@/fixtures";
 import { objectStoreConfig, type Env } from "../config";
 import { exportDataset } from "../export";
 import { importFile } from "../import";
 import { openScreenshot, readScreenshot, screenshotKey } from "../screenshot-store";
-import { freshStudio, uiS1ScreenshotDir } from "../testing/fixtures";
+import { blankPng, freshStudio, uiS1ScreenshotDir, withTextChunk } from "../testing/fixtures";
 import { startS3, type LocalS3 } from "../testing/s3rver";
 import { checkObjectStoreAtStart, objectStore } from "./index";
 import { localStore } from "./local";
@@ -162,5 +162,42 @@ describe("S3-compatible store (s3rver)", () => {
     expect(summary.trajectories).toBe(32);
     const exported = readFileSync(path.join(out, "screenshots", `${step.screenshotSha}.png`));
     expect(sha(exported)).toBe(step.screenshotSha);
+  });
+
+  it("exports the Mobile-R1 release from the bucket under its own image names, and a name two screenshots share under the sha256", async () => {
+    const studio = await freshStudio();
+    Object.assign(process.env, s3.env);
+    expect(await importFile({ file: MOBILE_R1_RELEASE_JSONL, format: "mobile-r1", db: studio.db })).toMatchObject({ ok: true });
+    // Another batch reuses the name r1_0001_0.png for other pixels, and names the fixture's r1_0001_1.png r1_copy.png.
+    const other = path.join(studio.dir, "other");
+    await mkdir(path.join(other, "images"), { recursive: true });
+    const png = withTextChunk(await blankPng(1080, 2400, "#202020"), "Title", "other");
+    await writeFile(path.join(other, "images", "r1_0001_0.png"), png);
+    await writeFile(path.join(other, "images", "r1_copy.png"), readFileSync(path.join(MOBILE_R1_RELEASE_IMAGES, "r1_0001_1.png")));
+    const first = JSON.parse(readFileSync(MOBILE_R1_RELEASE_JSONL, "utf8").split("\n")[0]!) as { trajectory: Record<string, unknown>[] };
+    const row = {
+      ...first,
+      instruction: "另一个任务",
+      trajectory: [first.trajectory[0], { ...first.trajectory[1], image: "r1_copy.png" }],
+    };
+    await writeFile(path.join(other, "data.jsonl"), `${JSON.stringify(row)}\n`);
+    expect(await importFile({ file: path.join(other, "data.jsonl"), format: "mobile-r1", db: studio.db })).toMatchObject({ ok: true });
+
+    const out = path.join(await mkdtemp(path.join(os.tmpdir(), "s3-export-r1-")), "ds");
+    await exportDataset({ outDir: out, status: "all", db: studio.db });
+    const rows = readFileSync(path.join(out, "mobile-r1", "data.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { instruction: string; trajectory: { image: string }[] });
+    const mine = rows.find((r) => r.instruction === "另一个任务")!;
+    expect(mine.trajectory.map((t) => t.image)).toEqual([`${sha(png)}.png`, "r1_copy.png"]);
+    const manifest = JSON.parse(readFileSync(path.join(out, "manifest.json"), "utf8")) as { files: Record<string, string> };
+    // Every image a row names is there with the bytes the manifest lists, and each is listed.
+    for (const r of rows)
+      for (const t of r.trajectory) {
+        const rel = `mobile-r1/images/${t.image}`;
+        expect(manifest.files[rel], rel).toBe(sha(readFileSync(path.join(out, rel))));
+      }
+    expect(manifest.files["mobile-r1/images/r1_copy.png"]).toBe(manifest.files["mobile-r1/images/r1_0001_1.png"]);
   });
 });
