@@ -302,6 +302,16 @@ export function buildTrajectory(
   if (draft.steps.some((s) => s.annotated) && frame.kind !== "original") {
     return { problems: [{ field: "frame", message: "the studio format is always in original pixels; import it with --frame original" }] };
   }
+  // A line that declares its convention (`bridge traj --coords qwen3-rel1000` writes `coords`) must be read in it:
+  // 0..1000 points also lie on a phone screen, so reading them as pixels would be silently wrong.
+  const declared = sourceMetaOf(draft.meta)?.row?.coords;
+  if (declared !== undefined && declared !== "qwen25-abs" && !(declared === "qwen3-rel1000" && frame.kind === "rel1000")) {
+    const hint = declared === "qwen3-rel1000" ? "import it with --frame rel1000" : "the studio reads qwen25-abs and qwen3-rel1000";
+    return { problems: [{ field: "coords", message: `the line declares ${JSON.stringify(declared)} coordinates; ${hint}` }] };
+  }
+  if (declared === "qwen25-abs" && frame.kind === "rel1000") {
+    return { problems: [{ field: "coords", message: 'the line declares "qwen25-abs" coordinates; import it without --frame rel1000' }] };
+  }
   const steps: BuiltStep[] = [];
   draft.steps.forEach((s, index) => {
     const size = sizes[index];

@@ -231,6 +231,12 @@ describe("Mobile-R1 release format", () => {
       );
       expect(exitCode).toBe(0);
       const frame = parseFrameOption(coords === "qwen25-abs" ? "original" : "rel1000");
+      // A rel1000 file declares its convention; read as pixels, it is refused by name instead of read wrong.
+      if (coords === "qwen3-rel1000") {
+        const refused = await importFile({ file: path.join(out, "ui_s1_trajectories.jsonl"), format: "ui-s1", db });
+        expect(refused.ok).toBe(false);
+        if (!refused.ok) expect(refused.problems[0]).toMatchObject({ field: "coords", message: expect.stringMatching(/--frame rel1000/) });
+      }
       const r = await importFile({ file: path.join(out, "ui_s1_trajectories.jsonl"), format: "ui-s1", frame, db });
       expect(r.ok, JSON.stringify(r)).toBe(true);
       const list = await listTrajectories({ page: 1, pageSize: 10, actor: CLI_ACTOR }, db);
