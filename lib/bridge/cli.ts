@@ -80,7 +80,8 @@ Training rows (sft, grpo, traj):
   --allow-unreviewed  write rows from model output nobody reviewed (an export made with --status all);
                       without it such rows make the command refuse (exit 1) and count them
   Ground truth that contradicts itself (a click, long press or swipe start outside the step's own box,
-  a box off the screenshot, a type with no text) is a problem, never a row.
+  a box off the screenshot, a type with no text) is a problem, never a row; so is a tap the model made
+  without a point (the Mobile-R1 release's system_button "Tap"), never written with a made-up point.
 Exit status: 0 done, 1 problems or refused (each problem on stderr with trajectory and step, numbered
 from 1 as in the editor), 2 bad arguments or input.
 `;
