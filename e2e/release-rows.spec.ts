@@ -75,9 +75,12 @@ test("a release row with a tap that has no point imports whole; the editor names
   // Submit lists the step by number.
   await editor.setOutcome("Success");
   await editor.submitButton.click();
-  await expect(page.getByRole("alert", { name: "Not ready to submit yet:" })).toContainText(
-    "Step 1: The model tapped without a point; click where it should have tapped.",
+  // Step 1's line names the tap (beside the thought parts and verdict still to do); step 2's does not.
+  const blocked = page.getByRole("alert", { name: "Not ready to submit yet:" });
+  await expect(blocked.getByRole("listitem").filter({ hasText: /^Step 1:/ })).toContainText(
+    "The model tapped without a point; click where it should have tapped.",
   );
+  await expect(blocked.getByRole("listitem").filter({ hasText: /^Step 2:/ })).not.toContainText("tapped without a point");
 
   // A click on the screenshot places the point: the problem is gone, and the save reaches the server.
   await editor.tapAt([540, 1300]);
