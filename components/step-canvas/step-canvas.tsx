@@ -7,7 +7,7 @@ import { CANVAS_COLOURS, stepMarks } from "@/lib/canvas/overlay";
 import { isTypingTarget } from "@/lib/canvas/shortcuts";
 import { DISPLAY_VARIANT_WIDTH, transformOf, variantFor, zoomPercent, type Layer, type View } from "@/lib/canvas/view";
 import type { Box } from "@/lib/domain/geometry";
-import { describeToolCall, pyJsonDumps, type StepToolCall } from "@/lib/domain/tool-call";
+import { describeToolCall, isPointless, pyJsonDumps, type StepToolCall } from "@/lib/domain/tool-call";
 import type { MessageKey } from "@/lib/i18n";
 import { useT } from "@/lib/i18n/react";
 import { screenshotUrl } from "@/lib/queries/trajectories";
@@ -248,25 +248,29 @@ function Legend({
     correctedBox: boxText(correctedBox),
   };
   return (
-    <ul className="step-canvas-legend">
-      {(Object.keys(SWATCH) as Layer[]).map((layer) => {
-        const sw = SWATCH[layer];
-        return (
-          <li key={layer} data-layer={layer}>
-            <label>
-              <input type="checkbox" checked={layers[layer]} onChange={(e) => view.setLayer(layer, e.target.checked)} />
-              <span
-                className={`swatch swatch-${sw.shape}`}
-                style={{ borderColor: sw.color, borderStyle: sw.dashed ? "dashed" : "solid" }}
-                aria-hidden
-              />
-              <span className="legend-name">{t(LAYER_LABEL[layer])}</span>
-            </label>
-            <code className="legend-detail">{detail[layer]}</code>
-          </li>
-        );
-      })}
-    </ul>
+    <>
+      <ul className="step-canvas-legend">
+        {(Object.keys(SWATCH) as Layer[]).map((layer) => {
+          const sw = SWATCH[layer];
+          return (
+            <li key={layer} data-layer={layer}>
+              <label>
+                <input type="checkbox" checked={layers[layer]} onChange={(e) => view.setLayer(layer, e.target.checked)} />
+                <span
+                  className={`swatch swatch-${sw.shape}`}
+                  style={{ borderColor: sw.color, borderStyle: sw.dashed ? "dashed" : "solid" }}
+                  aria-hidden
+                />
+                <span className="legend-name">{t(LAYER_LABEL[layer])}</span>
+              </label>
+              <code className="legend-detail">{detail[layer]}</code>
+            </li>
+          );
+        })}
+      </ul>
+      {/* Beside the picture, where the fix happens: a tap the model made without a point (the form says it too). */}
+      {isPointless(corrected) && <p className="problem is-blocking legend-problem">{t("problem.toolCall.missingPoint")}</p>}
+    </>
   );
 }
 
