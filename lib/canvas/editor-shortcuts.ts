@@ -51,7 +51,6 @@ export function editorShortcuts(editor: Editor, page: PageActions): Shortcut<Edi
 
 function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[] {
   const hasBox = (s: EditorState) => s.isBoxSelected && !!s.doc.steps[s.steps[s.stepIndex]!.id]?.box;
-  const noBox = (s: EditorState) => !hasBox(s);
   const canEdit = (s: EditorState) => !s.isReadOnly;
   const editWithBox = (s: EditorState) => canEdit(s) && hasBox(s);
   /** The step has elements (or candidate boxes) for the box to snap to. */
@@ -70,8 +69,6 @@ function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[
     },
   });
   return [
-    { id: "step.next", kbd: ["j", "ArrowRight"], label: "shortcut.stepNext", group: "shortcut.group.steps", when: noBox, run: editor.next },
-    { id: "step.prev", kbd: ["k", "ArrowLeft"], label: "shortcut.stepPrev", group: "shortcut.group.steps", when: noBox, run: editor.prev },
     { id: "step.first", kbd: ["Home"], label: "shortcut.stepFirst", group: "shortcut.group.steps", run: editor.first },
     { id: "step.last", kbd: ["End"], label: "shortcut.stepLast", group: "shortcut.group.steps", run: editor.last },
     {
@@ -140,6 +137,10 @@ function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[
       when: editWithBox,
       run: () => editor.nudgeBox(0, 1),
     },
+    // J / K move between steps whatever is selected; → / ← do too unless a box is selected, where the nudges above
+    // (earlier in this list, so they win) take them.
+    { id: "step.next", kbd: ["j", "ArrowRight"], label: "shortcut.stepNext", group: "shortcut.group.steps", run: editor.next },
+    { id: "step.prev", kbd: ["k", "ArrowLeft"], label: "shortcut.stepPrev", group: "shortcut.group.steps", run: editor.prev },
     {
       id: "box.left10",
       kbd: ["shift+ArrowLeft"],

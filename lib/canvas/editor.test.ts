@@ -99,13 +99,59 @@ describe("tools", () => {
     expect(cur(e).toolCall).toEqual({ action: "click", coordinate: [120, 220] });
   });
 
-  it("point tool keeps a long press a long press, and clamps to the screen", () => {
+  it("point tool keeps a long press a long press, and clamps a drag that leaves the screen", () => {
     const e = setup();
     e.setToolCall({ action: "long_press", coordinate: [1, 1], time: 3 });
     e.setTool("point");
-    e.pointerDown(at(e, -50, 5000));
+    e.pointerDown(at(e, 10, 10));
+    e.pointerMove(at(e, -50, 5000));
     e.pointerUp(at(e, -50, 5000));
     expect(cur(e).toolCall).toEqual({ action: "long_press", coordinate: [0, 2400], time: 3 });
+  });
+
+  it("a press that starts beside the screenshot never changes the step, whatever the tool: it pans and drops the selection", () => {
+    for (const tool of ["point", "swipe", "box", "select"] as const) {
+      const e = setup();
+      e.setToolCall({ action: "system_button", button: "Home" });
+      e.setBox([100, 100, 300, 300]);
+      e.selectBox(true);
+      const before = JSON.stringify(cur(e));
+      const past = e.get().history.past.length;
+      e.setTool(tool);
+      e.pointerDown(at(e, -180, 1362));
+      expect(e.get().drag, tool).toEqual({ kind: "pan" });
+      e.pointerMove(at(e, 400, 1200));
+      e.pointerUp(at(e, 400, 1200));
+      expect(JSON.stringify(cur(e)), tool).toBe(before);
+      expect(e.get().history.past.length, tool).toBe(past);
+      expect(e.get().isBoxSelected, tool).toBe(false);
+    }
+  });
+
+  it("box tool: a selected box's handles resize it and its body moves it, each one undo entry", () => {
+    const e = setup();
+    e.setBox([100, 100, 300, 300]);
+    e.setTool("box");
+    e.selectBox(true);
+    const past = e.get().history.past.length;
+    // The south-east handle: a resize, not a new tiny box.
+    e.pointerDown(at(e, 300, 300));
+    e.pointerMove(at(e, 400, 500));
+    e.pointerUp(at(e, 400, 500));
+    expect(cur(e).box).toEqual([100, 100, 400, 500]);
+    // The body: a move.
+    e.pointerDown(at(e, 200, 200));
+    e.pointerMove(at(e, 250, 260));
+    e.pointerUp(at(e, 250, 260));
+    expect(cur(e).box).toEqual([150, 160, 450, 560]);
+    expect(e.get().history.past.length).toBe(past + 2);
+    e.undo();
+    expect(cur(e).box).toEqual([100, 100, 400, 500]);
+    // Elsewhere the box tool still draws a new box (and drops the selection first).
+    e.pointerDown(at(e, 600, 1000));
+    e.pointerMove(at(e, 800, 1200));
+    e.pointerUp(at(e, 800, 1200));
+    expect(cur(e).box).toEqual([600, 1000, 800, 1200]);
   });
 
   it("swipe tool: drag sets coordinate and coordinate2; a tiny drag changes nothing", () => {
@@ -273,6 +319,12 @@ describe("shortcuts", () => {
     expect(fire(e, key("ArrowRight"))).toBe("box.right");
     expect(fire(e, key("ArrowDown", { shiftKey: true }))).toBe("box.down10");
     expect(cur(e).box).toEqual([11, 20, 21, 30]);
+    // J and K move between steps whatever is selected (Esc is never needed first).
+    expect(fire(e, key("j"))).toBe("step.next");
+    expect(e.get().stepIndex).toBe(2);
+    expect(fire(e, key("k"))).toBe("step.prev");
+    expect(e.get().stepIndex).toBe(1);
+    e.selectBox(true);
     expect(fire(e, key("Delete"))).toBe("box.delete");
     expect(cur(e).box).toBeNull();
     expect(fire(e, key("ArrowLeft"))).toBe("step.prev");
