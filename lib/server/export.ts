@@ -205,7 +205,7 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
             toLink.push(localFile!(screenshotKey(sha, s.screenshot.mime)), `${shotsDir}${sha}${ext}`, `${r1Dir}${sha}${ext}`);
             toList.push({ rel, r1, sha });
           }
-          const { id: _id, version: _version, screenshot, ...view } = stepFromRow(s);
+          const { id: _id, screenshot, ...view } = stepFromRow(s);
           record.steps.push({ ...view, screenshot: { ...screenshot, file: rel } });
         }
         canonicalText += `${JSON.stringify(record)}\n`;
