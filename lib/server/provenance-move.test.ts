@@ -222,6 +222,31 @@ function moveAndPrefill(target: () => { db: Db; admin: Actor }) {
     const start = await db.auditEvent.findFirstOrThrow({ where: { action: "model.prefill.start", entityId: job.id } });
     expect(JSON.parse(start.afterJson!)).toMatchObject({ includeSubmittedAndApproved: true });
   });
+
+  it("started from the list's filters, counts only trajectories the job may write, approved ones only when included", async () => {
+    const { db, admin } = target();
+    // Approved alone: nothing to do unless included (its third step's thought is the model's by now).
+    await expect(startModelJob({ actor: admin, kind: "prefill", matching: { q: "(approved)" } }, db)).rejects.toThrow(
+      /No trajectory matching these filters has a step nobody has touched/,
+    );
+    const plain = await startModelJob({ actor: admin, kind: "prefill", matching: { q: "Move:" } }, db);
+    // The in-progress trajectory's step 2 holds only the model's words: still nobody's, so it may be asked again.
+    expect(plain).toMatchObject({ trajectories: 1, progress: { total: 3 }, includesSubmittedAndApproved: false });
+    await waitForModelJob(plain.id);
+    const included = await startModelJob(
+      { actor: admin, kind: "prefill", matching: { q: "Move:" }, includeSubmittedAndApproved: true },
+      db,
+    );
+    expect(included).toMatchObject({ trajectories: 2, progress: { total: 6 }, includesSubmittedAndApproved: true });
+    await waitForModelJob(included.id);
+    for (const [instruction, before] of source) {
+      const after = (await getTrajectory(await trajectoryId(db, instruction), db)).steps;
+      expect(humanFields(after)).toEqual(humanFields(before));
+    }
+    await expect(startModelJob({ actor: admin, kind: "judge", trajectoryIds: [], includeSubmittedAndApproved: true }, db)).rejects.toThrow(
+      /for pre-annotation/,
+    );
+  });
 }
 
 beforeAll(async () => {
