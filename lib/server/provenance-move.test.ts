@@ -5,6 +5,7 @@
 // private PostgreSQL studio (skipped, and counted, where PostgreSQL is not installed), and in each a
 // pre-annotation job runs against a real HTTP model server. No field a person wrote may change, the
 // approved status stays, and the job's summary says what it left alone and why.
+import { readFileSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -269,6 +270,42 @@ describe("the move SQLite -> SQLite, then pre-annotation", () => {
     await saveModelSettings({ actor: admin, baseUrl: fake.baseUrl, model: "qwen2.5-vl-7b", concurrency: 2, timeoutMs: 5_000 }, db);
   });
   moveAndPrefill(() => ({ db, admin }));
+});
+
+describe("provenance in a studio-format file", () => {
+  it("is checked on import: a bad entry is refused naming the line, step and field, and nothing is written", async () => {
+    const { db } = await freshStudio();
+    const lines = readFileSync(path.join(exported, "trajectories.jsonl"), "utf8").trim().split("\n");
+    const cases: [(step: Record<string, unknown>) => void, string, RegExp][] = [
+      [
+        (s) => ((s.provenance as Record<string, Record<string, unknown>>)["thought.state"]!.at = "yesterday"),
+        "provenance.thought.state.at",
+        /ISO 8601/,
+      ],
+      [(s) => ((s.provenance as Record<string, unknown>).notes = { source: "typed", at: "2026-01-01T00:00:00Z" }), "provenance", /notes/],
+      [
+        (s) => ((s.provenance as Record<string, Record<string, unknown>>)["thought.state"]!.by = "x".repeat(301)),
+        "provenance.thought.state.by",
+        /at most 300/,
+      ],
+      [(s) => (s.version = 0), "version", /expected number to be >0/],
+    ];
+    for (const [i, [spoil, field, message]] of cases.entries()) {
+      const records = lines.map((l) => JSON.parse(l) as { instruction: string; steps: Record<string, unknown>[] });
+      const approved = records.findIndex((r) => r.instruction === APPROVED);
+      spoil(records[approved]!.steps[0]!);
+      const file = path.join(path.dirname(exported), `bad-${i}.jsonl`);
+      await writeFile(file, records.map((r) => JSON.stringify(r)).join("\n") + "\n");
+      const r = await importFile({ file, format: "studio", screenshotsDir: path.join(exported, "screenshots"), db });
+      expect(r.ok, field).toBe(false);
+      if (r.ok) continue;
+      expect(r.problems, field).toEqual([
+        expect.objectContaining({ line: approved + 1, step: 0, field, message: expect.stringMatching(message) }),
+      ]);
+    }
+    expect(await db.trajectory.count()).toBe(0);
+    expect(await db.step.count()).toBe(0);
+  });
 });
 
 describe.skipIf(!hasPostgres)("the move SQLite -> PostgreSQL, then pre-annotation", () => {
