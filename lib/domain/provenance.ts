@@ -106,7 +106,6 @@ export function prefillDecision(
 ): { write: true } | { write: false; reason: PrefillSkipReason } {
   if (opts.isHandedIn && !opts.includePeoplesWork) return { write: false, reason: "handed-in" };
   if (provenance === null) return { write: false, reason: "provenance-unreadable" };
-  const written = fieldsWrittenByPeople(provenance);
-  const blocking = opts.includePeoplesWork ? written.filter((f) => (PREFILL_FIELDS as readonly string[]).includes(f)) : written;
-  return blocking.length > 0 ? { write: false, reason: "person-wrote" } : { write: true };
+  const isFree = opts.includePeoplesWork ? !PREFILL_FIELDS.some((f) => isWrittenByPerson(provenance[f])) : isUntouchedByPeople(provenance);
+  return isFree ? { write: true } : { write: false, reason: "person-wrote" };
 }
