@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
 import { ErrorBox, Loading } from "@/components/ui/states";
+import { PREFILL_SKIP_REASONS } from "@/lib/domain/model";
 import { useT } from "@/lib/i18n/react";
 import { modelJobsQuery, useModelJobCommand, useStartModelJob, type ModelJobView } from "@/lib/queries/model";
 
@@ -14,6 +15,7 @@ export function ModelJobs() {
   const start = useStartModelJob();
   const command = useModelJobCommand();
   const [ids, setIds] = useState("");
+  const [include, setInclude] = useState(false);
   const trajectoryIds = ids.split(/[\s,]+/).filter(Boolean);
 
   return (
@@ -28,12 +30,18 @@ export function ModelJobs() {
         <textarea className="input" rows={3} value={ids} onChange={(e) => setIds(e.target.value)} />
         <small className="muted">{t("model.jobs.idsHint")}</small>
       </label>
+      <label className="field">
+        <span>
+          <input type="checkbox" checked={include} onChange={(e) => setInclude(e.target.checked)} /> {t("model.prefill.include")}
+        </span>
+        <small className="muted">{t("model.prefill.includeHint")}</small>
+      </label>
       <div className="form-row">
         <button
           className="btn btn-primary"
           type="button"
           disabled={start.isPending || trajectoryIds.length === 0}
-          onClick={() => start.mutate({ kind: "prefill", trajectoryIds })}
+          onClick={() => start.mutate({ kind: "prefill", trajectoryIds, includeSubmittedAndApproved: include })}
         >
           {t("model.jobs.startPrefill")}
         </button>
@@ -79,6 +87,7 @@ function JobRow({ job, onCommand }: { job: ModelJobView; onCommand: (c: "pause" 
         {t(`model.jobs.kind.${job.kind}`)}{" "}
         <span className="muted small">
           {t("model.jobs.trajectories", { n: job.trajectories })} · {job.prompt} · {job.model}
+          {job.includesSubmittedAndApproved && <> · {t("model.jobs.includes")}</>}
         </span>
       </td>
       <td>
@@ -91,6 +100,13 @@ function JobRow({ job, onCommand }: { job: ModelJobView; onCommand: (c: "pause" 
         <div className="muted small">
           {job.skipped} {t("model.jobs.skipped")} · {job.failures} {t("model.jobs.failures")}
         </div>
+        {job.skipped > 0 && (
+          <div className="muted small" data-testid="model-job-skipped-by">
+            {PREFILL_SKIP_REASONS.filter((r) => job.skippedBy[r])
+              .map((r) => t(`model.jobs.skip.${r}`, { n: job.skippedBy[r]! }))
+              .join(" · ")}
+          </div>
+        )}
       </td>
       <td>{t("model.jobs.tokensOf", { prompt: job.tokens.prompt, completion: job.tokens.completion })}</td>
       <td>{new Date(job.startedAt).toLocaleString()}</td>

@@ -23,6 +23,8 @@ export function PrefillAction({ selected }: { selected: string[] }) {
   const start = useStartModelJob();
   const [isOpen, setOpen] = useState(false);
   const [scope, setScope] = useState<Scope>("selected");
+  // Off by default: submitted and approved work is included only when an admin says so, each time.
+  const [include, setInclude] = useState(false);
   const filters = parseFilters(Object.fromEntries(params.entries()));
   const matching = { app: filters.app, status: filters.status, q: filters.q, assignee: filters.assignee };
   const filterWords = [
@@ -62,13 +64,23 @@ export function PrefillAction({ selected }: { selected: string[] }) {
               })}
             </label>
           </fieldset>
+          <label className="field">
+            <span>
+              <input type="checkbox" checked={include} onChange={(e) => setInclude(e.target.checked)} /> {t("model.prefill.include")}
+            </span>
+            <small className="muted">{t("model.prefill.includeHint")}</small>
+          </label>
           <div className="form-row">
             <button
               type="button"
               className="btn btn-primary"
               disabled={start.isPending || start.isSuccess}
               onClick={() =>
-                start.mutate(scope === "selected" ? { kind: "prefill", trajectoryIds: selected } : { kind: "prefill", matching })
+                start.mutate(
+                  scope === "selected"
+                    ? { kind: "prefill", trajectoryIds: selected, includeSubmittedAndApproved: include }
+                    : { kind: "prefill", matching, includeSubmittedAndApproved: include },
+                )
               }
             >
               {t("model.prefill.start")}

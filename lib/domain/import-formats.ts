@@ -6,6 +6,7 @@ import { parseModelOutput } from "./model-output";
 import { normalizeActionForImport } from "./normalize";
 import type { ImportProblem } from "./problems";
 import { splitThought, composeThought, type ThoughtParts } from "./thought";
+import type { StepProvenance } from "./provenance";
 import { mapPoints, type StepToolCall } from "./tool-call";
 import { canonicalTrajectorySchema, type OriginalOutput, type Outcome, type TrajectorySource, type Verdict } from "./trajectory";
 
@@ -52,6 +53,10 @@ export type DraftStep = {
     box: unknown;
     candidateBoxes: unknown;
     verdict: Verdict;
+    /** Who wrote each field, as exported (already checked by its schema). */
+    provenance?: StepProvenance;
+    /** The step's version as exported (already checked by its schema). */
+    version?: number;
   };
   originalToolCall?: unknown;
   /** UI-S1 per-step `annotation` other than GOOD. */
@@ -83,6 +88,10 @@ export type BuiltStep = {
   /** The screen's elements as imported (original pixels); absent when the file had none. */
   elements?: ScreenElement[];
   verdict: Verdict;
+  /** Who wrote each field (studio format); absent: every field as imported. */
+  provenance?: StepProvenance;
+  /** The version the step starts at (studio format: as exported); absent: 1. */
+  version?: number;
 };
 
 export type BuiltTrajectory = Omit<DraftTrajectory, "steps"> & { steps: BuiltStep[] };
@@ -277,6 +286,8 @@ export function mapRecord(format: ImportFormat, record: unknown, sourceRef: stri
               box: s.box,
               candidateBoxes: s.candidateBoxes,
               verdict: s.verdict,
+              ...(s.provenance && Object.keys(s.provenance).length > 0 ? { provenance: s.provenance } : {}),
+              ...(s.version !== undefined ? { version: s.version } : {}),
             },
           })),
         },
@@ -377,6 +388,8 @@ export function buildTrajectory(
           : [],
         ...elements,
         verdict: a.verdict,
+        ...(a.provenance ? { provenance: a.provenance } : {}),
+        ...(a.version !== undefined ? { version: a.version } : {}),
       });
       return;
     }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { text } from "./limits";
 import { thoughtPartsSchema } from "./thought";
 import { toolCallSchema } from "./tool-call";
-import type { FieldProvenance, ProvenanceField } from "./provenance";
+import { PREFILL_SKIP_REASONS, type FieldProvenance, type ProvenanceField } from "./provenance";
 import { outcomeSchema } from "./trajectory";
 import { trajectoryFiltersSchema } from "./views";
 
@@ -118,7 +118,8 @@ export function suggestedValue(s: SuggestionLike, field: ProvenanceField): unkno
 
 /**
  * The provenance of a field a save changes. Equal to the accepted suggestion: accepted; changed
- * after a suggestion filled it (accepted here, or prefilled): edited; otherwise typed.
+ * after a suggestion filled it (accepted here, or prefilled): edited; otherwise typed. `by` is the
+ * saving person's audit label (their email), `at` the save's instant.
  */
 export function provenanceAfterEdit(
   field: ProvenanceField,
@@ -126,17 +127,18 @@ export function provenanceAfterEdit(
   prev: FieldProvenance | undefined,
   accepted: (SuggestionLike & { id: string; prompt: string; model: string; acceptedAt: Date }) | null,
   at: Date,
+  by: string,
 ): FieldProvenance {
   const stamp = at.toISOString();
   const isFresh = accepted && (!prev || new Date(prev.at) <= accepted.acceptedAt);
   if (accepted && fieldsOf(accepted.kind).includes(field)) {
-    const ref = { suggestionId: accepted.id, prompt: accepted.prompt, model: accepted.model, at: stamp };
+    const ref = { by, suggestionId: accepted.id, prompt: accepted.prompt, model: accepted.model, at: stamp };
     if (JSON.stringify(suggestedValue(accepted, field)) === JSON.stringify(value)) return { source: "suggested-accepted", ...ref };
     if (isFresh || prev?.suggestionId === accepted.id) return { source: "suggested-edited", ...ref };
   }
   if (prev && prev.source !== "typed" && prev.suggestionId)
-    return { source: "suggested-edited", suggestionId: prev.suggestionId, prompt: prev.prompt, model: prev.model, at: stamp };
-  return { source: "typed", at: stamp };
+    return { source: "suggested-edited", by, suggestionId: prev.suggestionId, prompt: prev.prompt, model: prev.model, at: stamp };
+  return { source: "typed", by, at: stamp };
 }
 
 // ── Parsing what the model answers ───────────────────────────────────────────────────────────────
@@ -207,8 +209,19 @@ export const startModelJobInput = z
      * (app, status, instruction text, assignee email or "none") that still has a step nobody has touched.
      */
     matching: trajectoryFiltersSchema.omit({ page: true }).optional(),
+    /**
+     * Pre-annotation only, an admin's explicit choice: also work on submitted and approved trajectories
+     * and on steps people worked on. A thought any part of which a person wrote is still never replaced.
+     */
+    includeSubmittedAndApproved: z.boolean().default(false),
   })
   .superRefine((v, ctx) => {
+    if (v.includeSubmittedAndApproved && v.kind !== "prefill")
+      ctx.addIssue({
+        code: "custom",
+        path: ["includeSubmittedAndApproved"],
+        message: "including submitted and approved work is for pre-annotation (kind prefill)",
+      });
     if (v.matching && v.trajectoryIds.length)
       ctx.addIssue({ code: "custom", path: ["matching"], message: "give either trajectoryIds or matching filters, not both" });
     if (v.matching && v.kind !== "prefill")
@@ -231,6 +244,10 @@ export const modelJobViewSchema = z.object({
   trajectories: z.number().int(),
   progress: z.object({ done: z.number().int(), total: z.number().int() }),
   skipped: z.number().int(),
+  /** the steps left alone, by reason (pre-annotation); reasons with none are absent */
+  skippedBy: z.partialRecord(z.enum(PREFILL_SKIP_REASONS), z.number().int()),
+  /** pre-annotation told to include submitted and approved work */
+  includesSubmittedAndApproved: z.boolean(),
   failures: z.number().int(),
   tokens: z.object({ prompt: z.number().int(), completion: z.number().int() }),
   error: z.string().nullable(),

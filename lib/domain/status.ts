@@ -20,3 +20,14 @@ const TRANSITIONS: Record<TaskStatus, Partial<Record<TaskEvent, TaskStatus>>> = 
 export function nextStatus(from: TaskStatus, event: TaskEvent): TaskStatus | null {
   return TRANSITIONS[from][event] ?? null;
 }
+
+/**
+ * Work a person has handed in: submitted for review, or approved. Background model jobs leave these
+ * trajectories alone unless an admin explicitly includes them.
+ */
+export const HANDED_IN_STATUSES = ["submitted", "approved"] as const satisfies readonly TaskStatus[];
+
+/** Is this trajectory's work handed in (submitted or approved)? */
+export function isHandedIn(status: TaskStatus): boolean {
+  return (HANDED_IN_STATUSES as readonly TaskStatus[]).includes(status);
+}

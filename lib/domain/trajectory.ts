@@ -53,6 +53,9 @@ export const originalOutputSchema = z.object({
 });
 export type OriginalOutput = z.infer<typeof originalOutputSchema>;
 
+/** The highest step version an import accepts (a 32-bit integer column on PostgreSQL). */
+export const MAX_STEP_VERSION = 2_147_483_647;
+
 /** One annotated step in the canonical (studio) form. All geometry in original screenshot pixels. */
 export const canonicalStepSchema = z.object({
   index: z.number().int().nonnegative(),
@@ -69,8 +72,14 @@ export const canonicalStepSchema = z.object({
    */
   elements: screenElementsSchema.optional(),
   verdict: verdictSchema,
-  /** per field: typed, suggested-accepted, suggested-edited or prefilled (with prompt and model); absent: as imported */
+  /**
+   * Per field: who wrote it (`by`) and how (typed, suggested-accepted, suggested-edited, prefilled, with
+   * the suggestion's prompt and model); a field without an entry holds what was imported. An import
+   * writes it back, so a step a person wrote stays a person's work after a move.
+   */
   provenance: stepProvenanceSchema.optional(),
+  /** How many times the step was written in the studio it was exported from (1: never saved); absent: 1. */
+  version: z.number().int().positive().max(MAX_STEP_VERSION).optional(),
 });
 export type CanonicalStep = z.infer<typeof canonicalStepSchema>;
 

@@ -100,7 +100,7 @@ async function checkStepSave(client: Db | Tx, actor: Actor, stepId: string, inpu
     verdict: annotation.verdict,
   };
   const at = new Date();
-  const provenance = await provenanceAfterSave(client, row, annotationOf(before), annotation, at);
+  const provenance = await provenanceAfterSave(client, row, annotationOf(before), annotation, auditActor(actor).label, at);
   const diff = changedFields(auditedStep(annotationOf(before)), auditedStep(annotation));
   return { row, data, at, provenance, diff, version: input.version };
 }

@@ -208,7 +208,7 @@ export async function exportDataset(opts: ExportOptions): Promise<ExportSummary>
           const ext = screenshotExt(s.screenshot.mime);
           const rel = `screenshots/${s.screenshotSha}${ext}`;
           const sha = s.screenshotSha;
-          const { id: _id, version: _version, screenshot, ...view } = stepFromRow(s);
+          const { id: _id, screenshot, ...view } = stepFromRow(s);
           const wanted = sourceImageName(view.original.row) ?? `${sha}${ext}`;
           const holder = r1Names.get(wanted);
           // A clash (another screenshot already has this name): the sha256 name, which only this content can hold.

@@ -483,6 +483,9 @@ function addRows(chunk: StagedChunk, batchId: string, t: BuiltTrajectory, imgs: 
       boxJson: s.box ? JSON.stringify(s.box) : null,
       candidateBoxJson: JSON.stringify(s.candidateBoxes),
       verdict: s.verdict,
+      // A studio-format step keeps who wrote each field and its version, so a moved step is still a person's work.
+      provenanceJson: s.provenance ? JSON.stringify(s.provenance) : null,
+      version: s.version ?? 1,
     });
   }
 }
@@ -517,6 +520,8 @@ const STEP_COLUMNS = [
   "boxJson",
   "candidateBoxJson",
   "verdict",
+  "provenanceJson",
+  "version",
 ];
 
 /**

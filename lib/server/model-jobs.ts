@@ -1,18 +1,25 @@
 import { truncate } from "@/lib/domain/limits";
 import {
+  PREFILL_FIELDS,
+  PREFILL_SKIP_REASONS,
+  prefillDecision,
   modelJobViewSchema,
   startModelJobInput,
   type ModelJobCommand,
   type ModelJobView,
+  type PrefillSkipReason,
   type StartModelJobInput,
 } from "@/lib/domain/model";
 import type { Actor } from "@/lib/domain/permissions";
+import { HANDED_IN_STATUSES, isHandedIn, taskStatusSchema } from "@/lib/domain/status";
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "./audit";
 import { db as defaultDb, type Db } from "./db";
-import { AppError } from "./errors";
+import { AppError, appError } from "./errors";
 import { isOtherRunnerGone, newRunnerId } from "./job-runner";
 import { judgeTrajectory, REVIEWED_WHERE } from "./judge";
 import { modelConfig, PROMPTS, type ModelConfig } from "./model";
+import { storedProvenance } from "./provenance";
+import { fromStore } from "./stored";
 import { askThought } from "./suggest";
 import { auditActor, authorize } from "./session";
 import { stepFromRow } from "./trajectories";
@@ -20,10 +27,13 @@ import { stepFromRow } from "./trajectories";
 /**
  * Background model jobs, recorded in the database (ModelJob, with one ModelJobItem per finished
  * step or trajectory):
- * - prefill: batch pre-annotation. For the selected trajectories, every step nobody has touched
- *   (never saved: version 1, no provenance) gets a suggested thought written into its fields, marked
- *   `prefilled`. The write is conditional on the step still being untouched, in one transaction with
- *   its audit row, so a person's edit is never overwritten, even one landing mid-job.
+ * - prefill: batch pre-annotation. For the selected trajectories, every step no person wrote (decided
+ *   from its provenance by `prefillDecision`, never from its version) gets a suggested thought
+ *   written into its fields, marked `prefilled`. Submitted and approved trajectories are left alone
+ *   unless the admin included them, and even then a thought a person wrote is never replaced. The
+ *   write is conditional on the step and its trajectory being as they were read, in one transaction
+ *   with its audit row, so a person's edit is never overwritten, even one landing mid-job. Each step
+ *   left alone is recorded with its reason (PREFILL_SKIP_REASONS), and the job's view counts them.
  * - judge: the trajectory judge over reviewed trajectories (lib/server/judge.ts).
  * Pause, resume and cancel are state changes the runner reads before each item. A job whose process
  * died (restart, kill) is taken over by the next studio process that looks (at start-up, or when the
@@ -44,10 +54,18 @@ const runner = (globalForJobs.studioModelRunner ??= {
 
 type JobRow = Awaited<ReturnType<Db["modelJob"]["findFirstOrThrow"]>>;
 
+/** What a job works on, as stored in its row. */
+type Selection = { trajectoryIds: string[]; includeSubmittedAndApproved?: boolean };
+
 async function view(prisma: Db, row: JobRow): Promise<ModelJobView> {
   const counts = await prisma.modelJobItem.groupBy({ by: ["result"], where: { jobId: row.id }, _count: { _all: true } });
   const n = (r: string) => counts.find((c) => c.result === r)?._count._all ?? 0;
-  const selection = JSON.parse(row.selectionJson) as { trajectoryIds: string[] };
+  const reasons = await prisma.modelJobItem.groupBy({
+    by: ["detail"],
+    where: { jobId: row.id, result: "skipped", detail: { in: [...PREFILL_SKIP_REASONS] } },
+    _count: { _all: true },
+  });
+  const selection = JSON.parse(row.selectionJson) as Selection;
   return modelJobViewSchema.parse({
     id: row.id,
     kind: row.kind,
@@ -58,6 +76,8 @@ async function view(prisma: Db, row: JobRow): Promise<ModelJobView> {
     trajectories: selection.trajectoryIds.length,
     progress: { done: n("done") + n("skipped") + n("failed"), total: row.progressTotal },
     skipped: n("skipped"),
+    skippedBy: Object.fromEntries(reasons.map((r) => [r.detail, r._count._all])),
+    includesSubmittedAndApproved: selection.includeSubmittedAndApproved ?? false,
     failures: n("failed"),
     tokens: { prompt: row.promptTokens, completion: row.completionTokens },
     error: row.error,
@@ -83,8 +103,9 @@ export async function startModelJob(
   const config = await modelConfig(prisma);
   const ids = [...new Set(input.trajectoryIds)];
   let trajectoryIds: string[];
+  const include = input.kind === "prefill" && input.includeSubmittedAndApproved;
   if (input.matching) {
-    trajectoryIds = await untouchedMatching(prisma, input.matching);
+    trajectoryIds = await prefillMatching(prisma, input.matching, include);
   } else if (input.kind === "judge" && ids.length === 0) {
     trajectoryIds = (await prisma.trajectory.findMany({ where: REVIEWED_WHERE, select: { id: true }, orderBy: { id: "asc" } })).map(
       (t) => t.id,
@@ -100,14 +121,12 @@ export async function startModelJob(
     trajectoryIds = ids;
   }
   if (trajectoryIds.length === 0)
-    throw new AppError(
-      "unprocessable",
-      input.kind === "judge"
-        ? "There is no reviewed trajectory to judge yet."
-        : input.matching
-          ? "No trajectory matching these filters has a step nobody has touched."
-          : "trajectoryIds: choose at least one trajectory",
-    );
+    throw input.kind === "prefill" && input.matching
+      ? appError("unprocessable", include ? "model.prefill.noneMatchingIncluded" : "model.prefill.noneMatching")
+      : new AppError(
+          "unprocessable",
+          input.kind === "judge" ? "There is no reviewed trajectory to judge yet." : "trajectoryIds: choose at least one trajectory",
+        );
   const total =
     input.kind === "prefill" ? await prisma.step.count({ where: { trajectoryId: { in: trajectoryIds } } }) : trajectoryIds.length;
   const row = await prisma.$transaction(async (tx) => {
@@ -115,7 +134,7 @@ export async function startModelJob(
       data: {
         kind: input.kind,
         state: "running",
-        selectionJson: JSON.stringify({ trajectoryIds }),
+        selectionJson: JSON.stringify({ trajectoryIds, ...(include ? { includeSubmittedAndApproved: true } : {}) } satisfies Selection),
         prompt: input.kind === "prefill" ? PROMPTS.thought : PROMPTS.judge,
         model: config.model,
         createdById: actor.id,
@@ -130,7 +149,13 @@ export async function startModelJob(
       action: `model.${input.kind}.start`,
       entityType: "model-job",
       entityId: created.id,
-      after: { trajectories: trajectoryIds.length, total, prompt: created.prompt, model: config.model },
+      after: {
+        trajectories: trajectoryIds.length,
+        total,
+        prompt: created.prompt,
+        model: config.model,
+        ...(include ? { includeSubmittedAndApproved: true } : {}),
+      },
     });
     return created;
   });
@@ -141,31 +166,57 @@ export async function startModelJob(
 /** At most this many trajectories in one job started from the list's filters. */
 export const MAX_MATCHING_TRAJECTORIES = 10_000;
 
+/** Trajectories read at a time while looking for ones a job started from the list's filters may work on. */
+const MATCHING_PAGE = 500;
+
 /**
  * The trajectories matching the list's filters (the same fields the list page keeps in its URL) that
- * still have a step nobody has touched, in the list's order.
+ * have a step the job may write (`prefillDecision`: by default a step no person wrote, in a trajectory
+ * not submitted or approved), in the list's order.
  */
-async function untouchedMatching(prisma: Db, f: NonNullable<StartModelJobInput["matching"]>): Promise<string[]> {
+async function prefillMatching(prisma: Db, f: NonNullable<StartModelJobInput["matching"]>, include: boolean): Promise<string[]> {
   const assignee = f.assignee?.trim().toLowerCase();
   const where = {
     ...(f.app ? { app: f.app } : {}),
     ...(f.status ? { status: f.status } : {}),
     ...(f.q ? { instruction: { contains: f.q } } : {}),
     ...(assignee === "none" ? { assigneeId: null } : assignee ? { assignee: { email: assignee } } : {}),
-    steps: { some: UNTOUCHED },
+    // Handed-in work is never a candidate unless included: no need to read its steps.
+    ...(include ? {} : { NOT: { status: { in: [...HANDED_IN_STATUSES] } } }),
   };
-  const rows = await prisma.trajectory.findMany({
-    where,
-    select: { id: true },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    take: MAX_MATCHING_TRAJECTORIES + 1,
-  });
-  if (rows.length > MAX_MATCHING_TRAJECTORIES)
-    throw new AppError(
-      "unprocessable",
-      `matching: more than ${MAX_MATCHING_TRAJECTORIES} trajectories match these filters; narrow them (app, status, text) and start one job per part.`,
+  const found: string[] = [];
+  let cursor: string | undefined;
+  for (;;) {
+    const page = await prisma.trajectory.findMany({
+      where,
+      select: { id: true, status: true },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      take: MATCHING_PAGE,
+      ...(cursor ? { cursor: { id: cursor }, skip: 1 } : {}),
+    });
+    if (page.length === 0) return found;
+    cursor = page[page.length - 1]!.id;
+    const handedIn = new Map(page.map((t) => [t.id, isHandedIn(fromStore(taskStatusSchema, t.status, `status of trajectory ${t.id}`))]));
+    const steps = await prisma.step.findMany({
+      where: { trajectoryId: { in: page.map((t) => t.id) } },
+      select: { trajectoryId: true, provenanceJson: true },
+    });
+    const writable = new Set(
+      steps
+        .filter(
+          (s) =>
+            prefillDecision(storedProvenance(s.provenanceJson), { isHandedIn: handedIn.get(s.trajectoryId)!, includePeoplesWork: include })
+              .write,
+        )
+        .map((s) => s.trajectoryId),
     );
-  return rows.map((r) => r.id);
+    found.push(...page.filter((t) => writable.has(t.id)).map((t) => t.id));
+    if (found.length > MAX_MATCHING_TRAJECTORIES)
+      throw new AppError(
+        "unprocessable",
+        `matching: more than ${MAX_MATCHING_TRAJECTORIES} trajectories match these filters; narrow them (app, status, text) and start one job per part.`,
+      );
+  }
 }
 
 /** Pause, resume or cancel. Resuming runs the job in this process; cancelling keeps what was written. */
@@ -267,7 +318,7 @@ function launch(prisma: Db, id: string) {
 
 /** The items still to do, in a stable order: steps (prefill) or trajectories (judge) without a row. */
 async function pendingItems(prisma: Db, row: JobRow): Promise<string[]> {
-  const { trajectoryIds } = JSON.parse(row.selectionJson) as { trajectoryIds: string[] };
+  const { trajectoryIds } = JSON.parse(row.selectionJson) as Selection;
   const finished = new Set(
     (await prisma.modelJobItem.findMany({ where: { jobId: row.id }, select: { itemId: true } })).map((i) => i.itemId),
   );
@@ -292,6 +343,7 @@ async function run(prisma: Db, id: string): Promise<void> {
     return;
   }
   const actor: AuditActor = { id: null, label: `model-job:${id}` };
+  const include = (JSON.parse(row.selectionJson) as Selection).includeSubmittedAndApproved ?? false;
   const queue = await pendingItems(prisma, row);
   let inRow = 0;
   let stopped: string | null = null;
@@ -317,7 +369,9 @@ async function run(prisma: Db, id: string): Promise<void> {
   const work = async (itemId: string) => {
     try {
       const tokens =
-        row!.kind === "prefill" ? await prefillStep(prisma, config, id, itemId, actor) : await judgeItem(prisma, config, id, itemId);
+        row!.kind === "prefill"
+          ? await prefillStep(prisma, config, { jobId: id, stepId: itemId, actor, include })
+          : await judgeItem(prisma, config, id, itemId);
       await addTokens(tokens.prompt, tokens.completion);
       await record(itemId, tokens.skipped ? "skipped" : "done", tokens.skipped ?? undefined);
       inRow = 0;
@@ -365,18 +419,25 @@ async function finish(prisma: Db, id: string, state: "succeeded" | "failed", err
 
 type ItemResult = { prompt: number; completion: number; skipped?: string };
 
-/** A step nobody has touched: never saved (version 1) and no provenance. */
-const UNTOUCHED = { version: 1, provenanceJson: null } as const;
-
 /**
- * Pre-annotate one step: ask for a thought, then write it only if the step is still untouched, in
- * one transaction with the suggestion row and the audit row. A step a person saved in the meantime
- * keeps the person's work (the suggestion is still recorded, for them to accept if they like).
+ * Pre-annotate one step: decide from its provenance and its trajectory's status whether the job may
+ * write its thought (`prefillDecision`), ask for one, then write it only if the step and its
+ * trajectory are still as they were read, in one transaction with the suggestion row and the audit
+ * row. A step a person saved in the meantime keeps the person's work (the suggestion is still
+ * recorded, for them to accept if they like). A skipped step's detail is its PrefillSkipReason.
  */
-async function prefillStep(prisma: Db, config: ModelConfig, jobId: string, stepId: string, actor: AuditActor): Promise<ItemResult> {
+async function prefillStep(
+  prisma: Db,
+  config: ModelConfig,
+  { jobId, stepId, actor, include }: { jobId: string; stepId: string; actor: AuditActor; include: boolean },
+): Promise<ItemResult> {
+  const skip = (reason: PrefillSkipReason, tokens = { prompt: 0, completion: 0 }): ItemResult => ({ ...tokens, skipped: reason });
   const step = await prisma.step.findUnique({ where: { id: stepId }, include: { screenshot: true, trajectory: true } });
-  if (!step) return { prompt: 0, completion: 0, skipped: "the step no longer exists" };
-  if (step.version !== 1 || step.provenanceJson !== null) return { prompt: 0, completion: 0, skipped: "a person has edited this step" };
+  if (!step) return skip("gone");
+  const status = fromStore(taskStatusSchema, step.trajectory.status, `status of trajectory ${step.trajectoryId}`);
+  const prev = storedProvenance(step.provenanceJson);
+  const decision = prefillDecision(prev, { isHandedIn: isHandedIn(status), includePeoplesWork: include });
+  if (!decision.write) return skip(decision.reason);
   const before = await prisma.step.findMany({
     where: { trajectoryId: step.trajectoryId, index: { lt: step.index } },
     orderBy: { index: "asc" },
@@ -384,6 +445,7 @@ async function prefillStep(prisma: Db, config: ModelConfig, jobId: string, stepI
   });
   const asked = await askThought(config, { step, view: stepFromRow(step), history: before.map(stepFromRow), trajectory: step.trajectory });
   const out = asked.output as { state: string; nextAction: string; purpose: string; text: string };
+  const tokens = { prompt: asked.promptTokens, completion: asked.completionTokens };
   return prisma.$transaction(async (tx) => {
     const suggestion = await tx.stepSuggestion.create({
       data: {
@@ -401,10 +463,26 @@ async function prefillStep(prisma: Db, config: ModelConfig, jobId: string, stepI
       },
     });
     const at = new Date().toISOString();
-    const mark = { source: "prefilled" as const, suggestionId: suggestion.id, prompt: asked.prompt, model: asked.model, at };
-    const provenance = { "thought.state": mark, "thought.nextAction": mark, "thought.purpose": mark, "thought.text": mark };
+    const mark = {
+      source: "prefilled" as const,
+      by: actor.label,
+      suggestionId: suggestion.id,
+      prompt: asked.prompt,
+      model: asked.model,
+      at,
+    };
+    // The other fields keep their entries (a person's clearAction, an earlier job's marks are replaced only on the thought).
+    const written = Object.fromEntries(PREFILL_FIELDS.map((f) => [f, mark]));
+    const provenance = { ...prev, ...written };
+    // Written only if nothing changed since the decision: the step's version and provenance, and the
+    // trajectory's status (a trajectory handed in meanwhile is left alone unless included).
     const { count } = await tx.step.updateMany({
-      where: { id: stepId, ...UNTOUCHED },
+      where: {
+        id: stepId,
+        version: step.version,
+        provenanceJson: step.provenanceJson,
+        trajectory: { is: include ? { status } : { status: { notIn: [...HANDED_IN_STATUSES] } } },
+      },
       data: {
         thoughtState: out.state,
         thoughtNext: out.nextAction,
@@ -414,12 +492,7 @@ async function prefillStep(prisma: Db, config: ModelConfig, jobId: string, stepI
         version: { increment: 1 },
       },
     });
-    if (count !== 1)
-      return {
-        prompt: asked.promptTokens,
-        completion: asked.completionTokens,
-        skipped: "a person edited this step while the model answered",
-      };
+    if (count !== 1) return skip("changed-meanwhile", tokens);
     await recordAudit(tx, {
       actor,
       action: "step.prefill",
@@ -427,17 +500,17 @@ async function prefillStep(prisma: Db, config: ModelConfig, jobId: string, stepI
       entityId: stepId,
       before: {
         thought: { state: step.thoughtState, nextAction: step.thoughtNext, purpose: step.thoughtPurpose, text: step.thought },
-        version: 1,
+        version: step.version,
       },
-      after: { thought: out, provenance, version: 2, jobId },
+      after: { thought: out, provenance: written, version: step.version + 1, jobId },
     });
-    return { prompt: asked.promptTokens, completion: asked.completionTokens };
+    return tokens;
   });
 }
 
 async function judgeItem(prisma: Db, config: ModelConfig, jobId: string, trajectoryId: string): Promise<ItemResult> {
   const exists = await prisma.trajectory.count({ where: { id: trajectoryId } });
-  if (!exists) return { prompt: 0, completion: 0, skipped: "the trajectory no longer exists" };
+  if (!exists) return { prompt: 0, completion: 0, skipped: "gone" satisfies PrefillSkipReason };
   const r = await judgeTrajectory(config, trajectoryId, jobId, prisma);
   return { prompt: r.promptTokens, completion: r.completionTokens };
 }

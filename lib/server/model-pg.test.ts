@@ -164,10 +164,8 @@ describe.skipIf(!hasPostgres)("the model in the loop on PostgreSQL", () => {
     for (const s of after.slice(2)) expect(s.provenance["thought.state"]).toMatchObject({ source: "prefilled", model: "qwen2.5-vl-7b" });
     expect(await db.modelJobItem.count({ where: { jobId: job.id } })).toBe(4);
     const skipped = await db.modelJobItem.findMany({ where: { jobId: job.id, result: "skipped" } });
-    expect(skipped.map((i) => i.detail)).toEqual([
-      "a person edited this step while the model answered",
-      "a person edited this step while the model answered",
-    ]);
+    expect(skipped.map((i) => i.detail)).toEqual(["changed-meanwhile", "changed-meanwhile"]);
+    expect(done.skippedBy).toEqual({ "changed-meanwhile": 2 });
     expect(await db.auditEvent.count({ where: { action: "step.prefill", actorLabel: `model-job:${job.id}` } })).toBe(2);
 
     // A studio process starts a job over B, is killed mid-way; this process takes it over and finishes it.

@@ -294,6 +294,7 @@ async function applyFixes(
       row,
       { thought: before.thought, clearAction: before.clearAction, toolCall: before.toolCall, box: before.box, verdict: before.verdict },
       next,
+      auditActor(actor).label,
     );
     const { count } = await tx.step.updateMany({
       where: { id: row.id, version: fix.version },

@@ -66,7 +66,8 @@ const en = {
 
   "model.prefill.open": "Pre-annotate…",
   "model.prefill.title": "Pre-annotate with the model",
-  "model.prefill.sub": "The model writes a suggested thought into every step nobody has touched yet; a person's edit is never overwritten.",
+  "model.prefill.sub":
+    "The model writes a suggested thought into every step nobody has touched yet, in trajectories not submitted or approved; a person's edit is never overwritten.",
   "model.prefill.which": "Which trajectories",
   "model.prefill.selected": "The {n} selected",
   "model.prefill.matching": "Every trajectory matching the current filters ({filters}) that has untouched steps",
@@ -79,6 +80,18 @@ const en = {
   "model.prefill.close": "Close",
   "model.prefill.started": "Started over {trajectories} trajectories ({steps} steps).",
   "model.prefill.follow": "Follow it on the Model page",
+  "model.prefill.include": "Include submitted and approved work",
+  "model.prefill.includeHint":
+    "Also works on submitted and approved trajectories and on steps people have worked on; a thought any part of which a person wrote is still never replaced. Off: only steps no person wrote, in trajectories not handed in.",
+  "model.prefill.noneMatching":
+    "No trajectory matching these filters has a step nobody has touched (submitted and approved trajectories are left out unless included).",
+  "model.prefill.noneMatchingIncluded": "No trajectory matching these filters has a step whose thought no person wrote.",
+  "model.jobs.includes": "submitted and approved work included",
+  "model.jobs.skip.handed-in": "{n} submitted or approved",
+  "model.jobs.skip.person-wrote": "{n} written by a person",
+  "model.jobs.skip.changed-meanwhile": "{n} changed while the model answered",
+  "model.jobs.skip.provenance-unreadable": "{n} with unreadable provenance",
+  "model.jobs.skip.gone": "{n} deleted",
 
   "suggest.title": "Model suggestion",
   "suggest.thought": "Suggest thought",
@@ -189,7 +202,7 @@ const zh: Catalogue<typeof en> = {
 
   "model.prefill.open": "预标注…",
   "model.prefill.title": "用模型预标注",
-  "model.prefill.sub": "模型把建议的思考写入每个还无人改动过的步骤；绝不覆盖人的修改。",
+  "model.prefill.sub": "模型把建议的思考写入每个还无人改动过的步骤（已提交或已通过的轨迹除外）；绝不覆盖人的修改。",
   "model.prefill.which": "哪些轨迹",
   "model.prefill.selected": "所选的 {n} 条",
   "model.prefill.matching": "符合当前筛选条件（{filters}）且有未改动步骤的所有轨迹",
@@ -202,6 +215,17 @@ const zh: Catalogue<typeof en> = {
   "model.prefill.close": "关闭",
   "model.prefill.started": "已开始，共 {trajectories} 条轨迹（{steps} 个步骤）。",
   "model.prefill.follow": "在“模型”页面查看进度",
+  "model.prefill.include": "包括已提交和已通过的工作",
+  "model.prefill.includeHint":
+    "也处理已提交和已通过的轨迹以及有人改动过的步骤；只要思考的任何部分是人写的，仍绝不替换。关闭时：只处理无人写过的步骤，且轨迹尚未提交。",
+  "model.prefill.noneMatching": "符合这些筛选条件的轨迹中没有无人改动过的步骤（除非勾选包括，已提交和已通过的轨迹不在其中）。",
+  "model.prefill.noneMatchingIncluded": "符合这些筛选条件的轨迹中没有思考无人写过的步骤。",
+  "model.jobs.includes": "包括已提交和已通过的工作",
+  "model.jobs.skip.handed-in": "{n} 个已提交或已通过",
+  "model.jobs.skip.person-wrote": "{n} 个由人写过",
+  "model.jobs.skip.changed-meanwhile": "{n} 个在模型回答时被改动",
+  "model.jobs.skip.provenance-unreadable": "{n} 个来源记录无法读取",
+  "model.jobs.skip.gone": "{n} 个已删除",
 
   "suggest.title": "模型建议",
   "suggest.thought": "建议思考",

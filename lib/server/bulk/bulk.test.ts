@@ -66,6 +66,9 @@ function chunk(prefix: string, batchId: string): StagedChunk {
       boxJson: i === 1 ? null : "[1,2,3,4]",
       candidateBoxJson: "[]",
       verdict: i === 2 ? "harmful" : "unreviewed",
+      provenanceJson:
+        i === 1 ? JSON.stringify({ "thought.text": { source: "typed", by: "ann@example.com", at: "2026-01-02T03:04:05.000Z" } }) : null,
+      version: i === 1 ? 7 : 1,
     })),
   };
 }

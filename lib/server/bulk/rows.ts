@@ -37,6 +37,8 @@ export type StagedStepRow = {
   boxJson: string | null;
   candidateBoxJson: string;
   verdict: string;
+  provenanceJson: string | null;
+  version: number;
 };
 
 /** One write: the screenshots, trajectories and steps of a few trajectories. */
@@ -89,6 +91,8 @@ export const STAGED_STEP: Table<StagedStepRow> = {
     boxJson: "text",
     candidateBoxJson: "text",
     verdict: "text",
+    provenanceJson: "text",
+    version: "int",
   },
 };
 
