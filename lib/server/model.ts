@@ -286,8 +286,9 @@ export function reasonOf(e: unknown): ModelCallReason | null {
 
 /** Why a connection failed, from the error fetch threw (undici puts the system error in `cause`). */
 function networkReason(e: unknown): ModelCallReason {
-  const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-  const code = cause?.code ?? "";
+  const cause = (e as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
+  // Node tries each address of a host in turn and reports them together (AggregateError).
+  const code = cause?.code ?? cause?.errors?.[0]?.code ?? "";
   const text = `${code} ${cause?.message ?? ""}`;
   if (code === "ECONNREFUSED") return "refused";
   if (/CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_VERIFY|DEPTH_ZERO|certificate|handshake/i.test(text)) return "tls";
