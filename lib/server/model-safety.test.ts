@@ -260,6 +260,18 @@ describe("the key stays home", () => {
       expect(over.text).toContain("baseUrl");
     }
     expect(await getModelSettings({ actor: admin }, db)).toEqual(before);
+
+    // A URL that got into the row before these checks (or into STUDIO_MODEL_URL) is refused at use: nothing is sent.
+    await db.modelSetting.update({ where: { id: "default" }, data: { baseUrl: `${recorder.url}/#` } });
+    expect(await testModelConnection({ actor: admin }, db)).toMatchObject({ ok: false, reason: "not_configured" });
+    const { steps } = await seed("url with a fragment", 1);
+    const e = await rejection(suggestForStep({ actor: ann, stepId: steps[0]!, kind: "thought" }, db));
+    expect(e.code).toBe("unavailable");
+    expect(e.message).toBe(
+      "The model endpoint's URL cannot be used: baseUrl must not contain a fragment (#). An admin corrects it on the Model page.",
+    );
+    expect(recorder.requests).toHaveLength(0);
+    await settings({ apiKey: KEY });
   });
 
   it("an endpoint quoting the Authorization header in its 401: the key reaches no annotator, admin answer, audit row or job row", async () => {

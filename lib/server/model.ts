@@ -11,7 +11,7 @@ import {
   type SaveModelSettingsInput,
 } from "@/lib/domain/model";
 import type { Actor } from "@/lib/domain/permissions";
-import { redactSecrets } from "@/lib/domain/redact";
+import { modelUrlProblem, redactSecrets } from "@/lib/domain/redact";
 import type { MessageKey, MessageRef } from "@/lib/i18n";
 import { recordAudit } from "./audit";
 import { db as defaultDb, type Db } from "./db";
@@ -70,7 +70,7 @@ function openStoredKey(stored: string, legacyUrl: string | null): { key: StoredK
 
 const sealKey = (k: StoredKey) => seal(JSON.stringify(k), KEY_PURPOSE);
 
-async function resolve(prisma: Db): Promise<{ config: ModelConfig | null; view: ModelSettingsView }> {
+async function resolve(prisma: Db): Promise<{ config: ModelConfig | null; view: ModelSettingsView; urlProblem: string | null }> {
   const row = await prisma.modelSetting.findUnique({ where: { id: SETTING_ID } });
   const pick = <T>(saved: T | null | undefined, env: T | null | undefined, fallback: T | null) =>
     saved !== null && saved !== undefined && saved !== ""
@@ -106,6 +106,8 @@ async function resolve(prisma: Db): Promise<{ config: ModelConfig | null; view: 
         ? { value: envKey, source: "env" as const }
         : { value: null, source: "unset" as const };
   const isConfigured = !!baseUrl.value && !!model.value;
+  // A URL saved before URLs were checked, or given in STUDIO_MODEL_URL, is held to the same rule as a save.
+  const urlProblem = baseUrl.value ? modelUrlProblem(baseUrl.value) : null;
   const view = modelSettingsViewSchema.parse({
     baseUrl: baseUrl.value,
     model: model.value,
@@ -123,10 +125,10 @@ async function resolve(prisma: Db): Promise<{ config: ModelConfig | null; view: 
     isConfigured,
   });
   const config =
-    isConfigured && !keyUnreadable
+    isConfigured && !keyUnreadable && !urlProblem
       ? { baseUrl: baseUrl.value!, model: model.value!, apiKey: apiKey.value, concurrency: concurrency.value!, timeoutMs: timeoutMs.value! }
       : null;
-  return { config, view };
+  return { config, view, urlProblem };
 }
 
 /** The endpoint as the studio will use it, without the key (admin page). */
@@ -137,7 +139,14 @@ export async function getModelSettings({ actor }: { actor: Actor }, prisma: Db =
 
 /** The endpoint with its key, for the server's own calls; 503 when none is configured or the saved key cannot be read. */
 export async function modelConfig(prisma: Db = defaultDb()): Promise<ModelConfig> {
-  const { config, view } = await resolve(prisma);
+  const { config, view, urlProblem } = await resolve(prisma);
+  if (urlProblem && view.isConfigured)
+    throw appError(
+      "unavailable",
+      "model.error.badUrl",
+      { source: view.sources.baseUrl === "env" ? "STUDIO_MODEL_URL" : "baseUrl", problem: urlProblem },
+      { reason: "not_configured" },
+    );
   if (!config && view.keyUnreadable) throw appError("unavailable", "model.error.keyUnreadable", undefined, { reason: "not_configured" });
   if (!config) throw appError("unavailable", "model.error.notConfigured", undefined, { reason: "not_configured" });
   return config;

@@ -53,6 +53,7 @@ const en = {
   "model.error.notConfigured":
     "No model endpoint is configured: an admin sets one on the Model page (or STUDIO_MODEL_URL and STUDIO_MODEL_NAME).",
   "model.error.keyUnreadable": "The saved model key cannot be read with this server's secret: an admin enters it again on the Model page.",
+  "model.error.badUrl": "The model endpoint's URL cannot be used: {source} {problem}. An admin corrects it on the Model page.",
   "model.error.withDetail": "{words} The endpoint said: “{detail}”",
   "model.error.timeout": "The model endpoint did not answer within {s} s.",
   "model.error.auth": "The model endpoint refused the key with HTTP {status}.",
@@ -217,6 +218,7 @@ const zh: Catalogue<typeof en> = {
 
   "model.error.notConfigured": "尚未设置模型接口：管理员可在“模型”页面设置（或设置 STUDIO_MODEL_URL 和 STUDIO_MODEL_NAME）。",
   "model.error.keyUnreadable": "已保存的模型密钥无法用本服务器的密钥读取：请管理员在“模型”页面重新输入。",
+  "model.error.badUrl": "模型接口的 URL 无法使用：{source} {problem}。请管理员在“模型”页面修改。",
   "model.error.withDetail": "{words}接口返回：“{detail}”",
   "model.error.timeout": "模型接口在 {s} 秒内没有回答。",
   "model.error.auth": "模型接口以 HTTP {status} 拒绝了密钥。",
