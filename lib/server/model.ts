@@ -388,6 +388,8 @@ async function send(config: ModelConfig, messages: ChatMessage[], maxTokens: num
   const timer = setTimeout(() => controller.abort(new Deadline()), config.timeoutMs);
   const onCaller = () => controller.abort(signal?.reason);
   signal?.addEventListener("abort", onCaller, { once: true });
+  // The caller may have gone while the messages were built: then nothing is sent.
+  if (signal?.aborted) controller.abort(signal.reason);
   const fail = (e: unknown): AppError => {
     if (e instanceof AppError) return e;
     if (controller.signal.reason instanceof Deadline)
