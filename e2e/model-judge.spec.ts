@@ -98,7 +98,7 @@ test("the dashboard's judge figures match seeded counts, per app too, and each d
   const row = page.getByRole("table", { name: "Background jobs" }).getByTestId(`model-job-${jobId}`);
   await expect(row).toContainText("finished", { timeout: 60_000 });
   await expect(row).toContainText("8 of 8");
-  await expect(row).toContainText("judge.v1 · fake-judge");
+  await expect(row).toContainText("judge.v2 · fake-judge");
   expect(fake.requests.filter((r) => /Judge .* task/.test(requestText(r.body)))).toHaveLength(8);
 
   // ── The dashboard. ──

@@ -129,7 +129,7 @@ test("a slow endpoint and a broken one leave the editor working and lose nothing
   fake.setMode({ mode: "fail" });
   const before = await editor.current();
   await page.getByRole("button", { name: "Suggest action" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: /could not make a suggestion.*answered 500/ })).toBeVisible();
+  await expect(page.getByRole("alert").filter({ hasText: /could not make a suggestion.*answered HTTP 500/ })).toBeVisible();
   expect(await editor.current()).toEqual(before);
   await editor.press("a");
   expect(await editor.current()).toEqual(before);

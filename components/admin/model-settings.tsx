@@ -66,6 +66,7 @@ function SettingsForm({
             placeholder={t("model.settings.baseUrlHint")}
           />
           <small className="muted">{source("baseUrl", settings.baseUrl)}</small>
+          {settings.hasKey && <small className="muted">{t("model.settings.urlClearsKey")}</small>}
         </label>
         <label className="field">
           <span>{t("model.settings.model")}</span>
@@ -88,9 +89,11 @@ function SettingsForm({
             disabled={clearKey}
           />
           <small className="muted">
-            {settings.hasKey
-              ? t("model.settings.hasKey", { source: t(`model.settings.source.${settings.sources.apiKey}`) })
-              : t("model.settings.noKey")}
+            {settings.keyUnreadable
+              ? t("model.settings.keyUnreadable")
+              : settings.hasKey
+                ? t("model.settings.hasKey", { source: t(`model.settings.source.${settings.sources.apiKey}`) })
+                : t("model.settings.noKey")}
           </small>
         </label>
         {saved("apiKey") && (
@@ -152,7 +155,14 @@ function SettingsForm({
               ? t("model.test.ok", { model: test.data.test.model ?? "", ms: test.data.test.ms })
               : t("model.test.failed", { ms: test.data.test.ms })}
           </p>
-          <pre className="code wrap">{test.data.test.reply ?? test.data.test.error}</pre>
+          {test.data.test.ok ? (
+            <pre className="code wrap">{test.data.test.reply}</pre>
+          ) : (
+            <p>
+              {test.data.test.status !== null && <>{t("model.test.status", { status: test.data.test.status })} · </>}
+              {t(`model.test.reason.${test.data.test.reason ?? "bad_answer"}`)}
+            </p>
+          )}
           {test.data.test.usage && (
             <p className="muted small">
               {t("model.test.tokens", { prompt: test.data.test.usage.promptTokens, completion: test.data.test.usage.completionTokens })}

@@ -15,6 +15,7 @@ import { parseSplit } from "@/lib/server/split";
 import { CLI_ACTOR } from "@/lib/server/audit";
 import { createUser, listUsers, resetPassword, updateUser } from "@/lib/server/people";
 import { createToken, listTokens, revokeToken } from "@/lib/server/tokens";
+import { rekeyModelSettings } from "@/lib/server/model";
 import type { Role } from "@/lib/domain/permissions";
 import { db } from "@/lib/server/db";
 import { AppError } from "@/lib/server/errors";
@@ -36,6 +37,8 @@ const HELP = `Trajectory Studio command line
       people and roles (a generated password is printed once)
   npm run studio -- tokens create --user <email> [--name <n>] | tokens list [--user <email>] | tokens revoke <id>
       API tokens for automation, sent as "Authorization: Bearer <token>" (printed once, stored hashed)
+  STUDIO_OLD_SECRET=<previous BETTER_AUTH_SECRET> npm run studio -- model rekey
+      after changing BETTER_AUTH_SECRET: encrypt the saved model API key again under the new secret
   npm run studio -- setup-demo
       migrate, and load the demo data into an empty database
   npm run studio -- stats [--json]
@@ -65,6 +68,22 @@ async function main(argv: string[]): Promise<number> {
       return runUsers(rest);
     case "tokens":
       return runTokens(rest);
+    case "model": {
+      if (rest[0] !== "rekey") return usage(`unknown model command "${rest[0] ?? ""}"`);
+      // The old secret comes from the environment, never the command line (it would show in the process list).
+      const old = process.env.STUDIO_OLD_SECRET;
+      if (!old) return usage("model rekey needs STUDIO_OLD_SECRET (the previous BETTER_AUTH_SECRET) in the environment");
+      await migrate();
+      const r = await rekeyModelSettings(old);
+      const said = {
+        rekeyed: "the saved model key is now encrypted under the current secret",
+        current: "the saved model key already opens with the current secret; nothing to do",
+        "no-key": "no model key is saved; nothing to do",
+        unreadable: "the saved model key opens with neither secret: enter it again on the Model page",
+      }[r];
+      (r === "unreadable" ? io.err : io.out)(`${said}\n`);
+      return r === "unreadable" ? 1 : 0;
+    }
     case "setup-demo": {
       const r = await migrate();
       if (r.applied.length) io.out(`applied migrations: ${r.applied.join(", ")}\n`);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { text } from "./limits";
+import { modelUrlProblem } from "./redact";
 import { thoughtPartsSchema } from "./thought";
 import { toolCallSchema } from "./tool-call";
 import { PREFILL_SKIP_REASONS, type FieldProvenance, type ProvenanceField } from "./provenance";
@@ -14,13 +15,20 @@ import { trajectoryFiltersSchema } from "./views";
 export const MODEL_LIMITS = { concurrencyMax: 32, timeoutMsMin: 1_000, timeoutMsMax: 600_000 } as const;
 export const MODEL_DEFAULTS = { concurrency: 4, timeoutMs: 60_000 } as const;
 
-/** What an admin saves. `apiKey`: absent keeps the stored key, "" clears it, anything else replaces it. */
+/**
+ * What an admin saves. `apiKey`: absent keeps the stored key (unless the base URL changes: a key is
+ * never sent to a host it was not entered for, so a new URL without a key clears it), "" clears it,
+ * anything else replaces it. The URL may carry no credentials and no fragment.
+ */
 export const saveModelSettingsInput = z.object({
   baseUrl: z
     .string()
     .trim()
     .max(2_000)
-    .refine((s) => s === "" || /^https?:\/\/[^\s]+$/.test(s), "must be an http:// or https:// URL (e.g. http://gpu-host:8000/v1)"),
+    .superRefine((s, ctx) => {
+      const problem = s === "" ? null : modelUrlProblem(s);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    }),
   model: z.string().trim().max(200),
   apiKey: z.string().max(4_000).optional(),
   concurrency: z.number().int().min(1).max(MODEL_LIMITS.concurrencyMax).nullable(),
@@ -34,6 +42,11 @@ export const modelSettingsViewSchema = z.object({
   baseUrl: z.string().nullable(),
   model: z.string().nullable(),
   hasKey: z.boolean(),
+  /**
+   * A key is saved but cannot be decrypted with this server's secret (BETTER_AUTH_SECRET changed
+   * since it was saved): calls are refused until an admin enters the key again.
+   */
+  keyUnreadable: z.boolean(),
   concurrency: z.number().int(),
   timeoutMs: z.number().int(),
   /** where each value comes from: the admin's saved setting, the STUDIO_MODEL_* environment, or the default */
@@ -48,12 +61,41 @@ export const modelSettingsViewSchema = z.object({
 });
 export type ModelSettingsView = z.infer<typeof modelSettingsViewSchema>;
 
-/** What "test connection" saw: the model's reply (or the error) and how long it took. */
+/**
+ * Why a model call failed, classified: the key was refused (401/403), the path or model does not
+ * exist (404), another HTTP status, no answer within the deadline, the port refused the connection,
+ * the host is unknown or the connection broke, the TLS handshake failed, the answer is not a chat
+ * completion (or too large, or a redirect), the studio's budget is spent, the caller went away,
+ * or no endpoint (or no readable key) is configured.
+ */
+export const MODEL_CALL_REASONS = [
+  "auth",
+  "not_found",
+  "status",
+  "timeout",
+  "refused",
+  "unreachable",
+  "tls",
+  "bad_answer",
+  "unusable",
+  "budget",
+  "cancelled",
+  "not_configured",
+] as const;
+export const modelCallReasonSchema = z.enum(MODEL_CALL_REASONS);
+export type ModelCallReason = z.infer<typeof modelCallReasonSchema>;
+
+/**
+ * What "test connection" saw: the HTTP status (null when none came back), the time it took in
+ * milliseconds and, on failure, the classified reason. Never a page body: on success only the
+ * model's reply (at most 200 characters), on failure nothing the endpoint wrote.
+ */
 export const connectionTestSchema = z.object({
   ok: z.boolean(),
   model: z.string().nullable(),
   reply: z.string().nullable(),
-  error: z.string().nullable(),
+  status: z.number().int().nullable(),
+  reason: modelCallReasonSchema.nullable(),
   ms: z.number(),
   usage: z.object({ promptTokens: z.number(), completionTokens: z.number() }).nullable(),
 });

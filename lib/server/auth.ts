@@ -1,10 +1,8 @@
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { APIError, createAuthMiddleware } from "better-auth/api";
-import { dataDir, databaseUrl, dialectOf } from "./config";
+import { databaseUrl, dialectOf } from "./config";
+import { serverSecret } from "./server-secret";
 import { db } from "./db";
 import { LIMITS, truncate } from "@/lib/domain/limits";
 import { recordAudit } from "./audit";
@@ -22,17 +20,6 @@ export { ACCOUNT_FAILURE_LIMIT, ACCOUNT_FAILURE_WINDOW_MS };
 export const ADDRESS_SIGN_IN_LIMIT = Number(process.env.STUDIO_SIGN_IN_PER_MINUTE ?? 10);
 export const SESSION_DAYS = 7;
 
-/** The signing secret: BETTER_AUTH_SECRET, or one made once and kept in the data dir. */
-function authSecret(): string {
-  if (process.env.BETTER_AUTH_SECRET) return process.env.BETTER_AUTH_SECRET;
-  const file = path.join(dataDir(), "auth-secret");
-  if (!existsSync(file)) {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, randomBytes(32).toString("base64url"), { mode: 0o600, flag: "wx" });
-  }
-  return readFileSync(file, "utf8").trim();
-}
-
 export function baseUrl(): string {
   return process.env.BETTER_AUTH_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
 }
@@ -43,7 +30,7 @@ function createAuth() {
   return betterAuth({
     appName: "Trajectory Studio",
     baseURL: url,
-    secret: authSecret(),
+    secret: serverSecret(),
     trustedOrigins: [url, `http://localhost:${port}`, `http://127.0.0.1:${port}`],
     database: prismaAdapter(db(), { provider: dialectOf(databaseUrl()) }),
     telemetry: { enabled: false },

@@ -8,6 +8,7 @@ export type ErrorCode =
   | "conflict"
   | "unprocessable"
   | "payload_too_large"
+  | "too_many_requests"
   | "bad_gateway"
   | "unavailable"
   | "gateway_timeout"
@@ -21,6 +22,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   conflict: 409,
   unprocessable: 422,
   payload_too_large: 413,
+  /** a budget is spent (model calls per person or per endpoint) */
+  too_many_requests: 429,
   internal: 500,
   /** the model endpoint answered with an error, or something unusable */
   bad_gateway: 502,

@@ -4,7 +4,18 @@ import type { Actor } from "@/lib/domain/permissions";
 import { formatMobileUseCall } from "@/lib/domain/tool-call";
 import { db as defaultDb, type Db } from "./db";
 import { AppError } from "./errors";
-import { chat, fill, loadPrompt, PROMPTS, type ChatMessage, type ChatPart, type ModelConfig } from "./model";
+import {
+  chat,
+  fill,
+  loadPrompt,
+  modelCallError,
+  PROMPTS,
+  redactedDetail,
+  type ChatMessage,
+  type ChatPart,
+  type ModelConfig,
+} from "./model";
+import type { ModelCaller } from "./model-budget";
 import { authorize } from "./session";
 import { stepFromRow } from "./trajectories";
 import { screenshotDataUrl } from "./suggest";
@@ -15,9 +26,24 @@ export const JUDGE_MAX_IMAGES = Number(process.env.STUDIO_JUDGE_MAX_IMAGES ?? 8)
 /** Trajectories whose outcome people have settled: approved, not discarded, with an outcome. */
 export const REVIEWED_WHERE = { status: "approved", isDiscarded: false, outcome: { not: null } } as const;
 
+/** The characters that open and close a data fence in the judge's prompt; never left inside the data. */
+const FENCE_OPEN = "⟦";
+const FENCE_CLOSE = "⟧";
+
 /**
- * The judge request (prompt judge.v1): the task, and the trajectory as executed (the agent's own
- * thought and action per step, as imported), with the last JUDGE_MAX_IMAGES screenshots.
+ * Imported text as data in a prompt: on its own lines between `⟦data:<label>⟧` and `⟦/data⟧`, with
+ * every ⟦ and ⟧ inside it replaced by [ and ], so the text can neither close its fence nor open
+ * another one (prompt judge.v2 tells the model that fenced text is evidence, not instructions).
+ */
+export function fenceData(label: string, text: string): string {
+  const clean = text.replaceAll(FENCE_OPEN, "[").replaceAll(FENCE_CLOSE, "]");
+  return `${FENCE_OPEN}data:${label}${FENCE_CLOSE}\n${clean}\n${FENCE_OPEN}/data${FENCE_CLOSE}`;
+}
+
+/**
+ * The judge request (prompt judge.v2): the task, and the trajectory as executed (the agent's own
+ * thought and action per step, as imported, each fenced as data), with the last JUDGE_MAX_IMAGES
+ * screenshots.
  */
 export async function judgeMessages(prisma: Db, trajectoryId: string): Promise<{ prompt: string; messages: ChatMessage[] }> {
   const t = await prisma.trajectory.findUnique({
@@ -29,19 +55,20 @@ export async function judgeMessages(prisma: Db, trajectoryId: string): Promise<{
   const firstImage = Math.max(0, t.steps.length - JUDGE_MAX_IMAGES);
   const steps = t.steps.map((s) => {
     const v = stepFromRow(s);
-    const said = v.original.thought ? ` Thought: ${v.original.thought}` : "";
+    const n = s.index + 1;
+    const said = v.original.thought ? `\nThought:\n${fenceData(`step-${n}-thought`, v.original.thought)}` : "";
     const img = s.index >= firstImage ? ` (screenshot ${s.index - firstImage + 1} below)` : "";
-    return `Step ${s.index + 1}${img}:${said} Action: ${formatMobileUseCall(v.original.toolCall)}`;
+    return `Step ${n}${img}:${said}\nAction:\n${fenceData(`step-${n}-action`, formatMobileUseCall(v.original.toolCall))}`;
   });
   const imageNote =
     firstImage === 0
       ? "A screenshot of every step follows, in order."
       : `Screenshots of the last ${t.steps.length - firstImage} steps follow, in order.`;
   const user = fill(p.user, {
-    instruction: t.instruction,
-    app: t.app,
+    instruction: fenceData("task", t.instruction),
+    app: fenceData("app", t.app),
     step_count: t.steps.length,
-    steps: steps.join("\n"),
+    steps: steps.join("\n\n"),
     image_note: imageNote,
   });
   const parts: ChatPart[] = [{ type: "text", text: user }];
@@ -56,34 +83,57 @@ export async function judgeMessages(prisma: Db, trajectoryId: string): Promise<{
   };
 }
 
-/** Ask the judge about one trajectory and record its verdict (table JudgeVerdict). */
-export async function judgeTrajectory(config: ModelConfig, trajectoryId: string, jobId: string | null, prisma: Db = defaultDb()) {
-  const { prompt, messages } = await judgeMessages(prisma, trajectoryId);
-  const a = await chat(config, messages, { maxTokens: 400 });
+/**
+ * Ask the judge about one trajectory and record its verdict (table JudgeVerdict). `write` runs the
+ * insert (a job passes one that writes only while the job has not been cancelled; null: nothing
+ * written). The screenshots are read only once the request's turn has come.
+ */
+export async function judgeTrajectory(
+  config: ModelConfig,
+  trajectoryId: string,
+  jobId: string | null,
+  prisma: Db = defaultDb(),
+  opts: { caller?: ModelCaller; signal?: AbortSignal; guard?: <T>(write: (db: Db) => Promise<T>) => Promise<T | null> } = {},
+) {
+  const prompt = PROMPTS.judge;
+  const a = await chat(config, async () => (await judgeMessages(prisma, trajectoryId)).messages, {
+    maxTokens: 400,
+    caller: opts.caller ?? { jobId: jobId ?? "judge" },
+    signal: opts.signal,
+  });
   let v: ReturnType<typeof parseJudgeReply>;
   try {
     v = parseJudgeReply(a.text);
   } catch (e) {
-    throw new AppError("bad_gateway", `${(e as Error).message}.`, {
-      reason: "unusable",
-      reply: a.text.slice(0, 500),
-      tokens: { prompt: a.promptTokens, completion: a.completionTokens },
-    });
+    const err = modelCallError("unusable", { key: "model.error.unusable", vars: { why: (e as Error).message } }, config);
+    throw new AppError(
+      err.code,
+      err.message,
+      {
+        reason: "unusable",
+        reply: redactedDetail(a.text, config, 500),
+        tokens: { prompt: a.promptTokens, completion: a.completionTokens },
+      },
+      err.ref,
+    );
   }
-  const row = await prisma.judgeVerdict.create({
-    data: {
-      trajectoryId,
-      jobId,
-      prompt,
-      model: a.model,
-      outcome: v.outcome,
-      isConsistent: v.isConsistent,
-      reason: v.reason,
-      rawText: a.text.slice(0, 20_000),
-      promptTokens: a.promptTokens,
-      completionTokens: a.completionTokens,
-    },
-  });
+  const guard = opts.guard ?? (<T>(write: (db: Db) => Promise<T>) => write(prisma));
+  const row = await guard((db) =>
+    db.judgeVerdict.create({
+      data: {
+        trajectoryId,
+        jobId,
+        prompt,
+        model: a.model,
+        outcome: v.outcome,
+        isConsistent: v.isConsistent,
+        reason: v.reason,
+        rawText: a.text.slice(0, 20_000),
+        promptTokens: a.promptTokens,
+        completionTokens: a.completionTokens,
+      },
+    }),
+  );
   return { verdict: row, promptTokens: a.promptTokens, completionTokens: a.completionTokens };
 }
 

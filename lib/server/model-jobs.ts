@@ -17,7 +17,7 @@ import { db as defaultDb, type Db } from "./db";
 import { AppError, appError } from "./errors";
 import { isOtherRunnerGone, newRunnerId } from "./job-runner";
 import { judgeTrajectory, REVIEWED_WHERE } from "./judge";
-import { modelConfig, PROMPTS, type ModelConfig } from "./model";
+import { modelConfig, PROMPTS, reasonOf, type ModelConfig } from "./model";
 import { storedProvenance } from "./provenance";
 import { fromStore } from "./stored";
 import { askThought } from "./suggest";
@@ -45,12 +45,41 @@ export const JOB_STALE_MS = Number(process.env.STUDIO_JOB_STALE_MS ?? 30_000);
 /** A job stops (failed) after this many model failures in a row: the endpoint is down, not one step odd. */
 export const MAX_FAILURES_IN_ROW = 5;
 
-type Runner = { id: string; running: Map<string, Promise<void>> };
+/** This process's runs: each job's promise, and the controller that aborts its model calls in flight. */
+type Runner = { id: string; running: Map<string, Promise<void>>; aborts: Map<string, AbortController> };
 const globalForJobs = globalThis as unknown as { studioModelRunner?: Runner };
 const runner = (globalForJobs.studioModelRunner ??= {
   id: newRunnerId(),
   running: new Map(),
+  aborts: new Map(),
 });
+runner.aborts ??= new Map();
+
+/** The states in which a job's answers may still be written: a paused job finishes the item in flight, a cancelled one does not. */
+const WRITABLE_STATES = ["running", "paused"];
+
+/**
+ * Run `write` in one transaction only while the job is still this process's and not cancelled: the
+ * first statement touches the job's row, so on PostgreSQL a cancel waits for this transaction (and
+ * one already committed makes it write nothing); SQLite serialises writers anyway. Null: discarded.
+ */
+class Discarded extends Error {}
+
+async function whileJobAlive<T>(prisma: Db, jobId: string, write: (tx: Db) => Promise<T>): Promise<T | null> {
+  try {
+    return await prisma.$transaction(async (tx) => {
+      const { count } = await tx.modelJob.updateMany({
+        where: { id: jobId, state: { in: WRITABLE_STATES }, runnerId: runner.id },
+        data: { heartbeatAt: new Date() },
+      });
+      if (count !== 1) throw new Discarded("the job was cancelled while the model answered");
+      return write(tx as unknown as Db);
+    });
+  } catch (e) {
+    if (e instanceof Discarded) return null;
+    throw e;
+  }
+}
 
 type JobRow = Awaited<ReturnType<Db["modelJob"]["findFirstOrThrow"]>>;
 
@@ -240,6 +269,8 @@ export async function commandModelJob(
       : { state: to, ...(command === "cancel" ? { finishedAt: new Date() } : {}) };
   const { count } = await prisma.modelJob.updateMany({ where: { id, state: row.state }, data });
   if (count !== 1) throw new AppError("conflict", "The job changed a moment ago; look again.");
+  // Answers in flight are of no use now: abort them (another process's run notices at its next heartbeat).
+  if (command === "cancel") runner.aborts.get(id)?.abort();
   await recordAudit(prisma, {
     actor: auditActor(actor),
     action: `model.job.${command}`,
@@ -347,8 +378,17 @@ async function run(prisma: Db, id: string): Promise<void> {
   const queue = await pendingItems(prisma, row);
   let inRow = 0;
   let stopped: string | null = null;
+  // Aborted when the job is cancelled (here at once, from another process at the next heartbeat) or
+  // taken over: its model calls in flight stop, and nothing they answer is written.
+  const abort = new AbortController();
+  runner.aborts.set(id, abort);
   const beat = setInterval(
-    () => void prisma.modelJob.updateMany({ where: { id, runnerId: runner.id }, data: { heartbeatAt: new Date() } }).catch(() => undefined),
+    () =>
+      void (async () => {
+        await prisma.modelJob.updateMany({ where: { id, runnerId: runner.id }, data: { heartbeatAt: new Date() } });
+        const now = await prisma.modelJob.findUnique({ where: { id }, select: { state: true, runnerId: true } });
+        if (!now || now.state === "cancelled" || now.runnerId !== runner.id) abort.abort();
+      })().catch(() => undefined),
     JOB_HEARTBEAT_MS,
   );
   beat.unref?.();
@@ -370,12 +410,15 @@ async function run(prisma: Db, id: string): Promise<void> {
     try {
       const tokens =
         row!.kind === "prefill"
-          ? await prefillStep(prisma, config, { jobId: id, stepId: itemId, actor, include })
-          : await judgeItem(prisma, config, id, itemId);
+          ? await prefillStep(prisma, config, { jobId: id, stepId: itemId, actor, include, signal: abort.signal })
+          : await judgeItem(prisma, config, id, itemId, abort.signal);
+      // Cancelled while the model answered: the answer was discarded, and nothing more is written.
+      if (tokens === null || abort.signal.aborted) return;
       await addTokens(tokens.prompt, tokens.completion);
       await record(itemId, tokens.skipped ? "skipped" : "done", tokens.skipped ?? undefined);
       inRow = 0;
     } catch (e) {
+      if (abort.signal.aborted || reasonOf(e) === "cancelled") return;
       const details = e instanceof AppError ? (e.details as { tokens?: { prompt: number; completion: number } } | undefined) : undefined;
       if (details?.tokens) await addTokens(details.tokens.prompt, details.tokens.completion);
       await record(itemId, "failed", (e as Error).message);
@@ -397,6 +440,7 @@ async function run(prisma: Db, id: string): Promise<void> {
     await Promise.all(workers);
   } finally {
     clearInterval(beat);
+    runner.aborts.delete(id);
   }
   if (stopped) return finish(prisma, id, "failed", stopped);
   if (queue.length === 0 && (await stillMine())) await finish(prisma, id, "succeeded", null);
@@ -429,8 +473,8 @@ type ItemResult = { prompt: number; completion: number; skipped?: string };
 async function prefillStep(
   prisma: Db,
   config: ModelConfig,
-  { jobId, stepId, actor, include }: { jobId: string; stepId: string; actor: AuditActor; include: boolean },
-): Promise<ItemResult> {
+  { jobId, stepId, actor, include, signal }: { jobId: string; stepId: string; actor: AuditActor; include: boolean; signal: AbortSignal },
+): Promise<ItemResult | null> {
   const skip = (reason: PrefillSkipReason, tokens = { prompt: 0, completion: 0 }): ItemResult => ({ ...tokens, skipped: reason });
   const step = await prisma.step.findUnique({ where: { id: stepId }, include: { screenshot: true, trajectory: true } });
   if (!step) return skip("gone");
@@ -443,10 +487,14 @@ async function prefillStep(
     orderBy: { index: "asc" },
     include: { screenshot: true },
   });
-  const asked = await askThought(config, { step, view: stepFromRow(step), history: before.map(stepFromRow), trajectory: step.trajectory });
+  const asked = await askThought(
+    config,
+    { step, view: stepFromRow(step), history: before.map(stepFromRow), trajectory: step.trajectory },
+    { caller: { jobId }, signal },
+  );
   const out = asked.output as { state: string; nextAction: string; purpose: string; text: string };
   const tokens = { prompt: asked.promptTokens, completion: asked.completionTokens };
-  return prisma.$transaction(async (tx) => {
+  return whileJobAlive(prisma, jobId, async (tx) => {
     const suggestion = await tx.stepSuggestion.create({
       data: {
         stepId,
@@ -508,9 +556,20 @@ async function prefillStep(
   });
 }
 
-async function judgeItem(prisma: Db, config: ModelConfig, jobId: string, trajectoryId: string): Promise<ItemResult> {
+async function judgeItem(
+  prisma: Db,
+  config: ModelConfig,
+  jobId: string,
+  trajectoryId: string,
+  signal: AbortSignal,
+): Promise<ItemResult | null> {
   const exists = await prisma.trajectory.count({ where: { id: trajectoryId } });
   if (!exists) return { prompt: 0, completion: 0, skipped: "gone" satisfies PrefillSkipReason };
-  const r = await judgeTrajectory(config, trajectoryId, jobId, prisma);
+  const r = await judgeTrajectory(config, trajectoryId, jobId, prisma, {
+    caller: { jobId },
+    signal,
+    guard: (write) => whileJobAlive(prisma, jobId, write),
+  });
+  if (r.verdict === null) return null;
   return { prompt: r.promptTokens, completion: r.completionTokens };
 }

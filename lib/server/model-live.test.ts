@@ -16,7 +16,7 @@ describe.skipIf(!isConfigured)(`a real model endpoint (${process.env.STUDIO_MODE
     const admin = await db.user.create({ data: { id: "u-admin", email: "admin@test.local", name: "admin", role: "admin" } });
     const actor = { id: admin.id, email: admin.email, name: admin.name, role: "admin" as const };
     const test = await testModelConnection({ actor }, db);
-    expect(test.error).toBeNull();
+    expect(test.reason).toBeNull();
     expect(test.ok).toBe(true);
     expect(test.reply?.length).toBeGreaterThan(0);
 

@@ -211,7 +211,7 @@ describe.skipIf(!hasPostgres)("the model in the loop on PostgreSQL", () => {
     }
     const rows = await db.judgeVerdict.findMany({ where: { trajectoryId: { in: ids } }, orderBy: { trajectoryId: "asc" } });
     expect(rows).toHaveLength(5);
-    for (const r of rows) expect(r).toMatchObject({ prompt: "judge.v1", model: "qwen2.5-vl-7b" });
+    for (const r of rows) expect(r).toMatchObject({ prompt: "judge.v2", model: "qwen2.5-vl-7b" });
     expect(rows.filter((r) => r.outcome === "success" && !r.isConsistent)).toHaveLength(3);
     const a = await judgeAgreement({ actor: reviewer }, db);
     // success/success 2, success/failure 1, failure/success 1, failure/failure 1: po 0.6, pe 0.52, kappa 1/6.

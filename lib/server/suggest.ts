@@ -13,12 +13,14 @@ import { mobileUseSystemPrompt, mobileUseUserText } from "@/lib/domain/prompt";
 import { composeThought } from "@/lib/domain/thought";
 import { formatMobileUseCall, mapPoints, screenProblems, type ToolCall } from "@/lib/domain/tool-call";
 import { isEditableStatus } from "@/lib/domain/annotation";
+import { LIMITS, type LimitName } from "@/lib/domain/limits";
 import { recordAudit } from "./audit";
 import { db as defaultDb, type Db, type Tx } from "./db";
 import { Prisma } from "./generated/sqlite/client";
 import { readRows } from "./read-sql";
 import { AppError } from "./errors";
-import { chat, fill, loadPrompt, modelConfig, PROMPTS, type ChatMessage, type ModelConfig } from "./model";
+import { chat, fill, loadPrompt, modelCallError, modelConfig, PROMPTS, redactedDetail, type ChatMessage, type ModelConfig } from "./model";
+import type { ModelCaller } from "./model-budget";
 import { readScreenshot } from "./screenshot-store";
 import { auditActor, authorize } from "./session";
 import { stepFromRow } from "./trajectories";
@@ -82,11 +84,17 @@ export async function thoughtMessages(ctx: StepContext): Promise<{ prompt: strin
   };
 }
 
+/** The frames "Suggest action" works in: the screenshot's original size and the smart-resized one the model sees. */
+function actionFrames(ctx: StepContext): { frame: Size; original: Size } {
+  const original = { width: ctx.step.screenshot.width, height: ctx.step.screenshot.height };
+  return { original, frame: framePair(original, modelMaxPixels(), QWEN_MIN_PIXELS).resized };
+}
+
 /** The request for "Suggest action": the cookbook's mobile_use prompt in the resized frame, history in that frame. */
 async function actionMessages(ctx: StepContext): Promise<{ prompt: string; messages: ChatMessage[]; frame: Size; original: Size }> {
   const p = await loadPrompt(PROMPTS.action);
-  const original = { width: ctx.step.screenshot.width, height: ctx.step.screenshot.height };
-  const frames = framePair(original, modelMaxPixels(), QWEN_MIN_PIXELS);
+  const { original, frame } = actionFrames(ctx);
+  const frames = { original, resized: frame };
   const history = ctx.history.map((h) =>
     mapPoints(h.toolCall, (pt) => toResizedPoint(pt, framePair(h.screenshot, modelMaxPixels(), QWEN_MIN_PIXELS))),
   );
@@ -112,40 +120,107 @@ async function actionMessages(ctx: StepContext): Promise<{ prompt: string; messa
 
 type Asked = { prompt: string; model: string; output: unknown; rawText: string; promptTokens: number; completionTokens: number };
 
-/** Ask the model for a thought for this step; throws AppError (bad_gateway when the answer is unusable). */
-export async function askThought(config: ModelConfig, ctx: StepContext, signal?: AbortSignal): Promise<Asked> {
-  const { prompt, messages } = await thoughtMessages(ctx);
-  const a = await chat(config, messages, { maxTokens: 512, signal });
+/** How a model call is made: for whom (budgets) and until when (the caller's signal). */
+export type AskOptions = { caller: ModelCaller; signal?: AbortSignal };
+
+/**
+ * A model answer that cannot be used: 502 with the studio's reason, the tokens it cost (jobs count
+ * them) and the start of the reply, redacted.
+ */
+function unusable(config: ModelConfig, why: string, a: { text: string; promptTokens: number; completionTokens: number }): AppError {
+  const e = modelCallError("unusable", { key: "model.error.unusable", vars: { why } }, config);
+  return new AppError(
+    e.code,
+    e.message,
+    { reason: "unusable", reply: redactedDetail(a.text, config, 500), tokens: { prompt: a.promptTokens, completion: a.completionTokens } },
+    e.ref,
+  );
+}
+
+/**
+ * The model's values checked against the field limits of a save (lib/domain/limits.ts): an answer
+ * longer than a person could save is refused whole (502, nothing recorded), rather than cut into a
+ * thought that ends mid-word and would be taken for a real one.
+ */
+export function checkAnswerLimits(
+  config: ModelConfig,
+  fields: [field: string, value: string, limit: LimitName][],
+  a: { text: string; promptTokens: number; completionTokens: number },
+): void {
+  for (const [field, value, limit] of fields) {
+    if (value.length <= LIMITS[limit]) continue;
+    const e = modelCallError("unusable", { key: "model.error.tooLong", vars: { field, n: value.length, max: LIMITS[limit] } }, config);
+    throw new AppError(
+      e.code,
+      e.message,
+      { reason: "unusable", field, tokens: { prompt: a.promptTokens, completion: a.completionTokens } },
+      e.ref,
+    );
+  }
+}
+
+/**
+ * Ask the model for a thought for this step; throws AppError (bad_gateway when the answer is
+ * unusable or over the field limits, 429 past a budget). The screenshot is read only once the
+ * request's turn has come.
+ */
+export async function askThought(config: ModelConfig, ctx: StepContext, opts: AskOptions): Promise<Asked> {
+  const a = await chat(config, async () => (await thoughtMessages(ctx)).messages, { maxTokens: 512, ...opts });
   let parts: ReturnType<typeof parseThoughtReply>;
   try {
     parts = parseThoughtReply(a.text);
   } catch (e) {
-    throw new AppError("bad_gateway", `${(e as Error).message}.`, { reason: "unusable", reply: a.text.slice(0, 500) });
+    throw unusable(config, (e as Error).message, a);
   }
-  const output = thoughtSuggestionSchema.parse({ ...parts, text: composeThought(parts) });
-  return { prompt, model: a.model, output, rawText: a.text, promptTokens: a.promptTokens, completionTokens: a.completionTokens };
+  const text = composeThought(parts);
+  checkAnswerLimits(
+    config,
+    [
+      ["state", parts.state, "thoughtPart"],
+      ["next_action", parts.nextAction, "thoughtPart"],
+      ["purpose", parts.purpose, "thoughtPart"],
+      ["thought", text, "thought"],
+    ],
+    a,
+  );
+  const output = thoughtSuggestionSchema.parse({ ...parts, text });
+  return {
+    prompt: PROMPTS.thought,
+    model: a.model,
+    output,
+    rawText: a.text,
+    promptTokens: a.promptTokens,
+    completionTokens: a.completionTokens,
+  };
 }
 
-async function askAction(config: ModelConfig, ctx: StepContext): Promise<Asked> {
-  const { prompt, messages, frame, original } = await actionMessages(ctx);
-  const a = await chat(config, messages, { maxTokens: 512 });
+async function askAction(config: ModelConfig, ctx: StepContext, opts: AskOptions): Promise<Asked> {
+  const { frame, original } = actionFrames(ctx);
+  const a = await chat(config, async () => (await actionMessages(ctx)).messages, { maxTokens: 512, ...opts });
   const parsed = parseModelOutput(a.text);
   if (!parsed.toolCall)
-    throw new AppError(
-      "bad_gateway",
-      `The model's answer holds no usable tool call (${parsed.problems.map((p) => `${p.field}: ${p.message}`).join("; ")}).`,
-      { reason: "unusable", reply: a.text.slice(0, 500) },
-    );
+    throw unusable(config, `no usable tool call: ${parsed.problems.map((p) => `${p.field}: ${p.message}`).join("; ")}`, a);
+  checkAnswerLimits(
+    config,
+    [
+      ["action", parsed.clearAction ?? "", "clearAction"],
+      ["thought", parsed.thought ?? "", "thought"],
+    ],
+    a,
+  );
   const frames = { original, resized: frame };
   const toolCall: ToolCall = mapPoints(parsed.toolCall, (pt) => toOriginalPoint(pt, frames));
   const off = screenProblems(toolCall, original);
-  if (off.length)
-    throw new AppError("bad_gateway", `The model's action is off the screen (${off.map((p) => p.message).join("; ")}).`, {
-      reason: "unusable",
-      reply: a.text.slice(0, 500),
-    });
+  if (off.length) throw unusable(config, `the action is off the screen: ${off.map((p) => p.message).join("; ")}`, a);
   const output = actionSuggestionSchema.parse({ toolCall, clearAction: parsed.clearAction ?? "", thought: parsed.thought ?? "" });
-  return { prompt, model: a.model, output, rawText: a.text, promptTokens: a.promptTokens, completionTokens: a.completionTokens };
+  return {
+    prompt: PROMPTS.action,
+    model: a.model,
+    output,
+    rawText: a.text,
+    promptTokens: a.promptTokens,
+    completionTokens: a.completionTokens,
+  };
 }
 
 type SuggestionRow = Awaited<ReturnType<Db["stepSuggestion"]["findFirstOrThrow"]>>;
@@ -165,10 +240,12 @@ export function suggestionView(row: SuggestionRow): SuggestionView {
 /**
  * "Suggest thought" / "Suggest action" for one step: whoever may edit the step may ask. The answer
  * is recorded (table StepSuggestion, audit step.suggest) and returned; nothing in the step changes
- * until the person accepts it. A failing or slow endpoint is a 502/504/503 with a clear message.
+ * until the person accepts it. A failing or slow endpoint is a 502/504/503 with a clear message, a
+ * spent budget 429. `signal` is the person's request: when it closes, a waiting call is never sent
+ * and one in flight is aborted.
  */
 export async function suggestForStep(
-  { actor, stepId, kind }: { actor: Actor; stepId: string; kind: SuggestionKind },
+  { actor, stepId, kind, signal }: { actor: Actor; stepId: string; kind: SuggestionKind; signal?: AbortSignal },
   prisma: Db = defaultDb(),
 ): Promise<SuggestionView> {
   const ctx = await loadContext(prisma, stepId);
@@ -179,7 +256,10 @@ export async function suggestForStep(
       `This trajectory is ${ctx.trajectory.status.replace("_", " ")}; suggestions are for work being edited.`,
     );
   const config = await modelConfig(prisma);
-  const asked = kind === "thought" ? await askThought(config, ctx) : await askAction(config, ctx);
+  const opts: AskOptions = { caller: { personId: actor.id }, signal };
+  const asked = kind === "thought" ? await askThought(config, ctx, opts) : await askAction(config, ctx, opts);
+  // The person went away while the model answered: nobody will read it, so nothing is recorded.
+  signal?.throwIfAborted();
   const row = await prisma.$transaction(async (tx) => {
     const created = await tx.stepSuggestion.create({
       data: {

@@ -1,6 +1,8 @@
 // A small OpenAI-compatible chat server for tests: real HTTP, the real /v1/chat/completions protocol
 // (non-streaming JSON, images as data: URLs in image_url parts). It records every request it was
-// sent and can be told to answer slowly or with an error. Nothing in the studio knows it is fake.
+// sent and can be told to answer slowly or with an error, to send its headers and then stall the body
+// ("stall-body"), to answer 401 quoting the Authorization header it got ("echo-auth", as some gateways
+// do), or to answer 404 with an HTML page ("html"). Nothing in the studio knows it is fake.
 //
 // In a test: `const server = await startFakeModelServer()`; as a process (browser tests):
 // `tsx lib/server/testing/fake-model-server.ts --port 3299`, controlled over HTTP:
@@ -11,8 +13,9 @@ import type { AddressInfo, Socket } from "node:net";
 export type ChatPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
 export type ChatMessage = { role: string; content: string | ChatPart[] };
 export type ChatRequest = { model: string; messages: ChatMessage[]; max_tokens?: number; temperature?: number; [k: string]: unknown };
-export type RecordedRequest = { path: string; authorization: string | null; body: ChatRequest; at: number };
-export type FakeMode = { mode: "ok" | "slow" | "fail"; delayMs?: number };
+/** One request as received; `closedEarly` turns true when the client closed it before the answer was complete. */
+export type RecordedRequest = { path: string; authorization: string | null; body: ChatRequest; at: number; closedEarly: boolean };
+export type FakeMode = { mode: "ok" | "slow" | "fail" | "stall-body" | "echo-auth" | "html"; delayMs?: number };
 
 export type FakeModelServer = {
   url: string;
@@ -87,9 +90,33 @@ export async function startFakeModelServer(opts: { port?: number; host?: string 
       if (url.pathname !== "/v1/chat/completions" || req.method !== "POST")
         return send(404, { error: { message: `no route ${req.method} ${url.pathname}`, type: "invalid_request_error" } });
       const body = JSON.parse(raw) as ChatRequest;
-      requests.push({ path: url.pathname, authorization: req.headers.authorization ?? null, body, at: Date.now() });
+      const recorded: RecordedRequest = {
+        path: url.pathname,
+        authorization: req.headers.authorization ?? null,
+        body,
+        at: Date.now(),
+        closedEarly: false,
+      };
+      requests.push(recorded);
+      res.once("close", () => {
+        if (!res.writableFinished) recorded.closedEarly = true;
+      });
       if (mode.mode === "slow") await sleep(mode.delayMs ?? 30_000);
       if (mode.mode === "fail") return send(500, { error: { message: "The model server broke (fake 500).", type: "server_error" } });
+      if (mode.mode === "echo-auth")
+        return send(401, {
+          error: { message: `Incorrect API key provided. You sent: Authorization: ${req.headers.authorization ?? ""}`, type: "auth_error" },
+        });
+      if (mode.mode === "html") {
+        res.writeHead(404, { "content-type": "text/html" });
+        return res.end("<html><body><h1>Internal admin panel</h1><p>secret-internal-page-body</p></body></html>");
+      }
+      if (mode.mode === "stall-body") {
+        // Headers and the start of a JSON body, then nothing more until the client gives up.
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write('{"id": "chatcmpl-stalled", "object": "chat.completion", ');
+        return;
+      }
       if (!Array.isArray(body.messages) || body.messages.length === 0)
         return send(400, { error: { message: "messages: required", type: "invalid_request_error" } });
       const content = responder(body);

@@ -1,4 +1,4 @@
-// POST /api/model/test: send one real request to the model endpoint and show what came back (admin)
+// POST /api/model/test: send one real request to the model endpoint; its status, timing and a classified reason (admin)
 import { z } from "zod";
 import { connectionTestSchema } from "@/lib/domain/model";
 import { testModelConnection } from "@/lib/server/model";
@@ -7,5 +7,5 @@ import { route } from "@/lib/server/route";
 export const POST = route({
   permission: "model.manage",
   output: z.object({ test: connectionTestSchema }),
-  handler: async ({ actor }) => ({ test: await testModelConnection({ actor }) }),
+  handler: async ({ actor, req }) => ({ test: await testModelConnection({ actor, signal: req.signal }) }),
 });

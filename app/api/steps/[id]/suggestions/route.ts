@@ -1,4 +1,5 @@
-// POST /api/steps/:id/suggestions {kind: thought|action}: ask the model for a suggestion for this step (whoever may edit it)
+// POST /api/steps/:id/suggestions {kind: thought|action}: ask the model for a suggestion for this step (whoever may edit it);
+// closing the request takes it out of the model queue, or aborts it in flight
 import { z } from "zod";
 import { requestSuggestionInput, suggestionViewSchema } from "@/lib/domain/model";
 import { idParams } from "@/lib/domain/views";
@@ -11,5 +12,7 @@ export const POST = route({
   body: requestSuggestionInput,
   output: z.object({ suggestion: suggestionViewSchema }),
   status: 201,
-  handler: async ({ actor, params, body }) => ({ suggestion: await suggestForStep({ actor, stepId: params.id, kind: body.kind }) }),
+  handler: async ({ actor, params, body, req }) => ({
+    suggestion: await suggestForStep({ actor, stepId: params.id, kind: body.kind, signal: req.signal }),
+  }),
 });
