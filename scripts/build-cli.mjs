@@ -9,12 +9,12 @@
 // A build writes content-addressed files (studio-<hash>.mjs and its chunks) next to older ones, then
 // .tmp/cli/manifest.json in one rename: a process still running an older build keeps finding its chunks, and
 // two processes that rebuild at once write the same bytes under the same names. The manifest lists every
-// input (our sources, and the bundled packages' files) with its size and modification time; a start stats
-// them (a few milliseconds) and rebuilds when one differs or is gone, so nobody runs a stale command line.
+// input (our sources, and each bundled package's package.json) with its size and modification time; a start
+// stats them (about 120 files, a few milliseconds) and rebuilds when one differs or is gone, so nobody runs a
+// stale command line.
 //
 // Bundled: our code and the small pure-JS packages (zod, yauzl, hyparquet...), one chunk per dynamic import()
 // so a command loads only what it uses. Left to node: native and very large packages (EXTERNAL).
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -79,6 +79,7 @@ function prismaWasm(outDir, extraInputs) {
       build.onLoad({ filter: /.*/, namespace: "prisma-wasm" }, async (args) => {
         const { wasm } = await import(pathToFileURL(args.path).href);
         const bytes = Buffer.from(wasm, "base64");
+        const { createHash } = await import("node:crypto");
         const name = `${args.pluginData}-${createHash("sha256").update(bytes).digest("hex").slice(0, 12)}.wasm`;
         mkdirSync(outDir, { recursive: true });
         if (!existsSync(path.join(outDir, name))) {
@@ -140,11 +141,15 @@ export async function buildCli({ root = ROOT, entry = ENTRY, outDir = path.join(
     path.relative(root, fileURLToPath(import.meta.url)),
   ];
   if (existsSync(path.join(root, "tsconfig.json"))) inputs.push("tsconfig.json");
+  // A bundled package stands for all its files by its package.json, which an install or upgrade rewrites.
+  const watched = new Set(
+    inputs.filter((p) => !p.includes(":")).map((p) => p.replace(/^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\/.*$/, "$1/package.json")),
+  );
   const manifest = {
     format: MANIFEST_FORMAT,
     entry: path.basename(entryFile),
     builtAt: new Date().toISOString(),
-    inputs: inputs.filter((p) => !p.includes(":")).map((p) => [p, ...fingerprint(path.resolve(root, p))]),
+    inputs: [...watched].map((p) => [p, ...fingerprint(path.resolve(root, p))]),
   };
   const manifestFile = path.join(outDir, "manifest.json");
   const tmp = `${manifestFile}.${process.pid}.tmp`;
