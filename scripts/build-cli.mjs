@@ -183,7 +183,8 @@ function prune(outDir, keep) {
     if (keep.has(name) || name === "manifest.json") continue;
     const file = path.join(outDir, name);
     try {
-      if (now - statSync(file).mtimeMs > KEEP_OLD_MS || name.endsWith(".tmp")) rmSync(file, { force: true });
+      // A .tmp file may be another build's, about to be renamed: it goes only once as old as the rest.
+      if (now - statSync(file).mtimeMs > KEEP_OLD_MS) rmSync(file, { force: true });
     } catch {
       // removed by another build meanwhile
     }
