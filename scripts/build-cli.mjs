@@ -215,7 +215,10 @@ export function freshCli({ root = ROOT, outDir = path.join(root, ".tmp", "cli") 
 export async function cliEntry(options = {}) {
   const fresh = freshCli(options);
   if (fresh) return fresh;
-  process.stderr.write("studio: compiling the command line (sources changed since the last build)...\n");
+  const why = existsSync(path.join(options.outDir ?? path.join(options.root ?? ROOT, ".tmp", "cli"), "manifest.json"))
+    ? "a source changed since the last build"
+    : "not compiled yet";
+  process.stderr.write(`studio: compiling the command line (${why})...\n`);
   return buildCli({ ...options, quiet: true });
 }
 
