@@ -95,7 +95,7 @@ test.beforeAll(async () => {
   });
   if (!shared.postgres) return;
   // Migrate and seed the shared database once (the demo's screenshots go to the bucket), as an operator would.
-  const setup = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/main.ts", "setup-demo"], {
+  const setup = spawnSync(process.execPath, ["scripts/studio.mjs", "setup-demo"], {
     cwd: ROOT,
     env: studioEnv(mkdtempSync(path.join(os.tmpdir(), "studio-team-setup-")), BASE_PORT + 1),
     encoding: "utf8",

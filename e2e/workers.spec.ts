@@ -34,7 +34,7 @@ test.beforeAll(async () => {
     STUDIO_DEMO_TRAJECTORIES: "4",
     STUDIO_WORKERS: "2",
   };
-  const setup = spawnSync(process.execPath, ["--import", "tsx", "lib/cli/main.ts", "setup-demo"], { cwd: ROOT, env, encoding: "utf8" });
+  const setup = spawnSync(process.execPath, ["scripts/studio.mjs", "setup-demo"], { cwd: ROOT, env, encoding: "utf8" });
   expect(setup.status, setup.stderr).toBe(0);
   server = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "server/main.ts")], {
     cwd: ROOT,

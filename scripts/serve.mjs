@@ -16,7 +16,7 @@ function run(cmd, args, label) {
   }
 }
 
-run(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "lib/cli/main.ts", "setup-demo"], "database and demo data");
+run(process.execPath, [path.join(ROOT, "scripts/studio.mjs"), "setup-demo"], "database and demo data");
 if (process.env.STUDIO_SKIP_BUILD !== "1")
   run(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], "building the studio");
 

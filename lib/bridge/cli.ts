@@ -9,17 +9,16 @@ import {
   QWEN_MIN_PIXELS,
   type CoordinateConvention,
 } from "@/lib/domain/geometry";
-import { ExportError } from "./export-reader";
-import { exportGrpo, GRPO_TARGETS, type GrpoTarget } from "./grpo";
+import type { GrpoTarget } from "./grpo";
 import type { BridgeIo } from "./output";
-import { REWARD_PLUGIN_NAME, writeRewardPlugin } from "./reward-plugin";
+import { REWARD_PLUGIN_NAME } from "./reward-plugin";
 import { REWARD_RULES, type RewardRule } from "@/lib/domain/rewards";
-import { formatScoreSummary, scorePredictions } from "./score";
-import { exportSft, SFT_TARGETS, type SftTarget } from "./sft";
-import { SFT_PROMPTS, type SftPrompt } from "./source-prompt";
-import { exportStats, formatStats } from "./stats";
-import { exportJudge } from "./judge";
-import { exportTraj, TRAJ_TARGETS, type TrajTarget } from "./traj";
+import type { SftTarget } from "./sft";
+import type { SftPrompt } from "./source-prompt";
+import type { TrajTarget } from "./traj";
+
+// Each command's module (the export reader, the row writers, parquet, scoring) is imported when that command
+// runs, so `bridge --help` and a usage error load none of them.
 
 const RULE_LIST = REWARD_RULES.join("|");
 
@@ -140,6 +139,7 @@ export async function runBridge(argv: string[], io: BridgeIo = processIo): Promi
       io.stderr.write(`bridge: ${e.message}\n\n${BRIDGE_HELP}`);
       return 2;
     }
+    const { ExportError } = await import("./export-reader");
     if (e instanceof ExportError) {
       io.stderr.write(`bridge: ${e.message}\n`);
       return 2;
@@ -181,6 +181,7 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
 
   if (command === "reward-plugin") {
     if (!values.out) throw new UsageError("--out <dir> is required");
+    const { writeRewardPlugin } = await import("./reward-plugin");
     const file = await writeRewardPlugin(path.resolve(values.out));
     io.stderr.write(`wrote ${file}\n`);
     io.stdout.write(`${file}\n`);
@@ -206,6 +207,7 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
 
   switch (command) {
     case "sft": {
+      const [{ exportSft, SFT_TARGETS }, { SFT_PROMPTS }] = await Promise.all([import("./sft"), import("./source-prompt")]);
       const target = oneOf<SftTarget>("target", values.target, SFT_TARGETS);
       const prompt = oneOf<SftPrompt>("prompt", values.prompt, SFT_PROMPTS, "cookbook");
       const { summary, exitCode } = await exportSft(exportDir, { ...frame, ...rowOptions(), target, coords, prompt }, io);
@@ -213,6 +215,7 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
       return exitCode;
     }
     case "grpo": {
+      const { exportGrpo, GRPO_TARGETS } = await import("./grpo");
       const target = oneOf<GrpoTarget>("target", values.target, GRPO_TARGETS);
       const rule = oneOf<RewardRule>("rule", values.rule, REWARD_RULES, "mobile-r1");
       const { summary, exitCode } = await exportGrpo(
@@ -224,6 +227,7 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
       return exitCode;
     }
     case "traj": {
+      const { exportTraj, TRAJ_TARGETS } = await import("./traj");
       const target = oneOf<TrajTarget>("target", values.target, TRAJ_TARGETS);
       const { summary, exitCode } = await exportTraj(exportDir, { ...rowOptions(), target, coords }, io);
       io.stdout.write(`${JSON.stringify(summary)}\n`);
@@ -233,6 +237,7 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
       if (!values.predictions) throw new UsageError("score: --predictions <file> is required");
       const rule = oneOf<RewardRule>("rule", values.rule, REWARD_RULES);
       const outDir = values.out ? path.resolve(values.out) : undefined;
+      const { formatScoreSummary, scorePredictions } = await import("./score");
       const { summary, exitCode } = await scorePredictions(
         exportDir,
         { ...frame, predictions: path.resolve(values.predictions), rule, coords, outDir, allowProblems },
@@ -243,11 +248,13 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
     }
     case "stats": {
       const maxTokens = values["max-tokens"] === undefined ? undefined : positiveInt("max-tokens", values["max-tokens"]);
+      const { exportStats, formatStats } = await import("./stats");
       const summary = await exportStats(exportDir, { ...frame, maxTokens }, io);
       io.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : formatStats(summary));
       return summary.problems > 0 && !allowProblems ? 1 : 0;
     }
     case "judge": {
+      const { exportJudge } = await import("./judge");
       const { summary, exitCode } = await exportJudge(exportDir, requireOut(), io);
       io.stdout.write(`${JSON.stringify(summary)}\n`);
       return exitCode;

@@ -1,24 +1,22 @@
 // The studio's command line: `npm run studio -- <command> [options]`.
 // DATABASE_URL and STUDIO_DATA_DIR choose the database and the screenshot store.
 import { parseArgs } from "node:util";
-import { ZodError } from "zod";
 import path from "node:path";
-import { formatProblem } from "@/lib/domain/problems";
-import { IMPORT_FORMATS, parseFrameOption, type ImportFormat } from "@/lib/domain/import-formats";
-import { migrate } from "@/lib/server/migrate";
-import type { ImportProgress } from "@/lib/server/import";
-import { runImportJob } from "@/lib/server/import-jobs";
-import { getStats } from "@/lib/server/trajectories";
-import { EXPORT_STATUSES, type ExportStatus } from "@/lib/server/export";
-import { runCliExport } from "@/lib/server/export-jobs";
-import { parseSplit } from "@/lib/server/split";
-import { CLI_ACTOR } from "@/lib/server/audit";
-import { createUser, listUsers, resetPassword, updateUser } from "@/lib/server/people";
-import { createToken, listTokens, revokeToken } from "@/lib/server/tokens";
-import { rekeyModelSettings } from "@/lib/server/model";
+import type { ImportFormat } from "@/lib/domain/import-formats";
 import type { Role } from "@/lib/domain/permissions";
-import { db } from "@/lib/server/db";
-import { AppError } from "@/lib/server/errors";
+import type { ImportProgress } from "@/lib/server/import";
+import type { ExportStatus } from "@/lib/server/export";
+
+// Each command imports the modules it needs when it runs, never at the top of this file: `studio --help`
+// then loads nothing more than this file, `studio bridge ...` never loads Prisma, the database drivers
+// or the AWS SDK, and the compiled entry (scripts/studio.mjs) keeps them in chunks of their own.
+let databaseOpened = false;
+/** The server modules every database command uses; marks the database client for closing at the end. */
+async function serverCore() {
+  databaseOpened = true;
+  const [{ migrate }, { CLI_ACTOR }] = await Promise.all([import("@/lib/server/migrate"), import("@/lib/server/audit")]);
+  return { migrate, CLI_ACTOR };
+}
 
 const HELP = `Trajectory Studio command line
 
@@ -56,6 +54,7 @@ async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
     case "migrate": {
+      const { migrate } = await serverCore();
       const r = await migrate();
       io.out(r.applied.length ? `applied ${r.applied.join(", ")}\n` : `database is up to date (${r.alreadyApplied} migrations)\n`);
       return 0;
@@ -73,7 +72,9 @@ async function main(argv: string[]): Promise<number> {
       // The old secret comes from the environment, never the command line (it would show in the process list).
       const old = process.env.STUDIO_OLD_SECRET;
       if (!old) return usage("model rekey needs STUDIO_OLD_SECRET (the previous BETTER_AUTH_SECRET) in the environment");
+      const { migrate } = await serverCore();
       await migrate();
+      const { rekeyModelSettings } = await import("@/lib/server/model");
       const r = await rekeyModelSettings(old);
       const said = {
         rekeyed: "the saved model key is now encrypted under the current secret",
@@ -85,11 +86,13 @@ async function main(argv: string[]): Promise<number> {
       return r === "unreadable" ? 1 : 0;
     }
     case "setup-demo": {
+      const { migrate, CLI_ACTOR } = await serverCore();
       const r = await migrate();
       if (r.applied.length) io.out(`applied migrations: ${r.applied.join(", ")}\n`);
       const { seedDemo, DEMO_ACCOUNTS } = await import("@/lib/server/seed");
       await seedDemo({ log: (s) => progress(s), trajectories: Number(process.env.STUDIO_DEMO_TRAJECTORIES ?? 60) });
       io.err("\n");
+      const { getStats } = await import("@/lib/server/trajectories");
       const stats = await getStats({ actor: CLI_ACTOR });
       io.out(`studio holds ${stats.trajectories} trajectories, ${stats.steps} steps over ${stats.apps} apps\n`);
       io.out(
@@ -99,7 +102,9 @@ async function main(argv: string[]): Promise<number> {
     }
     case "stats": {
       const { values } = parseArgs({ args: rest, options: { json: { type: "boolean", default: false } } });
+      const { migrate, CLI_ACTOR } = await serverCore();
       await migrate();
+      const { getStats } = await import("@/lib/server/trajectories");
       const stats = await getStats({ actor: CLI_ACTOR });
       if (values.json) io.out(`${JSON.stringify(stats)}\n`);
       else {
@@ -159,9 +164,13 @@ async function runImport(args: string[]): Promise<number> {
   });
   const file = positionals[0];
   if (!file) return usage("import needs a file");
+  const { IMPORT_FORMATS, parseFrameOption } = await import("@/lib/domain/import-formats");
   const format = values.format as ImportFormat | undefined;
   if (!format || !IMPORT_FORMATS.includes(format)) return usage(`--format must be one of ${IMPORT_FORMATS.join(", ")}`);
+  const frame = parseFrameOption(values.frame);
+  const { migrate, CLI_ACTOR } = await serverCore();
   await migrate();
+  const [{ runImportJob }, { formatProblem }] = await Promise.all([import("@/lib/server/import-jobs"), import("@/lib/domain/problems")]);
   const started = Date.now();
   // A job row like the web's, so the import page lists command-line imports too (and their failures).
   const result = await runImportJob({
@@ -170,7 +179,7 @@ async function runImport(args: string[]): Promise<number> {
     format,
     screenshotsDir: values.screenshots ? path.resolve(values.screenshots) : undefined,
     project: values.project,
-    frame: parseFrameOption(values.frame),
+    frame,
     onProgress: (p: ImportProgress) => progress(`${p.phase} ${p.lines} lines: ${p.trajectories} trajectories, ${p.steps} steps`),
   });
   io.err("\n");
@@ -201,10 +210,13 @@ async function runExport(args: string[]): Promise<number> {
     },
   });
   if (!values.out) return usage("export needs --out <dir>");
+  const [{ EXPORT_STATUSES }, { parseSplit }] = await Promise.all([import("@/lib/server/export"), import("@/lib/server/split")]);
   const status = values.status as ExportStatus;
   if (!EXPORT_STATUSES.includes(status)) return usage(`--status must be one of ${EXPORT_STATUSES.join(", ")}`);
   const split = parseSplit(values.split);
+  const { migrate } = await serverCore();
   await migrate();
+  const { runCliExport } = await import("@/lib/server/export-jobs");
   const started = Date.now();
   // Recorded as a job (the export page shows it; a killed run is marked failed) after sweeping leftover partial folders.
   const r = await runCliExport({
@@ -230,7 +242,9 @@ async function runExport(args: string[]): Promise<number> {
 
 async function runUsers(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
+  const { migrate, CLI_ACTOR } = await serverCore();
   await migrate();
+  const { createUser, listUsers, resetPassword, updateUser } = await import("@/lib/server/people");
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
@@ -274,7 +288,12 @@ async function runUsers(args: string[]): Promise<number> {
 
 async function runTokens(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
+  const { migrate, CLI_ACTOR } = await serverCore();
   await migrate();
+  const [{ listUsers }, { createToken, listTokens, revokeToken }] = await Promise.all([
+    import("@/lib/server/people"),
+    import("@/lib/server/tokens"),
+  ]);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
@@ -321,11 +340,12 @@ function usage(message: string): number {
 
 main(process.argv.slice(2))
   .then(async (code) => {
-    await db().$disconnect();
+    if (databaseOpened) await (await import("@/lib/server/db")).db().$disconnect();
     process.exit(code);
   })
   .catch(async (e: unknown) => {
+    const { ZodError } = await import("zod");
     if (e instanceof ZodError) io.err(`${e.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("\n")}\n`);
-    else io.err(`\n${e instanceof AppError || e instanceof Error ? e.message : String(e)}\n`);
+    else io.err(`\n${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);
   });

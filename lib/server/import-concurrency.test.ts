@@ -242,8 +242,8 @@ function suite(name: string, studio: () => Promise<Studio>) {
       const s = await seeded();
       const start = await counts(s.db);
       let stderr = "";
-      // One process (tsx as a loader, not its CLI, which would run the import in a child the kill misses).
-      const child = spawn(process.execPath, ["--import", "tsx", "lib/cli/main.ts", "import", big.file, "--format", "mobile-r1"], {
+      // The command line people run (`npm run studio`): one process, so the kill reaches the import itself.
+      const child = spawn(process.execPath, ["scripts/studio.mjs", "import", big.file, "--format", "mobile-r1"], {
         cwd: ROOT,
         env: { ...process.env, DATABASE_URL: s.url, STUDIO_DATA_DIR: s.dir },
         stdio: ["ignore", "ignore", "pipe"],

@@ -2,7 +2,7 @@
 // those bytes and reads a PNG's size from its IHDR; what it cannot measure (JPEG, WebP) is measured here
 // through sharp's header parser on the same buffer, which is then stored. No second read, no decode.
 import { createHash } from "node:crypto";
-import sharp, { type Metadata } from "sharp";
+import type { Metadata } from "sharp";
 import { AppError } from "./errors";
 import type { RawImage } from "./import-reader";
 import type { ImageInfo } from "./screenshot-store";
@@ -24,6 +24,8 @@ export async function inspectImageBytes(
 ): Promise<ImageInfo> {
   const png = pngSize(bytes);
   if (png && png.width > 0 && png.height > 0) return { sha256, ...png, bytes: bytes.length, mime: "image/png" };
+  // Loaded here, not with the module: a PNG-only import (and every other command) never needs it.
+  const { default: sharp } = await import("sharp");
   let meta: Metadata;
   try {
     meta = await sharp(bytes).metadata();

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import sharp, { type Metadata } from "sharp";
+import type { Metadata } from "sharp";
 import { DISPLAY_VARIANT_WIDTH } from "@/lib/domain/geometry";
 import { dataDir } from "./config";
 import { AppError } from "./errors";
@@ -30,6 +30,8 @@ export async function inspectImage(file: string): Promise<ImageInfo> {
   } catch {
     throw new AppError("unprocessable", `screenshot file not found: ${file}`);
   }
+  // sharp (half a second to load) is loaded by what uses it, not with this module, which every command imports.
+  const { default: sharp } = await import("sharp");
   let meta: Metadata;
   try {
     meta = await sharp(file).metadata();
@@ -88,6 +90,7 @@ export async function displayVariant(sha256: string, mime: string): Promise<stri
   if (await store.exists(key)) return key;
   const source = await store.read(screenshotKey(sha256, mime));
   if (!source) throw notStored(sha256);
+  const { default: sharp } = await import("sharp");
   const data = await sharp(source).resize({ width: DISPLAY_WIDTH, withoutEnlargement: true }).webp({ quality: 82 }).toBuffer();
   await store.putBytes(key, data, "image/webp");
   return key;

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { can, roleSchema, type Action, type Actor, type TrajectoryFacts } from "@/lib/domain/permissions";
 import type { AuditActor } from "./audit";
-import { auth } from "./auth";
+import type { Auth } from "./auth";
 import { db } from "./db";
 import { Prisma } from "./generated/sqlite/client";
 import { readRows } from "./read-sql";
@@ -74,8 +74,12 @@ type SessionUser = {
  * better-auth checks it (same secret, same cookie name). A session due for its daily refresh is
  * handed to better-auth, which extends it as before.
  */
+// better-auth is loaded with the first session looked up, not with this module: the command line uses the
+// use cases that import this file, never a session, and loading better-auth cost it about a second.
+const auth = (): Promise<Auth> => import("./auth").then((m) => m.auth());
+
 async function sessionUser(headers: Headers) {
-  const ctx = await auth().$context;
+  const ctx = await (await auth()).$context;
   const raw = cookieValue(headers.get("cookie"), ctx.authCookies.sessionToken.name);
   if (!raw) return null;
   const token = verifiedSessionToken(raw, ctx.secret);
@@ -94,7 +98,7 @@ async function sessionUser(headers: Headers) {
   if (!row || !(expiresAt > now)) return null;
   const { expiresIn, updateAge } = ctx.sessionConfig;
   if (expiresAt - expiresIn * 1000 + updateAge * 1000 <= now) {
-    const refreshed = await auth().api.getSession({ headers });
+    const refreshed = await (await auth()).api.getSession({ headers });
     return refreshed ? db().user.findUnique({ where: { id: refreshed.user.id } }) : null;
   }
   return { ...row, isDisabled: Boolean(row.isDisabled) };

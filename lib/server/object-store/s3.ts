@@ -6,7 +6,7 @@ import { createWriteStream } from "node:fs";
 import { link, readFile, unlink } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import type * as S3Sdk from "@aws-sdk/client-s3";
 import type { S3StoreConfig } from "../config";
 import type { ObjectStore } from "./index";
 
@@ -33,23 +33,29 @@ export function explainS3Error(e: unknown, config: S3StoreConfig): string {
 }
 
 export function s3Store(config: S3StoreConfig): ObjectStore {
-  const client = new S3Client({
-    region: config.region,
-    endpoint: config.endpoint,
-    forcePathStyle: config.forcePathStyle,
-    ...(config.credentials ? { credentials: config.credentials } : {}),
-    // Checksums only where the API requires them: MinIO, Ceph RGW and older S3-compatible servers
-    // refuse or mishandle the SDK's default CRC32 trailers.
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-    requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
-    maxAttempts: 3,
-  });
+  // The SDK (about half a second to load) is loaded by the first call, not with this module: everything that
+  // may use a bucket imports it, including every command line command, most of which never touch one.
+  let sdk: Promise<{ client: S3Sdk.S3Client; commands: typeof S3Sdk }> | undefined;
+  const connect = () => (sdk ??= import("@aws-sdk/client-s3").then((commands) => ({ client: newClient(commands.S3Client), commands })));
+  const newClient = (S3: typeof S3Sdk.S3Client) =>
+    new S3({
+      region: config.region,
+      endpoint: config.endpoint,
+      forcePathStyle: config.forcePathStyle,
+      ...(config.credentials ? { credentials: config.credentials } : {}),
+      // Checksums only where the API requires them: MinIO, Ceph RGW and older S3-compatible servers
+      // refuse or mishandle the SDK's default CRC32 trailers.
+      requestChecksumCalculation: "WHEN_REQUIRED",
+      responseChecksumValidation: "WHEN_REQUIRED",
+      requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
+      maxAttempts: 3,
+    });
   const Bucket = config.bucket;
   const Key = (key: string) => `${config.prefix}${key}`;
   const get = async (key: string) => {
+    const { client, commands } = await connect();
     try {
-      return await client.send(new GetObjectCommand({ Bucket, Key: Key(key) }));
+      return await client.send(new commands.GetObjectCommand({ Bucket, Key: Key(key) }));
     } catch (e) {
       if (isMissing(e)) return null;
       throw e;
@@ -58,8 +64,9 @@ export function s3Store(config: S3StoreConfig): ObjectStore {
   return {
     description: `S3 bucket ${Bucket}${config.prefix ? ` (prefix ${config.prefix})` : ""} at ${config.endpoint ?? `AWS region ${config.region}`}`,
     async exists(key) {
+      const { client, commands } = await connect();
       try {
-        await client.send(new HeadObjectCommand({ Bucket, Key: Key(key) }));
+        await client.send(new commands.HeadObjectCommand({ Bucket, Key: Key(key) }));
         return true;
       } catch (e) {
         if (isMissing(e)) return false;
@@ -71,8 +78,9 @@ export function s3Store(config: S3StoreConfig): ObjectStore {
       await this.putBytes(key, await readFile(file), contentType);
     },
     async putBytes(key, bytes, contentType) {
+      const { client, commands } = await connect();
       await client.send(
-        new PutObjectCommand({ Bucket, Key: Key(key), Body: bytes, ContentType: contentType, ContentLength: bytes.byteLength }),
+        new commands.PutObjectCommand({ Bucket, Key: Key(key), Body: bytes, ContentType: contentType, ContentLength: bytes.byteLength }),
       );
     },
     async open(key) {
@@ -99,8 +107,9 @@ export function s3Store(config: S3StoreConfig): ObjectStore {
       return true;
     },
     async check() {
+      const { client, commands } = await connect();
       try {
-        await client.send(new HeadBucketCommand({ Bucket }));
+        await client.send(new commands.HeadBucketCommand({ Bucket }));
       } catch (e) {
         throw new Error(explainS3Error(e, config), { cause: e });
       }
