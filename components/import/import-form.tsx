@@ -12,7 +12,7 @@ import { useT } from "@/lib/i18n/react";
 export function ImportForm() {
   const t = useT();
   const [progress, setProgress] = useState<UploadProgress | null>(null);
-  const [frame, setFrame] = useState<"original" | "resized">("original");
+  const [frame, setFrame] = useState<"original" | "resized" | "rel1000">("original");
   const mutation = useImportMutation(setProgress);
   // Once the files are received the import runs on the server: follow it until it ends.
   const jobId = mutation.data?.id ?? null;
@@ -55,9 +55,15 @@ export function ImportForm() {
           </label>
           <label className="field">
             <span>{t("import.frame")}</span>
-            <select name="frame" className="select" value={frame} onChange={(e) => setFrame(e.target.value as "original" | "resized")}>
+            <select
+              name="frame"
+              className="select"
+              value={frame}
+              onChange={(e) => setFrame(e.target.value as "original" | "resized" | "rel1000")}
+            >
               <option value="original">{t("import.frame.original")}</option>
               <option value="resized">{t("import.frame.resized")}</option>
+              <option value="rel1000">{t("import.frame.rel1000")}</option>
             </select>
           </label>
           {frame === "resized" && (

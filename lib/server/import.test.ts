@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { COOKBOOK_EN_PNG } from "@/fixtures";
 import { exportDataset } from "./export";
 import { importFile } from "./import";
+import { importUpload } from "./upload";
 import { parseFrameOption } from "@/lib/domain/import-formats";
 import { pointsOf } from "@/lib/domain/tool-call";
 import type { CanonicalTrajectory } from "@/lib/domain/trajectory";
@@ -318,5 +319,26 @@ describe("geometry the model got wrong", () => {
     const t2 = await getTrajectory(again.rows[0]!.id, other.db);
     expect(t2.steps[0]!.toolCall).toEqual(t.steps[0]!.toolCall);
     expect(t2.steps[0]!.box).toEqual(t.steps[0]!.box);
+  });
+});
+
+describe("the web upload's coordinate frames", () => {
+  it("reads a file's 0..1000 coordinates when the form says rel1000", async () => {
+    const { db } = await freshStudio();
+    const row = {
+      app_name: "Files",
+      instruction: "Open the middle of the screen",
+      trajectory: [{ image: "a.png", thought: "t", subtask: "s", action: { action: "click", coordinate: [500, 500] } }],
+    };
+    const form = new FormData();
+    form.append("format", "mobile-r1");
+    form.append("frame", "rel1000");
+    form.append("files", new Blob([`${JSON.stringify(row)}\n`]), "data.jsonl");
+    form.append("files", new Blob([new Uint8Array(await blankPng(1080, 2400))]), "a.png");
+    const r = await importUpload(new Request("http://studio.local/api/imports", { method: "POST", body: form }), CLI_ACTOR, { db });
+    expect(r.ok ? [] : r.problems).toEqual([]);
+    const list = await listTrajectories({ page: 1, pageSize: 10, actor: CLI_ACTOR }, db);
+    const t = await getTrajectory(list.rows.find((x) => x.instruction === row.instruction)!.id, db);
+    expect(t.steps[0]!.toolCall).toEqual({ action: "click", coordinate: [540, 1200] });
   });
 });

@@ -33,7 +33,7 @@ export const importUploadFields = z.object({
     .max(100)
     .transform((s) => s || DEFAULT_PROJECT)
     .default(DEFAULT_PROJECT),
-  frame: z.enum(["original", "resized"]).default("original"),
+  frame: z.enum(["original", "resized", "rel1000"]).default("original"),
   maxPixels: z.coerce.number().int().positive().default(QWEN_MAX_PIXELS),
 });
 
@@ -64,7 +64,7 @@ export async function receiveUpload(req: Request, caller: Caller = CLI_ACTOR): P
   try {
     const received = await receiveMultipart(req, path.join(work, "incoming"));
     const fields = importUploadFields.parse(received.fields);
-    const frame: CoordinateFrame = fields.frame === "original" ? { kind: "original" } : { kind: "resized", maxPixels: fields.maxPixels };
+    const frame: CoordinateFrame = fields.frame === "resized" ? { kind: "resized", maxPixels: fields.maxPixels } : { kind: fields.frame };
     const folder = path.join(work, "data");
     const { file, displayName } = await arrangeFiles(received.files, folder, fields.format);
     const hide = (m: string) => m.replaceAll(`${folder}${path.sep}`, "");
