@@ -49,14 +49,44 @@ export const LIMITS = {
   elementText: 2_000,
   elementResourceId: 300,
   elementClass: 200,
+  /**
+   * A screenshot's width or height, in pixels: WebP's own limit (16,383), so the display variant can
+   * always be made. A phone screen is 1,080-1,440 wide; a long scrolling capture a few thousand high.
+   */
+  screenshotSide: 16_383,
+  /** A screenshot's width x height, in pixels (decoding one holds 4 bytes per pixel; a 4K screen is 8.3 million). */
+  screenshotPixels: 40_000_000,
+  /** How deep the JSON of one imported line may nest (arrays and objects): a trajectory needs about 10. */
+  jsonDepth: 64,
 } as const;
 
 export type LimitName = keyof typeof LIMITS;
 
-/** A string schema capped at LIMITS[name], with a message that names the limit. */
+/**
+ * Characters no text may hold: NUL (U+0000). PostgreSQL refuses it in text columns (SQLite would keep
+ * it), so accepting it would make what one database saved unmovable to the other; refused on both.
+ */
+const REFUSED_CHARACTER = "\u0000";
+
+/** True when `value` holds a character no stored text may hold (see REFUSED_CHARACTER). */
+export function hasRefusedCharacter(value: string): boolean {
+  return value.includes(REFUSED_CHARACTER);
+}
+
+/** The message a field with a refused character gets (the same from every schema and the import). */
+export const REFUSED_CHARACTER_MESSAGE = "must not contain the NUL character (\\u0000)";
+
+/**
+ * A string schema capped at LIMITS[name] (in UTF-16 code units), with a message that names the limit,
+ * and refusing the NUL character (what PostgreSQL cannot store), so a value is accepted by the
+ * save and the import alike, on SQLite and PostgreSQL alike.
+ */
 export function text(name: LimitName) {
   const max = LIMITS[name];
-  return z.string().max(max, `must be at most ${max.toLocaleString("en-US")} characters`);
+  return z
+    .string()
+    .max(max, `must be at most ${max.toLocaleString("en-US")} characters`)
+    .refine((s) => !hasRefusedCharacter(s), REFUSED_CHARACTER_MESSAGE);
 }
 
 /** Cut `value` to at most `max` characters, saying how much was left out. */

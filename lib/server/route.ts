@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { mayAttempt, type Action, type Actor } from "@/lib/domain/permissions";
+import { appError } from "./errors";
 import { actorLocale, assertSameOrigin, errorResponse, readJson, requestLocale } from "./http";
 import { authorize, requireActor } from "./session";
 import { isFromStore } from "./stored";
@@ -73,6 +74,17 @@ const SERVER_TIMING = process.env.STUDIO_SERVER_TIMING === "1";
 /** Statuses whose answer has no body (a web Response refuses one). */
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
+/**
+ * The path's params, or 404: a path whose id cannot be one (too long, a NUL from `%00`) names no
+ * record, so it is answered as one that does not exist, before any database sees the value.
+ */
+function parseParams<S extends Schema>(schema: S, raw: unknown): z.output<S> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw appError("not_found", "error.pathParam", { field: issue?.path.join(".") || "path", problem: issue?.message ?? "is not valid" });
+}
+
 const withoutEmpty = (params: URLSearchParams) => Object.fromEntries([...params].filter(([, v]) => v.trim() !== ""));
 
 /**
@@ -112,7 +124,7 @@ export function route<
         assertSameOrigin(req);
         if (spec.permission !== "signed-in" && !mayAttempt(actor, spec.permission as Action)) authorize(actor, spec.permission as Action);
       }
-      const params = spec.params ? spec.params.parse(await ctx.params) : undefined;
+      const params = spec.params ? parseParams(spec.params, await ctx.params) : undefined;
       const query = spec.query ? spec.query.parse(withoutEmpty(new URL(req.url).searchParams)) : undefined;
       const body = spec.body ? spec.body.parse((await readJson(req, { optional: true })) ?? {}) : undefined;
       mark("input");
