@@ -37,6 +37,12 @@ export const LIMITS = {
   split: 500,
   /** JSON bodies of the studio's API routes. */
   jsonBodyBytes: 1_000_000,
+  /**
+   * An over-limit body is still read (and dropped) up to this many bytes before its 413 is sent, so the
+   * answer reaches a client that is still sending (closing on it mid-send shows a network error instead);
+   * past this the connection is closed.
+   */
+  drainBodyBytes: 16_000_000,
   /** Bodies of the sign-in, sign-out and password-change endpoints. */
   authBodyBytes: 16_000,
   /** Free text copied into an audit row (labels, ids a caller sent). */

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { mayAttempt, type Action, type Actor } from "@/lib/domain/permissions";
+import { discardBody } from "./body";
 import { appError } from "./errors";
 import { actorLocale, assertSameOrigin, errorResponse, readJson, requestLocale } from "./http";
 import { authorize, requireActor } from "./session";
@@ -130,7 +131,10 @@ export function route<
       mark("input");
       const result = await spec.handler({ actor, params, query, body, req } as Parameters<typeof spec.handler>[0]);
       mark("handler");
-      if (spec.output === "raw") return timed(result as Response);
+      if (spec.output === "raw") {
+        await discardBody(req);
+        return timed(result as Response);
+      }
       // What this very schema just produced from stored data (fromStore) parses to itself: not parsed twice.
       if (!isFromStore(result, spec.output)) {
         const checked = spec.output.safeParse(result);
@@ -145,8 +149,11 @@ export function route<
       const text = JSON.stringify(result) as string | undefined;
       if (text === undefined) throw new Error(`${req.method} ${new URL(req.url).pathname}: the answer is not JSON (${typeof result})`);
       mark("json");
+      await discardBody(req);
       return { status: spec.status ?? 200, headers: SERVER_TIMING ? [["server-timing", timing()]] : [], json: text };
     } catch (e) {
+      // A body refused unread (401, 404, 413 ...) is drained first, so the answer reaches a client still sending it.
+      await discardBody(req);
       // In the person's language once we know who asks; before that, in the browser's.
       return timed(errorResponse(e, actor ? actorLocale(actor) : requestLocale(req)));
     }
