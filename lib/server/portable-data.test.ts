@@ -2,7 +2,7 @@
 // and movable between them, and files that look right but are not must be refused at the door with the
 // file or field named. Real route handlers with API tokens, real imports, a fresh SQLite studio, and the
 // same checks again on a private PostgreSQL server (where a NUL or a 2^32-1 width used to fail).
-import { mkdtemp, readdir, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import os from "node:os";
@@ -15,11 +15,13 @@ import { PATCH as meRoute } from "@/app/api/me/route";
 import { POST as tokensRoute } from "@/app/api/tokens/route";
 import { GET as trajectoryRoute } from "@/app/api/trajectories/[id]/route";
 import { GET as trajectoriesRoute } from "@/app/api/trajectories/route";
+import { GET as screenshotRoute } from "@/app/api/screenshots/[sha]/route";
 import { CLI_ACTOR } from "./audit";
 import type { Db } from "./db";
 import { importFile, type ImportResult } from "./import";
 import { createUser } from "./people";
 import { createToken } from "./tokens";
+import { screenshotFile } from "./screenshot-store";
 import { extractZip } from "./upload";
 import { blankPng, freshStudio } from "./testing/fixtures";
 import { undecodablePngs } from "./testing/hostile-uploads";
@@ -177,6 +179,32 @@ describe("on SQLite", () => {
       [4, "screenshot", ["wide.png", "declares"]],
     ]);
     expect(await snapshot(s.db)).toEqual(before);
+  });
+
+  it("answers the display image of a stored screenshot that does not decode with 422 in words, not a 500", async () => {
+    // What an import before decoding checks could leave in the store: the bytes of a garbage PNG under a screenshot's name.
+    const shot = await s.db.screenshot.create({
+      data: { sha256: "e".repeat(64), width: 1080, height: 2400, bytes: 10, mime: "image/png" },
+    });
+    await s.db.step.update({ where: { id: s.stepId }, data: { screenshotSha: shot.sha256 } });
+    try {
+      const file = screenshotFile(shot.sha256, shot.mime);
+      await mkdir(path.dirname(file), { recursive: true });
+      await writeFile(file, undecodablePngs()["garbage-pixels.png"]!);
+      const r = await send(screenshotRoute as Handler, "GET", `/api/screenshots/${shot.sha256}`, s.token, undefined, { sha: shot.sha256 });
+      expect(r).toEqual({
+        status: 422,
+        body: {
+          error: {
+            code: "unprocessable",
+            message: "Screenshot eeeeeeeeeeee… does not decode as an image; import it again from a good copy.",
+          },
+        },
+      });
+    } finally {
+      const first = await s.db.screenshot.findFirstOrThrow({ where: { sha256: { not: shot.sha256 } } });
+      await s.db.step.update({ where: { id: s.stepId }, data: { screenshotSha: first.sha256 } });
+    }
   });
 
   it("imports a JSONL that starts with a UTF-8 byte-order mark", async () => {
