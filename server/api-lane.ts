@@ -247,10 +247,10 @@ function toRequest(req: IncomingMessage, { port, hostname }: LaneOptions, signal
 }
 
 /**
- * The request body as a web stream, read as the handler pulls it. A handler that stops early (a body over
- * its limit) cancels it: the rest is then read and dropped, so the client still gets its answer on a
- * connection that stays usable. (Readable.toWeb would destroy the socket instead, and the client would see
- * a reset rather than the 413.)
+ * The request body as a web stream, read as the handler pulls it. A handler that stops reading (route()
+ * drains an unwanted body up to LIMITS.drainBodyBytes first, lib/server/body.ts) cancels it: the
+ * connection is then closed once the answer is sent, so no one reads on without bound. (Readable.toWeb
+ * would destroy the socket at once instead, and the client would see a reset rather than the answer.)
  */
 function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(
@@ -280,22 +280,26 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
         req.resume();
       },
       cancel() {
-        dropRest(req);
+        // Past the drain bound: read no more of it (its answer closes the connection).
+        abandoned.add(req);
+        req.removeAllListeners("data");
+        req.pause();
       },
     },
     new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 }),
   );
 }
 
-/** Read what is left of a body nobody wants, so the answer reaches the client (Node's request timeout bounds it). */
-function dropRest(req: IncomingMessage): void {
-  req.removeAllListeners("data");
-  req.resume();
-}
+/** Requests whose body the handler gave up on before its end: their connection closes after the answer. */
+const abandoned = new WeakSet<IncomingMessage>();
 
-/** What every answer starts with: the rest of an unread body dropped, the status, the security headers. */
+/**
+ * What every answer starts with: the status, the security headers, and `Connection: close` when the body
+ * was not read to its end (Node reads no more of a request once its answer is sent, so a kept-alive
+ * connection would stall the client's upload until it timed out; closed, the client has its answer).
+ */
 function beginAnswer(status: number, req: IncomingMessage, res: ServerResponse): void {
-  if (!req.complete) dropRest(req);
+  if (!req.complete || abandoned.has(req)) res.setHeader("connection", "close");
   res.statusCode = status;
   for (const { key, value } of SECURITY_HEADERS) res.setHeader(key, value);
 }

@@ -1,8 +1,16 @@
 import { z } from "zod";
+import { hasRefusedCharacter, REFUSED_CHARACTER_MESSAGE } from "./limits";
 
 // Wire shapes of the audit API: route handlers shape their answers with these, the client parses them.
 
-const text = (max: number) => z.string().trim().min(1).max(max).optional();
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine((s) => !hasRefusedCharacter(s), REFUSED_CHARACTER_MESSAGE)
+    .optional();
 
 /**
  * Filters of GET /api/audit. `actor` matches part of the actor's label (an email, "cli", "system");

@@ -37,6 +37,12 @@ export const LIMITS = {
   split: 500,
   /** JSON bodies of the studio's API routes. */
   jsonBodyBytes: 1_000_000,
+  /**
+   * An over-limit body is still read (and dropped) up to this many bytes before its 413 is sent, so the
+   * answer reaches a client that is still sending (closing on it mid-send shows a network error instead);
+   * past this the connection is closed.
+   */
+  drainBodyBytes: 16_000_000,
   /** Bodies of the sign-in, sign-out and password-change endpoints. */
   authBodyBytes: 16_000,
   /** Free text copied into an audit row (labels, ids a caller sent). */
@@ -49,14 +55,44 @@ export const LIMITS = {
   elementText: 2_000,
   elementResourceId: 300,
   elementClass: 200,
+  /**
+   * A screenshot's width or height, in pixels: WebP's own limit (16,383), so the display variant can
+   * always be made. A phone screen is 1,080-1,440 wide; a long scrolling capture a few thousand high.
+   */
+  screenshotSide: 16_383,
+  /** A screenshot's width x height, in pixels (decoding one holds 4 bytes per pixel; a 4K screen is 8.3 million). */
+  screenshotPixels: 40_000_000,
+  /** How deep the JSON of one imported line may nest (arrays and objects): a trajectory needs about 10. */
+  jsonDepth: 64,
 } as const;
 
 export type LimitName = keyof typeof LIMITS;
 
-/** A string schema capped at LIMITS[name], with a message that names the limit. */
+/**
+ * Characters no text may hold: NUL (U+0000). PostgreSQL refuses it in text columns (SQLite would keep
+ * it), so accepting it would make what one database saved unmovable to the other; refused on both.
+ */
+const REFUSED_CHARACTER = "\u0000";
+
+/** True when `value` holds a character no stored text may hold (see REFUSED_CHARACTER). */
+export function hasRefusedCharacter(value: string): boolean {
+  return value.includes(REFUSED_CHARACTER);
+}
+
+/** The message a field with a refused character gets (the same from every schema and the import). */
+export const REFUSED_CHARACTER_MESSAGE = "must not contain the NUL character (\\u0000)";
+
+/**
+ * A string schema capped at LIMITS[name] (in UTF-16 code units), with a message that names the limit,
+ * and refusing the NUL character (what PostgreSQL cannot store), so a value is accepted by the
+ * save and the import alike, on SQLite and PostgreSQL alike.
+ */
 export function text(name: LimitName) {
   const max = LIMITS[name];
-  return z.string().max(max, `must be at most ${max.toLocaleString("en-US")} characters`);
+  return z
+    .string()
+    .max(max, `must be at most ${max.toLocaleString("en-US")} characters`)
+    .refine((s) => !hasRefusedCharacter(s), REFUSED_CHARACTER_MESSAGE);
 }
 
 /** Cut `value` to at most `max` characters, saying how much was left out. */

@@ -15,7 +15,7 @@ import {
 
 /** One step as the reviewer fixed it ("Fix and approve"): the whole annotation, the step it belongs to and the version they edited. */
 export const stepFixSchema = stepAnnotationSchema.extend({
-  stepId: z.string().min(1).max(100),
+  stepId: text("id").min(1),
   version: z.number().int().positive(),
 });
 export type StepFix = z.infer<typeof stepFixSchema>;

@@ -12,6 +12,7 @@ export type ErrorCode =
   | "bad_gateway"
   | "unavailable"
   | "gateway_timeout"
+  | "insufficient_storage"
   | "internal";
 
 export const HTTP_STATUS: Record<ErrorCode, number> = {
@@ -31,6 +32,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   unavailable: 503,
   /** the model endpoint did not answer in time */
   gateway_timeout: 504,
+  /** the disk (the data folder's, or the database's) is full */
+  insufficient_storage: 507,
 };
 
 /**
@@ -58,4 +61,30 @@ export class AppError extends Error {
 export function appError(code: ErrorCode, key: MessageKey, vars?: MessageRef["vars"], details?: unknown): AppError {
   const ref: MessageRef = vars ? { key, vars } : { key };
   return new AppError(code, localize(ref, "en"), details, ref);
+}
+
+/**
+ * True when `e` (or an error it wraps) says a disk is full: ENOSPC or EDQUOT from the file system,
+ * SQLite's SQLITE_FULL, PostgreSQL's disk_full (53100). Each layer wraps its driver's error
+ * differently, so the chain of causes and the messages are both read.
+ */
+export function isDiskFull(e: unknown): boolean {
+  const seen = new Set<unknown>();
+  for (let err = e; err && typeof err === "object" && !seen.has(err); err = (err as { cause?: unknown }).cause) {
+    seen.add(err);
+    const { code, message, originalCode, extendedCode } = err as Record<string, unknown>;
+    if (code === "ENOSPC" || code === "EDQUOT" || code === "SQLITE_FULL" || code === "53100" || originalCode === "53100") return true;
+    if (extendedCode === 13) return true;
+    if (
+      typeof message === "string" &&
+      /\b(ENOSPC|SQLITE_FULL)\b|database or disk is full|No space left on device|could not extend file/.test(message)
+    )
+      return true;
+  }
+  return false;
+}
+
+/** A disk-full error in words (507), or `e` as it was. */
+export function diskFullOr(e: unknown): unknown {
+  return !(e instanceof AppError) && isDiskFull(e) ? appError("insufficient_storage", "error.diskFull") : e;
 }

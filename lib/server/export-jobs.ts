@@ -10,7 +10,7 @@ import { CLI_ACTOR, type AuditActor } from "./audit";
 import { dataDir } from "./config";
 import { failStoppedJobs, isOtherRunnerGone, newRunnerId } from "./job-runner";
 import { db as defaultDb, type Db } from "./db";
-import { AppError } from "./errors";
+import { AppError, diskFullOr } from "./errors";
 import { EXPORT_STATUSES, exportDataset, type ExportStatus, type ExportSummary } from "./export";
 import { auditActor, authorizeCaller, type Caller } from "./session";
 import { parseSplit, type SplitSpec } from "./split";
@@ -258,7 +258,9 @@ async function launch(
     async (e: unknown) => {
       clearInterval(timer);
       await writing;
-      const error = e instanceof AppError ? e.message : "The export failed on the server; it has been logged.";
+      // A full disk is said in words (the operator frees space); anything else unexpected is logged.
+      const known = diskFullOr(e);
+      const error = known instanceof AppError ? known.message : "The export failed on the server; it has been logged.";
       if (!(e instanceof AppError)) console.error(`export ${spec.id} failed`, e);
       await prisma.exportJob
         .updateMany({

@@ -2,7 +2,7 @@ import { ZodError } from "zod";
 import { isLocale, translator, type Locale } from "@/lib/i18n";
 import type { Actor } from "@/lib/domain/permissions";
 import { readBoundedText } from "./body";
-import { AppError, appError, HTTP_STATUS } from "./errors";
+import { AppError, appError, diskFullOr, HTTP_STATUS } from "./errors";
 import { BEARER } from "./session";
 
 /**
@@ -10,8 +10,11 @@ import { BEARER } from "./session";
  * message in the person's language where the catalogue has it (`locale`: the signed-in person's,
  * else the request's Accept-Language).
  */
-export function errorResponse(e: unknown, locale: Locale = "en"): Response {
+export function errorResponse(thrown: unknown, locale: Locale = "en"): Response {
   const t = translator(locale);
+  // A full disk is the operator's to fix, not a bug: 507 in words (the full error still goes to the log).
+  const e = diskFullOr(thrown);
+  if (e !== thrown) console.error(thrown);
   if (e instanceof ZodError) {
     const issues = e.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
     const first = issues[0];

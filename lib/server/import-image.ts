@@ -1,14 +1,27 @@
 // One read per screenshot: the import's reader thread (import-reader.ts) reads each file once, hashes
 // those bytes and reads a PNG's size from its IHDR; what it cannot measure (JPEG, WebP) is measured here
-// through sharp's header parser on the same buffer, which is then stored. No second read, no decode.
+// through sharp's header parser on the same buffer, which is then stored.
+//
+// Every screenshot is also decoded once here, through sharp (libvips, off this thread), before the
+// import accepts it: a file whose header looks right but whose pixels do not decode (header-only, garbage
+// pixel data, an HTML page behind a PNG signature) would otherwise import and then fail on every view.
+// Only what proves the decode is asked for: the last pixel (every row is read to reach it, none is
+// kept), about 3-6 ms of libvips time per phone screenshot.
 import { createHash } from "node:crypto";
-import type { Metadata } from "sharp";
+import type { Metadata, default as Sharp } from "sharp";
+import { LIMITS } from "@/lib/domain/limits";
 import { AppError } from "./errors";
+
+// sharp (half a second to load) is loaded on first use, not with this module: commands that never read an
+// image never pay for it.
+let sharpModule: Promise<typeof Sharp> | undefined;
+const loadSharp = (): Promise<typeof Sharp> => (sharpModule ??= import("sharp").then((m) => m.default));
 import type { RawImage } from "./import-reader";
 import type { ImageInfo } from "./screenshot-store";
 
 const MIME_BY_FORMAT: Record<string, string> = { png: "image/png", jpeg: "image/jpeg", webp: "image/webp" };
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const fmt = (n: number) => n.toLocaleString("en-US");
 
 /** Width and height from a PNG's IHDR chunk; null when the bytes are not a PNG. */
 function pngSize(bytes: Buffer): { width: number; height: number } | null {
@@ -16,37 +29,80 @@ function pngSize(bytes: Buffer): { width: number; height: number } | null {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-/** Hash and measure image bytes; `file` names it in messages. Throws when they are not a PNG, JPEG or WebP. */
+/**
+ * Refuse a screenshot whose size (pixels, as its header declares) is over LIMITS.screenshotSide or
+ * LIMITS.screenshotPixels, before anything decodes it: such a size is either a lie or more memory than
+ * one image may take, and a width past 2^31 would not even fit the database's integer column.
+ */
+export function checkImageSize(file: string, size: { width: number; height: number }): void {
+  const { width, height } = size;
+  if (width > LIMITS.screenshotSide || height > LIMITS.screenshotSide || width * height > LIMITS.screenshotPixels) {
+    throw new AppError(
+      "unprocessable",
+      `screenshot ${file} declares ${fmt(width)}x${fmt(height)} pixels; at most ${fmt(LIMITS.screenshotSide)} per side and ${fmt(LIMITS.screenshotPixels)} in all are accepted`,
+    );
+  }
+}
+
+/**
+ * Decode an image (a file path or its bytes) far enough to prove every row decodes, within
+ * LIMITS.screenshotPixels; throws an AppError naming `file` when it does not.
+ */
+export async function proveDecodes(file: string, source: string | Buffer, size: { width: number; height: number }): Promise<void> {
+  checkImageSize(file, size);
+  try {
+    await (
+      await loadSharp()
+    )(source, { limitInputPixels: LIMITS.screenshotPixels, failOn: "error" })
+      .extract({ left: size.width - 1, top: size.height - 1, width: 1, height: 1 })
+      .raw()
+      .toBuffer();
+  } catch (e) {
+    throw new AppError("unprocessable", `screenshot ${file} does not decode as an image (${(e as Error).message.trim()})`);
+  }
+}
+
+/** Hash, measure and decode image bytes; `file` names it in messages. Throws when they are not a decodable PNG, JPEG or WebP. */
 export async function inspectImageBytes(
   file: string,
   bytes: Buffer,
   sha256 = createHash("sha256").update(bytes).digest("hex"),
 ): Promise<ImageInfo> {
   const png = pngSize(bytes);
-  if (png && png.width > 0 && png.height > 0) return { sha256, ...png, bytes: bytes.length, mime: "image/png" };
-  // Loaded here, not with the module: a PNG-only import (and every other command) never needs it.
-  const { default: sharp } = await import("sharp");
+  if (png && png.width > 0 && png.height > 0) {
+    await proveDecodes(file, bytes, png);
+    return { sha256, ...png, bytes: bytes.length, mime: "image/png" };
+  }
+  const sharp = await loadSharp();
   let meta: Metadata;
   try {
-    meta = await sharp(bytes).metadata();
+    meta = await sharp(bytes, { limitInputPixels: LIMITS.screenshotPixels }).metadata();
   } catch (e) {
-    throw new AppError("unprocessable", `screenshot ${file} is not a readable image (${(e as Error).message})`);
+    throw new AppError("unprocessable", `screenshot ${file} is not a readable image (${(e as Error).message.trim()})`);
   }
   const mime = meta.format ? MIME_BY_FORMAT[meta.format] : undefined;
   if (!mime || !meta.width || !meta.height) {
     throw new AppError("unprocessable", `screenshot ${file} is a ${meta.format ?? "unknown"} image; PNG, JPEG or WebP expected`);
   }
-  return { sha256, width: meta.width, height: meta.height, bytes: bytes.length, mime };
+  const size = { width: meta.width, height: meta.height };
+  await proveDecodes(file, bytes, size);
+  return { sha256, ...size, bytes: bytes.length, mime };
 }
 
 /**
  * What the import's reader thread made of a file (lib/server/import-reader.ts), finished as
- * inspectImageBytes would: the same information and the same messages. `bytes` is there when the reader did not store
- * the file (not a PNG, or a store that is not a local folder): the caller stores them.
+ * inspectImageBytes would: the same information, the same decode and the same messages. `bytes` is
+ * there when the reader did not store the file (not a PNG, or a store that is not a local folder): the
+ * caller stores them. A PNG the reader measured is decoded from `file` (just read, so from the page cache).
  */
 export async function finishImage(file: string, raw: RawImage): Promise<{ info: ImageInfo; bytes?: Buffer }> {
   if ("missing" in raw) throw new AppError("unprocessable", `screenshot file not found: ${file}`);
-  if (!("data" in raw)) return { info: { sha256: raw.sha256, width: raw.width, height: raw.height, bytes: raw.bytes, mime: "image/png" } };
+  if (!("data" in raw)) {
+    const size = { width: raw.width, height: raw.height };
+    await proveDecodes(file, file, size);
+    return { info: { sha256: raw.sha256, ...size, bytes: raw.bytes, mime: "image/png" } };
+  }
+  if (raw.png) await proveDecodes(file, raw.data, raw.png);
   const info = raw.png
     ? { sha256: raw.sha256, ...raw.png, bytes: raw.data.length, mime: "image/png" }
     : await inspectImageBytes(file, raw.data, raw.sha256);

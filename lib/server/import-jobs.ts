@@ -8,7 +8,7 @@ import { importJobSchema, type ImportJob } from "@/lib/domain/imports";
 import type { CoordinateFrame, ImportFormat } from "@/lib/domain/import-formats";
 import type { AuditActor } from "./audit";
 import { db as defaultDb, type Db } from "./db";
-import { AppError } from "./errors";
+import { AppError, diskFullOr } from "./errors";
 import { DEFAULT_PROJECT, importFile, type ImportProgress, type ImportResult } from "./import";
 import { failStoppedJobs, isOtherRunnerGone, newRunnerId } from "./job-runner";
 import { auditActor, authorizeCaller, type Caller } from "./session";
@@ -136,7 +136,10 @@ async function launch(
       return result;
     },
     async (e: unknown) => {
-      const error = e instanceof AppError ? e.message : "The import failed on the server; it has been logged. Nothing was imported.";
+      // A full disk is said in words (the operator frees space); anything else unexpected is logged.
+      const known = diskFullOr(e);
+      const error =
+        known instanceof AppError ? known.message : "The import failed on the server; it has been logged. Nothing was imported.";
       if (!(e instanceof AppError)) console.error(`import ${id} failed`, e);
       await finish({ state: "failed", error: truncate(error, 2_000) });
       throw e;

@@ -10,6 +10,7 @@ import {
   type DraftTrajectory,
   type ImportFormat,
 } from "@/lib/domain/import-formats";
+import { LIMITS } from "@/lib/domain/limits";
 import type { ImportProblem } from "@/lib/domain/problems";
 import type { Size } from "@/lib/domain/geometry";
 import { pyJsonDumps } from "@/lib/domain/tool-call";
@@ -110,6 +111,8 @@ async function* readLines(file: string, size: number, hash?: Hash): AsyncGenerat
     const out: Line = tooLong
       ? { line, tooLong: length }
       : { line, text: Buffer.concat(parts, length).toString("utf8").replace(/\r$/, "") };
+    // A byte-order mark before the first line (Windows editors write one) is not part of the JSON.
+    if (line === 1 && "text" in out && out.text.charCodeAt(0) === 0xfeff) out.text = out.text.slice(1);
     parts = [];
     length = 0;
     tooLong = false;
@@ -243,7 +246,9 @@ async function* readTrajectories(
         broken = (e as Error).message;
       }
       if (broken !== undefined) queue({ problems: [at({ message: `broken JSON: ${broken}` })] });
-      else {
+      else if (nestedDeeperThan(read.text, LIMITS.jsonDepth)) {
+        queue({ problems: [at({ message: `the JSON nests deeper than ${LIMITS.jsonDepth} levels; a trajectory needs about 10` })] });
+      } else {
         const mapped = mapRecord(opts.format, record, `${fileLabel}:${line}`);
         queue(mapped.draft ? check(line, mapped.draft) : { problems: mapped.problems.map(at) });
       }
@@ -257,6 +262,28 @@ async function* readTrajectories(
     }
   }
   while (inProgress.length > 0) yield await inProgress.shift()!;
+}
+
+/**
+ * True when JSON text nests arrays and objects more than `max` deep. Checked on the text before the
+ * record is walked: every later step (the schema, the fingerprint, the stored copy) recurses into it,
+ * and 20,000 levels would overflow the stack there, failing the whole job instead of naming the line.
+ */
+export function nestedDeeperThan(json: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i += 1; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth -= 1;
+  }
+  return false;
 }
 
 /** images/ (Mobile-R1 release) or screenshots/ (a studio export) beside the file, else its own folder. */

@@ -1,5 +1,7 @@
 import type { z } from "zod";
 import { mayAttempt, type Action, type Actor } from "@/lib/domain/permissions";
+import { discardBody } from "./body";
+import { appError } from "./errors";
 import { actorLocale, assertSameOrigin, errorResponse, readJson, requestLocale } from "./http";
 import { authorize, requireActor } from "./session";
 import { isFromStore } from "./stored";
@@ -73,6 +75,17 @@ const SERVER_TIMING = process.env.STUDIO_SERVER_TIMING === "1";
 /** Statuses whose answer has no body (a web Response refuses one). */
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
+/**
+ * The path's params, or 404: a path whose id cannot be one (too long, a NUL from `%00`) names no
+ * record, so it is answered as one that does not exist, before any database sees the value.
+ */
+function parseParams<S extends Schema>(schema: S, raw: unknown): z.output<S> {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw appError("not_found", "error.pathParam", { field: issue?.path.join(".") || "path", problem: issue?.message ?? "is not valid" });
+}
+
 const withoutEmpty = (params: URLSearchParams) => Object.fromEntries([...params].filter(([, v]) => v.trim() !== ""));
 
 /**
@@ -112,13 +125,16 @@ export function route<
         assertSameOrigin(req);
         if (spec.permission !== "signed-in" && !mayAttempt(actor, spec.permission as Action)) authorize(actor, spec.permission as Action);
       }
-      const params = spec.params ? spec.params.parse(await ctx.params) : undefined;
+      const params = spec.params ? parseParams(spec.params, await ctx.params) : undefined;
       const query = spec.query ? spec.query.parse(withoutEmpty(new URL(req.url).searchParams)) : undefined;
       const body = spec.body ? spec.body.parse((await readJson(req, { optional: true })) ?? {}) : undefined;
       mark("input");
       const result = await spec.handler({ actor, params, query, body, req } as Parameters<typeof spec.handler>[0]);
       mark("handler");
-      if (spec.output === "raw") return timed(result as Response);
+      if (spec.output === "raw") {
+        await discardBody(req);
+        return timed(result as Response);
+      }
       // What this very schema just produced from stored data (fromStore) parses to itself: not parsed twice.
       if (!isFromStore(result, spec.output)) {
         const checked = spec.output.safeParse(result);
@@ -133,8 +149,11 @@ export function route<
       const text = JSON.stringify(result) as string | undefined;
       if (text === undefined) throw new Error(`${req.method} ${new URL(req.url).pathname}: the answer is not JSON (${typeof result})`);
       mark("json");
+      await discardBody(req);
       return { status: spec.status ?? 200, headers: SERVER_TIMING ? [["server-timing", timing()]] : [], json: text };
     } catch (e) {
+      // A body refused unread (401, 404, 413 ...) is drained first, so the answer reaches a client still sending it.
+      await discardBody(req);
       // In the person's language once we know who asks; before that, in the browser's.
       return timed(errorResponse(e, actor ? actorLocale(actor) : requestLocale(req)));
     }

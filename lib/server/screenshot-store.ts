@@ -4,8 +4,9 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { Metadata } from "sharp";
 import { DISPLAY_VARIANT_WIDTH } from "@/lib/domain/geometry";
+import { LIMITS } from "@/lib/domain/limits";
 import { dataDir } from "./config";
-import { AppError } from "./errors";
+import { AppError, appError } from "./errors";
 import { objectStore } from "./object-store";
 
 export type ImageInfo = { sha256: string; width: number; height: number; bytes: number; mime: string };
@@ -91,7 +92,17 @@ export async function displayVariant(sha256: string, mime: string): Promise<stri
   const source = await store.read(screenshotKey(sha256, mime));
   if (!source) throw notStored(sha256);
   const { default: sharp } = await import("sharp");
-  const data = await sharp(source).resize({ width: DISPLAY_WIDTH, withoutEnlargement: true }).webp({ quality: 82 }).toBuffer();
+  let data: Buffer;
+  try {
+    data = await sharp(source, { limitInputPixels: LIMITS.screenshotPixels })
+      .resize({ width: DISPLAY_WIDTH, withoutEnlargement: true })
+      .webp({ quality: 82 })
+      .toBuffer();
+  } catch (e) {
+    // Stored before imports decoded every screenshot: said in words, not a stack trace on every view.
+    console.error(`screenshot ${sha256}: the display variant could not be made`, e);
+    throw appError("unprocessable", "error.screenshotUndecodable", { sha: sha256.slice(0, 12) });
+  }
   await store.putBytes(key, data, "image/webp");
   return key;
 }

@@ -92,7 +92,11 @@ export async function userForToken(token: string, prisma: Db = defaultDb()) {
   if (!row || row.revokedAt || row.user.isDisabled) return null;
   // Touch at most once a minute, so a busy pipeline does not write on every request.
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
-    await prisma.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
+    // A note, not the request's work: a database that cannot take it (a full disk) must not turn
+    // every token request, reads included, into an error; the write the request itself makes says so.
+    await prisma.apiToken
+      .update({ where: { id: row.id }, data: { lastUsedAt: new Date() } })
+      .catch((e: unknown) => console.error("could not record when an API token was last used", e));
   }
   return row.user;
 }

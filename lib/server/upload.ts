@@ -9,6 +9,7 @@ import yauzl from "yauzl";
 import { z } from "zod";
 import { IMPORT_FORMATS, type CoordinateFrame } from "@/lib/domain/import-formats";
 import { QWEN_MAX_PIXELS } from "@/lib/domain/geometry";
+import { text } from "@/lib/domain/limits";
 import { dataDir } from "./config";
 import type { Db } from "./db";
 import { AppError } from "./errors";
@@ -27,10 +28,8 @@ const IMAGE_EXT = new Set([".png", ".jpg", ".jpeg", ".webp"]);
 
 export const importUploadFields = z.object({
   format: z.enum(IMPORT_FORMATS),
-  project: z
-    .string()
+  project: text("projectName")
     .trim()
-    .max(100)
     .transform((s) => s || DEFAULT_PROJECT)
     .default(DEFAULT_PROJECT),
   frame: z.enum(["original", "resized", "rel1000"]).default("original"),
@@ -240,10 +239,25 @@ export async function extractZip(zipPath: string, dir: string, limits: ZipLimits
       if (zip.entryCount > limits.entries) {
         throw new AppError("payload_too_large", `The zip holds ${zip.entryCount} entries; at most ${limits.entries} are accepted.`);
       }
+      const files = new Map<string, string>();
+      const folders = new Map<string, string>();
       await eachEntry(zip, async (entry) => {
-        checkEntryName(entry, root);
+        const target = checkEntryName(entry, root);
         declared += entry.uncompressedSize;
+        if (entry.fileName.endsWith("/")) folders.set(target, entry.fileName);
+        else files.set(target, entry.fileName);
+        for (let dir = path.dirname(target); dir !== root && !folders.has(dir); dir = path.dirname(dir)) folders.set(dir, entry.fileName);
       });
+      // A file and a folder of one name (`images` and `images/a.png`) cannot both be extracted.
+      for (const [target, name] of files) {
+        const inside = folders.get(target);
+        if (inside !== undefined) {
+          throw new AppError(
+            "unprocessable",
+            `The zip holds a file "${name}" and also "${inside}" inside a folder of that name; rename one of them. Nothing was extracted.`,
+          );
+        }
+      }
     } finally {
       zip.close();
     }

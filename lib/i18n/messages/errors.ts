@@ -23,6 +23,9 @@ const en = {
   "error.stepConflictNow": "Step {n} was saved by someone else a moment ago.",
   "error.trajectoryConflict": "This trajectory was saved by someone else since you opened it (now version {now}, yours {yours}).",
   "error.trajectoryConflictNow": "This trajectory was saved by someone else a moment ago.",
+  "error.screenshotUndecodable": "Screenshot {sha}… does not decode as an image; import it again from a good copy.",
+  "error.pathParam": "Nothing is found at this address: its {field} {problem}.",
+  "error.diskFull": "The server's disk is full, so this was not saved. Ask the administrator to free space or add disk, then try again.",
 } as const;
 
 const zh: Catalogue<typeof en> = {
@@ -47,6 +50,9 @@ const zh: Catalogue<typeof en> = {
   "error.stepConflictNow": "第 {n} 步刚刚被他人保存。",
   "error.trajectoryConflict": "此轨迹在你打开后已被他人保存（当前版本 {now}，你的版本 {yours}）。",
   "error.trajectoryConflictNow": "此轨迹刚刚被他人保存。",
+  "error.screenshotUndecodable": "截图 {sha}… 无法解码为图像；请用完好的文件重新导入。",
+  "error.pathParam": "此地址下没有内容：其 {field} {problem}。",
+  "error.diskFull": "服务器磁盘已满，此项未能保存。请联系管理员释放空间或扩容后重试。",
 };
 
 export const errors = { en, zh };

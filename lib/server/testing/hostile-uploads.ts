@@ -112,3 +112,41 @@ export async function zipBomb(out: string, entries: number, entryBytes: number):
 export function fileContent(file: string): AsyncIterable<Buffer> {
   return createReadStream(file) as AsyncIterable<Buffer>;
 }
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** One PNG chunk: length, type, data and a correct CRC (so only what is inside can be wrong). */
+export function pngChunk(type: string, data: Buffer): Buffer {
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const name = Buffer.from(type, "latin1");
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([name, data])));
+  return Buffer.concat([len, name, data, crc]);
+}
+
+/** An IHDR chunk for 8-bit RGB of the given size (any 32-bit width or height, as a hostile file may declare). */
+function ihdr(width: number, height: number): Buffer {
+  const data = Buffer.alloc(13);
+  data.writeUInt32BE(width, 0);
+  data.writeUInt32BE(height, 4);
+  data[8] = 8; // bit depth
+  data[9] = 2; // colour type: RGB
+  return pngChunk("IHDR", data);
+}
+
+/**
+ * PNGs whose headers look like screenshots but whose pixels never decode (issue 22), by name: a header
+ * with no pixel data declaring 60000x60000, a 1080x2400 header over random "pixel data", an HTML page
+ * behind a PNG signature and header, and a width of 2^32-1 (past a 32-bit integer column).
+ */
+export function undecodablePngs(): Record<string, Buffer> {
+  const end = pngChunk("IEND", Buffer.alloc(0));
+  const html = Buffer.from("<html><body><script>alert(document.cookie)</script></body></html>\n");
+  return {
+    "header-only.png": Buffer.concat([PNG_SIGNATURE, ihdr(60_000, 60_000), end]),
+    "garbage-pixels.png": Buffer.concat([PNG_SIGNATURE, ihdr(1080, 2400), pngChunk("IDAT", randomBytes(64 * 1024)), end]),
+    "polyglot.png": Buffer.concat([PNG_SIGNATURE, ihdr(1080, 2400), html]),
+    "wide.png": Buffer.concat([PNG_SIGNATURE, ihdr(2 ** 32 - 1, 2400), pngChunk("IDAT", randomBytes(1024)), end]),
+  };
+}

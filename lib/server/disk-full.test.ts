@@ -1,0 +1,182 @@
+// Issue 22: a full disk answered a bare 500. Here the studio's data folder and its SQLite database live on
+// a real 64 MB tmpfs, filled to the last byte: every write path (a step save, an import upload, an
+// export, a screenshot's display variant) must answer 507 with words an operator can act on, change
+// nothing, and work again once space is freed. Mounting needs root (the CI container runs as root).
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, openSync, writeSync, closeSync } from "node:fs";
+import { mkdir, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PUT as stepRoute } from "@/app/api/steps/[id]/annotation/route";
+import { POST as importsRoute } from "@/app/api/imports/route";
+import { POST as exportsRoute } from "@/app/api/exports/route";
+import { GET as screenshotRoute } from "@/app/api/screenshots/[sha]/route";
+import { localize } from "@/lib/i18n";
+import { CLI_ACTOR } from "./audit";
+import { createDb, type Db } from "./db";
+import { importFile } from "./import";
+import { migrate } from "./migrate";
+import { createUser } from "./people";
+import { createToken } from "./tokens";
+import { blankPng } from "./testing/fixtures";
+import { BOUNDARY } from "./testing/hostile-uploads";
+
+const isRoot = process.getuid?.() === 0;
+const DISK_FULL = localize({ key: "error.diskFull" }, "en");
+
+type Handler = (req: Request, ctx: never) => Promise<Response>;
+async function call(
+  handler: Handler,
+  method: string,
+  url: string,
+  token: string,
+  body?: BodyInit,
+  params: Record<string, string> = {},
+  type = "application/json",
+) {
+  const res = await handler(
+    new Request(`http://127.0.0.1:3000${url}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": type },
+      ...(body ? { body } : {}),
+    }),
+    { params: Promise.resolve(params) } as never,
+  );
+  const text = await res.text();
+  return {
+    status: res.status,
+    error: res.headers.get("content-type")?.startsWith("application/json")
+      ? (JSON.parse(text) as { error?: { code: string; message: string } }).error
+      : undefined,
+  };
+}
+
+describe.skipIf(!isRoot)("a full disk (a 64 MB tmpfs holding the data folder and the database)", () => {
+  let mount: string;
+  let db: Db;
+  let token: string;
+  let stepId: string;
+  let sha: string;
+  const filler = () => path.join(mount, "filler");
+  const saved = { url: process.env.DATABASE_URL, data: process.env.STUDIO_DATA_DIR };
+
+  /** Fill the disk to the last byte: big writes, then small ones, until ENOSPC. */
+  function fill() {
+    const fd = openSync(filler(), "a");
+    try {
+      for (const size of [1 << 20, 4096, 1]) {
+        const block = randomBytes(size);
+        for (;;) {
+          try {
+            writeSync(fd, block);
+          } catch (e) {
+            if ((e as NodeJS.ErrnoException).code === "ENOSPC") break;
+            throw e;
+          }
+        }
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  const annotation = (text: string, version: number) =>
+    JSON.stringify({
+      thought: { state: "s", nextAction: "n", purpose: "p", text },
+      clearAction: "Open Gmail.",
+      toolCall: { action: "open", text: "Gmail" },
+      box: null,
+      verdict: "good",
+      version,
+    });
+
+  beforeAll(async () => {
+    mount = mkdtempSync(path.join(os.tmpdir(), "studio-full-"));
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=64m", "tmpfs", mount]);
+    const url = `file:${path.join(mount, "studio.db")}`;
+    process.env.STUDIO_DATA_DIR = mount;
+    process.env.DATABASE_URL = url;
+    await migrate(url);
+    db = createDb(url);
+    await createUser({ actor: CLI_ACTOR, email: "boss@example.com", role: "admin", password: "password-123" }, db);
+    token = (await createToken({ actor: CLI_ACTOR, user: "boss@example.com", name: "t" }, db)).token;
+    const src = mkdtempSync(path.join(os.tmpdir(), "full-src-"));
+    await writeFile(path.join(src, "a.png"), await blankPng(1080, 2400));
+    await writeFile(
+      path.join(src, "d.jsonl"),
+      `${JSON.stringify({ goal: "Open Gmail", steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "a.png" }] })}\n`,
+    );
+    expect((await importFile({ file: path.join(src, "d.jsonl"), format: "ui-s1", db })).ok).toBe(true);
+    const boss = await db.user.findUniqueOrThrow({ where: { email: "boss@example.com" } });
+    const t = await db.trajectory.findFirstOrThrow();
+    await db.trajectory.update({ where: { id: t.id }, data: { assigneeId: boss.id } });
+    const step = await db.step.findFirstOrThrow({ include: { screenshot: true } });
+    stepId = step.id;
+    sha = step.screenshotSha;
+    await mkdir(path.join(mount, "exports"), { recursive: true });
+    fill();
+  }, 120_000);
+
+  afterAll(async () => {
+    await db?.$disconnect();
+    if (mount) execFileSync("umount", ["-l", mount]);
+    process.env.DATABASE_URL = saved.url;
+    process.env.STUDIO_DATA_DIR = saved.data;
+  });
+
+  it("answers a step save with 507 in words", async () => {
+    const before = await db.step.findUniqueOrThrow({ where: { id: stepId } });
+    // Saves until the database needs a page it cannot have (the first may fit in space SQLite holds already).
+    let r = { status: 200 } as Awaited<ReturnType<typeof call>>;
+    for (let i = 0; r.status === 200 && i < 50; i++) {
+      const current = await db.step.findUniqueOrThrow({ where: { id: stepId } });
+      r = await call(stepRoute, "PUT", `/api/steps/${stepId}/annotation`, token, annotation("x".repeat(9_000) + i, current.version), {
+        id: stepId,
+      });
+    }
+    expect(r).toEqual({ status: 507, error: { code: "insufficient_storage", message: DISK_FULL } });
+    expect((await db.step.findUniqueOrThrow({ where: { id: stepId } })).version).toBeGreaterThanOrEqual(before.version);
+  });
+
+  it("answers an import upload with 507 in words, leaving nothing behind", async () => {
+    const png = await blankPng(64, 64);
+    const body = Buffer.concat([
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="format"\r\n\r\nui-s1\r\n`),
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="d.jsonl"\r\n\r\n`),
+      Buffer.from(
+        JSON.stringify({ goal: "Full", steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "b.png" }] }) + "\n",
+      ),
+      Buffer.from(`\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="b.png"\r\n\r\n`),
+      png,
+      randomBytes(256 * 1024), // more than any space a full disk has left
+      Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+    ]);
+    const trajectories = await db.trajectory.count();
+    const r = await call(importsRoute, "POST", "/api/imports", token, body, {}, `multipart/form-data; boundary=${BOUNDARY}`);
+    expect(r).toEqual({ status: 507, error: { code: "insufficient_storage", message: DISK_FULL } });
+    expect(await db.trajectory.count()).toBe(trajectories);
+  });
+
+  it("answers an export with 507 in words", async () => {
+    const r = await call(exportsRoute, "POST", "/api/exports", token, JSON.stringify({ status: "all" }));
+    expect(r).toEqual({ status: 507, error: { code: "insufficient_storage", message: DISK_FULL } });
+  });
+
+  it("answers a screenshot's display variant with 507 in words; the original is still served", async () => {
+    const variant = await call(screenshotRoute, "GET", `/api/screenshots/${sha}?variant=display`, token, undefined, { sha });
+    expect(variant).toEqual({ status: 507, error: { code: "insufficient_storage", message: DISK_FULL } });
+    const original = await call(screenshotRoute, "GET", `/api/screenshots/${sha}?variant=original`, token, undefined, { sha });
+    expect(original.status).toBe(200);
+  });
+
+  it("works again once space is freed", async () => {
+    await rm(filler());
+    const current = await db.step.findUniqueOrThrow({ where: { id: stepId } });
+    const r = await call(stepRoute, "PUT", `/api/steps/${stepId}/annotation`, token, annotation("after", current.version), { id: stepId });
+    expect(r.status).toBe(200);
+    const variant = await call(screenshotRoute, "GET", `/api/screenshots/${sha}?variant=display`, token, undefined, { sha });
+    expect(variant.status).toBe(200);
+  });
+});
