@@ -2,10 +2,12 @@
 // responses whose <tool_call> holds the call JSON-encoded again, and icon taps stored as system_button "Tap" with no
 // point. They import whole; the pointless taps are named in the editor's checks, block submit, and are named by the
 // trainer bridge until a person places the point.
+import { readFileSync } from "node:fs";
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { MOBILE_R1_RELEASE_TAP_JSONL } from "@/fixtures";
 import { annotationOf, stepProblems } from "@/lib/domain/annotation";
 import { runBridge } from "@/lib/bridge/cli";
 import { captureIo } from "@/lib/bridge/test-fixtures";
@@ -18,26 +20,8 @@ import { createUser } from "./people";
 import { getTrajectory, listTrajectories } from "./trajectories";
 import { blankPng, freshStudio } from "./testing/fixtures";
 
-const STUB_SYSTEM = [
-  "# Tools",
-  "",
-  "You may call one or more functions to assist with the user query.",
-  "",
-  "You are provided with function signatures within <tools></tools> XML tags:",
-  "<tools>",
-  '{"type": "function", "function": {"name_for_human": "mobile_use", "name": "mobile_use", "description": "Use a touchscreen to interact with a mobile device."}}',
-  "</tools>",
-  "",
-  "For each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:",
-  "<tool_call>",
-  '{"name": <function-name>, "arguments": <args-json-object>}',
-  "</tool_call>",
-  "分析任务和历史动作,给出下一步操作。",
-  "在标签<think> </think>内输出思考过程。",
-  "在标签<action> </action>内输出这一步将要执行的动作。",
-  "在标签<tool_call> </tool_call>内输出最终答案。",
-  "用户任务: 打开笔记应用,新建一条笔记",
-].join("\n");
+/** The release's own system prompt (a stub tool, Chinese lines, the task inside it), as the fixture holds it. */
+const STUB_SYSTEM = (JSON.parse(readFileSync(MOBILE_R1_RELEASE_TAP_JSONL, "utf8").split("\n")[0]!) as { system: string }).system;
 
 /** One step as the release writes it: `action` a JSON string, `response` with the call JSON-encoded again. */
 function releaseStep(image: string, thought: string, subtask: string, args: Record<string, unknown>) {
@@ -133,6 +117,14 @@ describe("the Mobile-R1 release's real rows", () => {
     const { db } = await importRelease();
     const outDir = path.join(await mkdtemp(path.join(os.tmpdir(), "release-export-")), "export");
     await exportDataset({ outDir, status: "all", db });
+    // The release file comes back as it was imported: its own system prompt and the tap's raw action.
+    const [r1] = readFileSync(path.join(outDir, "mobile-r1", "data.jsonl"), "utf8")
+      .trim()
+      .split("\n");
+    const back1 = JSON.parse(r1!) as { system: string; trajectory: { action: string; response: string }[] };
+    expect(back1.system).toBe(STUB_SYSTEM);
+    expect(back1.trajectory.map((s) => s.action)).toEqual(ROW.trajectory.map((s) => s.action));
+    expect(back1.trajectory.map((s) => s.response)).toEqual(ROW.trajectory.map((s) => s.response));
     // The canonical export keeps the pointless call, and imports back as it was.
     const again = await freshStudio();
     const back = await importFile({ file: path.join(outDir, "trajectories.jsonl"), format: "studio", db: again.db });
