@@ -40,6 +40,10 @@ test("a broken .jsonl names its problems and imports nothing", async ({ importPa
   await expect(broken.getByRole("cell").nth(1)).toHaveText("2");
   await expect(importPage.problems.filter({ hasText: "missing_0.png" }).first()).toContainText("screenshot");
   await expect(importPage.result).not.toContainText("e2e-data"); // no server paths in messages
+  // Counts by kind come first: the two missing screenshots of line 3 are one kind, counted 2.
+  const missing = importPage.problemKinds.filter({ hasText: "screenshot" });
+  await expect(missing).toHaveCount(1);
+  await expect(missing.getByRole("cell").nth(0)).toHaveText("2");
   expect(await trajectoryCount(request)).toBe(before);
   // The refused import is listed too, with its problem count, so nobody wonders where it went.
   const row = importPage.recentImports.getByRole("row", { name: /broken\.jsonl/ }).first();

@@ -3,7 +3,7 @@ import { fillNodes, useFormatNumber } from "@/components/ui/format";
 import { ErrorBox } from "@/components/ui/states";
 import { useT } from "@/lib/i18n/react";
 import type { ImportJob } from "@/lib/domain/imports";
-import type { ImportProblem } from "@/lib/domain/problems";
+import { problemKinds, type ImportProblem } from "@/lib/domain/problems";
 import { problemsOf } from "@/lib/queries/imports";
 
 /** How an import ended (a job that ran), or why its upload was refused before it could start (`error`). */
@@ -57,6 +57,8 @@ export function ImportOutcome({ job, error }: { job?: ImportJob; error?: unknown
 
 function Problems({ problems, message }: { problems: ImportProblem[]; message: string }) {
   const t = useT();
+  const nf = useFormatNumber();
+  const kinds = problemKinds(problems);
   return (
     <section className="panel outcome outcome-bad" role="alert" aria-label={t("import.result")}>
       <div className="panel-pad">
@@ -65,7 +67,26 @@ function Problems({ problems, message }: { problems: ImportProblem[]; message: s
           {message} {t("import.failed.fix")}
         </p>
       </div>
-      <table className="table problems">
+      {/* Counts by kind first: 206 missing screenshots read as one row, then the list. */}
+      <table className="table problems problem-kinds" aria-label={t("import.kinds")}>
+        <thead>
+          <tr>
+            <th className="num">{t("import.col.count")}</th>
+            <th>{t("import.col.field")}</th>
+            <th>{t("import.col.kind")}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {kinds.map((k) => (
+            <tr key={`${k.field} ${k.message}`}>
+              <td className="num">{nf(k.count)}</td>
+              <td className="nowrap">{k.field || "—"}</td>
+              <td>{k.message}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <table className="table problems" aria-label={t("import.list")}>
         <thead>
           <tr>
             <th>{t("import.col.file")}</th>

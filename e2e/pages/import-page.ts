@@ -20,9 +20,18 @@ export class ImportPage {
     return this.page.getByLabel("Import result");
   }
 
+  /** The list of every problem (one row each). */
   get problems(): Locator {
     return this.result
-      .getByRole("table")
+      .getByRole("table", { name: "Every problem listed" })
+      .getByRole("row")
+      .filter({ has: this.page.getByRole("cell") });
+  }
+
+  /** The summary above the list: one row per kind of problem, with its count. */
+  get problemKinds(): Locator {
+    return this.result
+      .getByRole("table", { name: "Problems by kind" })
       .getByRole("row")
       .filter({ has: this.page.getByRole("cell") });
   }

@@ -16,3 +16,28 @@ export function formatProblem(p: ImportProblem): string {
     .join(" ");
   return `${where}: ${p.message}`;
 }
+
+/** A kind of import problem and how many of the listed problems are of it. */
+export type ProblemKind = { field: string; message: string; count: number };
+
+/**
+ * Group problems by kind, most frequent first (ties in first-seen order): the field with its list
+ * indexes as `#` (`candidate_bbox.3` → `candidate_bbox.#`) and the message up to the detail that
+ * differs per record (the text after the first ": ", or a quoted or bracketed value), so 206
+ * "screenshot file not found: …" lines read as one kind with a count of 206.
+ */
+export function problemKinds(problems: readonly ImportProblem[]): ProblemKind[] {
+  const kinds = new Map<string, ProblemKind>();
+  for (const p of problems) {
+    const field = (p.field ?? "").replace(/\.\d+(?=\.|$)/g, ".#");
+    const message = p.message
+      .split(/: |\s["“'[(]/)[0]!
+      .replace(/\d+/g, "#")
+      .trim();
+    const key = `${field}\u0000${message}`;
+    const kind = kinds.get(key);
+    if (kind) kind.count += 1;
+    else kinds.set(key, { field, message, count: 1 });
+  }
+  return [...kinds.values()].sort((a, b) => b.count - a.count);
+}
