@@ -230,13 +230,15 @@ async function prefillMatching(prisma: Db, f: NonNullable<StartModelJobInput["ma
       where: { trajectoryId: { in: page.map((t) => t.id) } },
       select: { trajectoryId: true, provenanceJson: true },
     });
+    // A trajectory matches while it has a step whose thought nobody wrote yet, neither a person nor an earlier
+    // job (a job's thought may be asked again, but only for work an admin selects, never by filter).
     const writable = new Set(
       steps
-        .filter(
-          (s) =>
-            prefillDecision(storedProvenance(s.provenanceJson), { isHandedIn: handedIn.get(s.trajectoryId)!, includePeoplesWork: include })
-              .write,
-        )
+        .filter((s) => {
+          const prov = storedProvenance(s.provenanceJson);
+          const decision = prefillDecision(prov, { isHandedIn: handedIn.get(s.trajectoryId)!, includePeoplesWork: include });
+          return decision.write && prov !== null && PREFILL_FIELDS.every((f) => prov[f] === undefined);
+        })
         .map((s) => s.trajectoryId),
     );
     found.push(...page.filter((t) => writable.has(t.id)).map((t) => t.id));
