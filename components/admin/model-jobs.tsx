@@ -6,6 +6,7 @@ import { useState } from "react";
 import { ErrorBox, Loading } from "@/components/ui/states";
 import { PREFILL_SKIP_REASONS } from "@/lib/domain/model";
 import { useT } from "@/lib/i18n/react";
+import { IncludeHandedInField } from "./include-handed-in";
 import { modelJobsQuery, useModelJobCommand, useStartModelJob, type ModelJobView } from "@/lib/queries/model";
 
 /** Start pre-annotation or judge jobs, watch their progress and tokens, pause/resume/cancel them. */
@@ -30,12 +31,7 @@ export function ModelJobs() {
         <textarea className="input" rows={3} value={ids} onChange={(e) => setIds(e.target.value)} />
         <small className="muted">{t("model.jobs.idsHint")}</small>
       </label>
-      <label className="field">
-        <span>
-          <input type="checkbox" checked={include} onChange={(e) => setInclude(e.target.checked)} /> {t("model.prefill.include")}
-        </span>
-        <small className="muted">{t("model.prefill.includeHint")}</small>
-      </label>
+      <IncludeHandedInField checked={include} onChange={setInclude} />
       <div className="form-row">
         <button
           className="btn btn-primary"

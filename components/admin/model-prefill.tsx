@@ -6,6 +6,7 @@ import { useState } from "react";
 import { useFormatNumber } from "@/components/ui/format";
 import { ErrorBox } from "@/components/ui/states";
 import { useT } from "@/lib/i18n/react";
+import { IncludeHandedInField } from "./include-handed-in";
 import { useStartModelJob } from "@/lib/queries/model";
 import { parseFilters } from "@/lib/queries/trajectories";
 
@@ -64,12 +65,7 @@ export function PrefillAction({ selected }: { selected: string[] }) {
               })}
             </label>
           </fieldset>
-          <label className="field">
-            <span>
-              <input type="checkbox" checked={include} onChange={(e) => setInclude(e.target.checked)} /> {t("model.prefill.include")}
-            </span>
-            <small className="muted">{t("model.prefill.includeHint")}</small>
-          </label>
+          <IncludeHandedInField checked={include} onChange={setInclude} />
           <div className="form-row">
             <button
               type="button"

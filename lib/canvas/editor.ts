@@ -1,5 +1,5 @@
 import { convertToolCall, type StepAnnotation, type TrajectoryAnnotation } from "@/lib/domain/annotation";
-import { boxFromCorners, clampBox, type Box, type Point, type Size } from "@/lib/domain/geometry";
+import { boxFromCorners, clampBox, isPointOnScreen, type Box, type Point, type Size } from "@/lib/domain/geometry";
 import { composeThought } from "@/lib/domain/thought";
 import type { ActionType, ToolCall } from "@/lib/domain/tool-call";
 import type { Verdict } from "@/lib/domain/trajectory";
@@ -337,12 +337,6 @@ export function createEditor(init: EditorInit) {
     });
   }
 
-  /** Is the point on the screenshot (original pixels, edges included)? Input that starts elsewhere never edits the step. */
-  function isOnPicture([x, y]: Point): boolean {
-    const { width, height } = meta().size;
-    return x >= 0 && y >= 0 && x <= width && y <= height;
-  }
-
   /** Press on a box's handle or body (`hitBox`): resize or move it, Select and Box tools alike. */
   function grabBox(e: PointerInput, hit: Handle | "body" | null): boolean {
     const box = current().box;
@@ -366,7 +360,8 @@ export function createEditor(init: EditorInit) {
     // Read-only, or a press in the margin beside the screenshot: pan (and drop the selection), never an edit.
     // A selected box's handle may sit just past the edge, so it is tried first.
     const grabsBoxEdge = (s.tool === "box" || s.tool === "select") && s.isBoxSelected && hitBox(p) !== null;
-    if (s.isReadOnly || (!isOnPicture(p) && !grabsBoxEdge)) {
+    // Input that starts off the screenshot never edits the step.
+    if (s.isReadOnly || (!isPointOnScreen(p, meta().size) && !grabsBoxEdge)) {
       view.beginPan(e.display);
       store.set({ drag: { kind: "pan" }, ...(s.isReadOnly ? {} : { isBoxSelected: false }) });
       return;

@@ -109,7 +109,7 @@ const key = (s: string) => s.toLowerCase().replace(/[\s_-]/g, "");
  * `screen` (original pixels) is needed only to turn a direction-only `scroll` into a swipe.
  */
 export function normalizeAction(input: unknown, screen?: Size): Normalized {
-  const r = normalizeAny(input, screen);
+  const r = normalizeActionForImport(input, screen);
   if (!r.ok) return r;
   if (isPointless(r.call)) return fail("coordinate", "is missing");
   return { ok: true, call: r.call, notes: r.notes };
@@ -121,10 +121,6 @@ export function normalizeAction(input: unknown, screen?: Size): Normalized {
  * release file imports whole and the step is named for a person to fix.
  */
 export function normalizeActionForImport(input: unknown, screen?: Size): NormalizedForImport {
-  return normalizeAny(input, screen);
-}
-
-function normalizeAny(input: unknown, screen?: Size): NormalizedForImport {
   let raw = input;
   // A call JSON-encoded as a string, possibly more than once (the release's <tool_call> holds `"{\"name\": …}"`).
   for (let i = 0; typeof raw === "string" && i < MAX_STRING_ENCODINGS; i++) {
