@@ -128,7 +128,7 @@ describe("tools", () => {
     }
   });
 
-  it("box tool: a selected box's handles resize it and its body moves it, each one undo entry", () => {
+  it("box tool: a selected box's handles resize it (one undo entry); a drag from its body draws a new box", () => {
     const e = setup();
     e.setBox([100, 100, 300, 300]);
     e.setTool("box");
@@ -139,11 +139,12 @@ describe("tools", () => {
     e.pointerMove(at(e, 400, 500));
     e.pointerUp(at(e, 400, 500));
     expect(cur(e).box).toEqual([100, 100, 400, 500]);
-    // The body: a move.
+    expect(e.get().history.past.length).toBe(past + 1);
+    // From the body: a new box over the old one (moving is the Select tool's).
     e.pointerDown(at(e, 200, 200));
     e.pointerMove(at(e, 250, 260));
     e.pointerUp(at(e, 250, 260));
-    expect(cur(e).box).toEqual([150, 160, 450, 560]);
+    expect(cur(e).box).toEqual([200, 200, 250, 260]);
     expect(e.get().history.past.length).toBe(past + 2);
     e.undo();
     expect(cur(e).box).toEqual([100, 100, 400, 500]);
