@@ -356,7 +356,7 @@ export function createEditor(init: EditorInit) {
     const p = e.image;
     // Read-only, or a press in the margin beside the screenshot: pan (and drop the selection), never an edit.
     // A selected box's handle may sit just past the edge, so it is tried first.
-    const grabsBoxEdge = (s.tool === "box" || s.tool === "select") && s.isBoxSelected && hitBox(p) !== null;
+    const grabsBoxEdge = s.tool === "select" && s.isBoxSelected && hitBox(p) !== null;
     // Input that starts off the screenshot never edits the step.
     if (s.isReadOnly || (!isPointOnScreen(p, meta().size) && !grabsBoxEdge)) {
       view.beginPan(e.display);
@@ -377,12 +377,7 @@ export function createEditor(init: EditorInit) {
         return;
       }
       case "box":
-        // A selected box's handles resize it; anywhere else (its body included, so a new box can be drawn over
-        // the old one) a press draws a box, or snaps to the element under a click.
-        if (s.isBoxSelected) {
-          const hit = hitBox(p);
-          if (hit && hit !== "body" && grabBox(e, hit)) return;
-        }
+        // A press draws a box, or snaps to the element under a click (resizing and moving are the Select tool's).
         beginGesture();
         store.set({ drag: { kind: "box-draw", anchor: clampPoint(p), at: e.display, isDragging: false }, isBoxSelected: false });
         return;
