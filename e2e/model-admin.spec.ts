@@ -154,7 +154,7 @@ test("pre-annotation started from the list's selection runs to done on /admin/mo
   expect(one.steps[0]!.thought.state).toBe("Person state.");
   expect(one.steps[0]!.provenance["thought.state"]?.source).toBe("typed");
   expect(one.steps[1]!.thought.state).toBe("The settings page is open.");
-  expect(one.steps[1]!.provenance["thought.state"]).toMatchObject({ source: "prefilled", prompt: "suggest-thought.v1", model: MODEL });
+  expect(one.steps[1]!.provenance["thought.state"]).toMatchObject({ source: "prefilled", prompt: "suggest-thought.v2", model: MODEL });
   const three = await getJson<TrajectoryView>(admin, `/api/trajectories/${ids[2]}`);
   expect(three.steps.every((s) => !s.provenance["thought.state"])).toBe(true);
 

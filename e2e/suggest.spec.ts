@@ -50,7 +50,7 @@ test("a suggested thought is accepted with the key, edited by typing, saved with
   await page.getByRole("button", { name: "Suggest thought" }).click();
   const card = page.getByTestId("suggestion");
   await expect(card).toContainText("The settings page is open.");
-  await expect(card).toContainText("fake-qwen-vl · prompt suggest-thought.v1");
+  await expect(card).toContainText("fake-qwen-vl · prompt suggest-thought.v2");
   // The model was sent the screenshot as a data: URL.
   const sent = fake.requests.at(-1)!.body;
   expect(JSON.stringify(sent)).toContain("data:image/");
@@ -77,7 +77,7 @@ test("a suggested thought is accepted with the key, edited by typing, saved with
   expect(step.thought.state).toBe("The settings page is open.");
   expect(step.provenance["thought.state"]).toMatchObject({
     source: "suggested-accepted",
-    prompt: "suggest-thought.v1",
+    prompt: "suggest-thought.v2",
     model: "fake-qwen-vl",
   });
   expect(step.provenance["thought.purpose"]).toMatchObject({ source: "suggested-edited" });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { text } from "./limits";
+import { hasRefusedCharacter, REFUSED_CHARACTER_MESSAGE, text } from "./limits";
 import { modelUrlProblem } from "./redact";
 import { thoughtPartsSchema } from "./thought";
 import { toolCallSchema } from "./tool-call";
@@ -25,12 +25,21 @@ export const saveModelSettingsInput = z.object({
     .string()
     .trim()
     .max(2_000)
+    .refine((s) => !hasRefusedCharacter(s), REFUSED_CHARACTER_MESSAGE)
     .superRefine((s, ctx) => {
       const problem = s === "" ? null : modelUrlProblem(s);
       if (problem) ctx.addIssue({ code: "custom", message: problem });
     }),
-  model: z.string().trim().max(200),
-  apiKey: z.string().max(4_000).optional(),
+  model: z
+    .string()
+    .trim()
+    .max(200)
+    .refine((s) => !hasRefusedCharacter(s), REFUSED_CHARACTER_MESSAGE),
+  apiKey: z
+    .string()
+    .max(4_000)
+    .refine((s) => !hasRefusedCharacter(s), REFUSED_CHARACTER_MESSAGE)
+    .optional(),
   concurrency: z.number().int().min(1).max(MODEL_LIMITS.concurrencyMax).nullable(),
   timeoutMs: z.number().int().min(MODEL_LIMITS.timeoutMsMin).max(MODEL_LIMITS.timeoutMsMax).nullable(),
 });

@@ -176,3 +176,17 @@ export function actionsOfferedBy(systemPrompt: string): string[] {
     return [];
   }
 }
+
+/** The characters that open and close a data fence in a prompt; never left inside the data. */
+const FENCE_OPEN = "⟦";
+const FENCE_CLOSE = "⟧";
+
+/**
+ * Imported text as data in a prompt: on its own lines between `⟦data:<label>⟧` and `⟦/data⟧`, with
+ * every ⟦ and ⟧ inside it replaced by [ and ], so the text can neither close its fence nor open
+ * another one (prompts judge.v2 and suggest-thought.v2 tell the model that fenced text is evidence, not instructions).
+ */
+export function fenceData(label: string, text: string): string {
+  const clean = text.replaceAll(FENCE_OPEN, "[").replaceAll(FENCE_CLOSE, "]");
+  return `${FENCE_OPEN}data:${label}${FENCE_CLOSE}\n${clean}\n${FENCE_OPEN}/data${FENCE_CLOSE}`;
+}

@@ -2,6 +2,7 @@ import { cohensKappa, emptyConfusion, parseJudgeReply, type Confusion, type Judg
 import { outcomeSchema, type Outcome } from "@/lib/domain/trajectory";
 import type { Actor } from "@/lib/domain/permissions";
 import { formatMobileUseCall } from "@/lib/domain/tool-call";
+import { fenceData } from "@/lib/domain/prompt";
 import { db as defaultDb, type Db } from "./db";
 import { AppError } from "./errors";
 import {
@@ -25,20 +26,6 @@ export const JUDGE_MAX_IMAGES = Number(process.env.STUDIO_JUDGE_MAX_IMAGES ?? 8)
 
 /** Trajectories whose outcome people have settled: approved, not discarded, with an outcome. */
 export const REVIEWED_WHERE = { status: "approved", isDiscarded: false, outcome: { not: null } } as const;
-
-/** The characters that open and close a data fence in the judge's prompt; never left inside the data. */
-const FENCE_OPEN = "⟦";
-const FENCE_CLOSE = "⟧";
-
-/**
- * Imported text as data in a prompt: on its own lines between `⟦data:<label>⟧` and `⟦/data⟧`, with
- * every ⟦ and ⟧ inside it replaced by [ and ], so the text can neither close its fence nor open
- * another one (prompt judge.v2 tells the model that fenced text is evidence, not instructions).
- */
-export function fenceData(label: string, text: string): string {
-  const clean = text.replaceAll(FENCE_OPEN, "[").replaceAll(FENCE_CLOSE, "]");
-  return `${FENCE_OPEN}data:${label}${FENCE_CLOSE}\n${clean}\n${FENCE_OPEN}/data${FENCE_CLOSE}`;
-}
 
 /**
  * The judge request (prompt judge.v2): the task, and the trajectory as executed (the agent's own

@@ -114,7 +114,7 @@ describe.skipIf(!hasPostgres)("the model in the loop on PostgreSQL", () => {
     await db.trajectory.update({ where: { id: tid }, data: { assigneeId: ann.id, status: "in_progress" } });
     const s0 = (await steps(tid))[0]!;
     const sug = await suggestForStep({ actor: ann, stepId: s0.id, kind: "thought" }, db);
-    expect(sug).toMatchObject({ kind: "thought", prompt: "suggest-thought.v1", model: "qwen2.5-vl-7b" });
+    expect(sug).toMatchObject({ kind: "thought", prompt: "suggest-thought.v2", model: "qwen2.5-vl-7b" });
     await acceptSuggestion({ actor: ann, id: sug.id }, db);
     const saved = await saveStepAnnotation(
       { actor: ann, stepId: s0.id, ...edit(s0, { thought: sug.kind === "thought" ? sug.output : s0.thought }) },
@@ -123,7 +123,7 @@ describe.skipIf(!hasPostgres)("the model in the loop on PostgreSQL", () => {
     expect(saved.provenance["thought.state"]).toMatchObject({
       source: "suggested-accepted",
       suggestionId: sug.id,
-      prompt: "suggest-thought.v1",
+      prompt: "suggest-thought.v2",
     });
     const edited = await saveStepAnnotation(
       { actor: ann, stepId: s0.id, ...edit(saved, { thought: { ...saved.thought, purpose: "Mine." } }) },

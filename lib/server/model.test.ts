@@ -193,14 +193,14 @@ describe("suggestions in the editor", () => {
     const sug = await suggestForStep({ actor: ann, stepId: s1!.id, kind: "thought" }, db);
     expect(sug).toMatchObject({
       kind: "thought",
-      prompt: "suggest-thought.v1",
+      prompt: "suggest-thought.v2",
       model: "qwen2.5-vl-7b",
       output: { state: "The settings page is open.", nextAction: "Tap the Wi-Fi entry.", purpose: "To turn Wi-Fi on." },
     });
     const sent = fake.requests.at(-1)!.body;
     const text = requestText(sent);
-    expect(text).toContain("Task: Turn on Wi-Fi");
-    expect(text).toContain("Step 1: Open the settings.");
+    expect(text).toContain("Task:\n⟦data:task⟧\nTurn on Wi-Fi\n⟦/data⟧");
+    expect(text).toContain("⟦data:history⟧\nStep 1: Open the settings.");
     expect(text).toContain('"coordinate": [777, 888]');
     expect(text).toContain("This is step 2 of 3");
     const images = requestImages(sent);
@@ -220,7 +220,7 @@ describe("suggestions in the editor", () => {
       expect(saved.provenance[f]).toMatchObject({
         source: "suggested-accepted",
         suggestionId: sug.id,
-        prompt: "suggest-thought.v1",
+        prompt: "suggest-thought.v2",
         model: "qwen2.5-vl-7b",
       });
     }
@@ -250,7 +250,7 @@ describe("suggestions in the editor", () => {
       .find((l) => l.id === tid);
     expect(line.steps[1].provenance["thought.purpose"]).toMatchObject({
       source: "suggested-edited",
-      prompt: "suggest-thought.v1",
+      prompt: "suggest-thought.v2",
       model: "qwen2.5-vl-7b",
     });
     expect(line.steps[1].provenance["thought.state"]).toMatchObject({ source: "suggested-accepted" });
@@ -338,7 +338,7 @@ describe("batch pre-annotation", () => {
     // The model is slow for the first step: the person saves it while the model is answering.
     fake.setMode({ mode: "slow", delayMs: 600 });
     const job = await startModelJob({ actor: admin, kind: "prefill", trajectoryIds: [a, b] }, db);
-    expect(job).toMatchObject({ kind: "prefill", state: "running", progress: { done: 0, total: 5 }, prompt: "suggest-thought.v1" });
+    expect(job).toMatchObject({ kind: "prefill", state: "running", progress: { done: 0, total: 5 }, prompt: "suggest-thought.v2" });
     await waitUntil(() => fake.requests.length >= 1);
     await saveStepAnnotation({ actor: ann, stepId: a0!.id, ...inputFrom(a0!, { clearAction: "Person was here." }) }, db);
     fake.setMode({ mode: "ok" });
@@ -356,7 +356,7 @@ describe("batch pre-annotation", () => {
       nextAction: "Tap the Wi-Fi entry.",
       purpose: "To turn Wi-Fi on.",
     });
-    expect(x2!.provenance["thought.state"]).toMatchObject({ source: "prefilled", prompt: "suggest-thought.v1", model: "qwen2.5-vl-7b" });
+    expect(x2!.provenance["thought.state"]).toMatchObject({ source: "prefilled", prompt: "suggest-thought.v2", model: "qwen2.5-vl-7b" });
     for (const s of await steps(b)) expect(s.provenance["thought.text"]).toMatchObject({ source: "prefilled" });
     expect(await db.auditEvent.count({ where: { action: "step.prefill" } })).toBe(3);
     // A person editing a prefilled field makes it suggested-edited.

@@ -504,7 +504,7 @@ export async function testModelConnection(
 // ── Prompt files ─────────────────────────────────────────────────────────────────────────────────
 
 /** The prompt versions in use; a new version is a new file, so provenance names stay meaningful. */
-export const PROMPTS = { thought: "suggest-thought.v1", action: "suggest-action.v1", judge: "judge.v2" } as const;
+export const PROMPTS = { thought: "suggest-thought.v2", action: "suggest-action.v1", judge: "judge.v2" } as const;
 
 export type PromptFile = { name: string; system: string; user: string };
 

@@ -9,7 +9,7 @@ import {
 } from "@/lib/domain/model";
 import { parseModelOutput } from "@/lib/domain/model-output";
 import type { Actor } from "@/lib/domain/permissions";
-import { mobileUseSystemPrompt, mobileUseUserText } from "@/lib/domain/prompt";
+import { fenceData, mobileUseSystemPrompt, mobileUseUserText } from "@/lib/domain/prompt";
 import { composeThought } from "@/lib/domain/thought";
 import { formatMobileUseCall, mapPoints, screenProblems, type ToolCall } from "@/lib/domain/tool-call";
 import { isEditableStatus } from "@/lib/domain/annotation";
@@ -53,20 +53,26 @@ async function loadContext(prisma: Db, stepId: string) {
 /** The request for "Suggest thought": instruction, history, screenshot, the step's (corrected) tool call. */
 export async function thoughtMessages(ctx: StepContext): Promise<{ prompt: string; messages: ChatMessage[] }> {
   const p = await loadPrompt(PROMPTS.thought);
+  // Every text from a file or a person is fenced as data (prompt suggest-thought.v2): an instruction hidden in a
+  // task or an earlier step stays material for the thought, never an order to the model.
   const history = ctx.history.length
-    ? ctx.history
-        .map(
-          (h) => `Step ${h.index + 1}: ${h.clearAction || h.thought.nextAction || "(no description)"} | ${formatMobileUseCall(h.toolCall)}`,
-        )
-        .join("\n")
+    ? fenceData(
+        "history",
+        ctx.history
+          .map(
+            (h) =>
+              `Step ${h.index + 1}: ${h.clearAction || h.thought.nextAction || "(no description)"} | ${formatMobileUseCall(h.toolCall)}`,
+          )
+          .join("\n"),
+      )
     : "(none: this is the first step)";
   const user = fill(p.user, {
-    instruction: ctx.trajectory.instruction,
+    instruction: fenceData("task", ctx.trajectory.instruction),
     history,
     step: ctx.step.index + 1,
     step_count: ctx.trajectory.stepCount,
-    clear_action: ctx.view.clearAction || "(not written yet)",
-    tool_call: formatMobileUseCall(ctx.view.toolCall),
+    clear_action: ctx.view.clearAction ? fenceData("clear-action", ctx.view.clearAction) : "(not written yet)",
+    tool_call: fenceData("tool-call", formatMobileUseCall(ctx.view.toolCall)),
   });
   const image = await screenshotDataUrl(ctx.step.screenshot.sha256, ctx.step.screenshot.mime);
   return {
