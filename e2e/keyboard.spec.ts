@@ -60,6 +60,8 @@ type Context = {
   focus: (page: Page, isBoxSelected: boolean) => Promise<void>;
   /** Typing goes into this control; these saved paths may change when a character is typed. */
   typesInto?: { paths: RegExp; accepts: (key: string) => boolean };
+  /** The canvas has the focus with this tool: navigation and tool keys are also checked for their effect. */
+  canvasTool?: "select" | "point" | "swipe" | "box";
 };
 
 const form = (page: Page) => page.getByRole("complementary", { name: "Step annotation" });
@@ -86,9 +88,11 @@ const CONTEXTS: Context[] = [
   { name: "radio (verdict)", focus: (p) => focusOn(form(p).getByRole("radio", { name: /^Good/ })) },
   { name: "checkbox (discard)", focus: (p) => focusOn(p.getByRole("checkbox", { name: /discard/ })) },
   { name: "button (cut after this step)", focus: (p) => focusOn(form(p).getByRole("button", { name: /Cut after this step/ })) },
-  {
-    name: "canvas",
-    focus: async (p, isBoxSelected) => {
+  // The canvas with each tool: keys do what the help says whatever the tool (and whatever is selected).
+  ...(["select", "point", "swipe", "box"] as const).map((tool) => ({
+    name: `canvas (${tool} tool)`,
+    canvasTool: tool,
+    focus: async (p: Page, isBoxSelected: boolean) => {
       // The select tool's click pans by nothing on an empty spot, and selects the box on the box: no data changes.
       await p
         .getByRole("toolbar", { name: "Tools" })
@@ -101,8 +105,12 @@ const CONTEXTS: Context[] = [
         const stage = await p.locator(".step-canvas-stage").boundingBox();
         await p.mouse.click(stage!.x + 8, stage!.y + stage!.height - 8);
       }
+      // Then the tool, by its key (a tool change keeps the selection; B also selects the box, Esc drops it).
+      if (tool !== "select") await p.keyboard.press({ point: "p", swipe: "s", box: "b" }[tool]);
+      if (tool === "box" && !isBoxSelected) await p.keyboard.press("Escape");
+      expect((await engine(p)).tool).toBe(tool);
     },
-  },
+  })),
   { name: "page body", focus: (p) => p.evaluate(() => (document.activeElement as HTMLElement | null)?.blur()) },
 ];
 
@@ -175,6 +183,26 @@ function documented(
   return ok(null);
 }
 
+/**
+ * What a navigation or tool key does to the view, by the first shortcut of its row that applies (as in the
+ * registry: the arrows nudge a selected box, J and K always move between steps).
+ */
+function documentedView(
+  ids: string[],
+  isBoxSelected: boolean,
+): { kind: "step"; to: (count: number) => number } | { kind: "tool"; to: string } | null {
+  for (const id of ids) {
+    if (/^box\./.test(id) && id !== "box.parent" && id !== "box.child" && !isBoxSelected) continue;
+    if (id === "step.next") return { kind: "step", to: () => STEP + 1 };
+    if (id === "step.prev") return { kind: "step", to: () => STEP - 1 };
+    if (id === "step.first") return { kind: "step", to: () => 0 };
+    if (id === "step.last") return { kind: "step", to: (n) => n - 1 };
+    if (id.startsWith("tool.")) return { kind: "tool", to: id.slice("tool.".length) };
+    return null;
+  }
+  return null;
+}
+
 async function saved(request: APIRequestContext, id: string): Promise<Data> {
   const res = await request.get(`/api/trajectories/${id}`);
   expect(res.ok()).toBe(true);
@@ -193,6 +221,7 @@ type EditorWindow = {
       isBoxSelected: boolean;
       isHelpOpen: boolean;
       stepIndex: number;
+      tool: string;
       steps: { id: string }[];
       doc: EngineDoc;
       history: { past: unknown[] };
@@ -319,6 +348,16 @@ for (const context of CONTEXTS) {
         if (doc.check) {
           expect(changed.length, `${label}: the documented change happened`).toBeGreaterThan(0);
           doc.check(after);
+        }
+      }
+
+      // On the canvas and the page, the navigation and tool keys do what the help says, whatever the tool and the selection.
+      if (context.canvasTool || context.name === "page body") {
+        const view = documentedView(run.ids, run.isBoxSelected);
+        if (view) {
+          const st = await engine(page);
+          if (view.kind === "step") expect(st.stepIndex, `${label}: moves to the step the help names`).toBe(view.to(st.steps.length));
+          else expect(st.tool, `${label}: picks the tool the help names`).toBe(view.to);
         }
       }
 

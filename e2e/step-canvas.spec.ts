@@ -236,6 +236,45 @@ test.describe("editor", () => {
     );
   });
 
+  test("Box tool as the help says: B selects the box, its handle resizes it, its body moves it, Esc then a drag draws anew", async ({
+    page,
+    baseURL,
+  }) => {
+    const editor = await openTask(page, baseURL!);
+    await editor.drawBox([200, 500, 600, 900]);
+    const drag = async (from: Point, to: Point) => {
+      const [ax, ay] = await editor.toScreen(from);
+      const [bx, by] = await editor.toScreen(to);
+      await page.mouse.move(ax, ay);
+      await page.mouse.down();
+      await page.mouse.move((ax + bx) / 2, (ay + by) / 2, { steps: 4 });
+      await page.mouse.move(bx, by, { steps: 4 });
+      await page.mouse.up();
+    };
+    const box = async () => (await editor.current()).box!;
+    const near = async (expected: [number, number, number, number]) => {
+      const b = await box();
+      for (let i = 0; i < 4; i++) expect(Math.abs(b[i]! - expected[i]!), `${b} vs ${expected}`).toBeLessThanOrEqual(3);
+    };
+    await near([200, 500, 600, 900]);
+    await editor.press("Escape");
+    await editor.press("b");
+    expect((await editor.state()).isBoxSelected, "B selects the box").toBe(true);
+    // The south-east handle: a resize (not a tiny new box).
+    await drag([600, 900], [700, 1000]);
+    await near([200, 500, 700, 1000]);
+    // The body: a move, the size kept.
+    await drag([400, 700], [450, 760]);
+    await near([250, 560, 750, 1060]);
+    // Esc drops the selection: the same press now draws a new box from inside the old one.
+    await editor.press("Escape");
+    await drag([400, 700], [500, 800]);
+    await near([400, 700, 500, 800]);
+    // Each gesture is one undo step.
+    await editor.press("Control+z");
+    await near([250, 560, 750, 1060]);
+  });
+
   test("zoom keys never change a focused form control, and do not zoom while it has the focus", async ({ page, baseURL }) => {
     const editor = await openTask(page, baseURL!);
     const select = page.getByRole("combobox", { name: "Action" });

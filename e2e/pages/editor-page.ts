@@ -92,9 +92,13 @@ export class EditorPage {
     await this.page.mouse.click(sx, sy);
   }
 
-  /** Box tool, then a drag from one corner to the other (original pixels). */
+  /**
+   * Box tool, then a drag from one corner to the other (original pixels). B selects the step's box, whose
+   * handles resize and body moves; Esc drops that selection so the drag draws a new box wherever it starts.
+   */
   async drawBox([x1, y1, x2, y2]: Box) {
     await this.press("b");
+    await this.press("Escape");
     const [ax, ay] = await this.toScreen([x1, y1]);
     const [bx, by] = await this.toScreen([x2, y2]);
     await this.page.mouse.move(ax, ay);

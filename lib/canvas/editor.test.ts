@@ -128,6 +128,32 @@ describe("tools", () => {
     }
   });
 
+  it("box tool: a selected box's handles resize it and its body moves it, each one undo entry", () => {
+    const e = setup();
+    e.setBox([100, 100, 300, 300]);
+    e.setTool("box");
+    e.selectBox(true);
+    const past = e.get().history.past.length;
+    // The south-east handle: a resize, not a new tiny box.
+    e.pointerDown(at(e, 300, 300));
+    e.pointerMove(at(e, 400, 500));
+    e.pointerUp(at(e, 400, 500));
+    expect(cur(e).box).toEqual([100, 100, 400, 500]);
+    // The body: a move.
+    e.pointerDown(at(e, 200, 200));
+    e.pointerMove(at(e, 250, 260));
+    e.pointerUp(at(e, 250, 260));
+    expect(cur(e).box).toEqual([150, 160, 450, 560]);
+    expect(e.get().history.past.length).toBe(past + 2);
+    e.undo();
+    expect(cur(e).box).toEqual([100, 100, 400, 500]);
+    // Elsewhere the box tool still draws a new box (and drops the selection first).
+    e.pointerDown(at(e, 600, 1000));
+    e.pointerMove(at(e, 800, 1200));
+    e.pointerUp(at(e, 800, 1200));
+    expect(cur(e).box).toEqual([600, 1000, 800, 1200]);
+  });
+
   it("swipe tool: drag sets coordinate and coordinate2; a tiny drag changes nothing", () => {
     const e = setup();
     e.setTool("swipe");

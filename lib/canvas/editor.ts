@@ -48,7 +48,7 @@ export type Drag =
    * (until then the press is a click, which snaps to an element).
    */
   | { kind: "box-draw"; anchor: Point; at: Point; isDragging: boolean }
-  | { kind: "box-move"; grab: Point; start: Box }
+  | { kind: "box-move"; grab: Point; start: Box; at: Point; tool: Tool }
   | { kind: "box-resize"; handle: Handle; start: Box }
   | { kind: "pan" };
 
@@ -345,7 +345,10 @@ export function createEditor(init: EditorInit) {
     beginGesture();
     store.set({
       isBoxSelected: true,
-      drag: hit === "body" ? { kind: "box-move", grab: p, start: box } : { kind: "box-resize", handle: hit, start: box },
+      drag:
+        hit === "body"
+          ? { kind: "box-move", grab: p, start: box, at: e.display, tool: get().tool }
+          : { kind: "box-resize", handle: hit, start: box },
     });
     return true;
   }
@@ -356,7 +359,7 @@ export function createEditor(init: EditorInit) {
     const p = e.image;
     // Read-only, or a press in the margin beside the screenshot: pan (and drop the selection), never an edit.
     // A selected box's handle may sit just past the edge, so it is tried first.
-    const grabsBoxEdge = s.tool === "select" && s.isBoxSelected && hitBox(p) !== null;
+    const grabsBoxEdge = (s.tool === "box" || s.tool === "select") && s.isBoxSelected && hitBox(p) !== null;
     // Input that starts off the screenshot never edits the step.
     if (s.isReadOnly || (!isPointOnScreen(p, meta().size) && !grabsBoxEdge)) {
       view.beginPan(e.display);
@@ -377,7 +380,9 @@ export function createEditor(init: EditorInit) {
         return;
       }
       case "box":
-        // A press draws a box, or snaps to the element under a click (resizing and moving are the Select tool's).
+        // As the help says: a selected box's handles resize it and its body moves it (a click on it still snaps);
+        // elsewhere a press draws a box, or snaps to the element under a click.
+        if (s.isBoxSelected && grabBox(e, hitBox(p))) return;
         beginGesture();
         store.set({ drag: { kind: "box-draw", anchor: clampPoint(p), at: e.display, isDragging: false }, isBoxSelected: false });
         return;
@@ -446,6 +451,9 @@ export function createEditor(init: EditorInit) {
         return commitGesture("history.box");
       }
       case "box-move":
+        // A Box-tool click on the selected box (no drag) snaps to the element under it, as a click anywhere does.
+        if (d.tool === "box" && isClick(d, e)) return snapAt(e.image);
+        return commitGesture("history.box");
       case "box-resize":
         return commitGesture("history.box");
       case "pan":
@@ -602,7 +610,7 @@ function resizeBox([x1, y1, x2, y2]: Box, handle: Handle, [px, py]: Point): Box 
 }
 
 /** Did the box-tool press stay within CLICK_PX stage pixels of where it went down? */
-function isClick(d: Extract<Drag, { kind: "box-draw" }>, e: PointerInput): boolean {
+function isClick(d: { at: Point }, e: PointerInput): boolean {
   return Math.hypot(e.display[0] - d.at[0], e.display[1] - d.at[1]) < CLICK_PX;
 }
 

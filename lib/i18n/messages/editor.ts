@@ -157,7 +157,8 @@ const en = {
   "shortcut.toolSelect": "Select tool",
   "shortcut.toolPoint": "Point tool (tap / long press)",
   "shortcut.toolSwipe": "Swipe tool",
-  "shortcut.toolBox": "Box tool (selects the box)",
+  "shortcut.toolBox":
+    "Box tool: selects the box; drag a handle to resize it, its body to move it, elsewhere to draw (Esc first to draw over it)",
   "shortcut.nudge": "Nudge the box 1 px",
   "shortcut.nudge10": "Nudge the box 10 px",
   "shortcut.boxDelete": "Delete the box",
@@ -344,7 +345,7 @@ const zh: Catalogue<typeof en> = {
   "shortcut.toolSelect": "选择工具",
   "shortcut.toolPoint": "点击点工具（点击 / 长按）",
   "shortcut.toolSwipe": "滑动工具",
-  "shortcut.toolBox": "框选工具（选中目标框）",
+  "shortcut.toolBox": "框选工具：选中目标框；拖动手柄调整大小，拖动框内移动，在别处拖动画新框（先按 Esc 可在框内画新框）",
   "shortcut.nudge": "目标框移动 1 像素",
   "shortcut.nudge10": "目标框移动 10 像素",
   "shortcut.boxDelete": "删除目标框",
