@@ -53,6 +53,26 @@ async function call(
   };
 }
 
+/** Fill the disk holding `file` to the last byte: big writes, then small ones, until ENOSPC. */
+function fillDisk(file: string) {
+  const fd = openSync(file, "a");
+  try {
+    for (const size of [1 << 20, 4096, 1]) {
+      const block = randomBytes(size);
+      for (;;) {
+        try {
+          writeSync(fd, block);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === "ENOSPC") break;
+          throw e;
+        }
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 describe.skipIf(!isRoot)("a full disk (a 64 MB tmpfs holding the data folder and the database)", () => {
   let mount: string;
   let db: Db;
@@ -62,25 +82,7 @@ describe.skipIf(!isRoot)("a full disk (a 64 MB tmpfs holding the data folder and
   const filler = () => path.join(mount, "filler");
   const saved = { url: process.env.DATABASE_URL, data: process.env.STUDIO_DATA_DIR };
 
-  /** Fill the disk to the last byte: big writes, then small ones, until ENOSPC. */
-  function fill() {
-    const fd = openSync(filler(), "a");
-    try {
-      for (const size of [1 << 20, 4096, 1]) {
-        const block = randomBytes(size);
-        for (;;) {
-          try {
-            writeSync(fd, block);
-          } catch (e) {
-            if ((e as NodeJS.ErrnoException).code === "ENOSPC") break;
-            throw e;
-          }
-        }
-      }
-    } finally {
-      closeSync(fd);
-    }
-  }
+  const fill = () => fillDisk(filler());
 
   const annotation = (text: string, version: number) =>
     JSON.stringify({
@@ -178,5 +180,40 @@ describe.skipIf(!isRoot)("a full disk (a 64 MB tmpfs holding the data folder and
     expect(r.status).toBe(200);
     const variant = await call(screenshotRoute, "GET", `/api/screenshots/${sha}?variant=display`, token, undefined, { sha });
     expect(variant.status).toBe(200);
+  });
+});
+
+describe.skipIf(!isRoot)("a full data folder beside a database that still has room (as on PostgreSQL)", () => {
+  let mount: string;
+  let db: Db;
+  let token: string;
+  const saved = { url: process.env.DATABASE_URL, data: process.env.STUDIO_DATA_DIR };
+
+  beforeAll(async () => {
+    mount = mkdtempSync(path.join(os.tmpdir(), "studio-full-data-"));
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=8m", "tmpfs", mount]);
+    const dbDir = mkdtempSync(path.join(os.tmpdir(), "studio-roomy-db-"));
+    const url = `file:${path.join(dbDir, "studio.db")}`;
+    process.env.STUDIO_DATA_DIR = mount;
+    process.env.DATABASE_URL = url;
+    await migrate(url);
+    db = createDb(url);
+    await createUser({ actor: CLI_ACTOR, email: "boss@example.com", role: "admin", password: "password-123" }, db);
+    token = (await createToken({ actor: CLI_ACTOR, user: "boss@example.com", name: "t" }, db)).token;
+    await mkdir(path.join(mount, "exports"), { recursive: true });
+    fillDisk(path.join(mount, "filler"));
+  }, 120_000);
+
+  afterAll(async () => {
+    await db?.$disconnect();
+    if (mount) execFileSync("umount", ["-l", mount]);
+    process.env.DATABASE_URL = saved.url;
+    process.env.STUDIO_DATA_DIR = saved.data;
+  });
+
+  it("answers an export with 507 at once, and records no job that would fail later", async () => {
+    const r = await call(exportsRoute, "POST", "/api/exports", token, JSON.stringify({ status: "all" }));
+    expect(r).toEqual({ status: 507, error: { code: "insufficient_storage", message: DISK_FULL } });
+    expect(await db.exportJob.count()).toBe(0);
   });
 });

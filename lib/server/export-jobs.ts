@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { trainerHintsSchema } from "@/lib/domain/trainer-hints";
 import { existsSync } from "node:fs";
-import { readdir, readFile, rm } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { exportCountsSchema, type ExportItem, type StartExport } from "@/lib/domain/exports";
@@ -275,6 +275,23 @@ async function launch(
 }
 
 /**
+ * A data folder that cannot take one more 64 KB file answers 507 in words before any job is recorded.
+ * On SQLite the job row itself would fail on the same disk, but on PostgreSQL the row is written elsewhere
+ * and the export would be accepted (202) only to fail moments later.
+ */
+async function proveRoom(dir: string): Promise<void> {
+  const probe = path.join(dir, `.room-${randomBytes(4).toString("hex")}`);
+  try {
+    await mkdir(dir, { recursive: true });
+    await writeFile(probe, Buffer.alloc(64 * 1024));
+  } catch (e) {
+    throw diskFullOr(e);
+  } finally {
+    await rm(probe, { force: true }).catch(() => undefined);
+  }
+}
+
+/**
  * Start an export in the background and return at once; poll getExport(id) for progress. One web
  * export runs at a time across every studio process sharing the database, so a second request
  * while one runs is refused (409) instead of doubling the load.
@@ -294,6 +311,7 @@ export async function startExportJob(
   } catch (e) {
     throw new AppError("unprocessable", (e as Error).message.replace("--split", "split"));
   }
+  await proveRoom(exportsDir());
   await recoverExportJobs({ db: prisma });
   const webRunning = { state: "running", createdByLabel: { not: CLI_ACTOR.label } };
   const running = await prisma.exportJob.findFirst({ where: webRunning, orderBy: [{ startedAt: "asc" }, { id: "asc" }] });
