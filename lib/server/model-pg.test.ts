@@ -187,6 +187,27 @@ describe.skipIf(!hasPostgres)("the model in the loop on PostgreSQL", () => {
     expect(await db.auditEvent.count({ where: { action: "model.job.takeover", entityId: jobId } })).toBe(1);
   }, 60_000);
 
+  it("a job cancelled by another instance while an answer is in flight writes nothing more (the guarded write on PostgreSQL)", async () => {
+    const [id] = (await seed([{ goal: "PG cancel race", steps: 2 }])) as [string];
+    const before = await steps(id);
+    fake.setMode({ mode: "slow", delayMs: 600 });
+    fake.requests.length = 0;
+    const job = await startModelJob({ actor: admin, kind: "prefill", trajectoryIds: [id] }, db);
+    await waitUntil(() => fake.requests.length >= 1);
+    // Another studio process cancels: a row update this process does not see coming.
+    await db.modelJob.update({ where: { id: job.id }, data: { state: "cancelled", finishedAt: new Date() } });
+    await waitForModelJob(job.id);
+    fake.setMode({ mode: "ok" });
+    expect(await db.stepSuggestion.count({ where: { jobId: job.id } })).toBe(0);
+    expect(await db.modelJobItem.count({ where: { jobId: job.id } })).toBe(0);
+    const after = await steps(id);
+    for (const s of after) {
+      expect(s.version).toBe(before[s.index]!.version);
+      expect(s.thought).toEqual(before[s.index]!.thought);
+    }
+    expect(await getModelJob({ actor: admin, id: job.id }, db)).toMatchObject({ state: "cancelled", progress: { done: 0 } });
+  }, 30_000);
+
   it("the judge writes verdict rows and the agreement figures match known counts", async () => {
     // [app, human outcome, judge says completed]: Notes 2 agree + 1 not; Clock 1 agrees + 1 not.
     const plan: [string, "success" | "failure", boolean][] = [
