@@ -10,17 +10,16 @@
 import cluster from "node:cluster";
 import { createServer } from "node:http";
 import path from "node:path";
+import { parseEnv } from "@/lib/server/env";
 import { apiLaneListener, loadApiRoutes, type ApiRoute } from "./api-lane";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const port = Number(process.env.PORT ?? "3000");
-const hostname = process.env.STUDIO_HOST ?? "127.0.0.1";
-if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`PORT must be a port number (1-65535), got ${process.env.PORT}`);
-const workers = Number(process.env.STUDIO_WORKERS ?? "1");
-if (!Number.isInteger(workers) || workers < 1 || workers > 64)
-  throw new Error(`STUDIO_WORKERS must be a whole number from 1 to 64, got ${process.env.STUDIO_WORKERS}`);
-const lane = process.env.STUDIO_API_LANE ?? "studio";
-if (lane !== "studio" && lane !== "next") throw new Error(`STUDIO_API_LANE must be "studio" or "next", got ${lane}`);
+// Every variable is checked before anything starts: a bad value stops the server here, naming the variable.
+const settings = parseEnv();
+const port = settings.PORT ?? 3000;
+const hostname = settings.STUDIO_HOST ?? "127.0.0.1";
+const workers = settings.STUDIO_WORKERS ?? 1;
+const lane = settings.STUDIO_API_LANE ?? "studio";
 
 if (workers > 1 && cluster.isPrimary) {
   console.log(`▸ starting ${workers} studio workers on http://${hostname}:${port}`);

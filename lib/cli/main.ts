@@ -6,6 +6,7 @@ import type { ImportFormat } from "@/lib/domain/import-formats";
 import type { Role } from "@/lib/domain/permissions";
 import type { ImportProgress } from "@/lib/server/import";
 import type { ExportStatus } from "@/lib/server/export";
+import { env, parseEnv } from "@/lib/server/env";
 
 // Each command imports the modules it needs when it runs, never at the top of this file: `studio --help`
 // then loads nothing more than this file, `studio bridge ...` never loads Prisma, the database drivers
@@ -52,6 +53,15 @@ const io: Io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // Every variable is checked before any command runs: a bad value stops here, naming the variable.
+  if (command && !["help", "--help", "-h"].includes(command)) {
+    try {
+      parseEnv();
+    } catch (e) {
+      io.err(`${e instanceof Error ? e.message : String(e)}\n`);
+      return 2;
+    }
+  }
   switch (command) {
     case "migrate": {
       const { migrate } = await serverCore();
@@ -90,7 +100,7 @@ async function main(argv: string[]): Promise<number> {
       const r = await migrate();
       if (r.applied.length) io.out(`applied migrations: ${r.applied.join(", ")}\n`);
       const { seedDemo, DEMO_ACCOUNTS } = await import("@/lib/server/seed");
-      await seedDemo({ log: (s) => progress(s), trajectories: Number(process.env.STUDIO_DEMO_TRAJECTORIES ?? 60) });
+      await seedDemo({ log: (s) => progress(s), trajectories: env().STUDIO_DEMO_TRAJECTORIES ?? 60 });
       io.err("\n");
       const { getStats } = await import("@/lib/server/trajectories");
       const stats = await getStats({ actor: CLI_ACTOR });

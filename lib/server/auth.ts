@@ -14,10 +14,11 @@ import {
   signInKey,
   sweepSignInLimits,
 } from "./sign-in-limit";
+import { env } from "./env";
 
 export { ACCOUNT_FAILURE_LIMIT, ACCOUNT_FAILURE_WINDOW_MS };
 /** Sign-in attempts allowed per address per minute (STUDIO_SIGN_IN_PER_MINUTE overrides, e.g. for a shared office address). */
-export const ADDRESS_SIGN_IN_LIMIT = Number(process.env.STUDIO_SIGN_IN_PER_MINUTE ?? 10);
+export const ADDRESS_SIGN_IN_LIMIT = env().STUDIO_SIGN_IN_PER_MINUTE ?? 10;
 export const SESSION_DAYS = 7;
 
 export function baseUrl(): string {

@@ -14,6 +14,7 @@ import { AppError, diskFullOr } from "./errors";
 import { EXPORT_STATUSES, exportDataset, type ExportStatus, type ExportSummary } from "./export";
 import { auditActor, authorizeCaller, type Caller } from "./session";
 import { parseSplit, type SplitSpec } from "./split";
+import { env } from "./env";
 
 /**
  * Exports are jobs recorded in the database (table ExportJob), whether started from the web or the
@@ -27,7 +28,7 @@ import { parseSplit, type SplitSpec } from "./split";
 
 export const HEARTBEAT_MS = 5_000;
 /** A running job not heard from for this long is taken as dead (another machine's, or a hung one). */
-export const STALE_MS = Number(process.env.STUDIO_JOB_STALE_MS ?? 30_000);
+export const STALE_MS = env().STUDIO_JOB_STALE_MS ?? 30_000;
 const PROGRESS_WRITE_MS = 500;
 
 type Running = { id: string; done: Promise<void> };

@@ -13,10 +13,11 @@ import { DEFAULT_PROJECT, importFile, type ImportProgress, type ImportResult } f
 import { failStoppedJobs, isOtherRunnerGone, newRunnerId } from "./job-runner";
 import { auditActor, authorizeCaller, type Caller } from "./session";
 import { importReceived, receiveUpload, type ReceivedUpload } from "./upload";
+import { env } from "./env";
 
 export const IMPORT_HEARTBEAT_MS = 5_000;
 /** A running import not heard from for this long is taken as dead (another machine's, or a hung one). */
-export const IMPORT_STALE_MS = Number(process.env.STUDIO_JOB_STALE_MS ?? 30_000);
+export const IMPORT_STALE_MS = env().STUDIO_JOB_STALE_MS ?? 30_000;
 const PROGRESS_WRITE_MS = 500;
 
 type Runner = { id: string; running: Map<string, Promise<ImportResult>> };

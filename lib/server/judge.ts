@@ -20,9 +20,10 @@ import type { ModelCaller } from "./model-budget";
 import { authorize } from "./session";
 import { stepFromRow } from "./trajectories";
 import { screenshotDataUrl } from "./suggest";
+import { env } from "./env";
 
 /** At most this many screenshots go with one judge request (the last ones: where completion shows). */
-export const JUDGE_MAX_IMAGES = Number(process.env.STUDIO_JUDGE_MAX_IMAGES ?? 8);
+export const JUDGE_MAX_IMAGES = env().STUDIO_JUDGE_MAX_IMAGES ?? 8;
 
 /** Trajectories whose outcome people have settled: approved, not discarded, with an outcome. */
 export const REVIEWED_WHERE = { status: "approved", isDiscarded: false, outcome: { not: null } } as const;

@@ -1,4 +1,5 @@
 import { appError } from "./errors";
+import { env } from "./env";
 
 /**
  * How much of the model endpoint one person, and everyone together, may use, per studio process
@@ -18,17 +19,13 @@ import { appError } from "./errors";
  */
 export type ModelBudgets = { personPerMinute: number; personQueue: number; endpointPerMinute: number; endpointQueue: number };
 
-function envInt(name: string, fallback: number): number {
-  const n = Number(process.env[name]);
-  return process.env[name] && Number.isInteger(n) && n > 0 ? n : fallback;
-}
-
 export function modelBudgets(): ModelBudgets {
+  const e = env();
   return {
-    personPerMinute: envInt("STUDIO_MODEL_PERSON_PER_MINUTE", 30),
-    personQueue: envInt("STUDIO_MODEL_PERSON_QUEUE", 2),
-    endpointPerMinute: envInt("STUDIO_MODEL_ENDPOINT_PER_MINUTE", 240),
-    endpointQueue: envInt("STUDIO_MODEL_ENDPOINT_QUEUE", 32),
+    personPerMinute: e.STUDIO_MODEL_PERSON_PER_MINUTE ?? 30,
+    personQueue: e.STUDIO_MODEL_PERSON_QUEUE ?? 2,
+    endpointPerMinute: e.STUDIO_MODEL_ENDPOINT_PER_MINUTE ?? 240,
+    endpointQueue: e.STUDIO_MODEL_ENDPOINT_QUEUE ?? 32,
   };
 }
 

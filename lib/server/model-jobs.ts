@@ -23,6 +23,7 @@ import { fromStore } from "./stored";
 import { askThought } from "./suggest";
 import { auditActor, authorize } from "./session";
 import { stepFromRow } from "./trajectories";
+import { env } from "./env";
 
 /**
  * Background model jobs, recorded in the database (ModelJob, with one ModelJobItem per finished
@@ -41,7 +42,7 @@ import { stepFromRow } from "./trajectories";
  */
 
 export const JOB_HEARTBEAT_MS = 5_000;
-export const JOB_STALE_MS = Number(process.env.STUDIO_JOB_STALE_MS ?? 30_000);
+export const JOB_STALE_MS = env().STUDIO_JOB_STALE_MS ?? 30_000;
 /** A job stops (failed) after this many model failures in a row: the endpoint is down, not one step odd. */
 export const MAX_FAILURES_IN_ROW = 5;
 

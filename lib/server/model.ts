@@ -19,6 +19,7 @@ import { AppError, appError, type ErrorCode } from "./errors";
 import { admit, gateFor, type ModelCaller } from "./model-budget";
 import { isSealed, seal, unseal } from "./server-secret";
 import { auditActor, authorize } from "./session";
+import { env } from "./env";
 
 /**
  * The model endpoint: any OpenAI-compatible chat API (vLLM or SGLang serving Qwen2.5-VL, or a hosted
@@ -37,13 +38,6 @@ export type ModelConfig = { baseUrl: string; model: string; apiKey: string | nul
 const SETTING_ID = "default";
 /** The purpose bound into the encryption key of a saved model key (server-secret.ts). */
 const KEY_PURPOSE = "model-api-key";
-
-function envInt(name: string): number | null {
-  const v = process.env[name];
-  if (!v) return null;
-  const n = Number(v);
-  return Number.isInteger(n) && n > 0 ? n : null;
-}
 
 const envUrl = () => process.env.STUDIO_MODEL_URL?.trim() || null;
 
@@ -80,8 +74,8 @@ async function resolve(prisma: Db): Promise<{ config: ModelConfig | null; view: 
         : { value: fallback, source: fallback === null ? ("unset" as const) : ("default" as const) };
   const baseUrl = pick(row?.baseUrl, envUrl(), null);
   const model = pick(row?.model, process.env.STUDIO_MODEL_NAME, null);
-  const concurrency = pick(row?.concurrency, envInt("STUDIO_MODEL_CONCURRENCY"), MODEL_DEFAULTS.concurrency);
-  const timeoutMs = pick(row?.timeoutMs, envInt("STUDIO_MODEL_TIMEOUT_MS"), MODEL_DEFAULTS.timeoutMs);
+  const concurrency = pick(row?.concurrency, env().STUDIO_MODEL_CONCURRENCY ?? null, MODEL_DEFAULTS.concurrency);
+  const timeoutMs = pick(row?.timeoutMs, env().STUDIO_MODEL_TIMEOUT_MS ?? null, MODEL_DEFAULTS.timeoutMs);
 
   let saved: StoredKey | null = null;
   let keyUnreadable = false;

@@ -5,6 +5,7 @@ import { appError } from "./errors";
 import { actorLocale, assertSameOrigin, errorResponse, readJson, requestLocale } from "./http";
 import { authorize, requireActor } from "./session";
 import { isFromStore } from "./stored";
+import { env } from "./env";
 
 /**
  * What a route needs: an action from the permission table (the caller's role must be able to do
@@ -70,7 +71,7 @@ export function responseOf(a: Answer): Response {
  * json: serialisation). Off by default (it tells a caller how long the session lookup took); the
  * load bench (bench/load.ts) turns it on to report per-stage timings.
  */
-const SERVER_TIMING = process.env.STUDIO_SERVER_TIMING === "1";
+const SERVER_TIMING = env().STUDIO_SERVER_TIMING === true;
 
 /** Statuses whose answer has no body (a web Response refuses one). */
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);

@@ -24,11 +24,11 @@ import type { ModelCaller } from "./model-budget";
 import { readScreenshot } from "./screenshot-store";
 import { auditActor, authorize } from "./session";
 import { stepFromRow } from "./trajectories";
+import { env } from "./env";
 
 /** The pixel budget the serving side resizes screenshots to (vLLM's Qwen2.5-VL processor default). */
 export function modelMaxPixels(): number {
-  const n = Number(process.env.STUDIO_MODEL_MAX_PIXELS);
-  return Number.isInteger(n) && n > 0 ? n : QWEN_MAX_PIXELS;
+  return env().STUDIO_MODEL_MAX_PIXELS ?? QWEN_MAX_PIXELS;
 }
 
 /** A stored screenshot as a data: URL (the studio sends the original bytes; the server resizes). */

@@ -1,0 +1,203 @@
+import { z } from "zod";
+import { ConfigError, objectStoreConfig, type Env } from "./config";
+
+/**
+ * Every environment variable the studio reads (server, command line and the instrumentation hook), with its
+ * schema, default and one line of documentation: the one place a variable is declared. `parseEnv` reads them
+ * all at once and refuses a bad value naming the variable (`STUDIO_JOB_STALE_MS=abc` stops start-up instead of
+ * becoming NaN); `.env.example` is generated from this table (`npm run env:example`) and a test keeps it so.
+ */
+type Var = { schema: z.ZodType; doc: string; example?: string; group: string };
+
+const whole = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, "must be a whole number")
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be at least ${min}`).max(max, `must be at most ${max}`));
+const flag = z
+  .string()
+  .trim()
+  .regex(/^(1|0|true|false|yes|no)$/i, "must be 1 or 0 (true or false)")
+  .transform((v) => /^(1|true|yes)$/i.test(v));
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((s) => {
+    try {
+      return ["http:", "https:"].includes(new URL(s).protocol);
+    } catch {
+      return false;
+    }
+  }, "must be an http:// or https:// URL");
+const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+
+export const ENV_VARS = {
+  DATABASE_URL: {
+    group: "Database and files",
+    schema: z
+      .string()
+      .trim()
+      .regex(/^(file:|postgres(ql)?:\/\/)/, "must start with file: (SQLite) or postgresql:// (PostgreSQL)"),
+    doc: "The database: file:<path> for SQLite (default: studio.db in the data folder) or postgresql://user:pass@host/db.",
+    example: "file:./data/studio.db",
+  },
+  STUDIO_DATA_DIR: {
+    group: "Database and files",
+    schema: text(4_000),
+    doc: "Screenshots, exports and the default SQLite file (default ./data).",
+    example: "./data",
+  },
+  STUDIO_S3_BUCKET: {
+    group: "Screenshot store (S3-compatible)",
+    schema: text(63),
+    doc: "Keep screenshots in this bucket instead of the data folder.",
+  },
+  STUDIO_S3_ENDPOINT: {
+    group: "Screenshot store (S3-compatible)",
+    schema: httpUrl,
+    doc: "URL of an S3-compatible server (MinIO, Ceph RGW); unset for AWS.",
+  },
+  STUDIO_S3_REGION: { group: "Screenshot store (S3-compatible)", schema: text(40), doc: "Region (default AWS_REGION, then us-east-1)." },
+  STUDIO_S3_PREFIX: {
+    group: "Screenshot store (S3-compatible)",
+    schema: text(512),
+    doc: "Key prefix inside the bucket, e.g. studio/prod.",
+  },
+  STUDIO_S3_FORCE_PATH_STYLE: {
+    group: "Screenshot store (S3-compatible)",
+    schema: flag,
+    doc: "Path-style URLs (default: on when an endpoint is set).",
+  },
+  BETTER_AUTH_SECRET: {
+    group: "Server",
+    schema: z.string(),
+    doc: "Signs sessions and encrypts the model key; the same on every instance (required with PostgreSQL or S3).",
+  },
+  BETTER_AUTH_URL: { group: "Server", schema: httpUrl, doc: "The studio's public URL (default http://127.0.0.1:<PORT>)." },
+  PORT: { group: "Server", schema: whole(1, 65_535), doc: "Port to listen on (default 3000).", example: "3000" },
+  STUDIO_HOST: { group: "Server", schema: text(255), doc: "Address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)." },
+  STUDIO_WORKERS: { group: "Server", schema: whole(1, 64), doc: "Server processes sharing the port (default 1)." },
+  STUDIO_API_LANE: {
+    group: "Server",
+    schema: z.enum(["studio", "next"], { message: 'must be "studio" or "next"' }),
+    doc: "Which code answers the API: the studio's lane (default) or Next's handlers.",
+  },
+  STUDIO_SERVER_TIMING: { group: "Server", schema: flag, doc: "Add a Server-Timing header to every API answer." },
+  STUDIO_SIGN_IN_PER_MINUTE: { group: "Server", schema: whole(1, 100_000), doc: "Sign-in attempts per address per minute (default 10)." },
+  STUDIO_JOB_STALE_MS: {
+    group: "Server",
+    schema: whole(1_000, 3_600_000),
+    doc: "A job silent this long (ms) was interrupted: failed or taken over (default 30000).",
+  },
+  STUDIO_DEMO_TRAJECTORIES: {
+    group: "Server",
+    schema: whole(0, 100_000),
+    doc: "Demo trajectories seeded into an empty studio (default 60).",
+  },
+  STUDIO_DIST_DIR: { group: "Server", schema: text(4_000), doc: "Next's build folder (default .next)." },
+  STUDIO_MODEL_URL: {
+    group: "Model endpoint",
+    schema: httpUrl,
+    doc: "OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1 (the admin page overrides it).",
+  },
+  STUDIO_MODEL_NAME: { group: "Model endpoint", schema: text(200), doc: "Model name sent with each request." },
+  STUDIO_MODEL_KEY: { group: "Model endpoint", schema: text(4_000), doc: "API key, sent only to STUDIO_MODEL_URL." },
+  STUDIO_MODEL_CONCURRENCY: { group: "Model endpoint", schema: whole(1, 64), doc: "Requests in flight at once (default 4)." },
+  STUDIO_MODEL_TIMEOUT_MS: {
+    group: "Model endpoint",
+    schema: whole(1_000, 600_000),
+    doc: "One deadline per request, headers and body (ms, default 60000).",
+  },
+  STUDIO_MODEL_MAX_PIXELS: {
+    group: "Model endpoint",
+    schema: whole(3_136, 100_000_000),
+    doc: "smart_resize max_pixels of the served model (default Qwen2.5-VL's).",
+  },
+  STUDIO_MODEL_PERSON_PER_MINUTE: {
+    group: "Model endpoint",
+    schema: whole(1, 100_000),
+    doc: "Model requests one person may start per minute (default 30).",
+  },
+  STUDIO_MODEL_PERSON_QUEUE: {
+    group: "Model endpoint",
+    schema: whole(1, 1_000),
+    doc: "One person's requests admitted at once (default 2).",
+  },
+  STUDIO_MODEL_ENDPOINT_PER_MINUTE: {
+    group: "Model endpoint",
+    schema: whole(1, 1_000_000),
+    doc: "People's requests per minute to one endpoint (default 240).",
+  },
+  STUDIO_MODEL_ENDPOINT_QUEUE: {
+    group: "Model endpoint",
+    schema: whole(1, 10_000),
+    doc: "Requests waiting for a slot on one endpoint (default 32).",
+  },
+  STUDIO_JUDGE_MAX_IMAGES: {
+    group: "Model endpoint",
+    schema: whole(0, 64),
+    doc: "Screenshots sent with a judge request, the last ones (default 8).",
+  },
+  STUDIO_OLD_SECRET: {
+    group: "Model endpoint",
+    schema: z.string(),
+    doc: "Only for `studio model rekey`: the previous BETTER_AUTH_SECRET.",
+  },
+} satisfies Record<string, Var>;
+
+export type EnvName = keyof typeof ENV_VARS;
+export type StudioEnv = { [K in EnvName]?: z.output<(typeof ENV_VARS)[K]["schema"]> };
+
+const NAMES = Object.keys(ENV_VARS) as EnvName[];
+
+/**
+ * Read every variable from `env` (unset or empty: absent, so each reader's default applies). The first bad
+ * value throws a ConfigError naming the variable and what it must be; the S3 settings are also checked together.
+ */
+export function parseEnv(env: Env = process.env): StudioEnv {
+  const out: Record<string, unknown> = {};
+  for (const name of NAMES) {
+    const raw = env[name];
+    if (raw === undefined || raw === "") continue;
+    const r = (ENV_VARS[name].schema as z.ZodType).safeParse(raw);
+    if (!r.success) {
+      const shown = /SECRET|KEY/.test(name) ? "" : ` (got "${raw.slice(0, 60)}")`;
+      throw new ConfigError(name, `${r.error.issues[0]?.message ?? "is not valid"}${shown}`);
+    }
+    out[name] = r.data;
+  }
+  objectStoreConfig(env);
+  return out as StudioEnv;
+}
+
+let memo: { key: string; value: StudioEnv } | null = null;
+
+/**
+ * The parsed environment of this process. Parsed again only when a value changed (tests set variables
+ * between calls), so a reader may call it on every use.
+ */
+export function env(): StudioEnv {
+  const key = NAMES.map((n) => process.env[n] ?? "\u0001").join("\u0000");
+  if (memo?.key !== key) memo = { key, value: parseEnv(process.env) };
+  return memo.value;
+}
+
+/** `.env.example`: every variable, grouped, with its documentation; generated, never edited by hand. */
+export function envExample(): string {
+  const lines = [
+    "# Trajectory Studio: every environment variable it reads (generated from lib/server/env.ts by `npm run env:example`).",
+    "# All are optional on one machine; unset, each has the default named.",
+  ];
+  let group = "";
+  for (const name of NAMES) {
+    const v: Var = ENV_VARS[name];
+    if (v.group !== group) {
+      group = v.group;
+      lines.push("", `# ── ${group}`);
+    }
+    lines.push(`# ${v.doc}`, `# ${name}=${v.example ?? ""}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
