@@ -168,3 +168,30 @@ describe("bridge critic", () => {
     expect(r.io.err()).toContain("--balance must be <positives>:<negatives>");
   });
 });
+
+describe("process labels on grpo rows", () => {
+  it("verl: extra_info carries process_label and first_error in the parquet (null where a trajectory has none)", async () => {
+    const { asyncBufferFromFile, parquetReadObjects } = await import("hyparquet");
+    const { dir } = await pairedExport();
+    const out = await tempDir();
+    expect((await run(["grpo", dir, "--out", out, "--target", "verl"])).code).toBe(0);
+    const rows = (await parquetReadObjects({ file: await asyncBufferFromFile(path.join(out, "mobile_use_grpo.parquet")) })) as {
+      extra_info: { trajectory_id: string; process_label: number | null; first_error: number | null };
+    }[];
+    for (const [id, labels] of Object.entries(PAIRED.labels)) {
+      const mine = rows.filter((r) => r.extra_info.trajectory_id === id).map((r) => r.extra_info);
+      expect(mine.map((e) => e.process_label)).toEqual(labels);
+      expect(mine.every((e) => e.first_error === PAIRED.firstError[id as keyof typeof PAIRED.firstError])).toBe(true);
+    }
+    // The standard export's Chinese trajectory has no wrong step: first_error is null, not 0.
+    const { standardExport } = await import("./test-fixtures");
+    const std = await standardExport();
+    const out2 = await tempDir();
+    expect((await run(["grpo", std.dir, "--out", out2, "--target", "verl"])).code).toBe(0);
+    const rows2 = (await parquetReadObjects({ file: await asyncBufferFromFile(path.join(out2, "mobile_use_grpo.parquet")) })) as {
+      extra_info: { trajectory_id: string; first_error: number | null };
+    }[];
+    expect(rows2.find((r) => r.extra_info.trajectory_id === "traj-zh")!.extra_info.first_error).toBeNull();
+    expect(rows2.find((r) => r.extra_info.trajectory_id === "traj-en")!.extra_info.first_error).toBe(3);
+  });
+});

@@ -4,7 +4,17 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { runBridge } from "./cli";
 import { differsOnlyInWhitespaceOrPunctuation } from "./dpo";
 import { PAIRED, pairedExport } from "./preference-fixtures";
-import { captureIo, readJsonl, tempDir } from "./test-fixtures";
+import {
+  captureIo,
+  loadShot,
+  makeStep,
+  makeTrajectory,
+  readJsonl,
+  standardExport,
+  tempDir,
+  writeExport,
+  EN_SCREENSHOT,
+} from "./test-fixtures";
 import { llamaFactoryImage, llamaFactoryPairwise, msSwiftImage, msSwiftRlhfRow, type LlamaFactoryDatasetAttr } from "./trainer-loaders";
 
 type Pair = { trajectory_id: string; step: number; changed: string[] };
@@ -132,5 +142,24 @@ describe("bridge dpo", () => {
     // (300, 1500) of 1080x2400 -> (278, 625); (925, 405) -> (856, 169)
     expect(rows[0]!.rejected_response).toContain('"coordinate": [278, 625]');
     expect((rows[0]!.messages as Msg[])[2]!.content).toContain('"coordinate": [856, 169]');
+  });
+});
+
+describe("bridge dpo on a source whose model wrote no thought or clear action", () => {
+  it("pairs only the steps whose call a person changed; the rejected side keeps the person's thought, the model's call", async () => {
+    const std = await standardExport();
+    const out = await tempDir();
+    const none = await run(["dpo", std.dir, "--out", out, "--target", "ms-swift"]);
+    expect(none.code).toBe(0);
+    expect(JSON.parse(none.io.out())).toMatchObject({ pairs: 0, problems: 0 });
+
+    const en = await loadShot(EN_SCREENSHOT, 1080, 2400);
+    const moved = makeStep(0, en, { action: "click", coordinate: [925, 405] }, { verdict: "corrected" });
+    moved.original = { toolCall: { action: "click", coordinate: [100, 100] } };
+    const dir = await writeExport([makeTrajectory([moved], { id: "bare" })], [en]);
+    const out2 = await tempDir();
+    expect((await run(["dpo", dir, "--out", out2, "--target", "ms-swift"])).code).toBe(0);
+    const [row] = (await readJsonl(path.join(out2, "mobile_use_dpo.jsonl"))) as { messages: Msg[]; rejected_response: string }[];
+    expect(row!.rejected_response).toBe(row!.messages[2]!.content.replace("[935, 406]", "[101, 100]"));
   });
 });

@@ -107,8 +107,8 @@ export function llamaFactoryDpoDatasetInfo(fileName: string) {
 }
 
 /**
- * The sample as the model left it: thought, clear action and tool call from `step.original`, the call in the
- * sample's frame (its convention: resized pixels or 0..1000). Undefined when the original call is a tap
+ * The sample as the model left it: thought, clear action and tool call from `step.original` (a thought or
+ * clear action the source never had: the person's), the call in the sample's frame (its convention: resized pixels or 0..1000). Undefined when the original call is a tap
  * without a point, which no frame can hold.
  */
 export function modelSample(sample: StepSample): StepSample | undefined {
@@ -119,8 +119,9 @@ export function modelSample(sample: StepSample): StepSample | undefined {
     ...sample,
     step: {
       ...sample.step,
-      thought: { ...sample.step.thought, text: o.thought ?? "" },
-      clearAction: o.clearAction ?? "",
+      // A field the source never had is the person's on both sides, so the pair differs only where the model wrote something.
+      thought: { ...sample.step.thought, text: o.thought ?? sample.step.thought.text },
+      clearAction: o.clearAction ?? sample.step.clearAction,
       toolCall: o.toolCall,
     },
     modelCall,

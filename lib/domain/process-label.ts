@@ -24,15 +24,16 @@ export type ResponseField = (typeof RESPONSE_FIELDS)[number];
 type JudgedStep = Pick<CanonicalStep, "thought" | "clearAction" | "toolCall" | "original" | "verdict">;
 
 /**
- * The response fields a person changed against the model's original output: thought text, clear action
- * (each compared as written; a missing original is the empty string) and tool call (structurally, original
- * pixels). The box is not part of the model's response and never counts.
+ * The response fields a person changed against the model's original output: thought text and clear action
+ * (each compared as written) and tool call (structurally, original pixels). A thought or clear action the
+ * source never had (`original.thought` / `original.clearAction` absent, e.g. an AndroidControl episode) is
+ * not a change: the model wrote nothing to prefer against. The box is not part of the response and never counts.
  */
 export function changedFields(step: Omit<JudgedStep, "verdict">): ResponseField[] {
   const o = step.original;
   const out: ResponseField[] = [];
-  if (step.thought.text !== (o.thought ?? "")) out.push("thought");
-  if (step.clearAction !== (o.clearAction ?? "")) out.push("clearAction");
+  if (o.thought !== undefined && step.thought.text !== o.thought) out.push("thought");
+  if (o.clearAction !== undefined && step.clearAction !== o.clearAction) out.push("clearAction");
   if (!sameJson(step.toolCall, o.toolCall)) out.push("toolCall");
   return out;
 }
@@ -72,7 +73,9 @@ export function annotationOfProcessLabel(label: ProcessLabel): Annotation {
  * wrong nowhere it was kept (a discarded trajectory: null). Steps after the cut are never exported, so they
  * never name the first error.
  */
-export function firstError(t: Pick<CanonicalTrajectory, "cutAfter" | "isDiscarded" | "steps">): number | null {
+export function firstError(
+  t: Pick<CanonicalTrajectory, "cutAfter" | "isDiscarded"> & { steps: readonly (JudgedStep & Pick<CanonicalStep, "index">)[] },
+): number | null {
   if (t.isDiscarded) return null;
   const last = t.cutAfter ?? t.steps.length - 1;
   const i = t.steps.findIndex((s) => s.index <= last && processLabel(s) === -1);
