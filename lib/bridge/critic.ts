@@ -356,7 +356,7 @@ export async function exportCritic(
   const images = new ImageFolder({ outDir: opts.outDir, imageRoot: opts.imageRoot });
   const byActionType: Tally = {};
   const byApp: Tally = {};
-  let drawnFiles = 0;
+  const drawnFiles = new Set<string>();
   let unreviewedRows = 0;
   for (const i of chosen) {
     const c = candidates[i]!;
@@ -364,7 +364,7 @@ export async function exportCritic(
     try {
       const drawn = await drawAction(c.imagePath, c.call, c.size);
       ref = drawn ? await placeDrawn(opts, drawn) : await images.ref(c.imagePath);
-      if (drawn) drawnFiles += 1;
+      if (drawn) drawnFiles.add(ref);
     } catch (e) {
       log.problem({ ...c.where, message: `drawing the action: ${(e as Error).message}` });
       continue;
@@ -409,7 +409,7 @@ export async function exportCritic(
     exportStatus,
     refused: refused ?? null,
     imageRoot: opts.imageRoot ?? null,
-    images: images.files + drawnFiles,
+    images: images.files + drawnFiles.size,
     problems: log.problems,
     file,
   };
