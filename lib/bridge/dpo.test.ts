@@ -1,4 +1,7 @@
 import { readFileSync } from "node:fs";
+import sharp from "sharp";
+import { MOBILE_R1_RELEASE_IMAGES, MOBILE_R1_RELEASE_JSONL } from "@/fixtures";
+import { normalizeAction } from "@/lib/domain/normalize";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runBridge } from "./cli";
@@ -14,6 +17,7 @@ import {
   tempDir,
   writeExport,
   EN_SCREENSHOT,
+  type Shot,
 } from "./test-fixtures";
 import { llamaFactoryImage, llamaFactoryPairwise, msSwiftImage, msSwiftRlhfRow, type LlamaFactoryDatasetAttr } from "./trainer-loaders";
 
@@ -161,5 +165,43 @@ describe("bridge dpo on a source whose model wrote no thought or clear action", 
     expect((await run(["dpo", dir, "--out", out2, "--target", "ms-swift"])).code).toBe(0);
     const [row] = (await readJsonl(path.join(out2, "mobile_use_dpo.jsonl"))) as { messages: Msg[]; rejected_response: string }[];
     expect(row!.rejected_response).toBe(row!.messages[2]!.content.replace("[935, 406]", "[101, 100]"));
+  });
+});
+
+describe("bridge dpo --prompt source (the Mobile-R1 release's own layout)", () => {
+  it("writes chosen in the trajectory's layout and rejected as the model's imported response, byte for byte", async () => {
+    type ReleaseStep = { image: string; thought: string; subtask: string; action: string; response: string };
+    const row = JSON.parse(readFileSync(MOBILE_R1_RELEASE_JSONL, "utf8").split("\n")[0]!) as {
+      instruction: string;
+      system: string;
+      trajectory: ReleaseStep[];
+    };
+    const shots: Shot[] = [];
+    const steps = [];
+    for (const [i, s] of row.trajectory.entries()) {
+      const file = path.join(MOBILE_R1_RELEASE_IMAGES, s.image);
+      const { width, height } = await sharp(file).metadata();
+      const shot = await loadShot(file, width!, height!);
+      shots.push(shot);
+      const call = normalizeAction(s.action);
+      if (!call.ok) throw new Error(`fixture step ${i}`);
+      const original = { response: s.response, thought: s.thought, clearAction: s.subtask, toolCall: call.call, rawAction: s.action };
+      steps.push({ ...makeStep(i, shot, call.call, { thought: s.thought, clearAction: s.subtask }), original });
+    }
+    // A person rewrites the clear action of the first step without a point (nothing to convert: the model's response stays verbatim).
+    const k = row.trajectory.findIndex((s) => !s.action.includes('"coordinate"'));
+    steps[k] = { ...steps[k]!, clearAction: `${steps[k]!.clearAction}（改写）`, verdict: "corrected" as const };
+    const t = { ...makeTrajectory(steps, { instruction: row.instruction }), source: "mobile-r1" as const, systemPrompt: row.system };
+    const dir = await writeExport([t], shots);
+    const out = await tempDir();
+    const r = await run(["dpo", dir, "--out", out, "--target", "ms-swift", "--prompt", "source"]);
+    expect(r.io.err()).not.toContain("problem:");
+    const rows = (await readJsonl(path.join(out, "mobile_use_dpo.jsonl"))) as { messages: Msg[]; rejected_response: string }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]!.messages[0]).toEqual({ role: "system", content: row.system });
+    expect(rows[0]!.rejected_response).toBe(row.trajectory[k]!.response);
+    expect(rows[0]!.messages[2]!.content).toBe(
+      row.trajectory[k]!.response.replace(`\n${row.trajectory[k]!.subtask}\n`, `\n${row.trajectory[k]!.subtask}（改写）\n`),
+    );
   });
 });

@@ -123,6 +123,8 @@ export function modelSample(sample: StepSample): StepSample | undefined {
       thought: { ...sample.step.thought, text: o.thought ?? sample.step.thought.text },
       clearAction: o.clearAction ?? sample.step.clearAction,
       toolCall: o.toolCall,
+      // The model's own box, so an untouched import reads as unchanged (source layout: its response byte for byte).
+      box: o.box ?? null,
     },
     modelCall,
   };
