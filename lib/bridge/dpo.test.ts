@@ -205,3 +205,19 @@ describe("bridge dpo --prompt source (the Mobile-R1 release's own layout)", () =
     );
   });
 });
+
+describe("bridge dpo on unreviewed work", () => {
+  it("refuses pairs from trajectories nobody submitted (an export made with --status all), unless --allow-unreviewed", async () => {
+    const en = await loadShot(EN_SCREENSHOT, 1080, 2400);
+    const moved = makeStep(0, en, { action: "click", coordinate: [925, 405] }, { verdict: "corrected" });
+    moved.original = { toolCall: { action: "click", coordinate: [100, 100] } };
+    const t = { ...makeTrajectory([moved], { id: "raw" }), status: "in_progress" as const };
+    const dir = await writeExport([t], [en], { filters: { status: "all" } });
+    const out = await tempDir();
+    const refused = await run(["dpo", dir, "--out", out, "--target", "ms-swift"]);
+    expect(refused.code).toBe(1);
+    expect(refused.io.err()).toContain("refused: 1 pairs are unreviewed model output (the export was made with --status all)");
+    expect(readFileSync(path.join(out, "mobile_use_dpo.jsonl.incomplete"), "utf8")).not.toBe("");
+    expect((await run(["dpo", dir, "--out", await tempDir(), "--target", "ms-swift", "--allow-unreviewed"])).code).toBe(0);
+  });
+});
