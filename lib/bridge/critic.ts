@@ -315,41 +315,41 @@ export async function exportCritic(
 ): Promise<{ summary: CriticSummary; exitCode: number }> {
   const exp = await openExport(exportDir);
   const log = new RunLog(io, "bridge critic");
-  const candidates: Candidate[] = [];
+  // Two passes over the export, so memory holds one score per candidate rather than every record: the first
+  // counts the candidates (in a fixed order), --balance picks among them, the second writes the chosen ones.
+  const scores: CriticScore[] = [];
   let unreviewedSteps = 0;
   let withoutPoint = 0;
-  const counts = await walkSamples(exp, opts, {
-    onProblem: (p) => log.problem(p),
-    onProgress: (n) => log.progress(`${n.trajectories} trajectories, ${candidates.length} candidates, ${log.problems} problems`),
-    onSample: (sample) => {
-      if (sample.step.verdict === "unreviewed") {
-        unreviewedSteps += 1;
-        return;
-      }
-      if (isPointless(sample.step.original.toolCall)) {
-        withoutPoint += 1;
-        return;
-      }
-      candidates.push(
-        ...stepCandidates(sample.trajectory, sample.step, {
-          where: sample.where,
-          imagePath: sample.imagePath,
-          isUnreviewed: sample.isUnreviewed,
-        }),
-      );
-    },
-  });
-  const pos = candidates.flatMap((c, i) => (c.score === "Correct" ? [i] : []));
-  const neg = candidates.flatMap((c, i) => (c.score === "Incorrect" ? [i] : []));
-  let chosen = candidates.map((_, i) => i);
+  const eachCandidate = (onCandidate: (c: Candidate) => Promise<void> | void, counting: boolean) =>
+    walkSamples(exp, opts, {
+      onProblem: (p) => {
+        if (counting) log.problem(p);
+      },
+      onProgress: (n) => log.progress(`${counting ? "reading" : "writing"}: ${n.trajectories} trajectories, ${log.problems} problems`),
+      onSample: async (sample) => {
+        if (sample.step.verdict === "unreviewed") {
+          if (counting) unreviewedSteps += 1;
+          return;
+        }
+        if (isPointless(sample.step.original.toolCall)) {
+          if (counting) withoutPoint += 1;
+          return;
+        }
+        const base = { where: sample.where, imagePath: sample.imagePath, isUnreviewed: sample.isUnreviewed };
+        for (const c of stepCandidates(sample.trajectory, sample.step, base)) await onCandidate(c);
+      },
+    });
+  const counts = await eachCandidate((c) => void scores.push(c.score), true);
+  const pos = scores.flatMap((score, i) => (score === "Correct" ? [i] : []));
+  const neg = scores.flatMap((score, i) => (score === "Incorrect" ? [i] : []));
+  let keep: Set<number> | undefined;
   if (opts.balance) {
     const want = balancedCounts(pos.length, neg.length, opts.balance);
     const random = seededRandom(opts.seed);
-    const keep = new Set([
+    keep = new Set([
       ...sampleIndices(pos.length, want.positives, random).map((i) => pos[i]!),
       ...sampleIndices(neg.length, want.negatives, random).map((i) => neg[i]!),
     ]);
-    chosen = chosen.filter((i) => keep.has(i));
   }
 
   const out = await JsonlOutput.create(path.join(opts.outDir, `${CRITIC_DATASET}.jsonl`));
@@ -358,8 +358,10 @@ export async function exportCritic(
   const byApp: Tally = {};
   const drawnFiles = new Set<string>();
   let unreviewedRows = 0;
-  for (const i of chosen) {
-    const c = candidates[i]!;
+  let index = -1;
+  await eachCandidate(async (c) => {
+    index += 1;
+    if (keep && !keep.has(index)) return;
     let ref: string;
     try {
       const drawn = await drawAction(c.imagePath, c.call, c.size);
@@ -367,7 +369,7 @@ export async function exportCritic(
       if (drawn) drawnFiles.add(ref);
     } catch (e) {
       log.problem({ ...c.where, message: `drawing the action: ${(e as Error).message}` });
-      continue;
+      return;
     }
     const record: CriticRecord = {
       images: [ref],
@@ -384,7 +386,7 @@ export async function exportCritic(
     tally(byActionType, c.call.action, c.score);
     tally(byApp, c.app, c.score);
     if (c.isUnreviewed) unreviewedRows += 1;
-  }
+  }, false);
   const exportStatus = exp.manifest.filters?.status ?? null;
   const refused = unreviewedRefusal(unreviewedRows, exportStatus ?? undefined, opts.allowUnreviewed, "records");
   if (refused) log.info(`bridge critic: ${refused}`);

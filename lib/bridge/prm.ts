@@ -3,7 +3,7 @@
 // screenshot shows the result of), the screenshot, the model's response for the step, and its process label
 // (lib/domain/process-label.ts: +1 good, 0 neutral, -1 harmful or wrong), with the trajectory's first_error.
 import path from "node:path";
-import { firstError, processLabel, type ProcessLabel } from "@/lib/domain/process-label";
+import { annotationOfProcessLabel, firstError, processLabel, type ProcessLabel } from "@/lib/domain/process-label";
 import { mobileUseUserText, type ActionSpace } from "@/lib/domain/prompt";
 import { pyJsonDumps, type ToolCall } from "@/lib/domain/tool-call";
 import type { Annotation } from "@/lib/domain/rewards";
@@ -127,7 +127,7 @@ export async function exportPrm(
           images: [await images.ref(sample.imagePath)],
           model_action: pyJsonDumps(model.modelCall),
           process_label: label,
-          annotation: label === 1 ? "GOOD" : label === 0 ? "NEUTRAL" : "HARMFUL",
+          annotation: annotationOfProcessLabel(label),
           first_error: firstErrorOf,
           trajectory_id: sample.where.trajectory,
           step: sample.step.index,
