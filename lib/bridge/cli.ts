@@ -9,6 +9,7 @@ import {
   QWEN_MIN_PIXELS,
   type CoordinateConvention,
 } from "@/lib/domain/geometry";
+import type { DpoTarget } from "./dpo";
 import type { GrpoTarget } from "./grpo";
 import type { BridgeIo } from "./output";
 import { REWARD_PLUGIN_NAME } from "./reward-plugin";
@@ -38,6 +39,22 @@ export const BRIDGE_HELP = `Trajectory Studio trainer bridge
       prompt rows plus ground truth (original pixels); harmful steps included as negatives
       (annotation HARMFUL), steps after a cut never. verl: parquet. --rule picks the reward (data_source) and the prompt:
       ui-s1 rows carry UI-S1's own prompt and answer format, the others the mobile_use tool.
+  bridge dpo <export-dir> --out <dir> --target ms-swift|llamafactory [--prompt cookbook|source] [--min-change]
+      one preference pair per kept step a person changed (thought, clear action or tool call): the SFT row's
+      prompt, chosen = the corrected response, rejected = the model's original one, both in the row's frame
+      and layout. ms-swift: messages + rejected_response; LLaMA-Factory: sharegpt conversations + chosen +
+      rejected, dataset_info.json with "ranking": true. --min-change leaves out pairs that differ only in
+      whitespace or punctuation. mobile_use_dpo.steps.jsonl names each pair's trajectory and step.
+  bridge critic <export-dir> --out <dir> [--balance <pos>:<neg>] [--seed <n>]
+      one critic record per evaluated action (GUI-Critic-R1 layout): the screenshot with the action drawn
+      (a translucent circle at a click or long press, an arrow for a swipe), the instruction, history and
+      action, and <thinking>…</thinking><score>Correct|Incorrect</score><suggestion>…</suggestion>.
+      Positives: the model's right actions and the corrected ones; negatives: the model's wrong actions.
+      --balance samples positives to negatives at that ratio with --seed (default 0); the summary counts
+      each side per action type and app.
+  bridge prm <export-dir> --out <dir>
+      one step-labelled row per kept step: history, screenshot, the model's action, process label
+      (+1 good, 0 neutral, -1 harmful or wrong) and the trajectory's first_error (1-based, or null)
   bridge traj <export-dir> --out <dir> --target ui-s1 [--image-root <dir>] [--coords qwen3-rel1000]
       UI-S1 trajectory JSONL (original pixels, cut respected; --coords qwen3-rel1000: 0..1000 of each
       screenshot, each line declaring "coords")
@@ -60,7 +77,7 @@ export const BRIDGE_HELP = `Trajectory Studio trainer bridge
 Common options:
   --max-pixels <n>    trainer's max_pixels (default ${QWEN_MAX_PIXELS}); coordinates follow smart_resize at it
   --min-pixels <n>    trainer's min_pixels (default ${QWEN_MIN_PIXELS})
-  --coords qwen25-abs|qwen3-rel1000   (sft, grpo, traj, score) the coordinate convention of targets, history,
+  --coords qwen25-abs|qwen3-rel1000   (sft, grpo, traj, score, dpo, prm) the coordinate convention of targets, history,
                       ground truth and predictions: qwen25-abs (default) absolute pixels of the smart-resized
                       image (Qwen2.5-VL, UI-S1); qwen3-rel1000 integers 0..1000 relative to the screenshot,
                       round(x / width * 1000) (Qwen3-VL, GUI-Owl 1.5); the prompt announces a 1000x1000 screen
@@ -99,6 +116,9 @@ const OPTIONS = {
   "image-root": { type: "string" },
   "embed-images": { type: "boolean", default: false },
   coords: { type: "string" },
+  "min-change": { type: "boolean", default: false },
+  balance: { type: "string" },
+  seed: { type: "string" },
   json: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const;
@@ -175,8 +195,14 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
   if (frame.minPixels > frame.maxPixels) throw new UsageError(`--min-pixels ${frame.minPixels} exceeds --max-pixels ${frame.maxPixels}`);
   const allowProblems = values["allow-problems"];
   const coords = oneOf<CoordinateConvention>("coords", values.coords, COORDINATE_CONVENTION_NAMES, DEFAULT_COORDINATE_CONVENTION);
-  if (values.coords !== undefined && !["sft", "grpo", "traj", "score"].includes(command)) {
-    throw new UsageError(`--coords is for sft, grpo, traj and score, not ${command}`);
+  if (values.coords !== undefined && !["sft", "grpo", "traj", "score", "dpo", "prm"].includes(command)) {
+    throw new UsageError(
+      `--coords is for sft, grpo, traj, score, dpo and prm, not ${command} (critic records are in the drawn image's original pixels)`,
+    );
+  }
+  if (values["min-change"] && command !== "dpo") throw new UsageError("--min-change is for dpo");
+  if ((values.balance !== undefined || values.seed !== undefined) && command !== "critic") {
+    throw new UsageError("--balance and --seed are for critic");
   }
 
   if (command === "reward-plugin") {
@@ -202,7 +228,9 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
   if (values["embed-images"] && !(command === "grpo" && values.target === "verl")) {
     throw new UsageError("--embed-images is for grpo --target verl (ms-swift, LLaMA-Factory and UI-S1 read images by path)");
   }
-  if (values.prompt !== undefined && command !== "sft") throw new UsageError("--prompt is for sft (grpo picks its prompt by --rule)");
+  if (values.prompt !== undefined && command !== "sft" && command !== "dpo") {
+    throw new UsageError("--prompt is for sft and dpo (grpo picks its prompt by --rule)");
+  }
   const rowOptions = () => ({ outDir: requireOut(), allowProblems, allowUnreviewed: values["allow-unreviewed"], imageRoot });
 
   switch (command) {
@@ -223,6 +251,35 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
         { ...frame, ...rowOptions(), target, rule, coords, embedImages: values["embed-images"] },
         io,
       );
+      io.stdout.write(`${JSON.stringify(summary)}\n`);
+      return exitCode;
+    }
+    case "dpo": {
+      const [{ exportDpo, DPO_TARGETS }, { SFT_PROMPTS }] = await Promise.all([import("./dpo"), import("./source-prompt")]);
+      const target = oneOf<DpoTarget>("target", values.target, DPO_TARGETS);
+      const prompt = oneOf<SftPrompt>("prompt", values.prompt, SFT_PROMPTS, "cookbook");
+      const { summary, exitCode } = await exportDpo(
+        exportDir,
+        { ...frame, ...rowOptions(), target, coords, prompt, minChange: values["min-change"] },
+        io,
+      );
+      io.stdout.write(`${JSON.stringify(summary)}\n`);
+      return exitCode;
+    }
+    case "critic": {
+      const { exportCritic, parseBalance } = await import("./critic");
+      const balance = values.balance === undefined ? undefined : parseBalance(values.balance);
+      if (balance === null)
+        throw new UsageError(`--balance must be <positives>:<negatives> (positive integers, e.g. 1:1), got "${values.balance}"`);
+      const seed = values.seed === undefined ? 0 : Number(values.seed);
+      if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got "${values.seed}"`);
+      const { summary, exitCode } = await exportCritic(exportDir, { ...frame, ...rowOptions(), balance, seed }, io);
+      io.stdout.write(`${JSON.stringify(summary)}\n`);
+      return exitCode;
+    }
+    case "prm": {
+      const { exportPrm } = await import("./prm");
+      const { summary, exitCode } = await exportPrm(exportDir, { ...frame, ...rowOptions(), coords }, io);
       io.stdout.write(`${JSON.stringify(summary)}\n`);
       return exitCode;
     }

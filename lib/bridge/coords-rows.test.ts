@@ -241,6 +241,6 @@ describe("--coords on the command line", () => {
     expect(bad.err()).toContain('--coords must be one of qwen25-abs|qwen3-rel1000, got "rel1000"');
     const stats = captureIo();
     expect(await runBridge(["stats", dir, "--coords", "qwen3-rel1000"], stats)).toBe(2);
-    expect(stats.err()).toContain("--coords is for sft, grpo, traj and score, not stats");
+    expect(stats.err()).toContain("--coords is for sft, grpo, traj, score, dpo and prm, not stats");
   });
 });

@@ -21,6 +21,7 @@ import type { CoordinateConvention } from "@/lib/domain/geometry";
 import { exportActionSpace, imagePairingProblem, walkSamples, type ChatMessage, type FrameOptions, type StepSample } from "./samples";
 import { uiS1TrainCheckOptions } from "@/lib/domain/ui-s1-reward";
 import { trainableCall } from "@/lib/domain/tool-call";
+import { firstError, processLabel, type ProcessLabel } from "@/lib/domain/process-label";
 import { mobileUseGrpoPrompt, uiS1GrpoPrompt, type GrpoPrompt } from "./ui-s1-prompt";
 
 export const GRPO_TARGETS = ["ms-swift", "verl"] as const;
@@ -60,6 +61,10 @@ export type SwiftGrpoRow = {
   step: number;
   /** Present only under qwen3-rel1000: the answer's coordinates are 0..1000 (the ORMs read this column). */
   coords?: CoordinateConvention;
+  /** The model's step: +1 good, 0 neutral, -1 harmful or wrong (lib/domain/process-label.ts); null when unreviewed. */
+  process_label: ProcessLabel | null;
+  /** 1-based step where the model first went wrong in this trajectory (inside the cut), or null. */
+  first_error: number | null;
 };
 
 export type GrpoSummary = {
@@ -107,6 +112,8 @@ export function swiftGrpoRow(sample: StepSample, prompt: GrpoPrompt, images: str
     trajectory_id: sample.where.trajectory,
     step: sample.step.index,
     ...(gt.coords === undefined ? {} : { coords: gt.coords }),
+    process_label: processLabel(sample.step),
+    first_error: firstError(sample.trajectory),
   };
 }
 
@@ -140,6 +147,9 @@ export type VerlRow = {
     height: number;
     resized_width: number;
     resized_height: number;
+    /** See SwiftGrpoRow. */
+    process_label: number | null;
+    first_error: number | null;
   };
 };
 
@@ -190,12 +200,15 @@ export function verlRow(
       height: gt.orig_wh[1],
       resized_width: predictionWidth,
       resized_height: predictionHeight,
+      process_label: processLabel(sample.step),
+      first_error: firstError(sample.trajectory),
     },
   };
 }
 
 const str = (name: string): SchemaElement => ({ name, type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "REQUIRED" });
 const int32 = (name: string): SchemaElement => ({ name, type: "INT32", repetition_type: "REQUIRED" });
+const optionalInt32 = (name: string): SchemaElement => ({ name, type: "INT32", repetition_type: "OPTIONAL" });
 const int64 = (name: string): SchemaElement => ({ name, type: "INT64", repetition_type: "REQUIRED" });
 
 const bytes = (name: string): SchemaElement => ({ name, type: "BYTE_ARRAY", repetition_type: "REQUIRED" });
@@ -223,7 +236,7 @@ export const VERL_SCHEMA: SchemaElement[] = [
   { name: "reward_model", repetition_type: "REQUIRED", num_children: 2 },
   str("style"),
   str("ground_truth"),
-  { name: "extra_info", repetition_type: "REQUIRED", num_children: 9 },
+  { name: "extra_info", repetition_type: "REQUIRED", num_children: 11 },
   int64("index"),
   str("trajectory_id"),
   int32("step"),
@@ -233,6 +246,8 @@ export const VERL_SCHEMA: SchemaElement[] = [
   int32("height"),
   int32("resized_width"),
   int32("resized_height"),
+  optionalInt32("process_label"),
+  optionalInt32("first_error"),
 ];
 const VERL_COLUMNS = ["data_source", "prompt", "images", "ability", "reward_model", "extra_info"] as const;
 

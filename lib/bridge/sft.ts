@@ -112,7 +112,7 @@ export async function exportSft(
           skippedHarmful += 1;
           return;
         }
-        const built = promptKind === "source" ? sourcePromptRow(sample) : cookbookRow(sample);
+        const built = sftPromptAndAnswer(sample, promptKind);
         if (!built.ok) return log.problem({ ...sample.where, message: built.message });
         const { prompt, answer } = built;
         const row: SftRow = { messages: [...prompt, { role: "assistant", content: answer }], images: [sample.imagePath] };
@@ -162,6 +162,17 @@ export async function exportSft(
   log.progress(`${counts.trajectories} trajectories, ${out.rows} rows (${unreviewedRows} unreviewed), ${log.problems} problems`, true);
   if (exitCode === 0) log.info(`${promptHint(promptKind)}\n${trainerHint(opts, hints)}`);
   return { summary, exitCode };
+}
+
+/**
+ * The prompt and answer of one SFT row under `prompt` (coordinates in the sample's convention): the one
+ * builder every row that trains on a step's prompt uses (`bridge dpo` builds both sides of a pair with it).
+ */
+export function sftPromptAndAnswer(
+  sample: StepSample,
+  prompt: SftPrompt,
+): { ok: true; prompt: ChatMessage[]; answer: string } | { ok: false; message: string } {
+  return prompt === "source" ? sourcePromptRow(sample) : cookbookRow(sample);
 }
 
 /** The cookbook's prompt and Mobile-R1 target (coordinates in the resized frame). */

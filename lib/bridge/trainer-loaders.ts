@@ -118,3 +118,117 @@ export function pngSize(bytes: Uint8Array): { width: number; height: number } | 
   if (b.length < 24 || b.readUInt32BE(0) !== 0x89504e47 || b.toString("ascii", 12, 16) !== "IHDR") return null;
   return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
 }
+
+// How each trainer's own dataset preprocessing reads a preference row (rules written from their code, read,
+// not copied):
+// - ms-swift RowPreprocessor (modelscope/ms-swift swift/llm/dataset/preprocessor/core.py; Apache-2.0):
+//   _check_messages keeps role/content/loss, requires a role in system/user/assistant/tool… and a content that
+//   is not None; _check_rejected_response raises ValueError when `rejected_response` is None or equals
+//   messages[-1]['content']; the pairs after the system turn alternate user -> assistant and an assistant
+//   content may not be '' or None. Each `<image>` takes the next entry of `images` (Custom-dataset.md).
+// - LLaMA-Factory SharegptDatasetConverter (hiyouga/LLaMA-Factory src/llamafactory/data/converter.py, commit
+//   02e2fb34; Apache-2.0) with `ranking: true`: a first message whose role is system_tag becomes the system;
+//   the others must alternate (user_tag, observation_tag) / (assistant_tag, function_tag) from the first;
+//   a ranking example needs an ODD number of them (the prompt ends with a user turn) and `chosen` and
+//   `rejected` dicts whose role is assistant_tag or function_tag; anything else is "Skipping this abnormal
+//   example" (an empty prompt and response). The columns and tags come from dataset_info.json.
+
+/** What ms-swift's preprocessing makes of a DPO row, or a LoaderError naming what it refuses. */
+export function msSwiftRlhfRow(row: Record<string, unknown>): {
+  system?: string;
+  turns: { role: string; content: string }[];
+  rejected: string;
+  images: unknown[];
+} {
+  const messages = row.messages;
+  if (!Array.isArray(messages) || messages.length === 0) throw new LoaderError(`messages: ${JSON.stringify(messages)}`);
+  const roles = new Set(["system", "user", "assistant", "tool", "tool_call", "tool_response", "function", "observation"]);
+  for (const m of messages as Record<string, unknown>[]) {
+    if (!roles.has(String(m.role)) || m.content === undefined || m.content === null) throw new LoaderError(`message: ${JSON.stringify(m)}`);
+  }
+  const msgs = messages as { role: string; content: string }[];
+  const rejected = row.rejected_response;
+  if (rejected === undefined || rejected === null || (typeof rejected === "string" && rejected === msgs[msgs.length - 1]!.content)) {
+    throw new LoaderError(`rejected_response: ${String(rejected)}`);
+  }
+  const [first, ...rest] = msgs;
+  const turns = first!.role === "system" ? rest : msgs;
+  for (let i = 0; i < turns.length; i += 2) {
+    const [user, assistant] = [turns[i], turns[i + 1]];
+    if (!user || !["user", "tool"].includes(user.role)) throw new LoaderError(`user_message: ${JSON.stringify(user)}`);
+    if (!assistant || assistant.role !== "assistant" || assistant.content === "")
+      throw new LoaderError(`assistant_message: ${JSON.stringify(assistant)}`);
+  }
+  const images = Array.isArray(row.images) ? row.images : [];
+  const tags = msgs.reduce((n, m) => n + m.content.split("<image>").length - 1, 0);
+  if (tags !== images.length) throw new LoaderError(`${tags} <image> tags for ${images.length} images`);
+  return { system: first!.role === "system" ? first!.content : undefined, turns, rejected: String(rejected), images };
+}
+
+/** A dataset_info.json entry as LLaMA-Factory's DatasetAttr reads it (only what the sharegpt converter uses). */
+export type LlamaFactoryDatasetAttr = {
+  formatting?: string;
+  ranking?: boolean;
+  columns?: Record<string, string>;
+  tags?: Record<string, string>;
+};
+
+/** SharegptDatasetConverter on one example: the prompt, [chosen, rejected] and the system, or a LoaderError for an abnormal example. */
+export function llamaFactoryPairwise(
+  example: Record<string, unknown>,
+  attr: LlamaFactoryDatasetAttr,
+): { system: string; prompt: { role: string; content: string }[]; response: { role: string; content: string }[]; images: unknown } {
+  if (attr.formatting !== "sharegpt") throw new LoaderError(`formatting ${String(attr.formatting)} is not sharegpt`);
+  const col = { messages: "conversations", chosen: "chosen", rejected: "rejected", images: "images", ...attr.columns };
+  const tag = {
+    role_tag: "from",
+    content_tag: "value",
+    user_tag: "human",
+    assistant_tag: "gpt",
+    observation_tag: "observation",
+    function_tag: "function_call",
+    system_tag: "system",
+    ...attr.tags,
+  };
+  const map: Record<string, string> = {
+    [tag.user_tag]: "user",
+    [tag.assistant_tag]: "assistant",
+    [tag.observation_tag]: "observation",
+    [tag.function_tag]: "function",
+    [tag.system_tag]: "system",
+  };
+  const accept = [
+    [tag.user_tag, tag.observation_tag],
+    [tag.assistant_tag, tag.function_tag],
+  ];
+  let messages = example[col.messages] as Record<string, string>[];
+  let system = "";
+  if (messages.length !== 0 && messages[0]![tag.role_tag] === tag.system_tag) {
+    system = messages[0]![tag.content_tag]!;
+    messages = messages.slice(1);
+  }
+  const aligned = messages.map((m, i) => {
+    if (!accept[i % 2]!.includes(m[tag.role_tag]!)) throw new LoaderError(`Invalid role tag in ${JSON.stringify(messages)}`);
+    return { role: map[m[tag.role_tag]!]!, content: m[tag.content_tag]! };
+  });
+  if ((!attr.ranking && aligned.length % 2 !== 0) || (attr.ranking && aligned.length % 2 === 0)) {
+    throw new LoaderError(`Invalid message count in ${JSON.stringify(messages)}`);
+  }
+  const chosen = example[col.chosen];
+  const rejected = example[col.rejected];
+  const isDict = (v: unknown): v is Record<string, string> => typeof v === "object" && v !== null && !Array.isArray(v);
+  if (!attr.ranking || !isDict(chosen) || !isDict(rejected))
+    throw new LoaderError("not a pairwise example (ranking with chosen and rejected dicts)");
+  if (!accept[1]!.includes(chosen[tag.role_tag]!) || !accept[1]!.includes(rejected[tag.role_tag]!)) {
+    throw new LoaderError(`Invalid role tag in ${JSON.stringify([chosen, rejected])}`);
+  }
+  return {
+    system,
+    prompt: aligned,
+    response: [
+      { role: map[chosen[tag.role_tag]!]!, content: chosen[tag.content_tag]! },
+      { role: map[rejected[tag.role_tag]!]!, content: rejected[tag.content_tag]! },
+    ],
+    images: example[col.images],
+  };
+}

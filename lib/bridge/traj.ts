@@ -17,6 +17,7 @@ import { openExport, readTrajectories, resolveScreenshot, type BridgeProblem } f
 import { ImageFolder } from "./images";
 import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
 import type { Annotation } from "@/lib/domain/rewards";
+import { firstError, processLabel, type ProcessLabel } from "@/lib/domain/process-label";
 import { uiS1AnnotationOf, isUnreviewed } from "./samples";
 
 /** UI-S1's TrajDataset resizes every screenshot at these limits (rl_dataset.py: 12800*28*28 and 4*28*28). */
@@ -41,6 +42,8 @@ export type UiS1Step = {
   action_description: string;
   annotation: Annotation;
   check_options: ToolCall & { candidate_bbox: Box[] };
+  /** The model's step: +1 good, 0 neutral, -1 harmful or wrong (lib/domain/process-label.ts); null when unreviewed. */
+  process_label: ProcessLabel | null;
 };
 
 export type UiS1Trajectory = {
@@ -49,6 +52,8 @@ export type UiS1Trajectory = {
   episode_id: string;
   app: string;
   steps: UiS1Step[];
+  /** 1-based step where the model first went wrong (inside the cut), or null. */
+  first_error: number | null;
   /** Only under --coords qwen3-rel1000: every point and box of the line is 0..1000 of its screenshot. */
   coords?: "qwen3-rel1000";
 };
@@ -168,6 +173,7 @@ export async function exportTraj(
         action_description: step.clearAction,
         annotation: uiS1AnnotationOf(step.verdict),
         check_options: { ...converted, candidate_bbox: candidates },
+        process_label: processLabel(step),
       });
       tokens.push(imageTokens(smartResize(step.screenshot, { maxPixels: UI_S1_MAX_PIXELS, minPixels: UI_S1_MIN_PIXELS })));
     }
@@ -200,6 +206,7 @@ export async function exportTraj(
       episode_id: record.key,
       app: t.app,
       steps,
+      first_error: firstError(t),
       ...(coords === "qwen3-rel1000" ? { coords } : {}),
     };
     await out.write(row);
