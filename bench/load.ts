@@ -20,7 +20,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
-import { createDb, type Db } from "@/lib/server/db";
+import { createDb, loadDialect, type Db } from "@/lib/server/db";
+import { databaseUrl, dialectOf } from "@/lib/server/config";
 import { migrate } from "@/lib/server/migrate";
 import { createUser } from "@/lib/server/people";
 import { SYSTEM_ACTOR } from "@/lib/server/audit";
@@ -237,7 +238,9 @@ export async function runLoadBench(opts: LoadBenchOptions): Promise<Figure[]> {
   const duration = opts.durationSeconds ?? 30;
   const annotators = opts.annotators ?? 8;
   const baseUrl = opts.baseUrl.replace(/\/$/, "");
-  const prisma = createDb(opts.databaseUrl ?? process.env.DATABASE_URL);
+  const url = opts.databaseUrl ?? databaseUrl();
+  await loadDialect(dialectOf(url));
+  const prisma = createDb(url);
   try {
     const { reviewer, people } = await preparePeople(prisma, annotators);
     // Each annotator gets their own trajectories (editable: new or in progress), and each of the

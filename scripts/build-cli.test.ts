@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hasPostgres, startPostgres } from "../lib/server/testing/postgres";
 import { buildCli, cliEntry, freshCli } from "./build-cli.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -49,6 +50,22 @@ function packagesIn(log: string): string[] {
   return [...new Set(names)].sort();
 }
 
+/**
+ * Our source files (relative to the checkout) in the compiled chunks a run loaded: every chunk of .tmp/cli that it
+ * resolved, read back through its source map. A chunk loaded is a chunk parsed, whichever of its modules ran.
+ */
+function sourcesIn(log: string): string[] {
+  const urls = existsSync(log) ? readFileSync(log, "utf8").split("\n") : [];
+  const chunks = urls.filter((u) => u.startsWith("file:") && u.includes("/.tmp/cli/") && u.endsWith(".mjs"));
+  const sources = new Set<string>();
+  for (const chunk of new Set(chunks)) {
+    const file = new URL(chunk).pathname;
+    const map = JSON.parse(readFileSync(`${file}.map`, "utf8")) as { sources: string[] };
+    for (const s of map.sources) sources.add(path.relative(ROOT, path.resolve(path.dirname(file), s)));
+  }
+  return [...sources].sort();
+}
+
 describe("npm run studio starts the compiled command line", () => {
   beforeAll(async () => {
     // Compiled before the runs below, so none of them loads esbuild to rebuild.
@@ -83,6 +100,41 @@ describe("npm run studio starts the compiled command line", () => {
     const loaded = packagesIn(log);
     expect(loaded).toContain("@prisma/client");
     for (const unused of ["@aws-sdk/client-s3", "sharp", "better-auth"]) expect(loaded).not.toContain(unused);
+  });
+
+  it("a SQLite studio's database command neither loads nor parses the PostgreSQL client, its adapter or driver", () => {
+    const data = path.join(tmp, "sqlite-only");
+    const log = path.join(tmp, "sqlite-only.log");
+    const r = runScript("studio", ["stats", "--json"], log, {
+      STUDIO_DATA_DIR: data,
+      DATABASE_URL: `file:${path.join(data, "studio.db")}`,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const sources = sourcesIn(log);
+    expect(sources).toContain("lib/server/generated/sqlite/client.ts");
+    expect(sources.filter((s) => s.startsWith("lib/server/generated/postgresql/"))).toEqual([]);
+    const loaded = packagesIn(log);
+    expect(loaded).toContain("better-sqlite3");
+    for (const other of ["pg", "@prisma/adapter-pg"]) expect(loaded).not.toContain(other);
+  });
+
+  it.skipIf(!hasPostgres)("a PostgreSQL studio's database command neither loads nor parses the SQLite client", () => {
+    const server = startPostgres();
+    try {
+      const log = path.join(tmp, "postgres-only.log");
+      const r = runScript("studio", ["stats", "--json"], log, {
+        STUDIO_DATA_DIR: path.join(tmp, "postgres-only"),
+        DATABASE_URL: server.url("postgres"),
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toMatchObject({ trajectories: 0, steps: 0 });
+      const sources = sourcesIn(log);
+      expect(sources).toContain("lib/server/generated/postgresql/client.ts");
+      for (const sqlite of ["lib/server/generated/sqlite/client.ts", "lib/server/generated/sqlite/internal/class.ts"])
+        expect(sources).not.toContain(sqlite);
+    } finally {
+      server.stop();
+    }
   });
 
   it("files found beside a module's source (the reward plugin) are found from the compiled command line", () => {

@@ -4,7 +4,7 @@ import { nextStatus, type TaskStatus } from "@/lib/domain/status";
 import { auditedStep } from "@/lib/domain/review";
 import { trajectoryAnnotationViewSchema, type StepView, type TrajectoryAnnotationView, type TrajectoryView } from "@/lib/domain/views";
 import { auditStatement, changedFields, recordAudit } from "./audit";
-import { Prisma } from "./generated/sqlite/client";
+import { Prisma } from "./prisma-namespace";
 import { prismaExec, writeTransaction, type Exec } from "./sqlite-direct";
 import { db as defaultDb, type Db, type Tx } from "./db";
 import { appError } from "./errors";

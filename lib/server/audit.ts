@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Db, Tx } from "./db";
-import { Prisma } from "./generated/sqlite/client";
+import { Prisma } from "./prisma-namespace";
 
 export type AuditActor = { id: string | null; label: string };
 export const CLI_ACTOR: AuditActor = { id: null, label: "cli" };

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCOUNT_FAILURE_LIMIT, baseUrl } from "./auth";
 import { authHandler } from "./auth-handler";
 import { CLI_ACTOR } from "./audit";
-import { createDb, type Db } from "./db";
+import { createDb, loadDialect, type Db } from "./db";
 import { exportsDir, getExport, recoverExportJobs } from "./export-jobs";
 import { importFile } from "./import";
 import { migrate } from "./migrate";
@@ -26,6 +26,7 @@ describe.skipIf(!hasPostgres)("on PostgreSQL", () => {
     process.env.DATABASE_URL = server.url("postgres");
     process.env.STUDIO_DATA_DIR = await mkdtemp(path.join(os.tmpdir(), "pg-studio-"));
     await migrate(server.url("postgres"));
+    await loadDialect("postgresql");
     db = createDb(server.url("postgres"));
   }, 120_000);
   afterAll(async () => {

@@ -3,7 +3,7 @@ import { VERDICTS, type Verdict } from "@/lib/domain/trajectory";
 import type { Actor } from "@/lib/domain/permissions";
 import type { Dashboard } from "@/lib/domain/dashboard";
 import { db as defaultDb, type Db } from "./db";
-import { Prisma } from "./generated/sqlite/client";
+import { Prisma } from "./prisma-namespace";
 import { authorize } from "./session";
 
 const DAYS = 14;

@@ -1,8 +1,5 @@
-import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient as PgClient } from "./generated/postgresql/client";
-import { PrismaClient } from "./generated/sqlite/client";
-import { databaseUrl, dialectOf, sqlitePath } from "./config";
-import { studioSqliteAdapter } from "./db-sqlite";
+import { databaseUrl, dialectOf, sqlitePath, type Dialect } from "./config";
+import type { PrismaClient } from "./generated/sqlite/client";
 
 export type Db = PrismaClient;
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
@@ -14,13 +11,48 @@ export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
  */
 export const TRANSACTION_OPTIONS = { maxWait: 20_000, timeout: 15_000 };
 
+type MakeClient = (url: string) => Db;
+// On globalThis like the client itself (see below): a dialect loaded by one copy of this module serves all.
+const globalForDialects = globalThis as unknown as { studioDbDialects?: Partial<Record<Dialect, MakeClient>> };
+const makers = (globalForDialects.studioDbDialects ??= {});
+
+/**
+ * Loads one dialect's generated Prisma client and driver adapter, once per process. Each generated client
+ * builds its class when evaluated (schema, query compiler settings) and PostgreSQL's pulls in the pg driver:
+ * loading only the dialect in use keeps that work out of every command-line start. This module loads the
+ * dialect of DATABASE_URL as it is imported; code that opens a database of the other dialect too (tests,
+ * the move between databases) awaits this first.
+ */
+export async function loadDialect(dialect: Dialect): Promise<void> {
+  if (makers[dialect]) return;
+  if (dialect === "sqlite") {
+    const [{ PrismaClient }, { studioSqliteAdapter }] = await Promise.all([import("./generated/sqlite/client"), import("./db-sqlite")]);
+    makers.sqlite ??= (url) => new PrismaClient({ adapter: studioSqliteAdapter(sqlitePath(url)), transactionOptions: TRANSACTION_OPTIONS });
+  } else {
+    const [{ PrismaClient }, { PrismaPg }] = await Promise.all([import("./generated/postgresql/client"), import("@prisma/adapter-pg")]);
+    // Both clients come from the same schema, so their APIs are identical; only the SQL dialect differs.
+    makers.postgresql ??= (url) =>
+      new PrismaClient({ adapter: new PrismaPg({ connectionString: url }), transactionOptions: TRANSACTION_OPTIONS }) as unknown as Db;
+  }
+}
+
+// The dialect in use, loaded before any caller can ask for a client. A DATABASE_URL that names no dialect
+// loads nothing here: createDb() then says what is wrong with it, as before.
+const configured = (() => {
+  try {
+    return dialectOf(databaseUrl());
+  } catch {
+    return undefined;
+  }
+})();
+if (configured) await loadDialect(configured);
+
 /** A new client for `url`. Prefer `db()`, which keeps one per process. */
 export function createDb(url = databaseUrl()): Db {
-  const client =
-    dialectOf(url) === "sqlite"
-      ? new PrismaClient({ adapter: studioSqliteAdapter(sqlitePath(url)), transactionOptions: TRANSACTION_OPTIONS })
-      : // Both clients come from the same schema, so their APIs are identical; only the SQL dialect differs.
-        (new PgClient({ adapter: new PrismaPg({ connectionString: url }), transactionOptions: TRANSACTION_OPTIONS }) as unknown as Db);
+  const dialect = dialectOf(url);
+  const make = makers[dialect];
+  if (!make) throw new Error(`the ${dialect} database client is not loaded: await loadDialect("${dialect}") before createDb()`);
+  const client = make(url);
   urls.set(client, url);
   return client;
 }

@@ -3,7 +3,6 @@
 // columns are read here (no dates, whose encoding is Prisma's business), so both dialects give the
 // same values.
 import Database from "better-sqlite3";
-import pg from "pg";
 import { dialectOf, sqlitePath } from "./config";
 import { urlOf, type Db } from "./db";
 import type { Step } from "./generated/sqlite/client";
@@ -111,6 +110,8 @@ export async function openStepReader(db: Db): Promise<StepReader> {
       },
     };
   }
+  // The driver is loaded only for a PostgreSQL studio (a SQLite studio's export never parses it).
+  const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const text = `SELECT ${COLUMNS} ${FROM} WHERE s."trajectoryId" = ANY($1::text[]) ${ORDER}`;

@@ -15,7 +15,7 @@ import type { ImportProblem } from "@/lib/domain/problems";
 import type { Size } from "@/lib/domain/geometry";
 import { pyJsonDumps } from "@/lib/domain/tool-call";
 import { db as defaultDb, type Db } from "./db";
-import { Prisma } from "./generated/sqlite/client";
+import { Prisma } from "./prisma-namespace";
 import { AppError } from "./errors";
 import { CLI_ACTOR, recordAudit, type AuditActor } from "./audit";
 import { storeScreenshotBytes, type ImageInfo } from "./screenshot-store";

@@ -5,7 +5,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadMigrations, migrate } from "./migrate";
-import { createDb } from "./db";
+import { createDb, loadDialect } from "./db";
 import { importFile } from "./import";
 import { getStats } from "./trajectories";
 import { blankPng } from "./testing/fixtures";
@@ -124,6 +124,7 @@ describe.skipIf(!hasPostgres)("PostgreSQL", () => {
 
   it("migrates and imports the same way as SQLite", async () => {
     expect((await migrate(url)).applied.length).toBe(loadMigrations("postgresql").length);
+    await loadDialect("postgresql");
     const db = createDb(url);
     const src = mkdtempSync(path.join(os.tmpdir(), "pg-src-"));
     writeFileSync(path.join(src, "a.png"), await blankPng(1080, 2400));

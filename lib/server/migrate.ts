@@ -2,7 +2,6 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import pg from "pg";
 import { databaseUrl, dialectOf, migrationsDir, sqlitePath, type Dialect } from "./config";
 
 export type MigrationResult = { applied: string[]; alreadyApplied: number };
@@ -91,6 +90,8 @@ function migrateSqlite(url: string, migrations: Migration[]): MigrationResult {
 }
 
 async function migratePostgres(url: string, migrations: Migration[]): Promise<MigrationResult> {
+  // Loaded here, not at the top: a SQLite studio's commands never load the PostgreSQL driver.
+  const { default: pg } = await import("pg");
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

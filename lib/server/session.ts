@@ -3,7 +3,7 @@ import { can, roleSchema, type Action, type Actor, type TrajectoryFacts } from "
 import type { AuditActor } from "./audit";
 import type { Auth } from "./auth";
 import { db } from "./db";
-import { Prisma } from "./generated/sqlite/client";
+import { Prisma } from "./prisma-namespace";
 import { readRows } from "./read-sql";
 import { appError } from "./errors";
 import { userForToken } from "./tokens";

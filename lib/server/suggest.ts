@@ -16,7 +16,7 @@ import { isEditableStatus } from "@/lib/domain/annotation";
 import { LIMITS, type LimitName } from "@/lib/domain/limits";
 import { recordAudit } from "./audit";
 import { db as defaultDb, type Db, type Tx } from "./db";
-import { Prisma } from "./generated/sqlite/client";
+import { Prisma } from "./prisma-namespace";
 import { readRows } from "./read-sql";
 import { AppError } from "./errors";
 import { chat, fill, loadPrompt, modelCallError, modelConfig, PROMPTS, redactedDetail, type ChatMessage, type ModelConfig } from "./model";

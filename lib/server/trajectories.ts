@@ -8,7 +8,8 @@ import {
   type TrajectoryView,
   type TrajectoryRow,
 } from "@/lib/domain/views";
-import { Prisma, type Step as StepRow } from "./generated/sqlite/client";
+import type { Step as StepRow } from "./generated/sqlite/client";
+import { Prisma } from "./prisma-namespace";
 import { TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
 import { db as defaultDb, type Db, type Tx } from "./db";
 import type { Actor } from "@/lib/domain/permissions";

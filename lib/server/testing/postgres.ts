@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { createDb, type Db } from "../db";
+import { createDb, loadDialect, type Db } from "../db";
 import { migrate } from "../migrate";
 
 /** Debian's server binaries: STUDIO_PG_BIN, else the newest /usr/lib/postgresql/<version>/bin (15 on bookworm). */
@@ -96,6 +96,7 @@ export function startPostgres(): PostgresServer {
       process.env.STUDIO_DATA_DIR = store;
       process.env.DATABASE_URL = url(name);
       await migrate(url(name));
+      await loadDialect("postgresql");
       return { url: url(name), db: createDb(url(name)), dir: store };
     },
   };
