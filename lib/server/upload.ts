@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { createWriteStream, type WriteStream } from "node:fs";
+import { createWriteStream } from "node:fs";
 import { mkdir, readdir, rename, rm, stat, statfs } from "node:fs/promises";
 import path from "node:path";
 import { once } from "node:events";
 import { pipeline } from "node:stream/promises";
 import { Transform } from "node:stream";
+import busboy, { type Busboy } from "busboy";
 import yauzl from "yauzl";
 import { z } from "zod";
 import { IMPORT_FORMATS, type CoordinateFrame } from "@/lib/domain/import-formats";
@@ -23,7 +24,7 @@ export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 export const MAX_EXTRACTED_BYTES = 6 * 1024 ** 3;
 export const MAX_ZIP_ENTRIES = 200_000;
 const MAX_FIELD_BYTES = 10_000;
-const MAX_HEADER_BYTES = 16_384;
+const MAX_FIELDS = 50;
 const IMAGE_EXT = new Set([".png", ".jpg", ".jpeg", ".webp"]);
 
 export const importUploadFields = z.object({
@@ -340,126 +341,89 @@ function checkEntryName(entry: yauzl.Entry, root: string): string {
 }
 
 /**
- * Stream a multipart/form-data body to disk: text fields are collected (small), file parts are
+ * Stream a multipart/form-data body to disk with busboy: text fields are collected (small), file parts are
  * written to `dir` under their base names. Counts bytes and stops at MAX_UPLOAD_BYTES.
  */
 export async function receiveMultipart(req: Request, dir: string): Promise<Received> {
   const type = req.headers.get("content-type") ?? "";
-  const boundary = /^multipart\/form-data\b.*;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(type);
-  const b = boundary?.[1] ?? boundary?.[2];
-  if (!b || !req.body) throw new AppError("bad_request", "Send the upload as multipart/form-data.");
+  if (!/^multipart\/form-data\b/i.test(type) || !req.body) throw new AppError("bad_request", "Send the upload as multipart/form-data.");
+  let parser: Busboy;
+  try {
+    parser = busboy({
+      headers: { "content-type": type },
+      // Browsers send file names as raw UTF-8 bytes.
+      defParamCharset: "utf8",
+      limits: { fieldSize: MAX_FIELD_BYTES, fields: MAX_FIELDS, headerPairs: 32 },
+    });
+  } catch {
+    throw new AppError("bad_request", "Send the upload as multipart/form-data.");
+  }
   await mkdir(dir, { recursive: true });
-
-  const delimiter = Buffer.from(`\r\n--${b}`);
-  const headerEnd = Buffer.from("\r\n\r\n");
   const fields: Record<string, string> = {};
   const files: ReceivedFile[] = [];
-  type State = "preamble" | "after-boundary" | "headers" | "body" | "done";
-  let state = "preamble" as State;
-  // consume() advances `state` inside a closure, which TypeScript's narrowing cannot see.
-  const isDone = () => state === "done";
-  // A leading CRLF lets the first boundary match the same delimiter as the others.
-  let buf = Buffer.from("\r\n");
-  let total = 0;
-  let part: { field: string; chunks?: Buffer[]; size: number; sink?: WriteStream; file?: ReceivedFile } | undefined;
-
-  const write = async (data: Buffer) => {
-    if (!part || data.length === 0) return;
-    part.size += data.length;
-    if (part.sink) {
-      if (!part.sink.write(data)) await once(part.sink, "drain");
-    } else {
-      if (part.size > MAX_FIELD_BYTES) throw new AppError("bad_request", `form field "${part.field}" is too long`);
-      part.chunks!.push(data);
-    }
+  const writes: Promise<void>[] = [];
+  let failure: AppError | null = null;
+  const fail = (e: AppError) => {
+    failure ??= e;
   };
-  const endPart = async () => {
-    if (!part) return;
-    if (part.sink) {
-      part.sink.end();
-      await once(part.sink, "finish");
-      part.file!.bytes = part.size;
-      files.push(part.file!);
-    } else if (part.field) fields[part.field] = Buffer.concat(part.chunks!).toString("utf8");
-    part = undefined;
-  };
-  const startPart = (headers: string) => {
-    const disposition = /^content-disposition:(.*)$/im.exec(headers)?.[1] ?? "";
-    const field = /\bname="([^"]*)"/i.exec(disposition)?.[1] ?? "";
-    const filename = /\bfilename="([^"]*)"/i.exec(disposition)?.[1];
+  parser.on("field", (name, value, info) => {
+    if (info.valueTruncated) fail(new AppError("bad_request", `form field "${name}" is too long`));
+    else fields[name] = value;
+  });
+  parser.on("fieldsLimit", () => fail(new AppError("bad_request", `the form has more than ${MAX_FIELDS} fields`)));
+  parser.on("file", (_field, stream, info) => {
     // A file input left empty sends a part with filename="": skip it like a text field nobody reads.
-    if (filename === undefined || filename === "") {
-      part = { field: filename === "" ? "" : field, chunks: [], size: 0 };
+    if (!info.filename) {
+      stream.resume();
       return;
     }
-    const name = safeName(Buffer.from(filename, "latin1").toString("utf8"));
-    const file = path.join(dir, `${files.length}-${name}`);
-    const sink = createWriteStream(file);
-    sink.on("error", () => {});
-    part = { field, size: 0, sink, file: { name, file, bytes: 0 } };
-  };
-
-  const consume = async () => {
-    for (;;) {
-      if (state === "preamble" || state === "body") {
-        const at = buf.indexOf(delimiter);
-        if (at === -1) {
-          const keep = Math.min(buf.length, delimiter.length - 1);
-          if (state === "body") await write(buf.subarray(0, buf.length - keep));
-          buf = Buffer.from(buf.subarray(buf.length - keep));
-          return;
-        }
-        if (state === "body") {
-          await write(buf.subarray(0, at));
-          await endPart();
-        }
-        buf = buf.subarray(at + delimiter.length);
-        state = "after-boundary";
-      }
-      if (state === "after-boundary") {
-        if (buf.length < 2) return;
-        if (buf[0] === 0x2d && buf[1] === 0x2d) {
-          state = "done";
-          return;
-        }
-        const eol = buf.indexOf("\r\n");
-        if (eol === -1) return;
-        buf = buf.subarray(eol + 2);
-        state = "headers";
-      }
-      if (state === "headers") {
-        const at = buf.indexOf(headerEnd);
-        if (at === -1) {
-          if (buf.length > MAX_HEADER_BYTES) throw new AppError("bad_request", "malformed multipart body");
-          return;
-        }
-        startPart(buf.subarray(0, at).toString("latin1"));
-        buf = buf.subarray(at + headerEnd.length);
-        state = "body";
-      }
-      if (state === "done") return;
-    }
-  };
+    const name = safeName(info.filename);
+    const entry: ReceivedFile = { name, file: path.join(dir, `${files.length}-${name}`), bytes: 0 };
+    files.push(entry);
+    stream.on("data", (chunk: Buffer) => {
+      entry.bytes += chunk.length;
+    });
+    const sink = createWriteStream(entry.file);
+    writes.push(pipeline(stream, sink));
+  });
+  let parseError: unknown = null;
+  const finished = new Promise<void>((resolve, reject) => {
+    parser.on("close", resolve);
+    parser.on("error", (e) => {
+      parseError = e;
+      reject(e);
+    });
+  });
+  // Until the body is fed, a parse error is only recorded; awaiting `finished` below reports it.
+  finished.catch(() => undefined);
 
   const reader = req.body.getReader();
+  let total = 0;
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
       total += value.length;
       if (total > MAX_UPLOAD_BYTES) throw tooLarge();
-      if (isDone()) continue;
-      buf = buf.length ? Buffer.concat([buf, value]) : Buffer.from(value);
-      await consume();
+      if (failure) throw failure;
+      if (!parser.write(value)) await Promise.race([once(parser, "drain"), finished]);
     }
+    parser.end();
+    await finished;
+    await Promise.all(writes);
   } catch (e) {
-    part?.sink?.destroy();
     await reader.cancel().catch(() => {});
-    throw e;
+    parser.destroy();
+    await Promise.allSettled(writes);
+    if (failure) throw failure;
+    // Only what busboy found wrong with the body is the sender's fault; a write that failed (a full disk)
+    // goes up as it is, to be answered in its own words.
+    if (e !== parseError) throw e;
+    // busboy's words for a body that stops before its closing boundary.
+    if (e instanceof Error && /unexpected end of (form|file)/i.test(e.message))
+      throw new AppError("bad_request", "The upload ended early; try again.");
+    throw new AppError("bad_request", "malformed multipart body");
   }
-  if (!isDone()) {
-    part?.sink?.destroy();
-    throw new AppError("bad_request", "The upload ended early; try again.");
-  }
+  if (failure) throw failure;
   return { fields, files };
 }
