@@ -20,7 +20,7 @@ const LAYERS = {
   domain: { pattern: "lib/domain/**", uses: [], packages: pkg("zod") },
   i18n: { pattern: "lib/i18n/**", uses: ["domain"], packages: pkg("zod", "react") },
   canvas: { pattern: "lib/canvas/**", uses: ["domain"], packages: pkg("zod") },
-  bridge: { pattern: "lib/bridge/**", uses: ["domain", "fixtures"], packages: [CORE, ...pkg("zod", "hyparquet-writer")] },
+  bridge: { pattern: "lib/bridge/**", uses: ["domain", "fixtures"], packages: [CORE, ...pkg("zod", "hyparquet-writer", "sharp")] },
   queries: { pattern: "lib/queries/**", uses: ["domain", "canvas", "i18n"], packages: pkg("zod", "react", "@tanstack/react-query") },
   demo: { pattern: "lib/demo/**", uses: ["domain"], packages: [CORE, ...pkg("sharp")] },
   server: {

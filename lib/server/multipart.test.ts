@@ -15,7 +15,7 @@ const part = (headers: string, body: string | Buffer) =>
     Buffer.from("\r\n"),
   ]);
 const request = (body: Buffer, type = `multipart/form-data; boundary=${BOUNDARY}`) =>
-  new Request("http://127.0.0.1/api/imports", { method: "POST", headers: { "content-type": type }, body });
+  new Request("http://127.0.0.1/api/imports", { method: "POST", headers: { "content-type": type }, body: new Uint8Array(body) });
 const dir = () => mkdtempSync(path.join(os.tmpdir(), "multipart-"));
 
 async function refusal(p: Promise<unknown>): Promise<string> {
