@@ -70,6 +70,8 @@ test("importing data already in another project asks first: cancel, skip those, 
   importPage,
   request,
 }, testInfo) => {
+  // Four imports through the web form, each a background job followed to its end.
+  test.setTimeout(180_000);
   const stamp = Date.now();
   const projectA = `e2e-a-${stamp}`;
   const projectB = `e2e-b-${stamp}`;

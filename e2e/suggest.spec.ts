@@ -166,6 +166,7 @@ test("a suggested action is drawn on the screenshot in its own colour before it 
   await expect(legend).toContainText("Suggested action");
   await expect(legend).toContainText(text);
   expect((await editor.current()).toolCall).not.toMatchObject({ coordinate: [x, y] });
+  await page.screenshot({ path: "/work/shots/lists/suggest-drawn-1280.png" });
 
   // Dismissed: gone from the canvas and the legend, the step unchanged.
   await card.getByRole("button", { name: "Dismiss" }).click();
