@@ -28,8 +28,9 @@ export function CopiesQuestion({ job, onAnswer }: { job: ImportJob; onAnswer: (a
         ))}
       </ul>
       <p>
-        {t("import.copies.body", { project: job.project })}{" "}
-        {t("import.copies.new", { n: nf(job.trajectories - copies), total: nf(job.trajectories) })}
+        {t("import.copies.body", { project: job.project })}
+        {/* Said only when some are new: "0 of 1" would read as a problem. */}
+        {job.trajectories > copies && ` ${t("import.copies.new", { n: nf(job.trajectories - copies), total: nf(job.trajectories) })}`}
       </p>
       <div className="form-row">
         <button type="button" className="btn" onClick={() => onAnswer("import")}>
