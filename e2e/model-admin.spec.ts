@@ -207,3 +207,35 @@ test("pre-annotation started from the list's selection runs to done on /admin/mo
   expect(filled).toBeLessThan(4);
   fake.setMode({ mode: "ok" });
 });
+
+test("a job stopped by failures says so after 5 failures in a row, and Resume finishes the steps not yet done", async ({ page }) => {
+  test.setTimeout(120_000);
+  const run = `${RUN}r`;
+  const [id] = await importTrajectories(admin, run, [{ goal: `Model resume ${run}: open the clock`, app: "Clock", steps: 7 }]);
+  await saveEndpoint(page, { concurrency: 3, timeoutS: 10 });
+  fake.setMode({ mode: "fail" });
+  fake.requests.length = 0;
+  const res = await admin.post("/api/model/jobs", { data: { kind: "prefill", trajectoryIds: [id] } });
+  expect(res.status(), await res.text()).toBe(202);
+  const jobId = ((await res.json()) as { job: { id: string } }).job.id;
+
+  await page.goto("/admin/model");
+  const row = jobsTable(page).getByTestId(`model-job-${jobId}`);
+  const state = row.getByRole("cell").nth(1);
+  await expect(state).toContainText(/^failed/, { timeout: 30_000 });
+  // Exactly as documented: five failures in a row stop it (answers in flight then are not counted).
+  await expect(row).toContainText("· 5 failed");
+  await expect(row).toContainText("5 of 7");
+  await expect(state).toContainText("Stopped after 5 failures in a row");
+
+  fake.setMode({ mode: "ok" });
+  fake.requests.length = 0;
+  await row.getByRole("button", { name: "Resume" }).click();
+  await expect(state).toHaveText("finished", { timeout: 30_000 });
+  await expect(row).toContainText("7 of 7");
+  await expect(row).toContainText("· 0 failed");
+  await expect(row.getByRole("button", { name: "Resume" })).toHaveCount(0);
+  expect(fake.requests).toHaveLength(7);
+  const steps = (await getJson<TrajectoryView>(admin, `/api/trajectories/${id}`)).steps;
+  expect(steps.every((s) => s.provenance["thought.state"]?.source === "prefilled")).toBe(true);
+});

@@ -138,3 +138,51 @@ test("a slow endpoint and a broken one leave the editor working and lose nothing
   expect((await trajectory(request, id)).steps[0]!.clearAction).toBe("Typed while the model was thinking.");
   fake.setMode({ mode: "ok" });
 });
+
+test("a suggested action is drawn on the screenshot in its own colour before it is accepted, with rounded numbers", async ({ page }) => {
+  const editor = new EditorPage(page);
+  await page.goto("/tasks");
+  await page.getByRole("button", { name: /Start next task/ }).click();
+  await expect(page).toHaveURL(/\/trajectories\/[^/?]+/);
+  await editor.waitForScreenshot();
+  fake.setMode({ mode: "ok" });
+  const suggested = async () => (await editor.canvas.drawn()).marks.filter((m) => m.name === "suggested-action");
+
+  await page.getByRole("button", { name: "Suggest action" }).click();
+  const card = page.getByTestId("suggestion");
+  await expect(card).toBeVisible();
+  // The text a person reads: the action with whole pixels, not the raw JSON of a converted point.
+  const text = (await card.locator("code").textContent())!;
+  expect(text).toMatch(/^click \(\d+, \d+\)$/);
+  const [x, y] = text.match(/\d+/g)!.map(Number) as [number, number];
+  // Drawn before anything is accepted, where the text says, in the suggestion's colour, with its legend entry.
+  await expect.poll(async () => (await suggested()).length).toBe(1);
+  const [mark] = await suggested();
+  expect(mark!.stroke).toBe("#0891b2");
+  const at = await editor.canvas.toStage([x, y]);
+  expect(Math.abs(mark!.points[0]![0] - at[0])).toBeLessThan(1);
+  expect(Math.abs(mark!.points[0]![1] - at[1])).toBeLessThan(1);
+  const legend = page.locator('.step-canvas-legend li[data-layer="suggested"]');
+  await expect(legend).toContainText("Suggested action");
+  await expect(legend).toContainText(text);
+  expect((await editor.current()).toolCall).not.toMatchObject({ coordinate: [x, y] });
+  await page.screenshot({ path: "/work/shots/lists/suggest-drawn-1280.png" });
+
+  // Dismissed: gone from the canvas and the legend, the step unchanged.
+  await card.getByRole("button", { name: "Dismiss" }).click();
+  await expect.poll(async () => (await suggested()).length).toBe(0);
+  await expect(legend).toHaveCount(0);
+
+  // Accepted: the suggestion becomes the step's corrected action, drawn as such.
+  await page.getByRole("button", { name: "Suggest action" }).click();
+  await expect.poll(async () => (await suggested()).length).toBe(1);
+  await card.getByRole("button", { name: /Accept/ }).click();
+  await expect.poll(async () => (await suggested()).length).toBe(0);
+  const call = (await editor.current()).toolCall as { action: string; coordinate: [number, number] };
+  expect(call.action).toBe("click");
+  expect(Math.round(call.coordinate[0])).toBe(x);
+  expect(Math.round(call.coordinate[1])).toBe(y);
+  const corrected = (await editor.canvas.drawn()).marks.find((m) => m.name === "corrected-action")!;
+  expect(Math.abs(corrected.points[0]![0] - at[0])).toBeLessThan(1.5);
+  await page.screenshot({ path: "/work/shots/lists/suggest-accepted-1280.png" });
+});

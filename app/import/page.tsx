@@ -15,7 +15,7 @@ export default async function ImportPage() {
         <h1>{t("import.title")}</h1>
         <span className="sub">{t("import.sub")}</span>
       </div>
-      <ImportForm />
+      <ImportForm personId={actor.id} />
       <RecentBatches />
     </main>
   );

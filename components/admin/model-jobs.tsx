@@ -112,7 +112,8 @@ function JobRow({ job, onCommand }: { job: ModelJobView; onCommand: (c: "pause" 
             {t("model.jobs.pause")}
           </button>
         )}
-        {job.state === "paused" && (
+        {/* A failed job goes on where it stopped: the same row, the items not yet done. */}
+        {(job.state === "paused" || job.state === "failed") && (
           <button className="btn btn-small" type="button" onClick={() => onCommand("resume")}>
             {t("model.jobs.resume")}
           </button>

@@ -27,8 +27,9 @@ export function PrefillAction({ selected }: { selected: string[] }) {
   // Off by default: submitted and approved work is included only when an admin says so, each time.
   const [include, setInclude] = useState(false);
   const filters = parseFilters(Object.fromEntries(params.entries()));
-  const matching = { app: filters.app, status: filters.status, q: filters.q, assignee: filters.assignee };
+  const matching = { project: filters.project, app: filters.app, status: filters.status, q: filters.q, assignee: filters.assignee };
   const filterWords = [
+    matching.project && t("model.prefill.filter.project", { project: matching.project }),
     matching.app && t("model.prefill.filter.app", { app: matching.app }),
     matching.status && t("model.prefill.filter.status", { status: matching.status.replace("_", " ") }),
     matching.q && t("model.prefill.filter.q", { q: matching.q }),

@@ -30,7 +30,7 @@ import { SubmitBlocked, Submitted } from "./submit-panel";
 import { StepForm, THOUGHT_STATE_ID } from "./step-form";
 import { ReviewNotes } from "./review-notes";
 import { StepStrip } from "./step-strip";
-import { createSuggestions, SuggestionPanel } from "./suggestion-panel";
+import { createSuggestions, SuggestionPanel, useSuggestedAction } from "./suggestion-panel";
 import { useEditor } from "./use-editor";
 import "./editor.css";
 import { usePrefetchScreenshots, useStepInUrl } from "@/components/step-viewer/step-hooks";
@@ -121,6 +121,7 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
   const isHelpOpen = useEditor(editor, (s) => s.isHelpOpen);
   const doc = useEditor(editor, (s) => s.doc);
   const step = trajectory.steps[stepIndex]!;
+  const suggestedAction = useSuggestedAction(suggestions, step.id);
 
   const problems = useMemo(
     () =>
@@ -192,7 +193,7 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
       )}
       {isSubmitted && <Submitted />}
       <div className="editor-main">
-        <CanvasPane editor={editor} step={step} stepCount={trajectory.steps.length} shortcuts={shortcuts} />
+        <CanvasPane editor={editor} step={step} stepCount={trajectory.steps.length} shortcuts={shortcuts} suggested={suggestedAction} />
         <div className="side-panel">
           <ReviewNotes trajectoryId={trajectory.id} stepIndex={stepIndex} onPickStep={editor.goTo} />
           <SuggestionPanel editor={editor} suggestions={suggestions} step={step} />

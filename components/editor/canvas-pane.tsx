@@ -6,13 +6,21 @@ import { kbdHint, type Shortcut } from "@/lib/canvas/shortcuts";
 import { zoomHints } from "@/lib/canvas/view-shortcuts";
 import { useT } from "@/lib/i18n/react";
 import type { StepView } from "@/lib/domain/views";
+import type { StepToolCall } from "@/lib/domain/tool-call";
 import { StepCanvas } from "@/components/step-canvas/step-canvas";
 import { elementBoxesOf, importedBoxesOf } from "@/lib/canvas/overlay";
 import { useCurrentAnnotation, useEditor } from "./use-editor";
 
-type Props = { editor: Editor; step: StepView; stepCount: number; shortcuts: Shortcut<EditorState>[] };
+type Props = {
+  editor: Editor;
+  step: StepView;
+  stepCount: number;
+  shortcuts: Shortcut<EditorState>[];
+  /** The model's suggested action for this step, not yet accepted: drawn over the screenshot. */
+  suggested?: StepToolCall | null;
+};
 
-export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
+export function CanvasPane({ editor, step, stepCount, shortcuts, suggested = null }: Props) {
   const t = useT();
   const tool = useEditor(editor, (s) => s.tool);
   const isBoxSelected = useEditor(editor, (s) => s.isBoxSelected);
@@ -103,6 +111,7 @@ export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
           importedBoxes={importedBoxesOf(step)}
           elementBoxes={elementBoxesOf(step)}
           correctedBox={annotation.box}
+          suggested={suggested}
           editor={editor}
           isBoxSelected={isBoxSelected}
           isDimmed={cutAfter !== null && step.index > cutAfter}

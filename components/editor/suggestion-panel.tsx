@@ -3,7 +3,7 @@
 import { useSyncExternalStore } from "react";
 import type { Editor } from "@/lib/canvas/editor";
 import { createStore } from "@/lib/canvas/store";
-import { formatMobileUseCall } from "@/lib/domain/tool-call";
+import { describeToolCall, type StepToolCall } from "@/lib/domain/tool-call";
 import type { MessageKey, Translate } from "@/lib/i18n";
 import { useT } from "@/lib/i18n/react";
 import { ApiError } from "@/lib/queries/fetcher";
@@ -63,6 +63,13 @@ export function createSuggestions(editor: Editor) {
   return { ...store, ask, accept, dismiss };
 }
 export type Suggestions = ReturnType<typeof createSuggestions>;
+
+/** The suggested action waiting on this step (none for a thought, another step's, or nothing asked). */
+export function useSuggestedAction(suggestions: Suggestions, stepId: string): StepToolCall | null {
+  const state = useSyncExternalStore(suggestions.subscribe, suggestions.get, suggestions.get);
+  const s = state.stepId === stepId ? state.suggestion : null;
+  return s && s.kind === "action" && s.stepId === stepId ? s.output.toolCall : null;
+}
 
 function errorMessage(e: unknown): State["error"] {
   if (e instanceof ApiError) {
@@ -159,7 +166,8 @@ function SuggestionCard({
             <dd>{suggestion.output.clearAction || "—"}</dd>
             <dt>{t("suggest.toolCall")}</dt>
             <dd>
-              <code>{formatMobileUseCall(suggestion.output.toolCall)}</code>
+              {/* Whole pixels, as the canvas legend says it: the converted point's decimals tell a person nothing. */}
+              <code>{describeToolCall(suggestion.output.toolCall)}</code>
             </dd>
           </>
         )}

@@ -6,6 +6,47 @@ import type { ImportJob } from "@/lib/domain/imports";
 import { problemKinds, type ImportProblem } from "@/lib/domain/problems";
 import { problemsOf } from "@/lib/queries/imports";
 
+/**
+ * The question an import asks when some of its trajectories are already in other projects: how
+ * many, and where. Nothing was written; the form sends the same files again with the answer.
+ */
+export function CopiesQuestion({ job, onAnswer }: { job: ImportJob; onAnswer: (a: "import" | "skip" | null) => void }) {
+  const t = useT();
+  const nf = useFormatNumber();
+  const copies = job.otherProjects.reduce((n, c) => n + c.count, 0);
+  return (
+    <section className="panel panel-pad outcome outcome-ask" role="alertdialog" aria-label={t("import.copies.title")}>
+      <h2>{t("import.copies.title")}</h2>
+      <ul>
+        {job.otherProjects.map((c) => (
+          <li key={c.project}>
+            {fillNodes(t(c.count === 1 ? "import.copies.one" : "import.copies.many"), {
+              n: nf(c.count),
+              project: <strong>{c.project}</strong>,
+            })}
+          </li>
+        ))}
+      </ul>
+      <p>
+        {t("import.copies.body", { project: job.project })}
+        {/* Said only when some are new: "0 of 1" would read as a problem. */}
+        {job.trajectories > copies && ` ${t("import.copies.new", { n: nf(job.trajectories - copies), total: nf(job.trajectories) })}`}
+      </p>
+      <div className="form-row">
+        <button type="button" className="btn" onClick={() => onAnswer("import")}>
+          {t("import.copies.import")}
+        </button>
+        <button type="button" className="btn btn-primary" onClick={() => onAnswer("skip")}>
+          {t("import.copies.skip")}
+        </button>
+        <button type="button" className="btn btn-ghost" onClick={() => onAnswer(null)}>
+          {t("import.copies.cancel")}
+        </button>
+      </div>
+    </section>
+  );
+}
+
 /** How an import ended (a job that ran), or why its upload was refused before it could start (`error`). */
 export function ImportOutcome({ job, error }: { job?: ImportJob; error?: unknown }) {
   const t = useT();
@@ -24,6 +65,13 @@ export function ImportOutcome({ job, error }: { job?: ImportJob; error?: unknown
           })}{" "}
           <Link href="/trajectories">{t("import.ok.open")}</Link>
         </p>
+        {job.otherProjects.length > 0 && (
+          <p>
+            {t(job.onOtherProjects === "skip" ? "import.ok.copiesSkipped" : "import.ok.copiesImported", {
+              n: nf(job.otherProjects.reduce((n, c) => n + c.count, 0)),
+            })}
+          </p>
+        )}
       </section>
     );
   }

@@ -20,14 +20,21 @@ export function RecentBatches() {
       return t(`import.phase.${j.phase}`, { lines: nf(j.lines), trajectories: nf(j.trajectories), steps: nf(j.steps) });
     if (j.state === "refused") return t("import.refused.count", { n: nf(j.problemCount) });
     if (j.state === "failed") return j.error ?? "";
+    if (j.state === "asked") return t("import.asked.count", { n: nf(j.otherProjects.reduce((n, c) => n + c.count, 0)) });
     return "";
   };
   return (
     <section className="panel recent" aria-label={t("import.recent")}>
       <div className="panel-pad">
         <h2>{t("import.recent")}</h2>
+        {/* The demo data came in through no job: say so, rather than "No imports yet" beside a full list. */}
+        {query.data && query.data.seeded > 0 && <p className="muted">{t("import.recent.seeded", { n: nf(query.data.seeded) })}</p>}
       </div>
-      <QueryBody query={query} isEmpty={(data) => data.jobs.length === 0} empty={<EmptyState title={t("import.recent.empty")} />}>
+      <QueryBody
+        query={query}
+        isEmpty={(data) => data.jobs.length === 0}
+        empty={<EmptyState title={t(query.data && query.data.seeded > 0 ? "import.recent.noneYet" : "import.recent.empty")} />}
+      >
         {(data) => (
           <table className="table">
             <thead>

@@ -203,6 +203,8 @@ export function KonvaStage({
           )}
           {layers.model && marks.model && <Gesture who="model" shape={marks.model} s={s} />}
           {layers.corrected && marks.corrected && <Gesture who="corrected" shape={marks.corrected} s={s} />}
+          {/* On top: the suggestion is what the person is deciding about right now. */}
+          {marks.suggested && <Gesture who="suggested" shape={marks.suggested} s={s} />}
           {editor && isBoxSelected && layers.correctedBox && marks.correctedBox && <Handles box={marks.correctedBox} s={s} />}
         </Group>
       </Layer>
@@ -295,19 +297,22 @@ function Handles({ box: [x1, y1, x2, y2], s }: { box: Box; s: number }) {
 
 /**
  * One action: the model's as a larger dashed violet ring, the correction as a smaller solid pink
- * ring with a crosshair, so both stay visible when they coincide. Sizes are stage pixels / scale.
+ * ring with a crosshair, so both stay visible when they coincide; a suggestion not yet accepted as
+ * the largest dotted cyan ring. Sizes are stage pixels / scale.
  */
-function Gesture({ who, shape, s }: { who: "model" | "corrected"; shape: GestureShape; s: number }) {
-  const isModel = who === "model";
-  const color = isModel ? CANVAS_COLOURS.model : CANVAS_COLOURS.corrected;
-  const dash = isModel ? [5, 4] : undefined;
+function Gesture({ who, shape, s }: { who: "model" | "corrected" | "suggested"; shape: GestureShape; s: number }) {
+  const isSuggested = who === "suggested";
+  // The suggestion is drawn as an outline like the model's (it is the model's, not yet the person's).
+  const isModel = who === "model" || isSuggested;
+  const color = isSuggested ? CANVAS_COLOURS.suggested : isModel ? CANVAS_COLOURS.model : CANVAS_COLOURS.corrected;
+  const dash = isSuggested ? [2, 3] : isModel ? [5, 4] : undefined;
   const r = (px: number) => px / s;
   const name = `${who}-action`;
   switch (shape.kind) {
     case "tap":
     case "long_press": {
       const [x, y] = shape.at;
-      const radius = isModel ? 20 : 13;
+      const radius = isSuggested ? 27 : isModel ? 20 : 13;
       return (
         <Group name={name} gesture={shape.kind} x={x} y={y}>
           <Circle radius={r(radius)} stroke={CANVAS_COLOURS.halo} strokeWidth={5} strokeScaleEnabled={false} opacity={0.8} />

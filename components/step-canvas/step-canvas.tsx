@@ -35,6 +35,8 @@ export type StepCanvasProps = {
   /** The boxes that came with the import (first: the target, then other acceptable ones) and the corrected box. */
   importedBoxes: Box[];
   correctedBox: Box | null;
+  /** A model suggestion not yet accepted (original pixels): drawn in its own colour, with its legend entry. */
+  suggested?: StepToolCall | null;
   /** The screen's elements (original pixels), when the step came with them: drawn faintly with the imported boxes; the box tool snaps to them. */
   elementBoxes?: Box[];
   /** Edit mode: the editor's tools get the pointer (space+drag still pans). Read-only without it. */
@@ -73,6 +75,7 @@ export function StepCanvas(props: StepCanvasProps) {
     corrected,
     importedBoxes,
     correctedBox,
+    suggested = null,
     elementBoxes = NO_BOXES,
     editor,
     isBoxSelected,
@@ -110,8 +113,8 @@ export function StepCanvas(props: StepCanvasProps) {
   useEffect(() => onImageLoaded?.(isLoaded), [isLoaded, onImageLoaded]);
 
   const marks = useMemo(
-    () => stepMarks({ original: model, corrected, importedBoxes, correctedBox }),
-    [model, corrected, importedBoxes, correctedBox],
+    () => stepMarks({ original: model, corrected, importedBoxes, correctedBox, suggested }),
+    [model, corrected, importedBoxes, correctedBox, suggested],
   );
   const percent = Math.round(zoomPercent({ scale, x: 0, y: 0 }, dpr));
   const centre = () => {
@@ -195,6 +198,7 @@ export function StepCanvas(props: StepCanvasProps) {
           importedBoxes={marks.importedBoxes}
           elementCount={elementBoxes.length}
           correctedBox={correctedBox}
+          suggested={suggested}
         />
         <p className="canvas-hint">{t(isWheelZoomWithModifier ? "canvas.hintModifier" : "canvas.hint")}</p>
         {children}
@@ -227,6 +231,7 @@ function Legend({
   importedBoxes,
   elementCount,
   correctedBox,
+  suggested,
 }: {
   view: View;
   model: StepToolCall;
@@ -234,6 +239,7 @@ function Legend({
   importedBoxes: Box[];
   elementCount: number;
   correctedBox: Box | null;
+  suggested: StepToolCall | null;
 }) {
   const t = useT();
   const layers = useViewState(view, (s) => s.layers);
@@ -267,6 +273,16 @@ function Legend({
             </li>
           );
         })}
+        {/* Only while a suggestion waits for Accept or Dismiss; no toggle: dismissing it is the way to hide it. */}
+        {suggested && (
+          <li data-layer="suggested">
+            <label>
+              <span className="swatch swatch-ring" style={{ borderColor: CANVAS_COLOURS.suggested, borderStyle: "dotted" }} aria-hidden />
+              <span className="legend-name">{t("canvas.layer.suggested")}</span>
+            </label>
+            <code className="legend-detail">{describeToolCall(suggested)}</code>
+          </li>
+        )}
       </ul>
       {/* Beside the picture, where the fix happens: a tap the model made without a point (the form says it too). */}
       {isPointless(corrected) && <p className="problem is-blocking legend-problem">{t("problem.toolCall.missingPoint")}</p>}

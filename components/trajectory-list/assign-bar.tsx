@@ -24,7 +24,9 @@ export function AssignBar({ selected, onDone }: { selected: string[]; onDone: ()
   });
   return (
     <div className="assign-bar" role="region" aria-label={t("list.assign.region")}>
-      <span>{t("list.assign.selected", { n: nf(selected.length) })}</span>
+      <span className="assign-count">
+        {selected.length > 0 ? t("list.assign.selected", { n: nf(selected.length) }) : t("list.assign.none")}
+      </span>
       <label className="field">
         <span>{t("list.assign.to")}</span>
         <select className="select" value={to} onChange={(e) => setTo(e.target.value)} aria-label={t("list.assign.to")}>

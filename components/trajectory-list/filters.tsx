@@ -11,12 +11,14 @@ import { useT } from "@/lib/i18n/react";
 type Props = {
   filters: TrajectoryFilters;
   apps: string[];
+  /** Project names to offer (those with trajectories the person may see). */
+  projects: string[];
   total: number | undefined;
   onChange: (f: Partial<TrajectoryFilters>) => void;
   canFilterAssignee?: boolean;
 };
 
-export function Filters({ filters, apps, total, onChange, canFilterAssignee = false }: Props) {
+export function Filters({ filters, apps, projects, total, onChange, canFilterAssignee = false }: Props) {
   const t = useT();
   const nf = useFormatNumber();
   const people = useQuery({ ...assignablePeopleQuery(), enabled: canFilterAssignee });
@@ -27,8 +29,20 @@ export function Filters({ filters, apps, total, onChange, canFilterAssignee = fa
   };
   // Keep a filtered app visible in the list even before the counts arrive.
   const appOptions = filters.app && !apps.includes(filters.app) ? [filters.app, ...apps] : apps;
+  const projectOptions = filters.project && !projects.includes(filters.project) ? [filters.project, ...projects] : projects;
   return (
     <form className="toolbar" role="search" onSubmit={submit}>
+      <label className="field">
+        <span>{t("list.filter.project")}</span>
+        <select className="select" value={filters.project ?? ""} onChange={(e) => onChange({ project: e.target.value || undefined })}>
+          <option value="">{t("list.filter.allProjects")}</option>
+          {projectOptions.map((p) => (
+            <option key={p} value={p}>
+              {p}
+            </option>
+          ))}
+        </select>
+      </label>
       <label className="field">
         <span>{t("list.filter.app")}</span>
         <select className="select" value={filters.app ?? ""} onChange={(e) => onChange({ app: e.target.value || undefined })}>

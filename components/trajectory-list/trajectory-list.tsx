@@ -39,7 +39,7 @@ export function TrajectoryList({ filters, canAssign = false }: { filters: Trajec
   const stats = useQuery(statsQuery());
   const list = useQuery(trajectoryListQuery(filters));
   const go = (next: Partial<TrajectoryFilters>) => router.push(`/trajectories${filtersToSearch({ ...filters, page: 1, ...next })}`);
-  const isFiltered = Boolean(filters.app || filters.status || filters.q || filters.assignee);
+  const isFiltered = Boolean(filters.app || filters.status || filters.q || filters.assignee || filters.project);
 
   if (stats.data && stats.data.trajectories === 0) {
     return (
@@ -76,11 +76,13 @@ export function TrajectoryList({ filters, canAssign = false }: { filters: Trajec
           key={filters.q ?? ""}
           filters={filters}
           apps={stats.data?.byApp.map((a) => a.app) ?? []}
+          projects={stats.data?.byProject.map((p) => p.project) ?? []}
           onChange={go}
           total={list.data?.total}
           canFilterAssignee={canAssign}
         />
-        {canAssign && selected.size > 0 && <AssignBar selected={[...selected]} onDone={() => setSelected(new Set())} />}
+        {/* Always there for those who may assign (its controls wait for a selection): the first tick never pushes the rows down. */}
+        {canAssign && <AssignBar selected={[...selected]} onDone={() => setSelected(new Set())} />}
         {list.error ? (
           <div className="panel-pad">
             <ErrorBox error={list.error} />

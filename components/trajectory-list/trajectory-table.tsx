@@ -60,6 +60,7 @@ export function TrajectoryTable({ rows, selection, sorting }: { rows: Trajectory
               />
             </th>
           )}
+          <th>{t("list.col.project")}</th>
           <SortHeader column="app" label={t("list.col.app")} sorting={sorting} />
           <SortHeader column="instruction" label={t("list.col.instruction")} sorting={sorting} />
           <SortHeader column="steps" label={t("list.col.steps")} sorting={sorting} className="num" />
@@ -82,6 +83,7 @@ export function TrajectoryTable({ rows, selection, sorting }: { rows: Trajectory
                 />
               </td>
             )}
+            <td className="nowrap muted project">{r.project}</td>
             <td className="nowrap">{r.app}</td>
             <td className="instruction">
               <Link href={`/trajectories/${r.id}`}>{r.instruction}</Link>

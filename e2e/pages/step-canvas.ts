@@ -68,7 +68,7 @@ export class StepCanvasPart {
         const p = n.getAbsoluteTransform().point({ x, y });
         return [p.x, p.y];
       };
-      const marks = [...stage.find(".model-action"), ...stage.find(".corrected-action")].map((g) => {
+      const marks = [...stage.find(".model-action"), ...stage.find(".corrected-action"), ...stage.find(".suggested-action")].map((g) => {
         const ring = g.findOne(".ring")!;
         const gesture = String(g.getAttr("gesture"));
         const pts = ring.getAttr("points") as number[] | undefined;

@@ -59,11 +59,12 @@ function sameBox(a: Box, b: Box): boolean {
 /**
  * The one palette of the step canvas (viewer, editor, review, and the legend's swatches): the
  * model's output is violet and dashed, the person's correction is pink and solid, the other
- * acceptable boxes are grey and dotted.
+ * acceptable boxes are grey and dotted, and a model suggestion not yet accepted is cyan and dotted.
  */
 export const CANVAS_COLOURS = {
   model: "#7c5cff",
   corrected: "#e6206a",
+  suggested: "#0891b2",
   candidate: "#6b7280",
   halo: "#ffffff",
 } as const;
@@ -84,6 +85,8 @@ export type StepMarks = {
   importedBoxes: Box[];
   /** The box as the annotator left it. */
   correctedBox: Box | null;
+  /** A model suggestion shown before it is accepted (never part of the step until then). */
+  suggested: GestureShape | null;
 };
 
 export function stepMarks(input: {
@@ -91,6 +94,8 @@ export function stepMarks(input: {
   corrected: StepToolCall;
   importedBoxes: Box[];
   correctedBox: Box | null;
+  /** The suggested action, original pixels; none when nothing is suggested. */
+  suggested?: StepToolCall | null;
 }): StepMarks {
   const imported: Box[] = [];
   for (const b of input.importedBoxes) if (!imported.some((x) => sameBox(x, b))) imported.push(b);
@@ -99,6 +104,7 @@ export function stepMarks(input: {
     corrected: gestureOf(input.corrected),
     importedBoxes: imported,
     correctedBox: input.correctedBox,
+    suggested: input.suggested ? gestureOf(input.suggested) : null,
   };
 }
 

@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import path from "node:path";
 import { setFlagsFromString } from "node:v8";
 import type { ImportFormat } from "@/lib/domain/import-formats";
+import type { OtherProjectChoice } from "@/lib/domain/imports";
 import type { Role } from "@/lib/domain/permissions";
 import type { ImportProgress } from "@/lib/server/import";
 import type { ExportStatus } from "@/lib/server/export";
@@ -33,9 +34,14 @@ const HELP = `Trajectory Studio command line
       apply pending database migrations
   npm run studio -- import <file.jsonl> --format mobile-r1|ui-s1|studio
                            [--screenshots <dir>] [--project <name>] [--frame original|resized[:<max_pixels>]|rel1000]
+                           [--on-duplicate ask|import|skip]
       import trajectories as one all-or-nothing batch; screenshots are found by file name in <dir>
       (default: images/ beside the file); --frame says which pixels the file's coordinates are in
-      (rel1000: 0..1000 relative to the screenshot, as Qwen3-VL and GUI-Owl 1.5 write them)
+      (rel1000: 0..1000 relative to the screenshot, as Qwen3-VL and GUI-Owl 1.5 write them);
+      --on-duplicate: what to do with trajectories already in ANOTHER project (same app, instruction,
+      screenshots and model output): ask (default; in a terminal it asks, otherwise it imports nothing
+      and says how many are where), import them as copies, or skip them. The same data in the
+      project itself is always skipped.
   npm run studio -- export --out <dir> [--status approved|submitted|all] [--app <name>]... [--project <name>]
                            [--split random:<seed>:<ratios>|by-app:<held-out apps>]
       write a versioned dataset folder (manifest, canonical JSONL, screenshots, Mobile-R1 data.jsonl)
@@ -178,10 +184,14 @@ async function runImport(args: string[]): Promise<number> {
       screenshots: { type: "string" },
       project: { type: "string" },
       frame: { type: "string" },
+      "on-duplicate": { type: "string", default: "ask" },
     },
   });
   const file = positionals[0];
   if (!file) return usage("import needs a file");
+  const { OTHER_PROJECT_CHOICES } = await import("@/lib/domain/imports");
+  const onDuplicate = values["on-duplicate"] as OtherProjectChoice;
+  if (!OTHER_PROJECT_CHOICES.includes(onDuplicate)) return usage(`--on-duplicate must be one of ${OTHER_PROJECT_CHOICES.join(", ")}`);
   const { IMPORT_FORMATS, parseFrameOption } = await import("@/lib/domain/import-formats");
   const format = values.format as ImportFormat | undefined;
   if (!format || !IMPORT_FORMATS.includes(format)) return usage(`--format must be one of ${IMPORT_FORMATS.join(", ")}`);
@@ -191,16 +201,35 @@ async function runImport(args: string[]): Promise<number> {
   const [{ runImportJob }, { formatProblem }] = await Promise.all([import("@/lib/server/import-jobs"), import("@/lib/domain/problems")]);
   const started = Date.now();
   // A job row like the web's, so the import page lists command-line imports too (and their failures).
-  const result = await runImportJob({
-    actor: CLI_ACTOR,
-    file: path.resolve(file),
-    format,
-    screenshotsDir: values.screenshots ? path.resolve(values.screenshots) : undefined,
-    project: values.project,
-    frame,
-    onProgress: (p: ImportProgress) => progress(`${p.phase} ${p.lines} lines: ${p.trajectories} trajectories, ${p.steps} steps`),
-  });
+  const importWith = (onOtherProjects: OtherProjectChoice) =>
+    runImportJob({
+      actor: CLI_ACTOR,
+      file: path.resolve(file),
+      format,
+      screenshotsDir: values.screenshots ? path.resolve(values.screenshots) : undefined,
+      project: values.project,
+      frame,
+      onOtherProjects,
+      onProgress: (p: ImportProgress) => progress(`${p.phase} ${p.lines} lines: ${p.trajectories} trajectories, ${p.steps} steps`),
+    });
+  let result = await importWith(onDuplicate);
   io.err("\n");
+  if (!result.ok && result.asked && result.problemCount === 0) {
+    const where = result.asked.map((c) => `${c.count} in project "${c.project}"`).join(", ");
+    const total = result.asked.reduce((n, c) => n + c.count, 0);
+    io.err(`${total} trajectories of ${path.basename(file)} are already in other projects (${where}).\n`);
+    const answer = process.stdin.isTTY && process.stderr.isTTY ? await askCopies() : null;
+    if (answer === null) {
+      io.err(
+        process.stdin.isTTY
+          ? "nothing was imported\n"
+          : "nothing was imported: run again with --on-duplicate import to import them as copies, or --on-duplicate skip to leave them out\n",
+      );
+      return 1;
+    }
+    result = await importWith(answer);
+    io.err("\n");
+  }
   if (!result.ok) {
     const SHOWN = 200;
     for (const p of result.problems.slice(0, SHOWN)) io.err(`${formatProblem(p)}\n`);
@@ -213,7 +242,21 @@ async function runImport(args: string[]): Promise<number> {
     `imported ${result.trajectories} trajectories, ${result.steps} steps into project "${result.project}" ` +
       `(${result.duplicates} already present, ${result.screenshots} distinct screenshots) in ${secs}s\n`,
   );
+  const copies = result.otherProjects.reduce((n, c) => n + c.count, 0);
+  if (copies > 0) io.out(`${copies} already in other projects: ${result.onOtherProjects === "skip" ? "skipped" : "imported as copies"}\n`);
   return 0;
+}
+
+/** In a terminal: import the copies anyway, skip them, or (anything else) cancel. */
+async function askCopies(): Promise<OtherProjectChoice | null> {
+  const { createInterface } = await import("node:readline/promises");
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const a = (await rl.question("[i]mport them anyway, [s]kip those, or [c]ancel? ")).trim().toLowerCase();
+    return a === "i" || a === "import" ? "import" : a === "s" || a === "skip" ? "skip" : null;
+  } finally {
+    rl.close();
+  }
 }
 
 async function runExport(args: string[]): Promise<number> {

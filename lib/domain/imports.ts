@@ -11,7 +11,22 @@ export const importProblemSchema = z.object({
   message: z.string(),
 });
 
-export const IMPORT_JOB_STATES = ["running", "succeeded", "refused", "failed"] as const;
+/**
+ * What an import does with trajectories whose content (the import's fingerprint: app, instruction,
+ * each step's screenshot hash and original model output) is already in ANOTHER project: stop and
+ * ask before writing anything ("ask"), import them as copies anyway ("import"), or leave them out
+ * ("skip"). The same content in the import's own project is always skipped (a duplicate).
+ */
+export const OTHER_PROJECT_CHOICES = ["ask", "import", "skip"] as const;
+export const otherProjectChoiceSchema = z.enum(OTHER_PROJECT_CHOICES);
+export type OtherProjectChoice = z.infer<typeof otherProjectChoiceSchema>;
+
+/** How many trajectories of a file are already in one other project, by the project's name. */
+export const otherProjectCopiesSchema = z.array(z.object({ project: z.string(), count: z.number().int().positive() }));
+export type OtherProjectCopies = z.infer<typeof otherProjectCopiesSchema>;
+
+/** asked: stopped before writing anything because some of the data is already in other projects (`otherProjects`). */
+export const IMPORT_JOB_STATES = ["running", "succeeded", "refused", "failed", "asked"] as const;
 export const IMPORT_PHASES = ["checking", "writing", "committing"] as const;
 
 /**
@@ -35,11 +50,22 @@ export const importJobSchema = z.object({
   batchId: z.string().nullable(),
   problems: z.array(importProblemSchema),
   problemCount: z.number().int(),
+  /**
+   * Trajectories of the file already in other projects, by project: asked about (state asked),
+   * skipped or imported as copies (succeeded, as `onOtherProjects` says).
+   */
+  otherProjects: otherProjectCopiesSchema,
+  onOtherProjects: otherProjectChoiceSchema,
   error: z.string().nullable(),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
 });
 export type ImportJob = z.infer<typeof importJobSchema>;
-export const importJobsSchema = z.object({ jobs: z.array(importJobSchema) });
+/**
+ * GET /api/imports: the recent imports, and how many trajectories came in without one (the demo
+ * seed loads its data through the import itself, but not as a job anyone ran), so the page can say
+ * where those came from.
+ */
+export const importJobsSchema = z.object({ jobs: z.array(importJobSchema), seeded: z.number().int() });
 /** POST /api/imports (202) and GET /api/imports/:id. */
 export const importJobAnswerSchema = z.object({ job: importJobSchema });

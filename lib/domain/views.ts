@@ -28,6 +28,8 @@ export const statsSchema = z.object({
   screenshots: z.number(),
   byStatus: z.record(taskStatusSchema, z.number()),
   byApp: z.array(z.object({ app: z.string(), trajectories: z.number(), steps: z.number() })),
+  /** Projects with trajectories the caller may see, by name. */
+  byProject: z.array(z.object({ project: z.string(), trajectories: z.number() })),
 });
 export type StudioStats = z.infer<typeof statsSchema>;
 
@@ -36,6 +38,8 @@ export type StudioStats = z.infer<typeof statsSchema>;
  * (lib/queries/trajectories.ts parseFilters reads them field by field with this schema).
  */
 export const listTrajectoriesInput = z.object({
+  /** A project's name (exact). */
+  project: text("projectName").optional(),
   app: text("appName").optional(),
   status: taskStatusSchema.optional(),
   q: text("query").optional(),
@@ -56,6 +60,7 @@ export type TrajectoryFilters = z.infer<typeof trajectoryFiltersSchema>;
 
 export const trajectoryRowSchema = z.object({
   id: z.string(),
+  project: z.string(),
   app: z.string(),
   instruction: z.string(),
   status: taskStatusSchema,

@@ -15,6 +15,7 @@ export function parseFilters(params: Record<string, string | string[] | undefine
 
 export function filtersToSearch(f: Partial<TrajectoryFilters>): string {
   return searchString({
+    project: f.project,
     app: f.app,
     status: f.status,
     q: f.q,

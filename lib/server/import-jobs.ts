@@ -4,7 +4,16 @@
 // the same job in its own process, so its imports are listed beside the web's.
 import { rm } from "node:fs/promises";
 import { truncate } from "@/lib/domain/limits";
-import { importJobSchema, type ImportJob } from "@/lib/domain/imports";
+import { z } from "zod";
+import {
+  importJobSchema,
+  importProblemSchema,
+  otherProjectChoiceSchema,
+  otherProjectCopiesSchema,
+  type ImportJob,
+  type OtherProjectChoice,
+  type OtherProjectCopies,
+} from "@/lib/domain/imports";
 import type { CoordinateFrame, ImportFormat } from "@/lib/domain/import-formats";
 import type { AuditActor } from "./audit";
 import { db as defaultDb, type Db } from "./db";
@@ -26,7 +35,21 @@ const runner = (globalForJobs.studioImportRunner ??= { id: newRunnerId(), runnin
 
 type JobRow = Awaited<ReturnType<Db["importJob"]["findFirstOrThrow"]>>;
 
+/**
+ * The row's problemsJson: a refused import's problems (a list), or, for an import that met data
+ * already in other projects, those projects' counts and what was chosen (an object). One text column
+ * holds either, so the table needs no migration for the second.
+ */
+const storedNotes = z.union([
+  z.array(importProblemSchema),
+  z.object({ otherProjects: otherProjectCopiesSchema, onOtherProjects: otherProjectChoiceSchema }),
+]);
+const notesJson = (otherProjects: OtherProjectCopies, onOtherProjects: OtherProjectChoice) =>
+  JSON.stringify({ otherProjects, onOtherProjects } satisfies z.infer<typeof storedNotes>);
+
 function view(row: JobRow): ImportJob {
+  const notes = storedNotes.parse(JSON.parse(row.problemsJson) as unknown);
+  const isList = Array.isArray(notes);
   return importJobSchema.parse({
     id: row.id,
     state: row.state,
@@ -41,8 +64,10 @@ function view(row: JobRow): ImportJob {
     duplicates: row.duplicates,
     screenshots: row.screenshots,
     batchId: row.batchId,
-    problems: JSON.parse(row.problemsJson) as unknown,
+    problems: isList ? notes : [],
     problemCount: row.problemCount,
+    otherProjects: isList ? [] : notes.otherProjects,
+    onOtherProjects: isList ? "import" : notes.onOtherProjects,
     error: row.error,
     startedAt: row.startedAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,
@@ -54,6 +79,7 @@ type JobSpec = {
   format: ImportFormat;
   project?: string;
   frame?: CoordinateFrame;
+  onOtherProjects?: OtherProjectChoice;
   screenshotsDir?: string;
   displayName: string;
   actor: AuditActor;
@@ -122,6 +148,14 @@ async function launch(
           duplicates: result.duplicates,
           screenshots: result.screenshots,
           batchId: result.batchId,
+          ...(result.otherProjects.length > 0 ? { problemsJson: notesJson(result.otherProjects, result.onOtherProjects) } : {}),
+        });
+      } else if (result.asked && result.problemCount === 0) {
+        await finish({
+          state: "asked",
+          trajectories: result.trajectories,
+          steps: result.steps,
+          problemsJson: notesJson(result.asked, "ask"),
         });
       } else {
         const hide = spec.hide ?? ((m: string) => m);
@@ -169,6 +203,7 @@ export async function startUploadImport(
     format: up.format,
     project: up.project,
     frame: up.frame,
+    onOtherProjects: up.onOtherProjects,
     displayName: up.displayName,
     actor: auditActor(caller),
     hide: up.hide,
@@ -202,6 +237,7 @@ export async function runImportJob(
       format: opts.format,
       project: opts.project,
       frame: opts.frame,
+      onOtherProjects: opts.onOtherProjects,
       screenshotsDir: opts.screenshotsDir,
       displayName,
       actor: opts.actor,
@@ -257,6 +293,21 @@ export async function listImportJobs(
   await recoverImportJobs({ db: prisma });
   const rows = await prisma.importJob.findMany({ orderBy: { startedAt: "desc" }, take: Math.min(Math.max(limit, 1), 100) });
   return rows.map(view);
+}
+
+/**
+ * Trajectories that came in through no import job: the demo seed's (it runs the import directly).
+ * Read from the batches' own counts, a handful of rows, never from the trajectories.
+ */
+export async function seededTrajectories({ actor }: { actor: Caller }, opts: { db?: Db } = {}): Promise<number> {
+  authorizeCaller(actor, "import.run");
+  const prisma = opts.db ?? defaultDb();
+  const [batches, jobs] = await Promise.all([
+    prisma.importBatch.findMany({ where: { status: "succeeded" }, select: { id: true, trajectories: true } }),
+    prisma.importJob.findMany({ where: { batchId: { not: null } }, select: { batchId: true } }),
+  ]);
+  const byJob = new Set(jobs.map((j) => j.batchId));
+  return batches.filter((b) => !byJob.has(b.id)).reduce((n, b) => n + b.trajectories, 0);
 }
 
 export async function getImportJob({ actor, id }: { actor: Caller; id: string }, opts: { db?: Db } = {}): Promise<ImportJob> {

@@ -12,6 +12,7 @@ import {
 } from "@/lib/domain/import-formats";
 import { LIMITS } from "@/lib/domain/limits";
 import type { ImportProblem } from "@/lib/domain/problems";
+import type { OtherProjectChoice, OtherProjectCopies } from "@/lib/domain/imports";
 import type { Size } from "@/lib/domain/geometry";
 import { pyJsonDumps } from "@/lib/domain/tool-call";
 import { db as defaultDb, type Db } from "./db";
@@ -34,6 +35,8 @@ export type ImportOptions = {
   screenshotsDir?: string;
   project?: string;
   frame?: CoordinateFrame;
+  /** Trajectories already in another project: ask first (nothing is written), import them anyway, or skip them. Default: import. */
+  onOtherProjects?: OtherProjectChoice;
   /** Name recorded on the batch (an upload's original file name). */
   displayName?: string;
   onProgress?: (p: ImportProgress) => void;
@@ -45,9 +48,24 @@ export type ImportOptions = {
 export type ImportProgress = { phase: "checking" | "writing" | "committing"; lines: number; trajectories: number; steps: number };
 
 export type ImportResult =
-  | { ok: true; batchId: string; project: string; trajectories: number; steps: number; duplicates: number; screenshots: number }
-  /** `problems` holds the first MAX_PROBLEMS problems; `problemCount` counts them all. */
-  | { ok: false; problems: ImportProblem[]; problemCount: number; trajectories: number; steps: number };
+  | {
+      ok: true;
+      batchId: string;
+      project: string;
+      trajectories: number;
+      steps: number;
+      duplicates: number;
+      screenshots: number;
+      /** Trajectories of the file already in other projects, by project: imported as copies or skipped, as `onOtherProjects` says. */
+      otherProjects: OtherProjectCopies;
+      onOtherProjects: OtherProjectChoice;
+    }
+  /**
+   * `problems` holds the first MAX_PROBLEMS problems; `problemCount` counts them all. With no problem
+   * and `asked` set, the import stopped to ask (onOtherProjects "ask"): `asked` says which other
+   * projects already hold how many of the file's trajectories. Nothing was written either way.
+   */
+  | { ok: false; problems: ImportProblem[]; problemCount: number; trajectories: number; steps: number; asked?: OtherProjectCopies };
 
 export const DEFAULT_PROJECT = "default";
 /** Problems kept in a failed import's answer (the count stays exact): a junk file has millions. */
@@ -325,6 +343,7 @@ function fingerprint(t: BuiltTrajectory, images: ImageInfo[]): string {
 export async function importFile(opts: ImportOptions): Promise<ImportResult> {
   const prisma = opts.db ?? defaultDb();
   const fileLabel = opts.displayName ?? path.basename(opts.file);
+  const onOtherProjects = opts.onOtherProjects ?? "import";
   if (!existsSync(opts.file)) throw new AppError("not_found", `file not found: ${fileLabel}`);
   const before = await stat(opts.file);
 
@@ -362,6 +381,22 @@ export async function importFile(opts: ImportOptions): Promise<ImportResult> {
       const { problems } = staged;
       return { ok: false, problems: problems.kept, problemCount: problems.count, trajectories: staged.checked, steps: staged.checkedSteps };
     }
+    if (onOtherProjects === "ask" && staged.otherProjects.length > 0) {
+      // The person decides first: nothing of this import stays (as with problems).
+      await deleteStaged(prisma, batch.id);
+      await prisma.importBatch.deleteMany({ where: { id: batch.id } });
+      if (createdProject) {
+        await prisma.project.deleteMany({ where: { id: project.id, trajectories: { none: {} }, batches: { none: {} } } });
+      }
+      return {
+        ok: false,
+        problems: [],
+        problemCount: 0,
+        trajectories: staged.checked,
+        steps: staged.checkedSteps,
+        asked: staged.otherProjects,
+      };
+    }
     const after = await stat(opts.file);
     if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) {
       throw new AppError("conflict", `${fileLabel} changed while it was being imported; nothing was imported`);
@@ -371,7 +406,15 @@ export async function importFile(opts: ImportOptions): Promise<ImportResult> {
     const result = await commitBatch(prisma, opts, batch.id, project.id, staged.duplicates);
     opts.onProgress?.({ phase: "committing", lines: staged.lines, trajectories: result.trajectories, steps: result.steps });
     await deleteStaged(prisma, batch.id);
-    return { ok: true, project: projectName, screenshots: staged.screenshots, batchId: batch.id, ...result };
+    return {
+      ok: true,
+      project: projectName,
+      screenshots: staged.screenshots,
+      batchId: batch.id,
+      otherProjects: staged.otherProjects,
+      onOtherProjects,
+      ...result,
+    };
   } catch (e) {
     await failBatch(prisma, batch.id, e).catch(() => {});
     throw e;
@@ -386,9 +429,18 @@ export async function importFile(opts: ImportOptions): Promise<ImportResult> {
  */
 async function stage(prisma: Db, writer: BulkWriter, opts: ImportOptions, size: number, projectId: string, batchId: string) {
   const fileLabel = opts.displayName ?? path.basename(opts.file);
-  const known = new Set(
-    (await prisma.trajectory.findMany({ where: { projectId }, select: { fingerprint: true } })).map((t) => t.fingerprint),
-  );
+  const known = new Set<string>();
+  /** Content already in another project: fingerprint -> that project's id (the first one found). */
+  const elsewhere = new Map<string, string>();
+  for (const t of await prisma.trajectory.findMany({ select: { fingerprint: true, projectId: true } })) {
+    if (t.projectId === projectId) known.add(t.fingerprint);
+    else if (!elsewhere.has(t.fingerprint)) elsewhere.set(t.fingerprint, t.projectId);
+  }
+  const mode = opts.onOtherProjects ?? "import";
+  /** Trajectories of this file already in other projects, per project id. */
+  const copies = new Map<string, number>();
+  // Asked: nothing more is staged (the import ends without writing), but every line is still read and counted.
+  const isAsking = () => mode === "ask" && copies.size > 0;
   const images = new Map<string, KnownImage>();
   const problems = new ProblemList();
   const store = new TaskPool(STORE_CONCURRENCY);
@@ -426,7 +478,7 @@ async function stage(prisma: Db, writer: BulkWriter, opts: ImportOptions, size: 
     );
   const reader = new ScreenshotReader();
   try {
-    for await (const r of readTrajectories(opts, size, fileHash, images, reader, store, () => problems.count === 0)) {
+    for await (const r of readTrajectories(opts, size, fileHash, images, reader, store, () => problems.count === 0 && !isAsking())) {
       lines += 1;
       problems.add(r.problems);
       if (r.checked) {
@@ -436,7 +488,11 @@ async function stage(prisma: Db, writer: BulkWriter, opts: ImportOptions, size: 
       if (problems.count === 0 && r.checked) {
         const { trajectory: t, images: imgs, fingerprint: fp } = r.checked;
         for (const img of imgs) distinct.add(img.sha256);
+        const other = known.has(fp) ? undefined : elsewhere.get(fp);
+        if (other !== undefined) copies.set(other, (copies.get(other) ?? 0) + 1);
         if (known.has(fp)) duplicates += 1;
+        else if (other !== undefined && mode !== "import") known.add(fp);
+        else if (isAsking()) known.add(fp);
         else {
           known.add(fp);
           addRows(chunk, batchId, t, imgs, fp, shas);
@@ -447,7 +503,7 @@ async function stage(prisma: Db, writer: BulkWriter, opts: ImportOptions, size: 
       }
       if (lines % PROGRESS_EVERY === 0) report("writing");
     }
-    if (problems.count === 0) {
+    if (problems.count === 0 && !isAsking()) {
       await flush();
       await store.drain();
     } else await store.drain().catch(() => {});
@@ -455,7 +511,17 @@ async function stage(prisma: Db, writer: BulkWriter, opts: ImportOptions, size: 
     await reader.close();
   }
   report("writing");
+  const names = new Map(
+    (await prisma.project.findMany({ where: { id: { in: [...copies.keys()] } }, select: { id: true, name: true } })).map((p) => [
+      p.id,
+      p.name,
+    ]),
+  );
+  const otherProjects: OtherProjectCopies = [...copies]
+    .map(([id, count]) => ({ project: names.get(id) ?? id, count }))
+    .sort((a, b) => b.count - a.count || a.project.localeCompare(b.project));
   return {
+    otherProjects,
     lines,
     checked,
     checkedSteps,

@@ -43,7 +43,11 @@ import { env } from "./env";
 
 export const JOB_HEARTBEAT_MS = 5_000;
 export const JOB_STALE_MS = env().STUDIO_JOB_STALE_MS ?? 30_000;
-/** A job stops (failed) after this many model failures in a row: the endpoint is down, not one step odd. */
+/**
+ * A job stops (failed) after this many model failures in a row: the endpoint is down, not one step odd.
+ * Exactly this many are recorded: the answers still in flight then (up to concurrency - 1) are
+ * aborted, not counted, and asked again on resume.
+ */
 export const MAX_FAILURES_IN_ROW = 5;
 
 /** This process's runs: each job's promise, and the controller that aborts its model calls in flight. */
@@ -207,6 +211,7 @@ const MATCHING_PAGE = 500;
 async function prefillMatching(prisma: Db, f: NonNullable<StartModelJobInput["matching"]>, include: boolean): Promise<string[]> {
   const assignee = f.assignee?.trim().toLowerCase();
   const where = {
+    ...(f.project ? { project: { name: f.project } } : {}),
     ...(f.app ? { app: f.app } : {}),
     ...(f.status ? { status: f.status } : {}),
     ...(f.q ? { instruction: { contains: f.q } } : {}),
@@ -251,7 +256,11 @@ async function prefillMatching(prisma: Db, f: NonNullable<StartModelJobInput["ma
   }
 }
 
-/** Pause, resume or cancel. Resuming runs the job in this process; cancelling keeps what was written. */
+/**
+ * Pause, resume or cancel. Resuming runs the job in this process; cancelling keeps what was written.
+ * A paused or failed job can be resumed: the same job row goes on with the items not yet done (the
+ * failed ones and those never asked). A cancelled or finished one cannot.
+ */
 export async function commandModelJob(
   { actor, id, command }: { actor: Actor; id: string; command: ModelJobCommand },
   prisma: Db = defaultDb(),
@@ -259,7 +268,7 @@ export async function commandModelJob(
   authorize(actor, "model.manage");
   const row = await prisma.modelJob.findUnique({ where: { id } });
   if (!row) throw new AppError("not_found", `no model job ${id}`);
-  const from = { pause: ["running"], resume: ["paused"], cancel: ["running", "paused"] }[command];
+  const from = { pause: ["running"], resume: ["paused", "failed"], cancel: ["running", "paused"] }[command];
   const to = { pause: "paused", resume: "running", cancel: "cancelled" }[command];
   if (!from.includes(row.state))
     throw new AppError(
@@ -268,7 +277,7 @@ export async function commandModelJob(
     );
   const data =
     command === "resume"
-      ? { state: to, runnerId: runner.id, heartbeatAt: new Date() }
+      ? { state: to, runnerId: runner.id, heartbeatAt: new Date(), error: null, finishedAt: null }
       : { state: to, ...(command === "cancel" ? { finishedAt: new Date() } : {}) };
   const { count } = await prisma.modelJob.updateMany({ where: { id, state: row.state }, data });
   if (count !== 1) throw new AppError("conflict", "The job changed a moment ago; look again.");
@@ -416,17 +425,22 @@ async function run(prisma: Db, id: string): Promise<void> {
           ? await prefillStep(prisma, config, { jobId: id, stepId: itemId, actor, include, signal: abort.signal })
           : await judgeItem(prisma, config, id, itemId, abort.signal);
       // Cancelled while the model answered: the answer was discarded, and nothing more is written.
-      if (tokens === null || abort.signal.aborted) return;
+      // A write that landed before the stop rule fired is recorded (it happened); one after a cancel never does.
+      if (tokens === null || (abort.signal.aborted && !stopped)) return;
       await addTokens(tokens.prompt, tokens.completion);
       await record(itemId, tokens.skipped ? "skipped" : "done", tokens.skipped ?? undefined);
       inRow = 0;
     } catch (e) {
-      if (abort.signal.aborted || reasonOf(e) === "cancelled") return;
+      if (abort.signal.aborted || stopped || reasonOf(e) === "cancelled") return;
+      // Counted before any await, so two failures landing together cannot both pass the limit.
+      inRow += 1;
+      if (inRow >= MAX_FAILURES_IN_ROW) {
+        stopped = `Stopped after ${inRow} failures in a row; the last: ${(e as Error).message}`;
+        abort.abort();
+      }
       const details = e instanceof AppError ? (e.details as { tokens?: { prompt: number; completion: number } } | undefined) : undefined;
       if (details?.tokens) await addTokens(details.tokens.prompt, details.tokens.completion);
       await record(itemId, "failed", (e as Error).message);
-      inRow += 1;
-      if (inRow >= MAX_FAILURES_IN_ROW) stopped = `Stopped after ${inRow} failures in a row; the last: ${(e as Error).message}`;
     }
   };
 

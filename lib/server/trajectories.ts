@@ -30,10 +30,13 @@ export function visibleTo(caller: Caller): { assigneeId?: string } {
 /** Counts for the dashboard and `studio stats`, over what `actor` may see. */
 export async function getStats({ actor }: { actor: Caller }, prisma: Db = defaultDb()): Promise<StudioStats> {
   const where = visibleTo(actor);
-  const [agg, byStatus, byApp, screenshots] = await Promise.all([
+  const [agg, byStatus, byApp, byProject, projects, screenshots] = await Promise.all([
     prisma.trajectory.aggregate({ where, _count: { _all: true }, _sum: { stepCount: true } }),
     prisma.trajectory.groupBy({ by: ["status"], where, _count: { _all: true } }),
     prisma.trajectory.groupBy({ by: ["app"], where, _count: { _all: true }, _sum: { stepCount: true }, orderBy: { app: "asc" } }),
+    // Read from the (projectId, status) index; the few project names are joined below.
+    prisma.trajectory.groupBy({ by: ["projectId"], where, _count: { _all: true } }),
+    prisma.project.findMany({ select: { id: true, name: true } }),
     where.assigneeId
       ? prisma.step
           .findMany({ where: { trajectory: where }, distinct: ["screenshotSha"], select: { screenshotSha: true } })
@@ -49,6 +52,9 @@ export async function getStats({ actor }: { actor: Caller }, prisma: Db = defaul
     screenshots,
     byStatus: statusCounts,
     byApp: byApp.map((r) => ({ app: r.app, trajectories: r._count._all, steps: r._sum.stepCount ?? 0 })),
+    byProject: byProject
+      .map((r) => ({ project: projects.find((p) => p.id === r.projectId)?.name ?? r.projectId, trajectories: r._count._all }))
+      .sort((a, b) => a.project.localeCompare(b.project)),
   };
 }
 
@@ -84,6 +90,7 @@ const containsPattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]
 
 type ListSqlRow = {
   id: string;
+  project: string;
   app: string;
   instruction: string;
   status: string;
@@ -95,7 +102,9 @@ type ListSqlRow = {
   assignee: string | null;
 };
 
-type ListSqlInput = Omit<ListTrajectoriesInput, "pageSize" | "page" | "assignee"> & {
+type ListSqlInput = Omit<ListTrajectoriesInput, "pageSize" | "page" | "assignee" | "project"> & {
+  /** Only this project's work (`project=<name>`, resolved to the project's id first). */
+  projectId?: string;
   page?: number;
   pageSize?: number;
   /** Only unassigned work (`assignee=none`). */
@@ -104,8 +113,9 @@ type ListSqlInput = Omit<ListTrajectoriesInput, "pageSize" | "page" | "assignee"
   assigneeId?: string;
 };
 
+// The project's name as a scalar subquery: one lookup by key per row of the page, not a join the planner could start from.
 const LIST_COLUMNS = Prisma.raw(
-  `t."id", t."app", t."instruction", t."status", t."outcome", t."stepCount", t."source", t."sourceRef", t."updatedAt"`,
+  `t."id", (SELECT p."name" FROM "Project" p WHERE p."id" = t."projectId") AS "project", t."app", t."instruction", t."status", t."outcome", t."stepCount", t."source", t."sourceRef", t."updatedAt"`,
 );
 
 /**
@@ -122,6 +132,7 @@ export function listSql(caller: Caller, input: ListSqlInput) {
   const visible = visibleTo(caller);
   const conditions: Prisma.Sql[] = [
     ...(visible.assigneeId ? [Prisma.sql`t."assigneeId" = ${visible.assigneeId}`] : []),
+    ...(input.projectId ? [Prisma.sql`t."projectId" = ${input.projectId}`] : []),
     ...(input.app ? [Prisma.sql`t."app" = ${input.app}`] : []),
     ...(input.status ? [Prisma.sql`t."status" = ${input.status}`] : []),
     ...(input.q ? [Prisma.sql`LOWER(t."instruction") LIKE ${containsPattern(input.q)} ESCAPE '\\'`] : []),
@@ -175,14 +186,21 @@ export async function listTrajectories({ actor, ...input }: { actor: Caller } & 
       `Annotators see only their own work; the assignee filter (${assignee === "none" ? "unassigned" : "someone else"}) is for reviewers and admins.`,
     );
   }
-  const { assignee: _filter, ...rest } = input;
+  const { assignee: _filter, project: projectName, ...rest } = input;
+  const empty = { total: 0, page: input.page, pageSize: input.pageSize, rows: [] };
+  let projectId: string | undefined;
+  if (projectName) {
+    const found = await readRows<{ id: string }>(prisma, Prisma.sql`SELECT "id" FROM "Project" WHERE "name" = ${projectName}`);
+    if (!found[0]) return empty;
+    projectId = found[0].id;
+  }
   let assigneeId: string | undefined;
   if (assignee && assignee !== "none") {
     const found = await readRows<{ id: string }>(prisma, Prisma.sql`SELECT "id" FROM "user" WHERE "email" = ${assignee}`);
-    if (!found[0]) return { total: 0, page: input.page, pageSize: input.pageSize, rows: [] };
+    if (!found[0]) return empty;
     assigneeId = found[0].id;
   }
-  const sql = listSql(actor, { ...rest, pool: assignee === "none", assigneeId });
+  const sql = listSql(actor, { ...rest, pool: assignee === "none", assigneeId, projectId });
   let counted: { n: number | bigint }[];
   let rows: ListSqlRow[];
   if (sql.kind === "one-index") {
@@ -209,6 +227,7 @@ export async function listTrajectories({ actor, ...input }: { actor: Caller } & 
     pageSize: input.pageSize,
     rows: rows.map((r): TrajectoryRow => ({
       id: r.id,
+      project: r.project,
       app: r.app,
       instruction: r.instruction,
       status: r.status as TrajectoryRow["status"],

@@ -9,6 +9,7 @@ import busboy, { type Busboy } from "busboy";
 import yauzl from "yauzl";
 import { z } from "zod";
 import { IMPORT_FORMATS, type CoordinateFrame } from "@/lib/domain/import-formats";
+import { otherProjectChoiceSchema, type OtherProjectChoice } from "@/lib/domain/imports";
 import { QWEN_MAX_PIXELS } from "@/lib/domain/geometry";
 import { text } from "@/lib/domain/limits";
 import { dataDir } from "./config";
@@ -35,6 +36,8 @@ export const importUploadFields = z.object({
     .default(DEFAULT_PROJECT),
   frame: z.enum(["original", "resized", "rel1000"]).default("original"),
   maxPixels: z.coerce.number().int().positive().default(QWEN_MAX_PIXELS),
+  /** Data already in another project: the web form asks first unless the person already chose. */
+  onOtherProjects: otherProjectChoiceSchema.default("ask"),
 });
 
 type ReceivedFile = { name: string; file: string; bytes: number };
@@ -48,6 +51,7 @@ export type ReceivedUpload = {
   format: z.infer<typeof importUploadFields>["format"];
   project: string | undefined;
   frame: CoordinateFrame;
+  onOtherProjects: OtherProjectChoice;
   /** Problems name files as the uploader knows them (images/a.png), never by the server's temporary folder. */
   hide: (message: string) => string;
 };
@@ -68,7 +72,16 @@ export async function receiveUpload(req: Request, caller: Caller = CLI_ACTOR): P
     const folder = path.join(work, "data");
     const { file, displayName } = await arrangeFiles(received.files, folder, fields.format);
     const hide = (m: string) => m.replaceAll(`${folder}${path.sep}`, "");
-    return { work, file, displayName, format: fields.format, project: fields.project, frame, hide };
+    return {
+      work,
+      file,
+      displayName,
+      format: fields.format,
+      project: fields.project,
+      frame,
+      onOtherProjects: fields.onOtherProjects,
+      hide,
+    };
   } catch (e) {
     await rm(work, { recursive: true, force: true });
     throw e;
@@ -87,6 +100,7 @@ export async function importReceived(
       format: up.format,
       project: up.project,
       frame: up.frame,
+      onOtherProjects: up.onOtherProjects,
       displayName: up.displayName,
       actor: auditActor(caller),
       db: opts.db,
