@@ -7,12 +7,35 @@ import { zoomHints } from "@/lib/canvas/view-shortcuts";
 import { useT } from "@/lib/i18n/react";
 import type { StepView } from "@/lib/domain/views";
 import { StepCanvas } from "@/components/step-canvas/step-canvas";
+import { screenshotUrl } from "@/lib/queries/trajectories";
 import { elementBoxesOf, importedBoxesOf } from "@/lib/canvas/overlay";
 import { useCurrentAnnotation, useEditor } from "./use-editor";
 
-type Props = { editor: Editor; step: StepView; stepCount: number; shortcuts: Shortcut<EditorState>[] };
+type Props = {
+  editor: Editor;
+  step: StepView;
+  /** The step after this one (its screenshot shows what this step's action led to), null on the last step. */
+  nextStep: StepView | null;
+  stepCount: number;
+  shortcuts: Shortcut<EditorState>[];
+  /** The person's layout settings (kept on the server). */
+  isSideCollapsed: boolean;
+  onToggleSide: () => void;
+  isNextScreenShown: boolean;
+  onToggleNextScreen: () => void;
+};
 
-export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
+export function CanvasPane({
+  editor,
+  step,
+  nextStep,
+  stepCount,
+  shortcuts,
+  isSideCollapsed,
+  onToggleSide,
+  isNextScreenShown,
+  onToggleNextScreen,
+}: Props) {
   const t = useT();
   const tool = useEditor(editor, (s) => s.tool);
   const isBoxSelected = useEditor(editor, (s) => s.isBoxSelected);
@@ -87,12 +110,21 @@ export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
         >
           ↷
         </button>
+        <button
+          className="btn btn-small next-screen-toggle"
+          type="button"
+          aria-pressed={isNextScreenShown}
+          onClick={onToggleNextScreen}
+          title={`${t("layout.nextScreenHint")} (${kbdHint(shortcuts, "view.nextScreen")})`}
+        >
+          {t("layout.nextScreen")} <span className="kbd">{kbdHint(shortcuts, "view.nextScreen")}</span>
+        </button>
       </div>
     </>
   );
 
   return (
-    <section className="canvas-pane has-side-tools" aria-label={t("editor.screenshot")}>
+    <section className={`canvas-pane has-side-tools${isNextScreenShown ? " has-next-screen" : ""}`} aria-label={t("editor.screenshot")}>
       <div className="canvas-host" data-tool={tool}>
         <StepCanvas
           view={editor.view}
@@ -110,8 +142,37 @@ export function CanvasPane({ editor, step, stepCount, shortcuts }: Props) {
           onImageLoaded={onImageLoaded}
           hints={zoomHints(shortcuts)}
           header={header}
+          isSideCollapsed={isSideCollapsed}
+          onToggleSide={onToggleSide}
         />
       </div>
+      {isNextScreenShown && <NextScreen step={nextStep} />}
     </section>
+  );
+}
+
+/**
+ * The next step's screenshot beside the canvas: what the screen looked like after this step's
+ * action ran, so a person can judge whether it worked. A plain picture (no marks): the marks
+ * belong to the step being edited.
+ */
+function NextScreen({ step }: { step: StepView | null }) {
+  const t = useT();
+  return (
+    <figure className="next-screen" aria-label={t("layout.nextScreen")}>
+      {step ? (
+        <>
+          <img
+            src={screenshotUrl(step.screenshot.sha256, "display")}
+            alt={t("layout.nextScreenOf", { n: step.index + 1 })}
+            width={step.screenshot.width}
+            height={step.screenshot.height}
+          />
+          <figcaption>{t("layout.nextScreenOf", { n: step.index + 1 })}</figcaption>
+        </>
+      ) : (
+        <figcaption>{t("layout.nextScreenNone")}</figcaption>
+      )}
+    </figure>
   );
 }
