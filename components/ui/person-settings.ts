@@ -45,6 +45,6 @@ export function useLocalSettingsMigration(personId: string) {
     } catch {
       return;
     }
-    if (settings.verdictAdvances === undefined) void savePersonSettings(client, { verdictAdvances: true });
+    if (settings.verdictAdvances !== true) void savePersonSettings(client, { verdictAdvances: true });
   }, [client, personId, settings]);
 }
