@@ -11,7 +11,15 @@ import { EditorPage } from "./pages/editor-page";
 /** Where the stage sits and how the screenshot is drawn in it (page CSS px), read from the Konva nodes. */
 async function stageBox(editor: EditorPage) {
   const d = await editor.canvas.drawn();
-  return { x: d.origin[0], y: d.origin[1], width: d.size.width, height: d.size.height, scale: d.screenshot!.scale, ix: d.screenshot!.x, iy: d.screenshot!.y };
+  return {
+    x: d.origin[0],
+    y: d.origin[1],
+    width: d.size.width,
+    height: d.size.height,
+    scale: d.screenshot!.scale,
+    ix: d.screenshot!.x,
+    iy: d.screenshot!.y,
+  };
 }
 
 const TAP: Point = [540, 1300];

@@ -115,7 +115,11 @@ async function reviewStageWidth(page: Page, n: number) {
   return new StepCanvasPart(page, page.locator(`.review-step-canvas[data-step="${n}"]`)).drawn().then((d) => d.size.width);
 }
 
-test("review at 1280x720: a readable canvas, and a compact mode with one line per unchanged step", async ({ browser, request, baseURL }) => {
+test("review at 1280x720: a readable canvas, and a compact mode with one line per unchanged step", async ({
+  browser,
+  request,
+  baseURL,
+}) => {
   const t = await seedAnnotatorTask(request, baseURL!, "compact", steps);
   // The annotator corrects step 2 only.
   const work = await annotatorContext(browser, baseURL!, LAPTOP);

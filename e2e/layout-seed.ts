@@ -12,7 +12,12 @@ export type SeedStep = { args: Record<string, unknown>; colour: string };
  * Import a Mobile-R1 trajectory of 1080x2400 screenshots (one plain colour each, so every step has
  * its own picture) and give it to the demo annotator. Returns the trajectory as the server has it.
  */
-export async function seedAnnotatorTask(request: APIRequestContext, baseURL: string, label: string, steps: SeedStep[]): Promise<TrajectoryView> {
+export async function seedAnnotatorTask(
+  request: APIRequestContext,
+  baseURL: string,
+  label: string,
+  steps: SeedStep[],
+): Promise<TrajectoryView> {
   const run = `${label}${Date.now().toString(36)}`;
   const instruction = `Open the notes app ${run}`;
   const call = (args: Record<string, unknown>) => JSON.stringify({ name: "mobile_use", arguments: args });
@@ -66,7 +71,11 @@ export async function resetSettings(request: APIRequestContext, baseURL: string)
 }
 
 /** A browser context signed in as the demo annotator, with their settings at the defaults. */
-export async function annotatorContext(browser: Browser, baseURL: string, viewport = { width: 1280, height: 720 }): Promise<BrowserContext> {
+export async function annotatorContext(
+  browser: Browser,
+  baseURL: string,
+  viewport = { width: 1280, height: 720 },
+): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL, viewport, storageState: storageStateFor("annotator") });
   await resetSettings(context.request, baseURL);
   return context;

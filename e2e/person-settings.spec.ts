@@ -24,7 +24,9 @@ test("settings made in one browser are there in another for the same person, and
   await expect(splitter).toHaveAttribute("aria-valuenow", "464");
   await expect
     .poll(async () => (await (await first.request.get("/api/me/settings")).json()) as unknown)
-    .toEqual({ settings: { sidePanelWidth: 464, isLegendCollapsed: true, isNextScreenShown: true, isReviewCompact: false, verdictAdvances: true } });
+    .toEqual({
+      settings: { sidePanelWidth: 464, isLegendCollapsed: true, isNextScreenShown: true, isReviewCompact: false, verdictAdvances: true },
+    });
 
   // Another browser: a new context with the same person's session and empty local storage.
   const second = await browser.newContext({ baseURL, viewport: { width: 1280, height: 720 }, storageState: storageStateFor("annotator") });
@@ -65,7 +67,11 @@ test("the old browser-only verdict setting is carried over to the server once", 
   await expect(page.getByRole("checkbox", { name: "A verdict key also goes to the next step" })).toBeChecked();
   expect(await page.evaluate((id) => window.localStorage.getItem(`studio.prefs.${id}.verdictAdvances`), me.person.id)).toBeNull();
   await expect
-    .poll(async () => ((await (await context.request.get("/api/me/settings")).json()) as { settings: { verdictAdvances?: boolean } }).settings.verdictAdvances)
+    .poll(
+      async () =>
+        ((await (await context.request.get("/api/me/settings")).json()) as { settings: { verdictAdvances?: boolean } }).settings
+          .verdictAdvances,
+    )
     .toBe(true);
 
   await resetSettings(context.request, baseURL!);
