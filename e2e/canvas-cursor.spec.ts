@@ -10,6 +10,8 @@ import { EditorPage } from "./pages/editor-page";
 const cursorAt = (page: Page, x: number, y: number) =>
   page.evaluate(([px, py]) => getComputedStyle(document.elementFromPoint(px!, py!)!).cursor, [x, y]);
 
+test.describe.configure({ timeout: 120_000 });
+
 test("a click in the margin beside the screenshot changes nothing with any tool; the cursor shows where input counts", async ({
   browser,
   request,

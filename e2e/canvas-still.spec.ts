@@ -33,6 +33,8 @@ async function openCompleteButTheBox(page: Page, editor: EditorPage, id: string)
   await editor.waitSaved();
 }
 
+test.describe.configure({ timeout: 120_000 });
+
 test("a box drawn across the moment the step becomes complete is stored where the pointer went; the stage never moves", async ({
   browser,
   request,

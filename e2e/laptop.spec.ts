@@ -18,6 +18,8 @@ const steps = [
 
 const stageWidth = async (canvas: StepCanvasPart) => (await canvas.drawn()).size.width;
 
+test.describe.configure({ timeout: 120_000 });
+
 test("editor at 1280x720: a wide stage, the tool call in view, a legend that folds and a next screen beside", async ({
   browser,
   request,
@@ -135,7 +137,7 @@ test("review at 1280x720: a readable canvas, and a compact mode with one line pe
   await resetSettings(context.request, baseURL!);
   const page = await context.newPage();
   await page.goto(`/reviews/${t.id}`);
-  await expect(page.getByRole("article", { name: "Step 1" })).toBeVisible();
+  await expect(page.getByRole("article", { name: "Step 1" })).toBeVisible({ timeout: 20_000 });
   await expect.poll(() => reviewStageWidth(page, 1)).toBeGreaterThanOrEqual(0.4 * LAPTOP.width);
 
   const compact = page.getByRole("button", { name: "Changed steps only" });

@@ -6,6 +6,8 @@ import { EditorPage } from "./pages/editor-page";
 // Issue 21, item 7: a person's settings live on the server, so they follow the person to another browser (a fresh
 // context has none of the first one's storage).
 
+test.describe.configure({ timeout: 120_000 });
+
 test("settings made in one browser are there in another for the same person, and only for them", async ({ browser, request, baseURL }) => {
   const t = await seedAnnotatorTask(request, baseURL!, "prefs", [
     { args: { action: "click", coordinate: [540, 1300] }, colour: "#dbe7f3" },
