@@ -25,6 +25,11 @@ const BIG_STEP = 64;
 export function Splitter({ value, min, max, label, title, onChange }: Props) {
   const [drag, setDrag] = useState<number | null>(null);
   const el = useRef<HTMLDivElement>(null);
+  // Keys pressed faster than the saved setting comes back each build on the last one, not on a stale value.
+  const latest = useRef(value);
+  useEffect(() => {
+    latest.current = value;
+  }, [value]);
   const clamp = (v: number) => Math.round(Math.min(max, Math.max(min, v)));
   const shown = drag ?? value;
   useEffect(() => {
@@ -63,11 +68,12 @@ export function Splitter({ value, min, max, label, title, onChange }: Props) {
       }}
       onKeyDown={(e) => {
         const step = e.shiftKey ? BIG_STEP : STEP;
+        const from = latest.current;
         const next =
           e.key === "ArrowLeft"
-            ? value + step
+            ? from + step
             : e.key === "ArrowRight"
-              ? value - step
+              ? from - step
               : e.key === "Home"
                 ? max
                 : e.key === "End"
@@ -78,7 +84,9 @@ export function Splitter({ value, min, max, label, title, onChange }: Props) {
         e.preventDefault();
         e.stopPropagation();
         const v = clamp(next);
-        if (v !== value) onChange(v);
+        if (v === from) return;
+        latest.current = v;
+        onChange(v);
       }}
     />
   );
