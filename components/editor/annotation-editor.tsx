@@ -25,7 +25,6 @@ import { localDrafts } from "./drafts";
 import { EditorHeader } from "./editor-header";
 import { HelpOverlay } from "./help-overlay";
 import { MergeDialog } from "./merge-dialog";
-import { readFlag, VERDICT_ADVANCES } from "./preferences";
 import { SubmitBlocked, Submitted } from "./submit-panel";
 import { StepForm, THOUGHT_STATE_ID } from "./step-form";
 import { ReviewNotes } from "./review-notes";
@@ -34,6 +33,10 @@ import { createSuggestions, SuggestionPanel, useSuggestedAction } from "./sugges
 import { useEditor } from "./use-editor";
 import "./editor.css";
 import { usePrefetchScreenshots, useStepInUrl } from "@/components/step-viewer/step-hooks";
+import { usePersonSetting, useLocalSettingsMigration } from "@/components/ui/person-settings";
+import { Splitter } from "@/components/ui/splitter";
+import { SIDE_PANEL_WIDTH } from "@/lib/domain/person-settings";
+import { cachedPersonSettings, personSettingsQuery, savePersonSettings } from "@/lib/queries/person-settings";
 
 /** Heartbeat interval: the lease lasts ten minutes, renewed every minute while the editor is open. */
 const HEARTBEAT_MS = 60_000;
@@ -41,6 +44,8 @@ const HEARTBEAT_MS = 60_000;
 export function AnnotationEditor({ id, initialStepIndex }: { id: string; initialStepIndex: number }) {
   const t = useT();
   const query = useQuery({ ...trajectoryQuery(id), staleTime: Infinity });
+  // The panes open at the person's sizes at once, never at a default that then jumps (an error: defaults).
+  const settings = useQuery(personSettingsQuery());
   if (query.error) {
     return (
       <main className="page">
@@ -48,7 +53,7 @@ export function AnnotationEditor({ id, initialStepIndex }: { id: string; initial
       </main>
     );
   }
-  if (!query.data) return <Loading>{t("editor.loading")}</Loading>;
+  if (!query.data || settings.isPending) return <Loading>{t("editor.loading")}</Loading>;
   return <LoadedEditor trajectory={query.data} initialStepIndex={initialStepIndex} />;
 }
 
@@ -164,11 +169,16 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
         save: () => void autosave.flush(),
         submit: () => void doSubmit(),
         focusThought: () => document.getElementById(THOUGHT_STATE_ID)?.focus(),
-        isVerdictAdvancing: () => readFlag(personId, VERDICT_ADVANCES),
+        isVerdictAdvancing: () => cachedPersonSettings(client).verdictAdvances === true,
         acceptSuggestion: () => void suggestions.accept(),
+        toggleNextScreen: () => void savePersonSettings(client, { isNextScreenShown: !cachedPersonSettings(client).isNextScreenShown }),
       }),
-    [editor, autosave, personId, suggestions, doSubmit],
+    [editor, autosave, client, suggestions, doSubmit],
   );
+  useLocalSettingsMigration(personId);
+  const [sideWidth, setSideWidth] = usePersonSetting("sidePanelWidth", SIDE_PANEL_WIDTH.default);
+  const [isSideCollapsed, setSideCollapsed] = usePersonSetting("isLegendCollapsed", false);
+  const [isNextScreenShown, setNextScreenShown] = usePersonSetting("isNextScreenShown", false);
   useShortcuts(shortcuts, editor.get);
   useStepInUrl(stepIndex);
   usePrefetchScreenshots(trajectory, stepIndex);
@@ -188,16 +198,38 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
         submitError={submit.error}
         onSubmit={doSubmit}
       />
-      {isBlockedShown && problems.length > 0 && (
-        <SubmitBlocked problems={problems} onPickStep={editor.goTo} onClose={() => setBlockedShown(false)} />
-      )}
-      {isSubmitted && <Submitted />}
-      <div className="editor-main">
-        <CanvasPane editor={editor} step={step} stepCount={trajectory.steps.length} shortcuts={shortcuts} suggested={suggestedAction} />
+      {/* Notices lie over the top of the work area instead of pushing it down: the canvas never moves under the pointer. */}
+      <div className="editor-notices">
+        {isBlockedShown && problems.length > 0 && (
+          <SubmitBlocked problems={problems} onPickStep={editor.goTo} onClose={() => setBlockedShown(false)} />
+        )}
+        {isSubmitted && <Submitted />}
+      </div>
+      <div className="editor-main" style={{ ["--side-width" as string]: `${sideWidth}px` }}>
+        <CanvasPane
+          editor={editor}
+          step={step}
+          nextStep={trajectory.steps[stepIndex + 1] ?? null}
+          stepCount={trajectory.steps.length}
+          shortcuts={shortcuts}
+          suggested={suggestedAction}
+          isSideCollapsed={isSideCollapsed}
+          onToggleSide={() => setSideCollapsed(!isSideCollapsed)}
+          isNextScreenShown={isNextScreenShown}
+          onToggleNextScreen={() => setNextScreenShown(!isNextScreenShown)}
+        />
+        <Splitter
+          value={sideWidth}
+          min={SIDE_PANEL_WIDTH.min}
+          max={SIDE_PANEL_WIDTH.max}
+          label={t("layout.splitter")}
+          title={t("layout.splitterHint")}
+          onChange={setSideWidth}
+        />
         <div className="side-panel">
           <ReviewNotes trajectoryId={trajectory.id} stepIndex={stepIndex} onPickStep={editor.goTo} />
           <SuggestionPanel editor={editor} suggestions={suggestions} step={step} />
-          <StepForm editor={editor} step={step} shortcuts={shortcuts} personId={personId} isSubmitAttempted={isSubmitAttempted} />
+          <StepForm editor={editor} step={step} shortcuts={shortcuts} isSubmitAttempted={isSubmitAttempted} />
         </div>
       </div>
       <StepStrip editor={editor} steps={trajectory.steps} />

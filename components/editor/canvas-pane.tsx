@@ -8,19 +8,38 @@ import { useT } from "@/lib/i18n/react";
 import type { StepView } from "@/lib/domain/views";
 import type { StepToolCall } from "@/lib/domain/tool-call";
 import { StepCanvas } from "@/components/step-canvas/step-canvas";
+import { screenshotUrl } from "@/lib/queries/trajectories";
 import { elementBoxesOf, importedBoxesOf } from "@/lib/canvas/overlay";
 import { useCurrentAnnotation, useEditor } from "./use-editor";
 
 type Props = {
   editor: Editor;
   step: StepView;
+  /** The step after this one (its screenshot shows what this step's action led to), null on the last step. */
+  nextStep: StepView | null;
   stepCount: number;
   shortcuts: Shortcut<EditorState>[];
   /** The model's suggested action for this step, not yet accepted: drawn over the screenshot. */
   suggested?: StepToolCall | null;
+  /** The person's layout settings (kept on the server). */
+  isSideCollapsed: boolean;
+  onToggleSide: () => void;
+  isNextScreenShown: boolean;
+  onToggleNextScreen: () => void;
 };
 
-export function CanvasPane({ editor, step, stepCount, shortcuts, suggested = null }: Props) {
+export function CanvasPane({
+  editor,
+  step,
+  nextStep,
+  stepCount,
+  shortcuts,
+  suggested = null,
+  isSideCollapsed,
+  onToggleSide,
+  isNextScreenShown,
+  onToggleNextScreen,
+}: Props) {
   const t = useT();
   const tool = useEditor(editor, (s) => s.tool);
   const isBoxSelected = useEditor(editor, (s) => s.isBoxSelected);
@@ -95,12 +114,21 @@ export function CanvasPane({ editor, step, stepCount, shortcuts, suggested = nul
         >
           ↷
         </button>
+        <button
+          className="btn btn-small next-screen-toggle"
+          type="button"
+          aria-pressed={isNextScreenShown}
+          onClick={onToggleNextScreen}
+          title={`${t("layout.nextScreenHint")} (${kbdHint(shortcuts, "view.nextScreen")})`}
+        >
+          {t("layout.nextScreen")} <span className="kbd">{kbdHint(shortcuts, "view.nextScreen")}</span>
+        </button>
       </div>
     </>
   );
 
   return (
-    <section className="canvas-pane has-side-tools" aria-label={t("editor.screenshot")}>
+    <section className={`canvas-pane has-side-tools${isNextScreenShown ? " has-next-screen" : ""}`} aria-label={t("editor.screenshot")}>
       <div className="canvas-host" data-tool={tool}>
         <StepCanvas
           view={editor.view}
@@ -119,8 +147,37 @@ export function CanvasPane({ editor, step, stepCount, shortcuts, suggested = nul
           onImageLoaded={onImageLoaded}
           hints={zoomHints(shortcuts)}
           header={header}
+          isSideCollapsed={isSideCollapsed}
+          onToggleSide={onToggleSide}
         />
       </div>
+      {isNextScreenShown && <NextScreen step={nextStep} />}
     </section>
+  );
+}
+
+/**
+ * The next step's screenshot beside the canvas: what the screen looked like after this step's
+ * action ran, so a person can judge whether it worked. A plain picture (no marks): the marks
+ * belong to the step being edited.
+ */
+function NextScreen({ step }: { step: StepView | null }) {
+  const t = useT();
+  return (
+    <figure className="next-screen" aria-label={t("layout.nextScreen")}>
+      {step ? (
+        <>
+          <img
+            src={screenshotUrl(step.screenshot.sha256, "display")}
+            alt={t("layout.nextScreenOf", { n: step.index + 1 })}
+            width={step.screenshot.width}
+            height={step.screenshot.height}
+          />
+          <figcaption>{t("layout.nextScreenOf", { n: step.index + 1 })}</figcaption>
+        </>
+      ) : (
+        <figcaption>{t("layout.nextScreenNone")}</figcaption>
+      )}
+    </figure>
   );
 }

@@ -84,26 +84,21 @@ export function EditorHeader({ trajectory: tr, editor, autosave, shortcuts, canS
           <span className="kbd">?</span>
         </button>
         <div className="submit-wrap">
+          {/* The line beside Submit always takes its place (empty when nothing blocks), so the header's
+              height never changes as steps become complete: the canvas below stays where it is. */}
+          <span className={`submit-blocker${submitError ? " is-error" : ""}`} id="submit-state" role={submitError ? "alert" : undefined}>
+            {submitError ? errorMessage(submitError, t) : !isReadOnly && !canSubmit ? t("submit.notYet") : ""}
+          </span>
           <button
             type="button"
             className="btn btn-primary"
             disabled={isReadOnly || isSubmitting}
-            aria-describedby={canSubmit ? undefined : "submit-state"}
+            aria-describedby={canSubmit && !submitError ? undefined : "submit-state"}
             onClick={onSubmit}
             title={withKbd(t("editor.submit"), shortcuts, "submit")}
           >
             {isSubmitting ? t("editor.submitting") : t("editor.submit")}
           </button>
-          {!isReadOnly && !canSubmit && (
-            <span className="submit-blocker" id="submit-state">
-              {t("submit.notYet")}
-            </span>
-          )}
-          {submitError && (
-            <span className="submit-blocker is-error" role="alert">
-              {errorMessage(submitError, t)}
-            </span>
-          )}
         </div>
       </div>
     </header>

@@ -11,7 +11,7 @@ import { VERDICTS } from "@/lib/domain/trajectory";
 import { useT } from "@/lib/i18n/react";
 import { annotationOf } from "@/lib/domain/annotation";
 import type { StepView } from "@/lib/domain/views";
-import { useFlagPreference, VERDICT_ADVANCES } from "./preferences";
+import { usePersonSetting } from "@/components/ui/person-settings";
 import { ToolCallFields } from "./tool-call-fields";
 import { useCurrentAnnotation, useEditor } from "./use-editor";
 
@@ -19,7 +19,6 @@ type Props = {
   editor: Editor;
   step: StepView;
   shortcuts: Shortcut<EditorState>[];
-  personId: string;
   /** The person pressed Submit: every open problem shows, "choose a verdict" included. */
   isSubmitAttempted: boolean;
 };
@@ -41,14 +40,14 @@ export function shownProblems(
 /** The thought's first field: the "focus the thought" key moves here. */
 export const THOUGHT_STATE_ID = "thought-state";
 
-export function StepForm({ editor, step, shortcuts, personId, isSubmitAttempted }: Props) {
+export function StepForm({ editor, step, shortcuts, isSubmitAttempted }: Props) {
   const t = useT();
   const a = useCurrentAnnotation(editor);
   const isReadOnly = useEditor(editor, (s) => s.isReadOnly);
   const cutAfter = useEditor(editor, (s) => s.doc.trajectory.cutAfter);
   const stepCount = useEditor(editor, (s) => s.steps.length);
   const loaded = useEditor(editor, (s) => s.server[step.id]);
-  const [isAdvancing, setAdvancing] = useFlagPreference(personId, VERDICT_ADVANCES);
+  const [isAdvancing, setAdvancing] = usePersonSetting("verdictAdvances", false);
   const isAfterCut = cutAfter !== null && step.index > cutAfter;
   const isTouched =
     step.version > 1 || (loaded !== undefined && loaded.version > step.version) || JSON.stringify(a) !== JSON.stringify(annotationOf(step));

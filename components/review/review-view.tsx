@@ -31,6 +31,7 @@ import { SinceLast } from "./since-last";
 import { StepPicture } from "./step-picture";
 import { TextDiff } from "./text-diff";
 import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
+import { usePersonSetting } from "@/components/ui/person-settings";
 import "@/components/editor/editor.css";
 
 /** A lease end as the local time of day ("—" when unknown). */
@@ -97,6 +98,9 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
   const [open, setOpen] = useState<Set<number>>(() => new Set());
   const [fixes, setFixes] = useState<Record<string, FixDraft>>({});
   const [isHelpOpen, setHelpOpen] = useState(false);
+  const [isCompact, setCompact] = usePersonSetting("isReviewCompact", false);
+  /** Unchanged steps the reviewer opened out of their one line in compact mode. */
+  const [unfolded, setUnfolded] = useState<Set<number>>(() => new Set());
   // One zoom per step's canvas, kept here so the zoom keys act on the current step's picture.
   const [views] = useState(() => new Map<string, View>());
   const viewOf = (stepId: string) => {
@@ -292,32 +296,60 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
         </div>
       </header>
       <SinceLast context={context} onPickStep={goTo} />
+      <div className="review-toolbar">
+        <button
+          type="button"
+          className={`btn btn-small${isCompact ? " is-on" : ""}`}
+          aria-pressed={isCompact}
+          onClick={() => setCompact(!isCompact)}
+          title={`${t("review.compactHint")} ${t("layout.settingHint")}`}
+        >
+          {t("review.compact")}
+        </button>
+      </div>
       <ol className="review-steps">
         {trajectory.steps.map((s, i) => (
           <li key={s.id} id={stepItemId(i)} className={i === current ? "is-current" : undefined} onFocusCapture={() => setCurrent(i)}>
-            <ReviewStep
-              step={s}
-              isExcluded={trajectory.cutAfter !== null && s.index > trajectory.cutAfter}
-              isOpen={open.has(i)}
-              onToggleOpen={() => toggleOpen(i)}
-              changes={context.personChanges[s.id] ?? []}
-              isChangedSince={changedSince.has(s.index)}
-              comments={rows.filter((c) => c.stepIndex === s.index)}
-              trajectoryId={trajectory.id}
-              view={viewOf(s.id)}
-              zoomKeys={zoomKeys}
-              fix={fixes[s.id] ?? null}
-              canFix={canDecide}
-              onStartFix={() => startFix(s)}
-              onFix={(d) => setFixes((f) => ({ ...f, [s.id]: d }))}
-              onDiscardFix={() =>
-                setFixes((f) => {
-                  const { [s.id]: _gone, ...rest } = f;
-                  return rest;
-                })
-              }
-              t={t}
-            />
+            {isCompact &&
+            !unfolded.has(i) &&
+            (context.personChanges[s.id] ?? []).length === 0 &&
+            !changedSince.has(s.index) &&
+            !fixes[s.id] &&
+            !rows.some((c) => c.stepIndex === s.index) ? (
+              <div className="review-line" role="group" aria-label={t("review.compactRow", { n: s.index + 1 })}>
+                <strong>#{s.index + 1}</strong>
+                <span className={`verdict verdict-${s.verdict}`}>{t(`verdict.${s.verdict}`)}</span>
+                <span className="chip">{t("review.unchanged")}</span>
+                <span className="review-line-text">{s.clearAction || describeToolCall(s.toolCall)}</span>
+                <button type="button" className="btn btn-small" onClick={() => setUnfolded((u) => new Set(u).add(i))}>
+                  {t("review.compactShow", { n: s.index + 1 })}
+                </button>
+              </div>
+            ) : (
+              <ReviewStep
+                step={s}
+                isExcluded={trajectory.cutAfter !== null && s.index > trajectory.cutAfter}
+                isOpen={open.has(i)}
+                onToggleOpen={() => toggleOpen(i)}
+                changes={context.personChanges[s.id] ?? []}
+                isChangedSince={changedSince.has(s.index)}
+                comments={rows.filter((c) => c.stepIndex === s.index)}
+                trajectoryId={trajectory.id}
+                view={viewOf(s.id)}
+                zoomKeys={zoomKeys}
+                fix={fixes[s.id] ?? null}
+                canFix={canDecide}
+                onStartFix={() => startFix(s)}
+                onFix={(d) => setFixes((f) => ({ ...f, [s.id]: d }))}
+                onDiscardFix={() =>
+                  setFixes((f) => {
+                    const { [s.id]: _gone, ...rest } = f;
+                    return rest;
+                  })
+                }
+                t={t}
+              />
+            )}
           </li>
         ))}
       </ol>

@@ -5,7 +5,8 @@ import type { StepView } from "@/lib/domain/views";
 
 /**
  * The review's picture of one step: the shared read-only step canvas (both actions and both boxes,
- * legend, zoom to full resolution). Opening a step gives its canvas more room.
+ * legend, zoom to full resolution), tall enough to read a phone screen on a laptop. Opening a step gives
+ * its canvas more room.
  */
 export function StepPicture({
   step,
@@ -20,5 +21,5 @@ export function StepPicture({
   view?: View;
   hints?: ZoomHints;
 }) {
-  return <ReviewStepCanvas step={step} isExcluded={isExcluded} height={isOpen ? 820 : 420} view={view} hints={hints} />;
+  return <ReviewStepCanvas step={step} isExcluded={isExcluded} height={isOpen ? 820 : 560} view={view} hints={hints} />;
 }

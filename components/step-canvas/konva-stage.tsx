@@ -1,13 +1,13 @@
 "use client";
 
 import type Konva from "konva";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { Arrow, Circle, Group, Image as KonvaImage, Layer, Line, Rect, Stage, Text } from "react-konva";
-import { HANDLES, type Editor } from "@/lib/canvas/editor";
+import { HANDLES, type Editor, type Tool } from "@/lib/canvas/editor";
 import { isSameBox, targetsAt } from "@/lib/canvas/snap";
 import { CANVAS_COLOURS, type GestureShape, type StepMarks } from "@/lib/canvas/overlay";
 import { transformOf, type ImageVariant, type View } from "@/lib/canvas/view";
-import type { Box, Point } from "@/lib/domain/geometry";
+import { isPointOnScreen, type Box, type Point } from "@/lib/domain/geometry";
 import { useViewState } from "./use-view";
 
 declare global {
@@ -74,6 +74,13 @@ export function KonvaStage({
   const isPanning = useRef(false);
   /** With the box tool, the snap target a click would take (the innermost under the pointer), original pixels. */
   const [hover, setHover] = useState<Box | null>(null);
+  /** The pointer is over the screenshot itself, where a tool's press edits (beside it, a press pans). */
+  const [isOnPicture, setOnPicture] = useState(false);
+  const tool = useSyncExternalStore(
+    editor?.subscribe ?? noSubscription,
+    () => editor?.get().tool ?? null,
+    () => null,
+  );
   const s = t.scale || 1;
 
   useEffect(() => {
@@ -96,6 +103,9 @@ export function KonvaStage({
     return pos ? [pos.x, pos.y] : null;
   };
   const input = (p: Point, e: PointerEvent) => ({ image: view.toImagePoint(p), display: p, shiftKey: e.shiftKey });
+  // The cursor says where input is accepted: the tool's cursor over the screenshot, the pan hand
+  // beside it (a press there pans and never edits, lib/canvas/editor.ts pointerDown).
+  const cursor = !editor || isSpaceHeld ? undefined : isOnPicture && tool ? TOOL_CURSOR[tool] : "grab";
 
   return (
     <Stage
@@ -103,6 +113,7 @@ export function KonvaStage({
       width={viewport.width}
       height={viewport.height}
       className="konva-stage"
+      style={cursor ? { cursor } : undefined}
       onPointerDown={(e) => {
         const p = pointer();
         if (!p || (e.evt.button !== 0 && e.evt.button !== 1)) return;
@@ -119,12 +130,17 @@ export function KonvaStage({
         const p = pointer();
         if (!p) return;
         view.setPointer(p);
+        const isOn = isPointOnScreen(view.toImagePoint(p), size);
+        if (isOn !== isOnPicture) setOnPicture(isOn);
         if (isPanning.current) view.movePan(p);
         else editor?.pointerMove(input(p, e.evt));
         const next = editor ? snapHover(editor, view.toImagePoint(p)) : null;
         if (next !== hover && !(next && hover && isSameBox(next, hover))) setHover(next);
       }}
-      onPointerLeave={() => setHover(null)}
+      onPointerLeave={() => {
+        setHover(null);
+        setOnPicture(false);
+      }}
       onPointerUp={(e) => {
         const p = pointer();
         if (isPanning.current) {
@@ -213,6 +229,16 @@ export function KonvaStage({
 }
 
 /** The snap target under the pointer while the box tool is idle (no drag), else null. */
+const noSubscription = () => () => undefined;
+
+/** Each tool's cursor over the screenshot: a crosshair where a press places something, the arrow to select. */
+const TOOL_CURSOR: Record<Tool, string> = {
+  point: "crosshair",
+  swipe: "crosshair",
+  box: "crosshair",
+  select: "default",
+};
+
 function snapHover(editor: Editor, p: Point): Box | null {
   const st = editor.get();
   if (st.tool !== "box" || st.drag || st.isReadOnly) return null;

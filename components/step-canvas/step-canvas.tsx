@@ -56,6 +56,13 @@ export type StepCanvasProps = {
   header?: ReactNode;
   /** Extra content at the end of the side panel. */
   children?: ReactNode;
+  /**
+   * The side column folded away (the person's setting): the page's controls move to a one-line bar
+   * above the stage and the legend and zoom buttons are hidden, so the screenshot gets the width.
+   */
+  isSideCollapsed?: boolean;
+  /** Fold or unfold the side column; without it the column cannot be folded. */
+  onToggleSide?: () => void;
   className?: string;
 };
 
@@ -88,6 +95,8 @@ export function StepCanvas(props: StepCanvasProps) {
     children,
     className,
     isWheelZoomWithModifier,
+    isSideCollapsed = false,
+    onToggleSide,
   } = props;
   const t = useT();
   const host = useRef<HTMLDivElement>(null);
@@ -123,8 +132,27 @@ export function StepCanvas(props: StepCanvasProps) {
   };
   const tip = (label: string, key?: string) => (key ? `${label} (${key})` : label);
 
+  const sideToggle = onToggleSide && (
+    <button
+      type="button"
+      className="btn btn-small side-toggle"
+      aria-expanded={!isSideCollapsed}
+      aria-label={t(isSideCollapsed ? "layout.legendExpand" : "layout.legendCollapse")}
+      title={`${t(isSideCollapsed ? "layout.legendExpand" : "layout.legendCollapse")}. ${t("layout.settingHint")}`}
+      onClick={onToggleSide}
+    >
+      {isSideCollapsed ? "«" : "»"}
+    </button>
+  );
+
   return (
-    <div className={`step-canvas is-${layout}${className ? ` ${className}` : ""}`}>
+    <div className={`step-canvas is-${isSideCollapsed ? "collapsed" : layout}${className ? ` ${className}` : ""}`}>
+      {isSideCollapsed && (
+        <div className="step-canvas-bar">
+          {header}
+          {sideToggle}
+        </div>
+      )}
       <div
         className="step-canvas-stage"
         ref={host}
@@ -147,62 +175,65 @@ export function StepCanvas(props: StepCanvasProps) {
           text={{ loading: t("canvas.loading"), unavailable: t("canvas.unavailable") }}
         />
       </div>
-      <aside className="step-canvas-side" aria-label={t("canvas.legend")}>
-        {header}
-        <div className="zoom-controls" role="group" aria-label={t("canvas.zoom")}>
-          <button
-            type="button"
-            className="btn btn-icon"
-            onClick={() => view.zoomOut(centre())}
-            aria-label={t("canvas.zoomOut")}
-            title={tip(t("canvas.zoomOut"), hints.zoomOut)}
-          >
-            −
-          </button>
-          <output className="zoom-level" role="status" aria-label={t("canvas.zoomLevel")}>
-            {percent} %
-          </output>
-          <button
-            type="button"
-            className="btn btn-icon"
-            onClick={() => view.zoomIn(centre())}
-            aria-label={t("canvas.zoomIn")}
-            title={tip(t("canvas.zoomIn"), hints.zoomIn)}
-          >
-            +
-          </button>
-          <button
-            type="button"
-            className="btn"
-            aria-pressed={!isFit && percent === 100}
-            onClick={() => view.zoomActual(centre())}
-            title={tip(t("canvas.actualHint"), hints.actual)}
-          >
-            {t("canvas.actual")}
-          </button>
-          <button type="button" className="btn" aria-pressed={isFit} onClick={view.fit} title={tip(t("canvas.fitHint"), hints.fit)}>
-            {t("canvas.fit")}
-          </button>
-        </div>
-        <p className="canvas-variant" data-variant={image.variant}>
-          {wanted === "original" && !original.image
-            ? t("canvas.variant.loading")
-            : image.variant === "original"
-              ? t("canvas.variant.original")
-              : t("canvas.variant.display", { width: Math.min(DISPLAY_VARIANT_WIDTH, screenshot.width) })}
-        </p>
-        <Legend
-          view={view}
-          model={model}
-          corrected={corrected}
-          importedBoxes={marks.importedBoxes}
-          elementCount={elementBoxes.length}
-          correctedBox={correctedBox}
-          suggested={suggested}
-        />
-        <p className="canvas-hint">{t(isWheelZoomWithModifier ? "canvas.hintModifier" : "canvas.hint")}</p>
-        {children}
-      </aside>
+      {!isSideCollapsed && (
+        <aside className="step-canvas-side" aria-label={t("canvas.legend")}>
+          {sideToggle}
+          {header}
+          <div className="zoom-controls" role="group" aria-label={t("canvas.zoom")}>
+            <button
+              type="button"
+              className="btn btn-icon"
+              onClick={() => view.zoomOut(centre())}
+              aria-label={t("canvas.zoomOut")}
+              title={tip(t("canvas.zoomOut"), hints.zoomOut)}
+            >
+              −
+            </button>
+            <output className="zoom-level" role="status" aria-label={t("canvas.zoomLevel")}>
+              {percent} %
+            </output>
+            <button
+              type="button"
+              className="btn btn-icon"
+              onClick={() => view.zoomIn(centre())}
+              aria-label={t("canvas.zoomIn")}
+              title={tip(t("canvas.zoomIn"), hints.zoomIn)}
+            >
+              +
+            </button>
+            <button
+              type="button"
+              className="btn"
+              aria-pressed={!isFit && percent === 100}
+              onClick={() => view.zoomActual(centre())}
+              title={tip(t("canvas.actualHint"), hints.actual)}
+            >
+              {t("canvas.actual")}
+            </button>
+            <button type="button" className="btn" aria-pressed={isFit} onClick={view.fit} title={tip(t("canvas.fitHint"), hints.fit)}>
+              {t("canvas.fit")}
+            </button>
+          </div>
+          <p className="canvas-variant" data-variant={image.variant}>
+            {wanted === "original" && !original.image
+              ? t("canvas.variant.loading")
+              : image.variant === "original"
+                ? t("canvas.variant.original")
+                : t("canvas.variant.display", { width: Math.min(DISPLAY_VARIANT_WIDTH, screenshot.width) })}
+          </p>
+          <Legend
+            view={view}
+            model={model}
+            corrected={corrected}
+            importedBoxes={marks.importedBoxes}
+            elementCount={elementBoxes.length}
+            correctedBox={correctedBox}
+            suggested={suggested}
+          />
+          <p className="canvas-hint">{t(isWheelZoomWithModifier ? "canvas.hintModifier" : "canvas.hint")}</p>
+          {children}
+        </aside>
+      )}
     </div>
   );
 }

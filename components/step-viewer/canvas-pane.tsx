@@ -10,6 +10,7 @@ import { fillNodes } from "@/components/ui/format";
 import { StepCanvas } from "@/components/step-canvas/step-canvas";
 import { elementBoxesOf, importedBoxesOf } from "@/lib/canvas/overlay";
 import { useT } from "@/lib/i18n/react";
+import { usePersonSetting } from "@/components/ui/person-settings";
 
 type Props = { store: ViewerStore; view: View; step: StepView; stepCount: number; shortcuts: Shortcut[] };
 
@@ -17,6 +18,7 @@ type Props = { store: ViewerStore; view: View; step: StepView; stepCount: number
 export function CanvasPane({ store, view, step, stepCount, shortcuts }: Props) {
   const t = useT();
   const onImageLoaded = useCallback((isImageLoaded: boolean) => store.set({ isImageLoaded }), [store]);
+  const [isSideCollapsed, setSideCollapsed] = usePersonSetting("isLegendCollapsed", false);
   const header = (
     <>
       <div className="canvas-nav">
@@ -78,6 +80,8 @@ export function CanvasPane({ store, view, step, stepCount, shortcuts }: Props) {
           onImageLoaded={onImageLoaded}
           hints={zoomHints(shortcuts)}
           header={header}
+          isSideCollapsed={isSideCollapsed}
+          onToggleSide={() => setSideCollapsed(!isSideCollapsed)}
         />
       </div>
     </section>

@@ -15,6 +15,8 @@ export type PageActions = {
   focusThought: () => void;
   isVerdictAdvancing?: () => boolean;
   acceptSuggestion?: () => void;
+  /** Show or hide the next step's screenshot beside the current one (the person's setting). */
+  toggleNextScreen?: () => void;
 };
 
 /**
@@ -69,6 +71,17 @@ function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[
     },
   });
   return [
+    ...(page.toggleNextScreen
+      ? [
+          {
+            id: "view.nextScreen",
+            kbd: ["shift+n"],
+            label: "shortcut.nextScreen",
+            group: "shortcut.group.steps",
+            run: page.toggleNextScreen,
+          } satisfies Shortcut<EditorState>,
+        ]
+      : []),
     { id: "step.first", kbd: ["Home"], label: "shortcut.stepFirst", group: "shortcut.group.steps", run: editor.first },
     { id: "step.last", kbd: ["End"], label: "shortcut.stepLast", group: "shortcut.group.steps", run: editor.last },
     {

@@ -6,6 +6,7 @@ import { editor } from "./messages/editor";
 import { errors } from "./messages/errors";
 import { imports } from "./messages/import";
 import { keyboard } from "./messages/keyboard";
+import { layout } from "./messages/layout";
 import { list } from "./messages/list";
 import { model } from "./messages/model";
 import { review } from "./messages/review";
@@ -32,6 +33,7 @@ export const CATALOGUE = {
     ...viewer.en,
     ...imports.en,
     ...keyboard.en,
+    ...layout.en,
     ...errors.en,
     ...canvas.en,
     ...model.en,
@@ -46,6 +48,7 @@ export const CATALOGUE = {
     ...viewer.zh,
     ...imports.zh,
     ...keyboard.zh,
+    ...layout.zh,
     ...errors.zh,
     ...canvas.zh,
     ...model.zh,

@@ -191,6 +191,13 @@ const CASES: Case[] = [
     reset: async (c) => void (await c.db.apiToken.updateMany({ where: { userId: c.users["other-annotator"] }, data: { revokedAt: null } })),
   },
   { name: "change your own language", route: "me", method: "PATCH", body: () => ({ locale: "zh" }), allowed: WHO },
+  {
+    name: "change your own studio settings",
+    route: "me/settings",
+    method: "PUT",
+    body: () => ({ isLegendCollapsed: true }),
+    allowed: WHO,
+  },
   { name: "create your own API token", route: "tokens", method: "POST", body: () => ({ name: "mine" }), allowed: WHO },
   {
     name: "revoke the annotator's API token",

@@ -10,7 +10,7 @@ const en = {
   "shortcut.inFields":
     "In a text field keys type text: only the Ctrl shortcuts work there, and Esc leaves the field. On a list, option, checkbox or button the shortcuts work as anywhere else and never change the focused control; Space presses a button, ticks a box or picks the focused option (over the screenshot, holding Space pans), Alt+↓ opens a list.",
   "shortcut.verdictAdvance": "A verdict key also goes to the next step",
-  "shortcut.verdictAdvanceHint": "Your setting, kept in this browser.",
+  "shortcut.verdictAdvanceHint": "Your setting, kept on the server: it follows you to any browser.",
   "submit.blockedTitle": "Not ready to submit yet:",
   "submit.notYet": "Some steps or the outcome are still open; Submit lists them.",
   "submit.stepProblem": "Step {n}: {problem}",
@@ -29,7 +29,7 @@ const zh: Catalogue<typeof en> = {
   "shortcut.inFields":
     "在文本框中按键会输入文字：只有 Ctrl 组合键生效，按 Esc 离开文本框。焦点在下拉框、单选项、复选框或按钮上时，快捷键照常生效，且不会改变该控件的值；空格键按下按钮、勾选复选框或选中当前单选项（在截图上按住空格可平移），Alt+↓ 打开下拉框。",
   "shortcut.verdictAdvance": "按判定键后自动跳到下一步",
-  "shortcut.verdictAdvanceHint": "个人设置，保存在此浏览器中。",
+  "shortcut.verdictAdvanceHint": "个人设置，保存在服务器上，换浏览器也会保留。",
   "submit.blockedTitle": "还不能提交：",
   "submit.notYet": "还有步骤或任务结果未完成；点击提交可查看清单。",
   "submit.stepProblem": "第 {n} 步：{problem}",
