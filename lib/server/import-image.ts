@@ -2,11 +2,12 @@
 // those bytes and reads a PNG's size from its IHDR; what it cannot measure (JPEG, WebP) is measured here
 // through sharp's header parser on the same buffer, which is then stored.
 //
-// Every screenshot is also decoded once here, through sharp (libvips, off this thread), before the
-// import accepts it: a file whose header looks right but whose pixels do not decode (header-only, garbage
-// pixel data, an HTML page behind a PNG signature) would otherwise import and then fail on every view.
-// Only what proves the decode is asked for: the last pixel (every row is read to reach it, none is
-// kept), about 3-6 ms of libvips time per phone screenshot.
+// Every screenshot is also decoded once, through sharp (libvips), before the import accepts it: a file
+// whose header looks right but whose pixels do not decode (header-only, garbage pixel data, an HTML page
+// behind a PNG signature) would otherwise import and then fail on every view. Only what proves the decode
+// is asked for: the last pixel (every row is read to reach it, none is kept), about 2.5-4 ms of libvips
+// time per phone screenshot. A PNG is decoded by the reader thread that read it (import-reader.ts); what
+// that thread did not decode is decoded here, in the same way and with the same words.
 import { createHash } from "node:crypto";
 import type { Metadata, default as Sharp } from "sharp";
 import { LIMITS } from "@/lib/domain/limits";
@@ -58,9 +59,15 @@ export async function proveDecodes(file: string, source: string | Buffer, size: 
       .raw()
       .toBuffer();
   } catch (e) {
-    throw new AppError("unprocessable", `screenshot ${file} does not decode as an image (${(e as Error).message.trim()})`);
+    throw undecodable(file, (e as Error).message);
   }
 }
+
+const undecodable = (file: string, why: string) =>
+  new AppError("unprocessable", `screenshot ${file} does not decode as an image (${why.trim()})`);
+
+/** The limits the import's reader threads decode within (pixels, as a PNG's header declares them). */
+export const READER_LIMITS = { side: LIMITS.screenshotSide, pixels: LIMITS.screenshotPixels } as const;
 
 /** Hash, measure and decode image bytes; `file` names it in messages. Throws when they are not a decodable PNG, JPEG or WebP. */
 export async function inspectImageBytes(
@@ -97,12 +104,13 @@ export async function inspectImageBytes(
  */
 export async function finishImage(file: string, raw: RawImage): Promise<{ info: ImageInfo; bytes?: Buffer }> {
   if ("missing" in raw) throw new AppError("unprocessable", `screenshot file not found: ${file}`);
+  if (raw.undecodable !== undefined) throw undecodable(file, raw.undecodable);
   if (!("data" in raw)) {
     const size = { width: raw.width, height: raw.height };
-    await proveDecodes(file, file, size);
+    if (!raw.decoded) await proveDecodes(file, file, size);
     return { info: { sha256: raw.sha256, ...size, bytes: raw.bytes, mime: "image/png" } };
   }
-  if (raw.png) await proveDecodes(file, raw.data, raw.png);
+  if (raw.png && !raw.decoded) await proveDecodes(file, raw.data, raw.png);
   const info = raw.png
     ? { sha256: raw.sha256, ...raw.png, bytes: raw.data.length, mime: "image/png" }
     : await inspectImageBytes(file, raw.data, raw.sha256);

@@ -9,9 +9,11 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { importFile } from "./import";
+import { READER_LIMITS } from "./import-image";
 import { ScreenshotReader } from "./import-reader";
 import { screenshotFile } from "./screenshot-store";
 import { blankPng, freshStudio } from "./testing/fixtures";
+import { undecodablePngs } from "./testing/hostile-uploads";
 
 const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
 const jpeg = (width: number, height: number) =>
@@ -20,7 +22,7 @@ const jpeg = (width: number, height: number) =>
     .toBuffer();
 
 describe("the import's screenshot reader thread", () => {
-  const reader = new ScreenshotReader();
+  const reader = new ScreenshotReader(READER_LIMITS);
   afterAll(() => reader.close());
 
   it("reads, hashes, measures and stores a PNG once; hands back what it cannot measure or store", async () => {
@@ -33,12 +35,14 @@ describe("the import's screenshot reader thread", () => {
     const files = ["a.png", "b.jpg", "none.png"].map((f) => path.join(dir, f));
 
     const [a, b, none] = await reader.read({ files, storeDir: store, wantBytes: false });
-    expect(a).toEqual({ sha256: sha(png), width: 1080, height: 2400, bytes: png.length, stored: true });
+    // Decoded on the reader thread, from the bytes it read, before it was stored.
+    expect(a).toEqual({ sha256: sha(png), width: 1080, height: 2400, bytes: png.length, stored: true, decoded: true });
     const stored = path.join(store, sha(png).slice(0, 2), `${sha(png)}.png`);
     expect(readFileSync(stored).equals(png)).toBe(true);
     expect(readdirSync(path.dirname(stored))).toEqual([path.basename(stored)]);
     // Not a PNG: its bytes come back for sharp on the import's thread, and nothing is stored for it.
     expect(b).toMatchObject({ sha256: sha(jpg), png: null });
+    expect(b).not.toHaveProperty("decoded");
     expect(Buffer.isBuffer((b as { data: Buffer }).data) && (b as { data: Buffer }).data.equals(jpg)).toBe(true);
     expect(existsSync(path.join(store, sha(jpg).slice(0, 2)))).toBe(false);
     expect(none).toEqual({ missing: true });
@@ -52,11 +56,39 @@ describe("the import's screenshot reader thread", () => {
 
     // No local store (a bucket): the PNG's bytes come back measured, for the caller to store.
     const [forBucket] = await reader.read({ files: files.slice(0, 1), storeDir: null, wantBytes: true });
-    expect(forBucket).toMatchObject({ sha256: sha(png), png: { width: 1080, height: 2400 } });
+    expect(forBucket).toMatchObject({ sha256: sha(png), png: { width: 1080, height: 2400 }, decoded: true });
     expect((forBucket as { data: Buffer }).data.equals(png)).toBe(true);
     // Nothing to store (a problem was found): measured only, no bytes.
     const [checkOnly] = await reader.read({ files: files.slice(0, 1), storeDir: null, wantBytes: false });
-    expect(checkOnly).toEqual({ sha256: sha(png), width: 1080, height: 2400, bytes: png.length, stored: false });
+    expect(checkOnly).toEqual({ sha256: sha(png), width: 1080, height: 2400, bytes: png.length, stored: false, decoded: true });
+  });
+
+  it("decodes each PNG from the bytes it read and stores none that does not decode or is over the limits", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "reader-"));
+    const broken = undecodablePngs();
+    const good = await blankPng(1080, 2400);
+    for (const [name, bytes] of Object.entries(broken)) await writeFile(path.join(dir, name), bytes);
+    await writeFile(path.join(dir, "good.png"), good);
+    // The same good bytes under a second name.
+    await writeFile(path.join(dir, "again.png"), good);
+    const store = path.join(dir, "store");
+    const names = [...Object.keys(broken), "good.png", "again.png"];
+    const out = await reader.read({ files: names.map((n) => path.join(dir, n)), storeDir: store, wantBytes: false });
+    const byName = Object.fromEntries(names.map((n, i) => [n, out[i]]));
+    // libvips' own words come back for the import to name the file with.
+    expect(byName["garbage-pixels.png"]).toMatchObject({ stored: false, undecodable: expect.stringMatching(/\w/) });
+    expect(byName["polyglot.png"]).toMatchObject({ stored: false, undecodable: expect.stringMatching(/\w/) });
+    // Over the size limits: not decoded (it would not fit), not stored; the import's thread refuses it by its size.
+    for (const n of ["header-only.png", "wide.png"]) {
+      expect(byName[n]).toMatchObject({ stored: false });
+      expect(byName[n]).not.toHaveProperty("decoded");
+      expect(byName[n]).not.toHaveProperty("undecodable");
+    }
+    expect(byName["good.png"]).toMatchObject({ sha256: sha(good), stored: true, decoded: true });
+    expect(byName["again.png"]).toMatchObject({ sha256: sha(good), stored: true, decoded: true });
+    // Only the good screenshot is in the store.
+    const stored = readdirSync(store, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    expect(stored.map((e) => e.name)).toEqual([`${sha(good)}.png`]);
   });
 
   it("answers a store it cannot write with the file system's error, and goes on reading", async () => {
@@ -69,12 +101,12 @@ describe("the import's screenshot reader thread", () => {
       code: expect.stringMatching(/^(ENOTDIR|EEXIST)$/),
     });
     expect(await reader.read({ files, storeDir: null, wantBytes: false })).toEqual([
-      { sha256: sha(png), width: 100, height: 200, bytes: png.length, stored: false },
+      { sha256: sha(png), width: 100, height: 200, bytes: png.length, stored: false, decoded: true },
     ]);
   });
 
   it("refuses requests once closed", async () => {
-    const r = new ScreenshotReader();
+    const r = new ScreenshotReader(READER_LIMITS);
     await r.close();
     await expect(r.read({ files: [], storeDir: null, wantBytes: false })).rejects.toThrow(/closed/);
   });

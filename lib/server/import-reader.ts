@@ -1,26 +1,41 @@
-// An import's screenshot files are read, hashed and (on the local store) written into the store on
+// An import's screenshot files are read, hashed, decoded and (on the local store) written into the store on
 // threads of their own (three), with plain synchronous file calls, while the import's own thread parses, checks
 // and stages the trajectories: on a small machine the two halves of an import then run side by side,
 // and the bytes never cross into the import's JS heap. (Through fs's promise API every file cost ten
 // thread-pool round trips, each a few microseconds of the import's own thread: a third of its time.)
 //
-// Each thread is a `worker_threads` Worker from the source below, which uses only Node's built-in
-// modules (no bundler step needed: the same code runs under tsx, vitest and the Next.js server).
-// What it does per file is what inspectImageBytes + storeScreenshotBytes do (lib/server/import-image.ts,
-// lib/server/screenshot-store.ts, lib/server/object-store/local.ts): read it once; sha256 those bytes;
-// take the size from a PNG's IHDR chunk; store a PNG as <store>/<sha[0:2]>/<sha>.png unless already
-// there, through a temporary file renamed into place. Anything else (not a PNG, or a store that is not
-// a local folder) comes back as bytes for the import's thread to finish the usual way.
+// Each thread is a `worker_threads` Worker from the source below, which uses Node's built-in modules and
+// sharp (no bundler step needed: the same code runs under tsx, vitest, the compiled command line and the
+// Next.js server). What it does per file is what inspectImageBytes + storeScreenshotBytes do
+// (lib/server/import-image.ts, lib/server/screenshot-store.ts, lib/server/object-store/local.ts): read it
+// once; sha256 those bytes; take the size from a PNG's IHDR chunk; decode a PNG from those same bytes
+// (proveDecodes' decode: every row, through sharp, within the size limits) and only then store it as
+// <store>/<sha[0:2]>/<sha>.png unless already there, through a temporary file renamed into place, so a
+// PNG that does not decode never reaches the store. Anything else (not a PNG, a size over the limits, a
+// store that is not a local folder, sharp not loadable here) comes back for the import's thread to finish
+// the usual way.
+//
+// Why decode here (issue #22, item 5): the decode is most of an import's CPU (about 2.5 ms per phone
+// screenshot). On the import's thread it cost a second read of every file and about 0.2-0.7 ms of that
+// thread per call (sharp's options crossing into C++), and that thread is the import's serial part.
+import path from "node:path";
 import { Worker } from "node:worker_threads";
 
 /** One file as the reader thread left it. */
 export type RawImage =
   /** The file could not be read. */
   | { missing: true }
-  /** A PNG measured, and stored when a store was given. */
-  | { sha256: string; width: number; height: number; bytes: number; stored: boolean }
+  /** A PNG measured, and stored when a store was given (only once it decoded). */
+  | ({ sha256: string; width: number; height: number; bytes: number; stored: boolean } & Proof)
   /** Not measured (not a PNG) or not stored where bytes were asked for: the bytes, for the caller. */
-  | { sha256: string; data: Buffer; png: { width: number; height: number } | null };
+  | ({ sha256: string; data: Buffer; png: { width: number; height: number } | null } & Proof);
+
+/**
+ * What the reader's decode of a PNG found: `decoded` when every row decoded; `undecodable` with libvips'
+ * words when not (then the file was not stored); neither when it was not decoded here (over the size
+ * limits, not a PNG, or sharp not loadable in the thread): the import's thread decides as before.
+ */
+export type Proof = { decoded?: true; undecodable?: string };
 
 export type ReadRequest = {
   files: string[];
@@ -30,8 +45,12 @@ export type ReadRequest = {
   wantBytes: boolean;
 };
 
+/** Sizes (pixels, as the header declares) the reader decodes; bigger ones are left to checkImageSize. */
+export type ReaderLimits = { side: number; pixels: number };
+
 const SOURCE = String.raw`
-const { parentPort } = require("node:worker_threads");
+const { parentPort, workerData } = require("node:worker_threads");
+const { createRequire } = require("node:module");
 const fs = require("node:fs");
 const path = require("node:path");
 const { createHash, randomBytes } = require("node:crypto");
@@ -65,26 +84,88 @@ function put(storeDir, sha256, bytes) {
   }
 }
 
-parentPort.on("message", ({ id, files, storeDir, wantBytes }) => {
-  const out = [];
+// sharp, loaded on this thread's first PNG from where the import's thread found it (an eval'd worker would
+// otherwise resolve from the working folder); null when it cannot be loaded: PNGs then come back undecoded.
+let sharp;
+function loadSharp() {
+  if (sharp !== undefined) return sharp;
+  sharp = null;
+  for (const from of workerData.requireFrom) {
+    try {
+      sharp = createRequire(from)("sharp");
+      break;
+    } catch {}
+  }
+  // Every image an import decodes is new and decoded once: libvips' operation cache (process-wide) would
+  // only hash and hold each one, about 0.4 ms of CPU per screenshot.
+  if (sharp) sharp.cache(false);
+  return sharp;
+}
+
+// Decodes of one sha256 on this thread: the same bytes under two names are decoded once.
+const proofs = new Map();
+
+/** Whether the reader decodes a PNG of this declared size (a bigger one is refused on the import's thread). */
+const fits = (png) => {
+  const { side, pixels } = workerData.limits;
+  return png.width <= side && png.height <= side && png.width * png.height <= pixels;
+};
+
+/** { decoded: true }, { undecodable: words } or {} (not decoded here), for PNG bytes of this size. */
+function prove(sha256, bytes, png) {
+  if (!fits(png) || !loadSharp()) return Promise.resolve({});
+  const { pixels } = workerData.limits;
+  let p = proofs.get(sha256);
+  if (!p) {
+    p = sharp(bytes, { limitInputPixels: pixels, failOn: "error" })
+      .extract({ left: png.width - 1, top: png.height - 1, width: 1, height: 1 })
+      .raw()
+      .toBuffer()
+      .then(() => ({ decoded: true }), (e) => ({ undecodable: String((e && e.message) || e).trim() }));
+    proofs.set(sha256, p);
+  }
+  return p;
+}
+
+/** The bytes' memory handed over, not copied, when they own all of it (readFileSync's do). */
+const own = (b) => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? [b.buffer] : []);
+
+parentPort.on("message", async ({ id, files, storeDir, wantBytes }) => {
   try {
-    for (const file of files) {
+    // Read and hash every file first, starting each PNG's decode as it comes: the decodes run on libuv's
+    // threads while this one reads the next files.
+    const work = files.map((file) => {
       let bytes;
       try {
         bytes = fs.readFileSync(file);
       } catch {
-        out.push({ missing: true });
-        continue;
+        return { missing: true };
       }
       const sha256 = createHash("sha256").update(bytes).digest("hex");
       const png = pngSize(bytes);
-      if (png && storeDir) {
+      return { file, bytes, sha256, png, proof: png ? prove(sha256, bytes, png) : Promise.resolve({}) };
+    });
+    const out = [];
+    const transfer = [];
+    for (const w of work) {
+      if (w.missing) {
+        out.push(w);
+        continue;
+      }
+      const { bytes, sha256, png } = w;
+      const proof = await w.proof;
+      // A PNG over the size limits (refused by the import's thread) or one that does not decode is not stored.
+      if (png && storeDir && fits(png) && !proof.undecodable) {
         put(storeDir, sha256, bytes);
-        out.push({ sha256, width: png.width, height: png.height, bytes: bytes.length, stored: true });
-      } else if (png && !wantBytes) out.push({ sha256, width: png.width, height: png.height, bytes: bytes.length, stored: false });
-      else out.push({ sha256, data: bytes, png });
+        out.push({ sha256, width: png.width, height: png.height, bytes: bytes.length, stored: true, ...proof });
+      } else if (png && (!wantBytes || storeDir || !fits(png) || proof.undecodable)) {
+        out.push({ sha256, width: png.width, height: png.height, bytes: bytes.length, stored: false, ...proof });
+      } else {
+        out.push({ sha256, data: bytes, png, ...proof });
+        transfer.push(...own(bytes));
+      }
     }
-    parentPort.postMessage({ id, out });
+    parentPort.postMessage({ id, out }, transfer);
   } catch (e) {
     parentPort.postMessage({ id, error: { message: String(e && e.message), code: e && e.code } });
   }
@@ -99,7 +180,7 @@ const READER_THREADS = 3;
 
 type Reply = {
   id: number;
-  out?: (RawImage | { sha256: string; data: Uint8Array; png: { width: number; height: number } | null })[];
+  out?: (RawImage | ({ sha256: string; data: Uint8Array; png: { width: number; height: number } | null } & Proof))[];
   error?: { message: string; code?: string };
 };
 
@@ -114,14 +195,21 @@ export class ScreenshotReader {
   #next = 0;
   #failure: Error | null = null;
 
-  constructor(threads = READER_THREADS) {
+  /**
+   * `limits`: the largest PNG (pixels per side and in all, as declared) a thread decodes; a bigger one comes
+   * back undecoded for checkImageSize to refuse in its words.
+   */
+  constructor(limits: ReaderLimits, threads = READER_THREADS) {
+    // Where sharp is loaded from: beside this module (the command line's bundle, vitest, tsx), else the
+    // working folder (the studio's server, run from the checkout).
+    const requireFrom = [import.meta.url, path.join(process.cwd(), "package.json")].filter((u) => /^(file:|\/)/.test(u));
     const fail = (e: Error) => {
       this.#failure ??= e;
       for (const w of this.#waiting.values()) w.reject(e);
       this.#waiting.clear();
     };
     this.#workers = Array.from({ length: threads }, () => {
-      const worker = new Worker(SOURCE, { eval: true });
+      const worker = new Worker(SOURCE, { eval: true, workerData: { limits, requireFrom } });
       worker.on("message", (m: Reply) => {
         const w = this.#waiting.get(m.id);
         if (!w) return;

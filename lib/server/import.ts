@@ -21,7 +21,7 @@ import { AppError } from "./errors";
 import { CLI_ACTOR, recordAudit, type AuditActor } from "./audit";
 import { storeScreenshotBytes, type ImageInfo } from "./screenshot-store";
 import { openBulkWriter, type BulkWriter, type StagedChunk } from "./bulk";
-import { finishImage } from "./import-image";
+import { finishImage, READER_LIMITS } from "./import-image";
 import { ScreenshotReader } from "./import-reader";
 import { objectStoreConfig } from "./config";
 import { TaskPool } from "./bulk/pool";
@@ -476,7 +476,7 @@ async function stage(prisma: Db, writer: BulkWriter, opts: ImportOptions, size: 
         ? { phase: "checking", lines, trajectories: checked, steps: checkedSteps }
         : { phase, lines, trajectories: staged, steps: stagedSteps },
     );
-  const reader = new ScreenshotReader();
+  const reader = new ScreenshotReader(READER_LIMITS);
   try {
     for await (const r of readTrajectories(opts, size, fileHash, images, reader, store, () => problems.count === 0 && !isAsking())) {
       lines += 1;

@@ -4,7 +4,8 @@
 // same checks again on a private PostgreSQL server (where a NUL or a 2^32-1 width used to fail).
 import { mkdir, mkdtemp, readdir, writeFile } from "node:fs/promises";
 import { once } from "node:events";
-import { createWriteStream } from "node:fs";
+import { createHash } from "node:crypto";
+import { createWriteStream, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import yazl from "yazl";
@@ -179,6 +180,10 @@ describe("on SQLite", () => {
       [4, "screenshot", ["wide.png", "declares"]],
     ]);
     expect(await snapshot(s.db)).toEqual(before);
+    // Nor are their bytes left in the screenshot store.
+    const shas = Object.values(pngs).map((b) => createHash("sha256").update(b).digest("hex"));
+    const stored = readdirSync(path.join(s.dir, "screenshots"), { recursive: true }).map(String);
+    expect(stored.filter((f) => shas.some((sha) => f.includes(sha)))).toEqual([]);
   });
 
   it("answers the display image of a stored screenshot that does not decode with 422 in words, not a 500", async () => {
