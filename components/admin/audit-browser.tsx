@@ -3,9 +3,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { useFormatDate } from "@/components/account/use-format-date";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 import { AUDIT_PAGE_SIZE, type AuditFilters } from "@/lib/domain/audit-log";
 import { auditFacetsQuery, auditFiltersToSearch, auditListQuery } from "@/lib/queries/audit";
 import { AuditDiff } from "./audit-diff";
@@ -16,7 +15,8 @@ const FIELDS = ["action", "entityType", "entityId", "actor", "from", "to"] as co
 export function AuditBrowser({ filters }: { filters: AuditFilters }) {
   const t = useT();
   const router = useRouter();
-  const formatDate = useFormatDate();
+  const format = useFormat();
+  const formatDate = format.dateTime;
   const facets = useQuery(auditFacetsQuery());
   const list = useQuery(auditListQuery(filters));
   const [draft, setDraft] = useState(
@@ -81,7 +81,7 @@ export function AuditBrowser({ filters }: { filters: AuditFilters }) {
           </button>
         )}
         <span className="count" role="status" aria-label={t("audit.matching")}>
-          {list.data ? t("audit.count", { n: list.data.total.toLocaleString() }) : ""}
+          {list.data ? t("audit.count", { n: format.number(list.data.total) }) : ""}
         </span>
       </form>
       {list.error ? (

@@ -6,7 +6,7 @@ import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
 import { TASK_STATUSES } from "@/lib/domain/status";
 import { VERDICTS } from "@/lib/domain/trajectory";
 import type { Dashboard as DashboardData } from "@/lib/domain/dashboard";
-import { useLocale, useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 import { dashboardQuery } from "@/lib/queries/dashboard";
 
 const STATUS_COLORS: Record<(typeof TASK_STATUSES)[number], string> = {
@@ -34,9 +34,8 @@ export function Dashboard() {
 
 function DashboardBody({ data }: { data: DashboardData }) {
   const t = useT();
-  const locale = useLocale();
-  const pct = (n: number) =>
-    new Intl.NumberFormat(locale === "zh" ? "zh-CN" : "en-US", { style: "percent", maximumFractionDigits: 1 }).format(n);
+  const format = useFormat();
+  const pct = format.percent;
   const verdictRows = VERDICTS.map((v) => ({ verdict: t(`badge.${v}`), key: v, steps: data.verdicts[v] }));
   const judged = VERDICTS.filter((v) => v !== "unreviewed").reduce((n, v) => n + data.verdicts[v], 0);
   const decisions = data.review.approved + data.review.sentBack;
@@ -82,7 +81,7 @@ function DashboardBody({ data }: { data: DashboardData }) {
           <ResponsiveContainer width="100%" height={250}>
             <LineChart data={data.daily}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="day" tickFormatter={(d: string) => d.slice(5)} tick={{ fontSize: 12 }} />
+              <XAxis dataKey="day" tickFormatter={(d: string) => format.day(d)} tick={{ fontSize: 12 }} />
               <YAxis allowDecimals={false} />
               <Tooltip />
               <Legend />

@@ -4,12 +4,11 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
-import { useFormatDate } from "@/components/account/use-format-date";
 import { HelpOverlay } from "@/components/editor/help-overlay";
 import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
 import { myTasksShortcuts } from "@/lib/canvas/review-shortcuts";
 import { kbdHint, withKbd } from "@/lib/canvas/shortcuts";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 import { myTasksQuery, useStartNextTask } from "@/lib/queries/tasks";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
 import "./editor.css";
@@ -24,7 +23,7 @@ export function MyTasks() {
     const id = await start.mutateAsync().catch(() => undefined);
     if (id) router.push(`/trajectories/${id}`);
   };
-  const formatDate = useFormatDate();
+  const formatDate = useFormat().dateTime;
   const [isHelpOpen, setHelpOpen] = useState(false);
   const shortcuts = useMemo(() => myTasksShortcuts({ startNext: () => void startNext(), help: () => setHelpOpen((v) => !v) }), []); // eslint-disable-line react-hooks/exhaustive-deps
   useShortcuts<void>(shortcuts, () => undefined, !isHelpOpen);

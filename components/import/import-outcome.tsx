@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { fillNodes, useFormatNumber } from "@/components/ui/format";
+import { fillNodes } from "@/components/ui/format";
 import { ErrorBox } from "@/components/ui/states";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 import type { ImportJob } from "@/lib/domain/imports";
 import { problemKinds, type ImportProblem } from "@/lib/domain/problems";
 import { problemsOf } from "@/lib/queries/imports";
@@ -9,7 +9,7 @@ import { problemsOf } from "@/lib/queries/imports";
 /** How an import ended (a job that ran), or why its upload was refused before it could start (`error`). */
 export function ImportOutcome({ job, error }: { job?: ImportJob; error?: unknown }) {
   const t = useT();
-  const nf = useFormatNumber();
+  const nf = useFormat().number;
   if (job?.state === "succeeded") {
     return (
       <section className="panel panel-pad outcome outcome-ok" role="status" aria-label={t("import.result")}>
@@ -57,7 +57,7 @@ export function ImportOutcome({ job, error }: { job?: ImportJob; error?: unknown
 
 function Problems({ problems, message }: { problems: ImportProblem[]; message: string }) {
   const t = useT();
-  const nf = useFormatNumber();
+  const nf = useFormat().number;
   const kinds = problemKinds(problems);
   return (
     <section className="panel outcome outcome-bad" role="alert" aria-label={t("import.result")}>

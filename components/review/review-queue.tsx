@@ -7,7 +7,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { HelpOverlay } from "@/components/editor/help-overlay";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
 import { reviewQueueShortcuts } from "@/lib/canvas/review-shortcuts";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 import { postNextReview, reviewQueueQuery } from "@/lib/queries/review";
 import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
 import "@/components/editor/editor.css";
@@ -17,6 +17,7 @@ export type QueueNotice = "approve" | "reject" | "none" | null;
 
 export function ReviewQueue({ notice = null }: { notice?: QueueNotice }) {
   const t = useT();
+  const format = useFormat();
   const router = useRouter();
   const q = useQuery(reviewQueueQuery());
   const next = useMutation({ mutationFn: postNextReview });
@@ -69,7 +70,7 @@ export function ReviewQueue({ notice = null }: { notice?: QueueNotice }) {
                 </td>
                 <td>{r.stepCount}</td>
                 <td>{r.annotator ?? "—"}</td>
-                <td>{r.submittedAt ? new Date(r.submittedAt).toLocaleString() : "—"}</td>
+                <td>{format.dateTime(r.submittedAt)}</td>
                 <td>{r.reviewer ?? "—"}</td>
               </tr>
             ))}

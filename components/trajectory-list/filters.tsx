@@ -5,8 +5,7 @@ import { TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
 import { useQuery } from "@tanstack/react-query";
 import type { TrajectoryFilters } from "@/lib/domain/views";
 import { assignablePeopleQuery } from "@/lib/queries/trajectories";
-import { useFormatNumber } from "@/components/ui/format";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 
 type Props = {
   filters: TrajectoryFilters;
@@ -18,7 +17,7 @@ type Props = {
 
 export function Filters({ filters, apps, total, onChange, canFilterAssignee = false }: Props) {
   const t = useT();
-  const nf = useFormatNumber();
+  const nf = useFormat().number;
   const people = useQuery({ ...assignablePeopleQuery(), enabled: canFilterAssignee });
   const [q, setQ] = useState(filters.q ?? "");
   const submit = (e: FormEvent) => {

@@ -1,8 +1,7 @@
 import Link from "next/link";
 import { Badge, StatusBadge } from "@/components/ui/badge";
-import { useFormatNumber } from "@/components/ui/format";
 import type { TrajectoryRow, TrajectorySort } from "@/lib/domain/views";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 
 type Selection = { ids: Set<string>; toggle: (id: string) => void; setAll: (ids: string[], on: boolean) => void };
 /** The list's order: a column and a direction, or none (oldest first). */
@@ -39,7 +38,7 @@ function SortHeader({
 
 export function TrajectoryTable({ rows, selection, sorting }: { rows: TrajectoryRow[]; selection?: Selection; sorting?: Sorting }) {
   const t = useT();
-  const nf = useFormatNumber();
+  const nf = useFormat().number;
   const allOn = selection !== undefined && rows.length > 0 && rows.every((r) => selection.ids.has(r.id));
   return (
     <table className="table">

@@ -29,8 +29,8 @@ const en = {
   "model.settings.notConfigured": "No endpoint yet: suggestions and jobs stay off until a base URL and a model name are set.",
   "model.test.button": "Test connection",
   "model.test.running": "Sending one request…",
-  "model.test.ok": "{model} answered in {ms} ms:",
-  "model.test.failed": "The test request failed after {ms} ms:",
+  "model.test.ok": "{model} answered in {duration}:",
+  "model.test.failed": "The test request failed after {duration}:",
   "model.test.tokens": "{prompt} prompt + {completion} completion tokens",
 
   "model.settings.keyUnreadable":
@@ -208,8 +208,8 @@ const zh: Catalogue<typeof en> = {
   "model.settings.notConfigured": "尚未设置接口：设置基础 URL 和模型名称之前，建议和任务都不可用。",
   "model.test.button": "测试连接",
   "model.test.running": "正在发送一个请求…",
-  "model.test.ok": "{model} 在 {ms} 毫秒内回答：",
-  "model.test.failed": "测试请求在 {ms} 毫秒后失败：",
+  "model.test.ok": "{model} 在 {duration}内回答：",
+  "model.test.failed": "测试请求在 {duration}后失败：",
   "model.test.tokens": "提示 {prompt} + 生成 {completion} 个 token",
 
   "model.settings.keyUnreadable":
