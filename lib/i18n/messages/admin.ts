@@ -105,6 +105,16 @@ const en = {
   "audit.pageOf": "Page {page} of {pages}",
   "audit.previous": "Previous page",
   "audit.next": "Next page",
+  // What an audit row touches, named (issue 21 item 7).
+  "audit.type.step": "Step",
+  "audit.type.trajectory": "Trajectory",
+  "audit.type.user": "Person",
+  "audit.type.export": "Export",
+  "audit.type.import_batch": "Import",
+  "audit.type.model": "Model",
+  "audit.type.token": "API token",
+  "audit.subject.step": "step {n}",
+  "audit.idTitle": "{type} {id} — click to show only this record's history",
 
   "export.title": "Export a dataset",
   "export.sub": "A versioned folder on the server: manifest, canonical JSONL, screenshots and Mobile-R1 data.jsonl.",
@@ -259,6 +269,16 @@ const zh: Catalogue<typeof en> = {
   "audit.pageOf": "第 {page} 页，共 {pages} 页",
   "audit.previous": "上一页",
   "audit.next": "下一页",
+  // What an audit row touches, named (issue 21 item 7).
+  "audit.type.step": "步骤",
+  "audit.type.trajectory": "轨迹",
+  "audit.type.user": "成员",
+  "audit.type.export": "导出",
+  "audit.type.import_batch": "导入",
+  "audit.type.model": "模型",
+  "audit.type.token": "API 令牌",
+  "audit.subject.step": "第 {n} 步",
+  "audit.idTitle": "{type} {id}——点击只看这条记录的历史",
 
   "export.title": "导出数据集",
   "export.sub": "在服务器上生成带版本的文件夹：manifest、规范 JSONL、截图和 Mobile-R1 data.jsonl。",
