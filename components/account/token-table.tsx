@@ -26,8 +26,12 @@ export function TokenTable({ tokens, showOwner = false, label, onRevoke, revokin
       <tbody>
         {tokens.map((tok) => (
           <tr key={tok.id}>
-            <td>{tok.name}</td>
-            {showOwner && <td className="nowrap">{tok.userEmail}</td>}
+            <td data-i18n="data">{tok.name}</td>
+            {showOwner && (
+              <td className="nowrap" data-i18n="data">
+                {tok.userEmail}
+              </td>
+            )}
             <td className="nowrap">
               <code>{tok.prefix}…</code>
             </td>

@@ -110,9 +110,7 @@ export function AuditBrowser({ filters }: { filters: AuditFilters }) {
             <tbody>
               {list.data.rows.map((r) => (
                 <tr key={r.id}>
-                  <td className="nowrap muted" title={r.at}>
-                    {formatDate(r.at)}
-                  </td>
+                  <td className="nowrap muted">{formatDate(r.at)}</td>
                   <td className="nowrap" data-i18n="data" title={r.actorName ? r.actorLabel : undefined}>
                     {r.actorName ? `${r.actorName} · ${r.actorLabel}` : r.actorLabel}
                   </td>
@@ -183,7 +181,7 @@ function FacetSelect(props: {
       <select className="select" value={props.value} onChange={props.onChange}>
         <option value="">{props.any}</option>
         {props.values.map((a) => (
-          <option key={a} value={a}>
+          <option key={a} value={a} data-i18n={props.labelOf ? undefined : "data"}>
             {props.labelOf ? props.labelOf(a) : a}
           </option>
         ))}

@@ -58,10 +58,10 @@ export function PeopleTable({ currentUserId }: { currentUserId: string }) {
                 return (
                   <tr key={p.id} className={p.isDisabled ? "row-disabled" : undefined}>
                     <td className="nowrap">
-                      {p.email}
+                      <span data-i18n="data">{p.email}</span>
                       {isSelf && <span className="muted"> {t("people.you")}</span>}
                     </td>
-                    <td>{p.name}</td>
+                    <td data-i18n="data">{p.name}</td>
                     <td className="nowrap">
                       <select
                         className="select select-compact"

@@ -49,7 +49,7 @@ function DashboardBody({ data }: { data: DashboardData }) {
             <XAxis type="number" allowDecimals={false} />
             <YAxis type="category" dataKey="app" width={110} tick={{ fontSize: 12 }} />
             <Tooltip />
-            <Legend />
+            <Legend content={ChartLegend} />
             {TASK_STATUSES.map((s) => (
               <Bar key={s} dataKey={s} name={t(`status.${s}`)} stackId="status" fill={STATUS_COLORS[s]} />
             ))}
@@ -84,7 +84,7 @@ function DashboardBody({ data }: { data: DashboardData }) {
               <XAxis dataKey="day" tickFormatter={(d: string) => format.day(d)} tick={{ fontSize: 12 }} />
               <YAxis allowDecimals={false} />
               <Tooltip />
-              <Legend />
+              <Legend content={ChartLegend} />
               <Line type="monotone" dataKey="stepEdits" name={t("dashboard.daily.stepEdits")} stroke="#4c7df0" dot={false} />
               <Line type="monotone" dataKey="submitted" name={t("dashboard.daily.submitted")} stroke="#f5a524" dot={false} />
               <Line type="monotone" dataKey="approved" name={t("dashboard.daily.approved")} stroke="#12b76a" dot={false} />
@@ -146,5 +146,19 @@ function DashboardBody({ data }: { data: DashboardData }) {
         </section>
       </div>
     </div>
+  );
+}
+
+/** The charts' legend: the series' names with their colours (recharts' own labels each icon "legend icon", in English). */
+function ChartLegend({ payload }: { payload?: readonly { value?: unknown; color?: string }[] }) {
+  return (
+    <ul className="chart-legend">
+      {(payload ?? []).map((p) => (
+        <li key={String(p.value)}>
+          <span className="chart-legend-swatch" style={{ background: p.color }} aria-hidden />
+          {String(p.value ?? "")}
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -73,7 +73,9 @@ export function MyTasks() {
                 return (
                   <tr key={task.id}>
                     <td className="instruction">
-                      <Link href={`/trajectories/${task.id}`}>{task.instruction}</Link>
+                      <Link href={`/trajectories/${task.id}`} data-i18n="data">
+                        {task.instruction}
+                      </Link>
                       {task.sentBack && (
                         <div className="task-reason">
                           {t("review.tasks.sentBack", { reviewer: task.sentBack.reviewer, reason: task.sentBack.reason ?? "" })}
@@ -81,7 +83,9 @@ export function MyTasks() {
                       )}
                       {task.openComments > 0 && <div className="sub">{t("review.tasks.openComments", { n: task.openComments })}</div>}
                     </td>
-                    <td className="nowrap">{task.app}</td>
+                    <td className="nowrap" data-i18n="data">
+                      {task.app}
+                    </td>
                     <td className="nowrap">
                       <span className={`badge badge-${task.status}`}>{t(`status.${task.status}`)}</span>
                     </td>

@@ -81,7 +81,7 @@ function Problems({ problems, message }: { problems: ImportProblem[]; message: s
             <tr key={`${k.field} ${k.message}`}>
               <td className="num">{nf(k.count)}</td>
               <td className="nowrap">{k.field || "—"}</td>
-              <td>{k.message}</td>
+              <td data-i18n="untranslated">{k.message}</td>
             </tr>
           ))}
         </tbody>
@@ -99,11 +99,13 @@ function Problems({ problems, message }: { problems: ImportProblem[]; message: s
         <tbody>
           {problems.map((p, i) => (
             <tr key={i}>
-              <td className="nowrap">{p.file}</td>
+              <td className="nowrap" data-i18n="data">
+                {p.file}
+              </td>
               <td className="num">{p.line ?? "—"}</td>
               <td className="num">{p.step === undefined ? "—" : p.step + 1}</td>
               <td className="nowrap">{p.field ?? "—"}</td>
-              <td>{p.message}</td>
+              <td data-i18n="untranslated">{p.message}</td>
             </tr>
           ))}
         </tbody>

@@ -43,17 +43,21 @@ export function RecentBatches() {
             <tbody>
               {data.jobs.map((j) => (
                 <tr key={j.id} className={`import-${j.state}`}>
-                  <td>{j.fileName}</td>
+                  <td data-i18n="data">{j.fileName}</td>
                   <td>
                     <span className={`chip chip-import-${j.state}`}>{t(`import.state.${j.state}`)}</span>{" "}
                     <span className="muted">{stateText(j)}</span>
                   </td>
                   <td className="nowrap">{j.format}</td>
-                  <td className="nowrap">{j.project}</td>
+                  <td className="nowrap" data-i18n="data">
+                    {j.project}
+                  </td>
                   <td className="num">{j.state === "succeeded" ? nf(j.trajectories) : "—"}</td>
                   <td className="num">{j.state === "succeeded" ? nf(j.steps) : "—"}</td>
                   <td className="num">{j.state === "succeeded" ? nf(j.duplicates) : "—"}</td>
-                  <td className="nowrap">{j.createdBy}</td>
+                  <td className="nowrap" data-i18n="data">
+                    {j.createdBy}
+                  </td>
                   <td className="nowrap muted">{format.dateTime(j.startedAt)}</td>
                 </tr>
               ))}

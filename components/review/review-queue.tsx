@@ -63,15 +63,17 @@ export function ReviewQueue({ notice = null }: { notice?: QueueNotice }) {
           <tbody>
             {q.data.rows.map((r) => (
               <tr key={r.id}>
-                <td>{r.app}</td>
+                <td data-i18n="data">{r.app}</td>
                 <td>
-                  <Link href={`/reviews/${r.id}`}>{r.instruction}</Link>
+                  <Link href={`/reviews/${r.id}`} data-i18n="data">
+                    {r.instruction}
+                  </Link>
                   {r.isResubmission && <span className="chip chip-since">{t("review.queue.resubmitted")}</span>}
                 </td>
                 <td>{r.stepCount}</td>
-                <td>{r.annotator ?? "—"}</td>
+                <td data-i18n="data">{r.annotator ?? "—"}</td>
                 <td>{format.dateTime(r.submittedAt)}</td>
-                <td>{r.reviewer ?? "—"}</td>
+                <td data-i18n="data">{r.reviewer ?? "—"}</td>
               </tr>
             ))}
           </tbody>

@@ -213,7 +213,7 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
           <div className="sub">
             {trajectory.app} · {trajectory.assignee ?? "—"} · {t("review.changed", { n: changed, total: trajectory.steps.length })}
           </div>
-          <h1>{trajectory.instruction}</h1>
+          <h1 data-i18n="data">{trajectory.instruction}</h1>
           <div className="sub">
             {trajectory.outcome && t("review.outcome", { outcome: trajectory.outcome })}
             {trajectory.isDiscarded && ` · ${t("review.discarded")}`}

@@ -33,7 +33,7 @@ export function Filters({ filters, apps, total, onChange, canFilterAssignee = fa
         <select className="select" value={filters.app ?? ""} onChange={(e) => onChange({ app: e.target.value || undefined })}>
           <option value="">{t("list.filter.allApps")}</option>
           {appOptions.map((a) => (
-            <option key={a} value={a}>
+            <option key={a} value={a} data-i18n="data">
               {a}
             </option>
           ))}

@@ -81,8 +81,10 @@ export function TrajectoryTable({ rows, selection, sorting }: { rows: Trajectory
                 />
               </td>
             )}
-            <td className="nowrap">{r.app}</td>
-            <td className="instruction">
+            <td className="nowrap" data-i18n="data">
+              {r.app}
+            </td>
+            <td className="instruction" data-i18n="data">
               <Link href={`/trajectories/${r.id}`}>{r.instruction}</Link>
             </td>
             <td className="num">{nf(r.stepCount)}</td>
@@ -92,8 +94,10 @@ export function TrajectoryTable({ rows, selection, sorting }: { rows: Trajectory
             <td className="nowrap">
               <Badge value={r.outcome} />
             </td>
-            <td className="nowrap muted">{r.assignee ?? "—"}</td>
-            <td className="nowrap muted" title={r.sourceRef ?? undefined}>
+            <td className="nowrap muted" data-i18n="data">
+              {r.assignee ?? "—"}
+            </td>
+            <td className="nowrap muted" data-i18n="data" title={r.sourceRef ?? undefined}>
               {r.source}
             </td>
           </tr>

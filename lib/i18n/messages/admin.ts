@@ -281,7 +281,7 @@ const zh: Catalogue<typeof en> = {
   "audit.idTitle": "{type} {id}——点击只看这条记录的历史",
 
   "export.title": "导出数据集",
-  "export.sub": "在服务器上生成带版本的文件夹：manifest、规范 JSONL、截图和 Mobile-R1 data.jsonl。",
+  "export.sub": "在服务器上生成带版本的文件夹：清单（manifest.json）、规范 JSONL、截图和 Mobile-R1 data.jsonl。",
   "export.formLabel": "导出",
   "export.status": "轨迹",
   "export.status.approved": "仅已通过",
