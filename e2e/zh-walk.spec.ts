@@ -205,7 +205,7 @@ test.describe("the Chinese UI, every page", () => {
   });
 
   test("no English sentence and one date style on any page, for every role", async ({ browser, baseURL }, testInfo) => {
-    test.setTimeout(300_000);
+    test.setTimeout(720_000);
     const walk: Walk = { found: [], dates: [], visited: [], untranslated: new Set() };
 
     // Admin: every page, and the states that open on demand.
@@ -313,10 +313,12 @@ test.describe("the Chinese UI, every page", () => {
     // Before: the font blocked, as on a build without it (this machine has no CJK font: tofu).
     await page.route("**/fonts/studio-ui-sc-*.woff2", (r) => r.abort());
     await page.goto(`/trajectories/${id}`);
+    await page.locator(".instruction-title").waitFor();
     await page.waitForLoadState("networkidle");
     await page.screenshot({ path: path.join(shots, "editor-1440x900-without-bundled-font.png") });
     await page.unrouteAll();
     await page.goto(`/trajectories/${id}`);
+    await page.locator(".instruction-title").waitFor();
     await page.waitForLoadState("networkidle");
     await page.evaluate(() => document.fonts.ready);
     const faces = await page.evaluate(() =>
