@@ -24,11 +24,12 @@ const WEIGHTS = { 400: "400Regular/NotoSansSC_400Regular.ttf", 700: "700Bold/Not
 /** CJK and full-width punctuation a Chinese sentence may use even where the catalogue does not yet. */
 const PUNCTUATION = "，。、；：？！“”‘’（）《》〈〉【】「」『』—…·～￥％＋－×÷＝";
 
-/** Every character the Chinese UI writes from the catalogue, plus printable ASCII and punctuation. */
+/** Every character the Chinese UI writes from the catalogue and the formatter (年, 月, 秒…), plus printable ASCII and punctuation. */
 export function uiCharacters(): string {
   const chars = new Set<string>();
   for (let c = 0x20; c < 0x7f; c++) chars.add(String.fromCharCode(c));
-  for (const text of [...Object.values(CATALOGUE.zh), ...Object.values(LOCALE_NAMES), PUNCTUATION])
+  const formatter = [...readFileSync(path.join(ROOT, "lib", "i18n", "format.ts"), "utf8")].filter((ch) => ch.codePointAt(0)! >= 0x3000);
+  for (const text of [...Object.values(CATALOGUE.zh), ...Object.values(LOCALE_NAMES), PUNCTUATION, formatter.join("")])
     for (const ch of text) if (ch.trim()) chars.add(ch);
   return [...chars].sort().join("");
 }
