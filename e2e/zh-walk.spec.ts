@@ -73,6 +73,10 @@ const VOCABULARY = new Set([
   ...["text", "coordinate", "coordinate2", "button", "time", "status", "Back", "Home", "Menu"],
   ...["ui-s1", "mobile-r1", "studio", "trajectory-studio", "rel1000", "smart_resize", "Authorization", "Del", "default"],
   ...["vLLM", "SGLang", "GUI-Owl", "Qwen3-VL", "random", "by-app", "WeChat"],
+  // The import formats' field names, quoted where the form says what a format holds.
+  ...["goal", "action_content", "thought", "action", "response", "app_name", "instruction", "screenshot"],
+  // The demo's project name (data, inside a sentence).
+  "demo",
 ]);
 
 /** Language names the language menu offers in their own language. */
@@ -85,7 +89,7 @@ async function readable(page: Page): Promise<{ texts: [string, string][]; untran
   return page.evaluate(() => {
     const out: [string, string][] = [];
     const EXCLUDED =
-      '[data-i18n="data"], [data-i18n="untranslated"], code, kbd, pre, script, style, noscript, template, .recharts-cartesian-axis-tick';
+      '[data-i18n="data"], [data-i18n="untranslated"], code, kbd, pre, script, style, noscript, template, .recharts-cartesian-axis';
     // Data quoted inside a label ("select 打开设置…", a title naming an id) is data there too.
     const data = [...document.querySelectorAll('[data-i18n="data"]')]
       .map((e) => e.textContent?.trim() ?? "")
@@ -117,11 +121,16 @@ async function readable(page: Page): Promise<{ texts: [string, string][]; untran
 
 /** Latin words of `text` that are neither allowed nor part of an email, a path, a number with unit or a key cap. */
 function latinWords(text: string): string[] {
-  const cleaned = text
+  // Allowed names first, longest first, so "Mobile-R1" or "UI-S1" is not cut into words below.
+  const allowed = [...ALLOWED, ...VOCABULARY].sort((a, b) => b.length - a.length);
+  const named = allowed.reduce((acc, w) => acc.split(w).join(" "), text);
+  const cleaned = named
     .replace(/\b[\w.+-]+@[\w.-]+\b/g, " ") // emails (data, when not marked)
     .replace(/\b[\w-]+\.(jsonl|json|zip|png|jpe?g|webp|csv|parquet)\b/g, " ") // file names
     .replace(/\b[\w-]*\d[\w-]*[a-z][\w-]*\b|\b[a-z]+\d[\w-]*\b/gi, " ") // ids, mixing letters and digits
     .replace(/\b\w+_\w+\b/g, " ") // snake_case identifiers (format fields, actions)
+    .replace(/\.\w+\b/g, " ") // file extensions (.jsonl)
+    .replace(/\b\w+\//g, " ") // folders (images/)
     .replace(/\/[\w./[\]-]*/g, " "); // paths and routes
   const words = cleaned.match(/[A-Za-z][A-Za-z0-9_'’.-]*[A-Za-z0-9]|[A-Za-z]{2,}/g) ?? [];
   return words.filter((w) => {
