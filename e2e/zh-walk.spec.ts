@@ -89,7 +89,7 @@ async function readable(page: Page): Promise<{ texts: [string, string][]; untran
   return page.evaluate(() => {
     const out: [string, string][] = [];
     const EXCLUDED =
-      '[data-i18n="data"], [data-i18n="untranslated"], code, kbd, pre, script, style, noscript, template, .recharts-cartesian-axis';
+      '[data-i18n="data"], [data-i18n="untranslated"], code, kbd, pre, script, style, noscript, template, [class*="recharts-cartesian-axis"]';
     // Data quoted inside a label ("select 打开设置…", a title naming an id) is data there too.
     const data = [...document.querySelectorAll('[data-i18n="data"]')]
       .map((e) => e.textContent?.trim() ?? "")
@@ -123,7 +123,7 @@ async function readable(page: Page): Promise<{ texts: [string, string][]; untran
 function latinWords(text: string): string[] {
   // Allowed names first, longest first, so "Mobile-R1" or "UI-S1" is not cut into words below.
   const allowed = [...ALLOWED, ...VOCABULARY].sort((a, b) => b.length - a.length);
-  const named = allowed.reduce((acc, w) => acc.split(w).join(" "), text);
+  const named = allowed.reduce((acc, w) => acc.split(w).join(" "), text.replace(/\b[\w.+-]+@[\w.-]+\b/g, " "));
   const cleaned = named
     .replace(/\b[\w.+-]+@[\w.-]+\b/g, " ") // emails (data, when not marked)
     .replace(/\b[\w-]+\.(jsonl|json|zip|png|jpe?g|webp|csv|parquet)\b/g, " ") // file names
