@@ -85,6 +85,26 @@ export default tseslint.config(
     },
   },
   {
+    // One formatter for dates, times and numbers (lib/i18n/format.ts): a page that formats its own
+    // writes a sixth date style, or US AM/PM inside the Chinese UI.
+    name: "i18n/one-formatter",
+    files: ["components/**/*.{ts,tsx}", "app/**/*.{ts,tsx}", "lib/**/*.{ts,tsx}"],
+    ignores: ["lib/i18n/format.ts", "lib/server/**", "lib/bridge/**", "lib/domain/**", "lib/cli/**", "**/*.test.ts", "**/*.test.tsx"],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        ...["toLocaleString", "toLocaleDateString", "toLocaleTimeString", "toDateString", "toTimeString", "toUTCString"].map(
+          (property) => ({ property, message: "Format dates and numbers with useFormat() / lib/i18n/format.ts." }),
+        ),
+        ...["DateTimeFormat", "NumberFormat", "RelativeTimeFormat", "DurationFormat"].map((property) => ({
+          object: "Intl",
+          property,
+          message: "Format dates and numbers with useFormat() / lib/i18n/format.ts.",
+        })),
+      ],
+    },
+  },
+  {
     files: ["components/**/*.tsx", "app/**/*.tsx", "lib/**/*.tsx"],
     plugins: { "react-hooks": reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },

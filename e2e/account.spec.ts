@@ -70,7 +70,7 @@ test("a person switches the studio to Chinese and changes their password; both s
   await expect(page.getByRole("heading", { name: "你的账户" })).toBeVisible();
   await expect(page.getByRole("button", { name: "退出登录" })).toBeVisible();
   await page.goto("/trajectories");
-  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "轨迹" })).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "主导航" }).getByRole("link", { name: "轨迹" })).toBeVisible();
   expect(((await (await page.request.get("/api/me")).json()) as { person: { locale: string } }).person.locale).toBe("zh");
   await account.goto();
   await account.setLanguage("English", "保存语言");

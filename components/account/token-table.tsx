@@ -1,16 +1,15 @@
 "use client";
 
 import type { Token } from "@/lib/domain/tokens";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 import { ConfirmButton } from "./copy";
-import { useFormatDate } from "./use-format-date";
 
 type Props = { tokens: Token[]; showOwner?: boolean; label: string; onRevoke: (id: string) => void; revokingId?: string };
 
 /** API tokens: name, whose, prefix, when created and last used, and whether they still work. */
 export function TokenTable({ tokens, showOwner = false, label, onRevoke, revokingId }: Props) {
   const t = useT();
-  const formatDate = useFormatDate();
+  const formatDate = useFormat().dateTime;
   return (
     <table className="table" aria-label={label}>
       <thead>
@@ -27,8 +26,12 @@ export function TokenTable({ tokens, showOwner = false, label, onRevoke, revokin
       <tbody>
         {tokens.map((tok) => (
           <tr key={tok.id}>
-            <td>{tok.name}</td>
-            {showOwner && <td className="nowrap">{tok.userEmail}</td>}
+            <td data-i18n="data">{tok.name}</td>
+            {showOwner && (
+              <td className="nowrap" data-i18n="data">
+                {tok.userEmail}
+              </td>
+            )}
             <td className="nowrap">
               <code>{tok.prefix}…</code>
             </td>

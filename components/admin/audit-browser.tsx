@@ -3,10 +3,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { useFormatDate } from "@/components/account/use-format-date";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
-import { useT } from "@/lib/i18n/react";
-import { AUDIT_PAGE_SIZE, type AuditFilters } from "@/lib/domain/audit-log";
+import { useFormat, useT } from "@/lib/i18n/react";
+import { isMessageKey, type MessageKey } from "@/lib/i18n";
+import { AUDIT_PAGE_SIZE, type AuditFilters, type AuditSubject } from "@/lib/domain/audit-log";
 import { auditFacetsQuery, auditFiltersToSearch, auditListQuery } from "@/lib/queries/audit";
 import { AuditDiff } from "./audit-diff";
 
@@ -16,12 +16,14 @@ const FIELDS = ["action", "entityType", "entityId", "actor", "from", "to"] as co
 export function AuditBrowser({ filters }: { filters: AuditFilters }) {
   const t = useT();
   const router = useRouter();
-  const formatDate = useFormatDate();
+  const format = useFormat();
+  const formatDate = format.dateTime;
   const facets = useQuery(auditFacetsQuery());
   const list = useQuery(auditListQuery(filters));
   const [draft, setDraft] = useState(
     () => Object.fromEntries(FIELDS.map((k) => [k, filters[k] ?? ""])) as Record<(typeof FIELDS)[number], string>,
   );
+  const typeLabel = (type: string) => (isMessageKey(`audit.type.${type}`) ? t(`audit.type.${type}` as MessageKey) : type);
   const go = (next: AuditFilters) => router.push(`/admin/audit${auditFiltersToSearch(next)}`);
   const isFiltered = FIELDS.some((k) => filters[k]);
   const set = (k: (typeof FIELDS)[number]) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [k]: e.target.value }));
@@ -47,6 +49,7 @@ export function AuditBrowser({ filters }: { filters: AuditFilters }) {
           any={t("audit.anyEntity")}
           value={draft.entityType}
           values={options(facets.data?.entityTypes, draft.entityType)}
+          labelOf={typeLabel}
           onChange={set("entityType")}
         />
         <label className="field">
@@ -81,7 +84,7 @@ export function AuditBrowser({ filters }: { filters: AuditFilters }) {
           </button>
         )}
         <span className="count" role="status" aria-label={t("audit.matching")}>
-          {list.data ? t("audit.count", { n: list.data.total.toLocaleString() }) : ""}
+          {list.data ? t("audit.count", { n: format.number(list.data.total) }) : ""}
         </span>
       </form>
       {list.error ? (
@@ -107,25 +110,26 @@ export function AuditBrowser({ filters }: { filters: AuditFilters }) {
             <tbody>
               {list.data.rows.map((r) => (
                 <tr key={r.id}>
-                  <td className="nowrap muted" title={r.at}>
-                    {formatDate(r.at)}
-                  </td>
-                  <td className="nowrap">{r.actorLabel}</td>
-                  <td className="nowrap">
-                    <code>{r.action}</code>
+                  <td className="nowrap muted">{formatDate(r.at)}</td>
+                  <td className="nowrap" data-i18n="data" title={r.actorName ? r.actorLabel : undefined}>
+                    {r.actorName ? `${r.actorName} · ${r.actorLabel}` : r.actorLabel}
                   </td>
                   <td className="nowrap">
-                    {r.entityType}
+                    <code data-i18n="data">{r.action}</code>
+                  </td>
+                  <td className="audit-entity">
+                    <span className="muted">{typeLabel(r.entityType)}</span>
                     {r.entityId && (
                       <>
                         {" "}
                         <button
                           type="button"
                           className="link-button"
-                          title={t("audit.onlyThis")}
+                          data-entity-id={r.entityId}
+                          title={t("audit.idTitle", { type: typeLabel(r.entityType), id: r.entityId })}
                           onClick={() => go({ entityType: r.entityType, entityId: r.entityId ?? undefined, page: 1 })}
                         >
-                          {r.entityId.length > 28 ? `${r.entityId.slice(0, 28)}…` : r.entityId}
+                          <AuditSubjectText subject={r.subject} entityId={r.entityId} />
                         </button>
                       </>
                     )}
@@ -168,6 +172,7 @@ function FacetSelect(props: {
   any: string;
   value: string;
   values: string[];
+  labelOf?: (value: string) => string;
   onChange: (e: { target: { value: string } }) => void;
 }) {
   return (
@@ -176,11 +181,29 @@ function FacetSelect(props: {
       <select className="select" value={props.value} onChange={props.onChange}>
         <option value="">{props.any}</option>
         {props.values.map((a) => (
-          <option key={a} value={a}>
-            {a}
+          <option key={a} value={a} data-i18n={props.labelOf ? undefined : "data"}>
+            {props.labelOf ? props.labelOf(a) : a}
           </option>
         ))}
       </select>
     </label>
+  );
+}
+
+/** What a row touches in words: a step's number and its task, a task's instruction, a person's name and email; else its id, shortened. */
+function AuditSubjectText({ subject, entityId }: { subject: AuditSubject | null; entityId: string }) {
+  const t = useT();
+  if (!subject) return <span data-i18n="data">{entityId.length > 28 ? `${entityId.slice(0, 28)}…` : entityId}</span>;
+  if (subject.kind === "step")
+    return (
+      <>
+        {t("audit.subject.step", { n: subject.stepNumber })} · <span data-i18n="data">{subject.instruction}</span>
+      </>
+    );
+  if (subject.kind === "trajectory") return <span data-i18n="data">{subject.instruction}</span>;
+  return (
+    <span data-i18n="data">
+      {subject.name} · {subject.email}
+    </span>
   );
 }

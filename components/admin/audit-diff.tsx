@@ -12,7 +12,7 @@ export function AuditDiff({ before, after }: { before: unknown; after: unknown }
   const changes = fieldChanges(before, after);
   if (changes.length === 0) return <span className="muted">—</span>;
   return (
-    <ul className="diff">
+    <ul className="diff" data-i18n="data">
       {changes.map((c, i) => (
         <li key={`${c.field}-${i}`}>
           {c.field && <code className="diff-field">{c.field}:</code>}{" "}

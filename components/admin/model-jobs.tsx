@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { ErrorBox, Loading } from "@/components/ui/states";
 import { PREFILL_SKIP_REASONS } from "@/lib/domain/model";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 import { IncludeHandedInField } from "./include-handed-in";
 import { modelJobsQuery, useModelJobCommand, useStartModelJob, type ModelJobView } from "@/lib/queries/model";
 
@@ -77,6 +77,7 @@ export function ModelJobs() {
 
 function JobRow({ job, onCommand }: { job: ModelJobView; onCommand: (c: "pause" | "resume" | "cancel") => void }) {
   const t = useT();
+  const format = useFormat();
   return (
     <tr data-testid={`model-job-${job.id}`}>
       <td>
@@ -105,7 +106,7 @@ function JobRow({ job, onCommand }: { job: ModelJobView; onCommand: (c: "pause" 
         )}
       </td>
       <td>{t("model.jobs.tokensOf", { prompt: job.tokens.prompt, completion: job.tokens.completion })}</td>
-      <td>{new Date(job.startedAt).toLocaleString()}</td>
+      <td>{format.dateTime(job.startedAt)}</td>
       <td>
         {job.state === "running" && (
           <button className="btn btn-small" type="button" onClick={() => onCommand("pause")}>

@@ -3,9 +3,8 @@
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useState } from "react";
-import { useFormatNumber } from "@/components/ui/format";
 import { ErrorBox } from "@/components/ui/states";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 import { IncludeHandedInField } from "./include-handed-in";
 import { useStartModelJob } from "@/lib/queries/model";
 import { parseFilters } from "@/lib/queries/trajectories";
@@ -19,7 +18,7 @@ type Scope = "selected" | "matching";
  */
 export function PrefillAction({ selected }: { selected: string[] }) {
   const t = useT();
-  const nf = useFormatNumber();
+  const nf = useFormat().number;
   const params = useSearchParams();
   const start = useStartModelJob();
   const [isOpen, setOpen] = useState(false);

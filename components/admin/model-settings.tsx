@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ErrorBox, Loading } from "@/components/ui/states";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 import { modelSettingsQuery, useSaveModelSettings, useTestModelConnection, type ModelSettingsView } from "@/lib/queries/model";
 
 /** The model endpoint: base URL, model, key (write-only), concurrency, timeout; and "test connection". */
@@ -29,6 +29,7 @@ function SettingsForm({
   test: ReturnType<typeof useTestModelConnection>;
   t: ReturnType<typeof useT>;
 }) {
+  const format = useFormat();
   const [clearKey, setClearKey] = useState(false);
   const saved = (field: keyof ModelSettingsView["sources"]) => settings.sources[field] === "saved";
   const source = (field: keyof ModelSettingsView["sources"], value: string | number | null) =>
@@ -152,8 +153,8 @@ function SettingsForm({
         <div className={test.data.test.ok ? "test-ok" : "error-box"} role="status" data-testid="model-test">
           <p>
             {test.data.test.ok
-              ? t("model.test.ok", { model: test.data.test.model ?? "", ms: test.data.test.ms })
-              : t("model.test.failed", { ms: test.data.test.ms })}
+              ? t("model.test.ok", { model: test.data.test.model ?? "", duration: format.duration(test.data.test.ms) })
+              : t("model.test.failed", { duration: format.duration(test.data.test.ms) })}
           </p>
           {test.data.test.ok ? (
             <pre className="code wrap">{test.data.test.reply}</pre>

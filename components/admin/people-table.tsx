@@ -3,17 +3,16 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ConfirmButton, SecretReveal } from "@/components/account/copy";
-import { useFormatDate } from "@/components/account/use-format-date";
 import { EmptyState, ErrorBox, QueryBody } from "@/components/ui/states";
 import { ROLES, roleSchema } from "@/lib/domain/permissions";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 import type { Person } from "@/lib/domain/people";
 import { peopleQuery, useResetPassword, useUpdatePerson } from "@/lib/queries/people";
 
 /** Everyone with an account: change role, disable or enable, reset a password (shown once). */
 export function PeopleTable({ currentUserId }: { currentUserId: string }) {
   const t = useT();
-  const formatDate = useFormatDate();
+  const formatDate = useFormat().dateTime;
   const query = useQuery(peopleQuery());
   const update = useUpdatePerson();
   const reset = useResetPassword();
@@ -59,10 +58,10 @@ export function PeopleTable({ currentUserId }: { currentUserId: string }) {
                 return (
                   <tr key={p.id} className={p.isDisabled ? "row-disabled" : undefined}>
                     <td className="nowrap">
-                      {p.email}
+                      <span data-i18n="data">{p.email}</span>
                       {isSelf && <span className="muted"> {t("people.you")}</span>}
                     </td>
-                    <td>{p.name}</td>
+                    <td data-i18n="data">{p.name}</td>
                     <td className="nowrap">
                       <select
                         className="select select-compact"

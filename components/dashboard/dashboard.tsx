@@ -6,7 +6,7 @@ import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
 import { TASK_STATUSES } from "@/lib/domain/status";
 import { VERDICTS } from "@/lib/domain/trajectory";
 import type { Dashboard as DashboardData } from "@/lib/domain/dashboard";
-import { useLocale, useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 import { dashboardQuery } from "@/lib/queries/dashboard";
 
 const STATUS_COLORS: Record<(typeof TASK_STATUSES)[number], string> = {
@@ -34,9 +34,8 @@ export function Dashboard() {
 
 function DashboardBody({ data }: { data: DashboardData }) {
   const t = useT();
-  const locale = useLocale();
-  const pct = (n: number) =>
-    new Intl.NumberFormat(locale === "zh" ? "zh-CN" : "en-US", { style: "percent", maximumFractionDigits: 1 }).format(n);
+  const format = useFormat();
+  const pct = format.percent;
   const verdictRows = VERDICTS.map((v) => ({ verdict: t(`badge.${v}`), key: v, steps: data.verdicts[v] }));
   const judged = VERDICTS.filter((v) => v !== "unreviewed").reduce((n, v) => n + data.verdicts[v], 0);
   const decisions = data.review.approved + data.review.sentBack;
@@ -50,7 +49,7 @@ function DashboardBody({ data }: { data: DashboardData }) {
             <XAxis type="number" allowDecimals={false} />
             <YAxis type="category" dataKey="app" width={110} tick={{ fontSize: 12 }} />
             <Tooltip />
-            <Legend />
+            <Legend content={ChartLegend} />
             {TASK_STATUSES.map((s) => (
               <Bar key={s} dataKey={s} name={t(`status.${s}`)} stackId="status" fill={STATUS_COLORS[s]} />
             ))}
@@ -82,10 +81,10 @@ function DashboardBody({ data }: { data: DashboardData }) {
           <ResponsiveContainer width="100%" height={250}>
             <LineChart data={data.daily}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="day" tickFormatter={(d: string) => d.slice(5)} tick={{ fontSize: 12 }} />
+              <XAxis dataKey="day" tickFormatter={(d: string) => format.day(d)} tick={{ fontSize: 12 }} />
               <YAxis allowDecimals={false} />
               <Tooltip />
-              <Legend />
+              <Legend content={ChartLegend} />
               <Line type="monotone" dataKey="stepEdits" name={t("dashboard.daily.stepEdits")} stroke="#4c7df0" dot={false} />
               <Line type="monotone" dataKey="submitted" name={t("dashboard.daily.submitted")} stroke="#f5a524" dot={false} />
               <Line type="monotone" dataKey="approved" name={t("dashboard.daily.approved")} stroke="#12b76a" dot={false} />
@@ -147,5 +146,19 @@ function DashboardBody({ data }: { data: DashboardData }) {
         </section>
       </div>
     </div>
+  );
+}
+
+/** The charts' legend: the series' names with their colours (recharts' own labels each icon "legend icon", in English). */
+function ChartLegend({ payload }: { payload?: readonly { value?: unknown; color?: string }[] }) {
+  return (
+    <ul className="chart-legend">
+      {(payload ?? []).map((p) => (
+        <li key={String(p.value)}>
+          <span className="chart-legend-swatch" style={{ background: p.color }} aria-hidden />
+          {String(p.value ?? "")}
+        </li>
+      ))}
+    </ul>
   );
 }

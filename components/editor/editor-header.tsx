@@ -36,19 +36,23 @@ export function EditorHeader({ trajectory: tr, editor, autosave, shortcuts, canS
       </Link>
       <div className="editor-title">
         <div className="viewer-meta">
-          <span className="app-name">{tr.app}</span>
+          <span className="app-name" data-i18n="data">
+            {tr.app}
+          </span>
           <span className={`badge badge-${status}`}>{t(`status.${status}`)}</span>
           {tr.originalOutcome && (
             <span className="meta-item">
               {t("editor.modelSaid")} <span className={`badge badge-${tr.originalOutcome}`}>{t(`outcome.${tr.originalOutcome}`)}</span>
             </span>
           )}
-          <span className="meta-item muted">
+          <span className="meta-item muted" data-i18n="data">
             {tr.source}
             {tr.sourceRef ? ` · ${tr.sourceRef}` : ""}
           </span>
         </div>
-        <h1 className="instruction-title">{tr.instruction}</h1>
+        <h1 className="instruction-title" data-i18n="data">
+          {tr.instruction}
+        </h1>
       </div>
       <div className="editor-task-controls">
         <fieldset className="segmented" disabled={isReadOnly || annotation.isDiscarded} aria-label={t("editor.outcome")}>

@@ -4,12 +4,11 @@ import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
-import { useFormatDate } from "@/components/account/use-format-date";
 import { HelpOverlay } from "@/components/editor/help-overlay";
 import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
 import { myTasksShortcuts } from "@/lib/canvas/review-shortcuts";
 import { kbdHint, withKbd } from "@/lib/canvas/shortcuts";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 import { myTasksQuery, useStartNextTask } from "@/lib/queries/tasks";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
 import "./editor.css";
@@ -24,7 +23,7 @@ export function MyTasks() {
     const id = await start.mutateAsync().catch(() => undefined);
     if (id) router.push(`/trajectories/${id}`);
   };
-  const formatDate = useFormatDate();
+  const formatDate = useFormat().dateTime;
   const [isHelpOpen, setHelpOpen] = useState(false);
   const shortcuts = useMemo(() => myTasksShortcuts({ startNext: () => void startNext(), help: () => setHelpOpen((v) => !v) }), []); // eslint-disable-line react-hooks/exhaustive-deps
   useShortcuts<void>(shortcuts, () => undefined, !isHelpOpen);
@@ -74,7 +73,9 @@ export function MyTasks() {
                 return (
                   <tr key={task.id}>
                     <td className="instruction">
-                      <Link href={`/trajectories/${task.id}`}>{task.instruction}</Link>
+                      <Link href={`/trajectories/${task.id}`} data-i18n="data">
+                        {task.instruction}
+                      </Link>
                       {task.sentBack && (
                         <div className="task-reason">
                           {t("review.tasks.sentBack", { reviewer: task.sentBack.reviewer, reason: task.sentBack.reason ?? "" })}
@@ -82,7 +83,9 @@ export function MyTasks() {
                       )}
                       {task.openComments > 0 && <div className="sub">{t("review.tasks.openComments", { n: task.openComments })}</div>}
                     </td>
-                    <td className="nowrap">{task.app}</td>
+                    <td className="nowrap" data-i18n="data">
+                      {task.app}
+                    </td>
                     <td className="nowrap">
                       <span className={`badge badge-${task.status}`}>{t(`status.${task.status}`)}</span>
                     </td>

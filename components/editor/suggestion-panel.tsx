@@ -7,6 +7,7 @@ import { describeToolCall, type StepToolCall } from "@/lib/domain/tool-call";
 import type { MessageKey, Translate } from "@/lib/i18n";
 import { useT } from "@/lib/i18n/react";
 import { ApiError } from "@/lib/queries/fetcher";
+import { ErrorDetail } from "@/components/ui/states";
 import { acceptSuggestionRequest, requestSuggestion, type SuggestionKind, type SuggestionView } from "@/lib/queries/model";
 import type { StepView } from "@/lib/domain/views";
 import { useEditor } from "./use-editor";
@@ -16,7 +17,7 @@ type State = {
   stepId: string | null;
   pending: SuggestionKind | null;
   suggestion: SuggestionView | null;
-  error: { key: MessageKey; detail: string } | null;
+  error: { key: MessageKey; detail: string; upstream?: unknown } | null;
 };
 
 /**
@@ -75,7 +76,7 @@ function errorMessage(e: unknown): State["error"] {
   if (e instanceof ApiError) {
     if (e.code === "gateway_timeout") return { key: "suggest.timeout", detail: "" };
     if (e.code === "unavailable") return { key: "suggest.notConfigured", detail: "" };
-    return { key: "suggest.failed", detail: e.message };
+    return { key: "suggest.failed", detail: e.message, upstream: e };
   }
   return { key: "suggest.offline", detail: "" };
 }
@@ -120,6 +121,7 @@ export function SuggestionPanel({ editor, suggestions, step }: { editor: Editor;
       {isHere && state.error && (
         <p className="problem is-blocking" role="alert">
           {t(state.error.key, { detail: state.error.detail })}
+          <ErrorDetail error={state.error.upstream} />
         </p>
       )}
       {suggestion && (

@@ -61,7 +61,7 @@ export function ExportForm({ isRunning, onStarted }: { isRunning: boolean; onSta
           size={Math.min(6, Math.max(3, stats.data?.byApp.length ?? 3))}
         >
           {stats.data?.byApp.map((a) => (
-            <option key={a.app} value={a.app}>
+            <option key={a.app} value={a.app} data-i18n="data">
               {a.app} ({a.trajectories})
             </option>
           ))}

@@ -2,9 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { CopyButton } from "@/components/account/copy";
-import { useFormatDate } from "@/components/account/use-format-date";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 import { trainerCommands } from "@/lib/domain/trainer-hints";
 import type { ExportItem } from "@/lib/domain/exports";
 import { exportsQuery } from "@/lib/queries/exports";
@@ -42,7 +41,7 @@ export function ExportList() {
 
 function ExportEntry({ item }: { item: ExportItem }) {
   const t = useT();
-  const formatDate = useFormatDate();
+  const formatDate = useFormat().dateTime;
   const c = item.counts;
   const filters = [
     t(`export.status.${item.filters.status === "submitted" || item.filters.status === "all" ? item.filters.status : "approved"}`),
@@ -129,10 +128,11 @@ function TrainerCommands({ item }: { item: ExportItem }) {
 }
 
 function Count({ label, value }: { label: string; value: number }) {
+  const format = useFormat();
   return (
     <div>
       <dt>{label}</dt>
-      <dd>{value.toLocaleString()}</dd>
+      <dd>{format.number(value)}</dd>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { fillNodes, useFormatNumber } from "@/components/ui/format";
+import { fillNodes } from "@/components/ui/format";
 import { ErrorBox } from "@/components/ui/states";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 import type { ImportJob } from "@/lib/domain/imports";
 import { problemKinds, type ImportProblem } from "@/lib/domain/problems";
 import { problemsOf } from "@/lib/queries/imports";
@@ -50,7 +50,7 @@ export function CopiesQuestion({ job, onAnswer }: { job: ImportJob; onAnswer: (a
 /** How an import ended (a job that ran), or why its upload was refused before it could start (`error`). */
 export function ImportOutcome({ job, error }: { job?: ImportJob; error?: unknown }) {
   const t = useT();
-  const nf = useFormatNumber();
+  const nf = useFormat().number;
   if (job?.state === "succeeded") {
     return (
       <section className="panel panel-pad outcome outcome-ok" role="status" aria-label={t("import.result")}>
@@ -105,7 +105,7 @@ export function ImportOutcome({ job, error }: { job?: ImportJob; error?: unknown
 
 function Problems({ problems, message }: { problems: ImportProblem[]; message: string }) {
   const t = useT();
-  const nf = useFormatNumber();
+  const nf = useFormat().number;
   const kinds = problemKinds(problems);
   return (
     <section className="panel outcome outcome-bad" role="alert" aria-label={t("import.result")}>
@@ -129,7 +129,7 @@ function Problems({ problems, message }: { problems: ImportProblem[]; message: s
             <tr key={`${k.field} ${k.message}`}>
               <td className="num">{nf(k.count)}</td>
               <td className="nowrap">{k.field || "—"}</td>
-              <td>{k.message}</td>
+              <td data-i18n="untranslated">{k.message}</td>
             </tr>
           ))}
         </tbody>
@@ -147,11 +147,13 @@ function Problems({ problems, message }: { problems: ImportProblem[]; message: s
         <tbody>
           {problems.map((p, i) => (
             <tr key={i}>
-              <td className="nowrap">{p.file}</td>
+              <td className="nowrap" data-i18n="data">
+                {p.file}
+              </td>
               <td className="num">{p.line ?? "—"}</td>
               <td className="num">{p.step === undefined ? "—" : p.step + 1}</td>
               <td className="nowrap">{p.field ?? "—"}</td>
-              <td>{p.message}</td>
+              <td data-i18n="untranslated">{p.message}</td>
             </tr>
           ))}
         </tbody>

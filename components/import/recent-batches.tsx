@@ -3,17 +3,14 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ImportJob } from "@/lib/domain/imports";
 import { importJobsQuery } from "@/lib/queries/imports";
-import { intlLocale, useFormatNumber } from "@/components/ui/format";
 import { EmptyState, QueryBody } from "@/components/ui/states";
-import { useLocale, useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 
 /** Recent imports in every state: running ones with their progress, refused ones with their problem count, failed ones with why. */
 export function RecentBatches() {
   const t = useT();
-  const locale = useLocale();
-  const nf = useFormatNumber();
-  // English keeps its day-month-year dates; Chinese gets its own order.
-  const dateLocale = locale === "en" ? "en-GB" : intlLocale(locale);
+  const format = useFormat();
+  const nf = format.number;
   const query = useQuery(importJobsQuery());
   const stateText = (j: ImportJob) => {
     if (j.state === "running")
@@ -53,20 +50,22 @@ export function RecentBatches() {
             <tbody>
               {data.jobs.map((j) => (
                 <tr key={j.id} className={`import-${j.state}`}>
-                  <td>{j.fileName}</td>
+                  <td data-i18n="data">{j.fileName}</td>
                   <td>
                     <span className={`chip chip-import-${j.state}`}>{t(`import.state.${j.state}`)}</span>{" "}
                     <span className="muted">{stateText(j)}</span>
                   </td>
                   <td className="nowrap">{j.format}</td>
-                  <td className="nowrap">{j.project}</td>
+                  <td className="nowrap" data-i18n="data">
+                    {j.project}
+                  </td>
                   <td className="num">{j.state === "succeeded" ? nf(j.trajectories) : "—"}</td>
                   <td className="num">{j.state === "succeeded" ? nf(j.steps) : "—"}</td>
                   <td className="num">{j.state === "succeeded" ? nf(j.duplicates) : "—"}</td>
-                  <td className="nowrap">{j.createdBy}</td>
-                  <td className="nowrap muted">
-                    {new Date(j.startedAt).toLocaleString(dateLocale, { dateStyle: "medium", timeStyle: "short" })}
+                  <td className="nowrap" data-i18n="data">
+                    {j.createdBy}
                   </td>
+                  <td className="nowrap muted">{format.dateTime(j.startedAt)}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,13 +1,12 @@
 import { Spinner } from "@/components/ui/states";
-import { useFormatNumber } from "@/components/ui/format";
 import type { ImportJob } from "@/lib/domain/imports";
 import type { UploadProgress } from "@/lib/queries/imports";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 
 /** The upload itself: bytes sent of the whole, then "received" until the server answers with the import. */
 export function UploadProgressBar({ progress }: { progress: UploadProgress }) {
   const t = useT();
-  const nf = useFormatNumber();
+  const nf = useFormat().number;
   const mb = (n: number) => t("import.progress.mb", { n: nf(n / 1024 ** 2, { minimumFractionDigits: 1, maximumFractionDigits: 1 }) });
   if (progress.phase === "received") {
     return (
@@ -40,7 +39,7 @@ export function UploadProgressBar({ progress }: { progress: UploadProgress }) {
  */
 export function ImportJobProgress({ job }: { job: ImportJob }) {
   const t = useT();
-  const nf = useFormatNumber();
+  const nf = useFormat().number;
   return (
     <div className="progress-line" role="status" aria-label={t("import.progress.job")}>
       <Spinner label={t("import.progress.importing")} />{" "}

@@ -7,7 +7,7 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { HelpOverlay } from "@/components/editor/help-overlay";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
 import { reviewQueueShortcuts } from "@/lib/canvas/review-shortcuts";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 import { postNextReview, reviewQueueQuery } from "@/lib/queries/review";
 import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
 import "@/components/editor/editor.css";
@@ -17,6 +17,7 @@ export type QueueNotice = "approve" | "reject" | "none" | null;
 
 export function ReviewQueue({ notice = null }: { notice?: QueueNotice }) {
   const t = useT();
+  const format = useFormat();
   const router = useRouter();
   const q = useQuery(reviewQueueQuery());
   const next = useMutation({ mutationFn: postNextReview });
@@ -62,15 +63,17 @@ export function ReviewQueue({ notice = null }: { notice?: QueueNotice }) {
           <tbody>
             {q.data.rows.map((r) => (
               <tr key={r.id}>
-                <td>{r.app}</td>
+                <td data-i18n="data">{r.app}</td>
                 <td>
-                  <Link href={`/reviews/${r.id}`}>{r.instruction}</Link>
+                  <Link href={`/reviews/${r.id}`} data-i18n="data">
+                    {r.instruction}
+                  </Link>
                   {r.isResubmission && <span className="chip chip-since">{t("review.queue.resubmitted")}</span>}
                 </td>
                 <td>{r.stepCount}</td>
-                <td>{r.annotator ?? "—"}</td>
-                <td>{r.submittedAt ? new Date(r.submittedAt).toLocaleString() : "—"}</td>
-                <td>{r.reviewer ?? "—"}</td>
+                <td data-i18n="data">{r.annotator ?? "—"}</td>
+                <td>{format.dateTime(r.submittedAt)}</td>
+                <td data-i18n="data">{r.reviewer ?? "—"}</td>
               </tr>
             ))}
           </tbody>

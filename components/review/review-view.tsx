@@ -11,7 +11,7 @@ import { zoomHints } from "@/lib/canvas/view-shortcuts";
 import type { ZoomHints } from "@/components/step-canvas/step-canvas";
 import type { CommentView, ReviewContext, StepChange } from "@/lib/domain/review";
 import { describeToolCall, pyJsonDumps } from "@/lib/domain/tool-call";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 import {
   commentsQuery,
   deleteClaim,
@@ -33,9 +33,6 @@ import { TextDiff } from "./text-diff";
 import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
 import { usePersonSetting } from "@/components/ui/person-settings";
 import "@/components/editor/editor.css";
-
-/** A lease end as the local time of day ("—" when unknown). */
-const formatTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleTimeString() : "—");
 
 /** The comment field of a step (0-based index): the comment key focuses it. */
 const commentInputId = (index: number) => `review-comment-${index + 1}`;
@@ -92,6 +89,7 @@ function useClaim(id: string, isSubmitted: boolean) {
 function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryView; context: ReviewContext; after: AfterDecision; t: T }) {
   const router = useRouter();
   const client = useQueryClient();
+  const format = useFormat();
   const comments = useQuery(commentsQuery(trajectory.id));
   const [reason, setReason] = useState("");
   const [current, setCurrent] = useState(0);
@@ -127,10 +125,10 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
     : last.decision === "reject"
       ? t("review.lastDecision.reject", {
           reviewer: last.reviewer,
-          date: new Date(last.createdAt).toLocaleString(),
+          date: format.dateTime(last.createdAt),
           reason: last.reason ?? "",
         })
-      : t("review.lastDecision.approve", { reviewer: last.reviewer, date: new Date(last.createdAt).toLocaleString() });
+      : t("review.lastDecision.approve", { reviewer: last.reviewer, date: format.dateTime(last.createdAt) });
 
   const next = useMutation({ mutationFn: postNextReview });
   const leave = useMutation({
@@ -219,7 +217,7 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
           <div className="sub">
             {trajectory.app} · {trajectory.assignee ?? "—"} · {t("review.changed", { n: changed, total: trajectory.steps.length })}
           </div>
-          <h1>{trajectory.instruction}</h1>
+          <h1 data-i18n="data">{trajectory.instruction}</h1>
           <div className="sub">
             {trajectory.outcome && t("review.outcome", { outcome: trajectory.outcome })}
             {trajectory.isDiscarded && ` · ${t("review.discarded")}`}
@@ -229,13 +227,11 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
             <p className="notice" role="alert">
               {t("review.claim.other", {
                 reviewer: String((claimError?.issues as { reviewer?: string } | undefined)?.reviewer ?? context.claim?.reviewer ?? "—"),
-                time: formatTime((claimError?.issues as { leaseUntil?: string } | undefined)?.leaseUntil ?? context.claim?.leaseUntil),
+                time: format.time((claimError?.issues as { leaseUntil?: string } | undefined)?.leaseUntil ?? context.claim?.leaseUntil),
               })}
             </p>
           )}
-          {isSubmitted && !heldByOther && claimUntil && (
-            <p className="sub">{t("review.claim.mine", { time: new Date(claimUntil).toLocaleTimeString() })}</p>
-          )}
+          {isSubmitted && !heldByOther && claimUntil && <p className="sub">{t("review.claim.mine", { time: format.time(claimUntil) })}</p>}
           {rows
             .filter((c) => c.stepIndex === null)
             .map((c) => (

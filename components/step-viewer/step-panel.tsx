@@ -1,14 +1,13 @@
 import { Badge } from "@/components/ui/badge";
 import { formatMobileUseCall, formatMobileUseCallPretty } from "@/lib/domain/tool-call";
 import type { StepView } from "@/lib/domain/views";
-import { useFormatNumber } from "@/components/ui/format";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 
 const pretty = formatMobileUseCallPretty;
 
 export function StepPanel({ step, stepCount }: { step: StepView; stepCount: number }) {
   const t = useT();
-  const nf = useFormatNumber();
+  const nf = useFormat().number;
   const original = step.original;
   const isToolCallChanged = JSON.stringify(original.toolCall) !== JSON.stringify(step.toolCall);
   return (

@@ -12,7 +12,9 @@ export function ViewerHeader({ trajectory: tr }: { trajectory: TrajectoryView })
       </Link>
       <div className="viewer-title">
         <div className="viewer-meta">
-          <span className="app-name">{tr.app}</span>
+          <span className="app-name" data-i18n="data">
+            {tr.app}
+          </span>
           <StatusBadge status={tr.status} />
           <span className="meta-item">
             {t("viewer.outcome")} <Badge value={tr.outcome} />
@@ -23,11 +25,16 @@ export function ViewerHeader({ trajectory: tr }: { trajectory: TrajectoryView })
             </span>
           )}
           <span className="meta-item muted" title={tr.sourceRef ?? undefined}>
-            {tr.source}
-            {tr.sourceRef ? ` · ${tr.sourceRef}` : ""} · {t("viewer.project", { project: tr.project })}
+            <span data-i18n="data">
+              {tr.source}
+              {tr.sourceRef ? ` · ${tr.sourceRef}` : ""}
+            </span>{" "}
+            · {t("viewer.project", { project: tr.project })}
           </span>
         </div>
-        <h1 className="instruction-title">{tr.instruction}</h1>
+        <h1 className="instruction-title" data-i18n="data">
+          {tr.instruction}
+        </h1>
       </div>
     </header>
   );

@@ -3,15 +3,14 @@
 import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { PrefillAction } from "@/components/admin/model-prefill";
-import { useFormatNumber } from "@/components/ui/format";
 import { ErrorBox } from "@/components/ui/states";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 import { assignablePeopleQuery, assignTrajectories, trajectoryKeys } from "@/lib/queries/trajectories";
 
 /** For admins: give the selected trajectories to a person, or back to the pool. */
 export function AssignBar({ selected, onDone }: { selected: string[]; onDone: () => void }) {
   const t = useT();
-  const nf = useFormatNumber();
+  const nf = useFormat().number;
   const client = useQueryClient();
   const people = useQuery(assignablePeopleQuery());
   const [to, setTo] = useState("");

@@ -5,8 +5,7 @@ import { TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
 import { useQuery } from "@tanstack/react-query";
 import type { TrajectoryFilters } from "@/lib/domain/views";
 import { assignablePeopleQuery } from "@/lib/queries/trajectories";
-import { useFormatNumber } from "@/components/ui/format";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 
 type Props = {
   filters: TrajectoryFilters;
@@ -20,7 +19,7 @@ type Props = {
 
 export function Filters({ filters, apps, projects, total, onChange, canFilterAssignee = false }: Props) {
   const t = useT();
-  const nf = useFormatNumber();
+  const nf = useFormat().number;
   const people = useQuery({ ...assignablePeopleQuery(), enabled: canFilterAssignee });
   const [q, setQ] = useState(filters.q ?? "");
   const submit = (e: FormEvent) => {
@@ -48,7 +47,7 @@ export function Filters({ filters, apps, projects, total, onChange, canFilterAss
         <select className="select" value={filters.app ?? ""} onChange={(e) => onChange({ app: e.target.value || undefined })}>
           <option value="">{t("list.filter.allApps")}</option>
           {appOptions.map((a) => (
-            <option key={a} value={a}>
+            <option key={a} value={a} data-i18n="data">
               {a}
             </option>
           ))}

@@ -1,11 +1,10 @@
-import { useFormatNumber } from "@/components/ui/format";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 
 type Props = { page: number; pageSize: number; total: number; onPage: (page: number) => void };
 
 export function Pager({ page, pageSize, total, onPage }: Props) {
   const t = useT();
-  const nf = useFormatNumber();
+  const nf = useFormat().number;
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const from = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const to = Math.min(page * pageSize, total);

@@ -1,11 +1,10 @@
 import { TASK_STATUSES } from "@/lib/domain/status";
-import { useFormatNumber } from "@/components/ui/format";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 import type { StudioStats as Stats } from "@/lib/domain/views";
 
 export function StatTiles({ stats }: { stats: Stats | undefined }) {
   const t = useT();
-  const nf = useFormatNumber();
+  const nf = useFormat().number;
   const fmt = (n: number | undefined) => (n === undefined ? "…" : nf(n));
   const tiles = [
     { id: "trajectories", label: t("list.tile.trajectories"), value: stats?.trajectories, primary: true },

@@ -1,8 +1,7 @@
 import Link from "next/link";
 import { Badge, StatusBadge } from "@/components/ui/badge";
-import { useFormatNumber } from "@/components/ui/format";
 import type { TrajectoryRow, TrajectorySort } from "@/lib/domain/views";
-import { useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
 
 type Selection = { ids: Set<string>; toggle: (id: string) => void; setAll: (ids: string[], on: boolean) => void };
 /** The list's order: a column and a direction, or none (oldest first). */
@@ -39,7 +38,7 @@ function SortHeader({
 
 export function TrajectoryTable({ rows, selection, sorting }: { rows: TrajectoryRow[]; selection?: Selection; sorting?: Sorting }) {
   const t = useT();
-  const nf = useFormatNumber();
+  const nf = useFormat().number;
   const allOn = selection !== undefined && rows.length > 0 && rows.every((r) => selection.ids.has(r.id));
   return (
     <table className="table">
@@ -83,9 +82,13 @@ export function TrajectoryTable({ rows, selection, sorting }: { rows: Trajectory
                 />
               </td>
             )}
-            <td className="nowrap muted project">{r.project}</td>
-            <td className="nowrap">{r.app}</td>
-            <td className="instruction">
+            <td className="nowrap muted project" data-i18n="data">
+              {r.project}
+            </td>
+            <td className="nowrap" data-i18n="data">
+              {r.app}
+            </td>
+            <td className="instruction" data-i18n="data">
               <Link href={`/trajectories/${r.id}`}>{r.instruction}</Link>
             </td>
             <td className="num">{nf(r.stepCount)}</td>
@@ -95,8 +98,10 @@ export function TrajectoryTable({ rows, selection, sorting }: { rows: Trajectory
             <td className="nowrap">
               <Badge value={r.outcome} />
             </td>
-            <td className="nowrap muted">{r.assignee ?? "—"}</td>
-            <td className="nowrap muted" title={r.sourceRef ?? undefined}>
+            <td className="nowrap muted" data-i18n="data">
+              {r.assignee ?? "—"}
+            </td>
+            <td className="nowrap muted" data-i18n="data" title={r.sourceRef ?? undefined}>
               {r.source}
             </td>
           </tr>

@@ -1,21 +1,11 @@
 "use client";
 
 import { Fragment, type ReactNode } from "react";
-import type { Locale } from "@/lib/i18n";
-import { useLocale } from "@/lib/i18n/react";
-
-/** The BCP 47 tag numbers and dates are formatted with for a studio locale. */
-export const intlLocale = (locale: Locale) => (locale === "zh" ? "zh-CN" : "en-US");
-
-/** Formats counts in the current person's language (1,234 in both, but the right conventions). */
-export function useFormatNumber(): (n: number, options?: Intl.NumberFormatOptions) => string {
-  const locale = useLocale();
-  return (n, options) => n.toLocaleString(intlLocale(locale), options);
-}
 
 /**
  * Fill `{name}` placeholders of an already translated message with React nodes (links, <strong>,
- * key caps), so a sentence's word order stays the translator's.
+ * key caps), so a sentence's word order stays the translator's. Dates and numbers: useFormat()
+ * from lib/i18n/react (lib/i18n/format).
  */
 export function fillNodes(text: string, nodes: Record<string, ReactNode>): ReactNode {
   const parts = text.split(/\{(\w+)\}/);

@@ -25,7 +25,19 @@ export function ErrorBox({ error }: { error: unknown }) {
   return (
     <div className="error-box" role="alert">
       {message}
+      <ErrorDetail error={error} />
     </div>
+  );
+}
+
+/** The words of an error that come from elsewhere (a model endpoint, an English-only check), on their own line after the studio's sentence. */
+export function ErrorDetail({ error }: { error: unknown }) {
+  const t = useT();
+  if (!(error instanceof ApiError) || !error.detail) return null;
+  return (
+    <span className="error-detail">
+      {t("error.details")} <span data-i18n="data">{error.detail}</span>
+    </span>
   );
 }
 

@@ -23,7 +23,7 @@ export function TopNav({ links, person }: Props) {
         <span className="brand-mark" aria-hidden />
         Trajectory Studio
       </Link>
-      <nav aria-label="Main">
+      <nav aria-label={t("nav.main")}>
         {links.map((l) => (
           <Link key={l.href} href={l.href} aria-current={pathname.startsWith(l.href) ? "page" : undefined}>
             {t(`nav.${l.key}`)}
@@ -32,7 +32,7 @@ export function TopNav({ links, person }: Props) {
       </nav>
       <div className="topnav-person">
         <Link href="/account" title={t("nav.account")}>
-          {person.name} <span className="role-chip">{t(`role.${person.role}`)}</span>
+          <span data-i18n="data">{person.name}</span> <span className="role-chip">{t(`role.${person.role}`)}</span>
         </Link>
         <button type="button" className="btn btn-ghost" onClick={signOut}>
           {t("nav.signOut")}

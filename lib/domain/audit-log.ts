@@ -39,10 +39,28 @@ export const auditFiltersSchema = auditQueryInput
   .extend({ from: day, to: day });
 export type AuditFilters = z.infer<typeof auditFiltersSchema>;
 
+/** Longest instruction an audit row carries (code points; longer ones end in "…"): enough to recognise the task. */
+export const AUDIT_INSTRUCTION_CHARS = 80;
+
+/**
+ * What an audit row touches, in words a person recognises (the id stays in `entityId`): a step by
+ * its trajectory's instruction and its 1-based number, a trajectory by its instruction, a person by
+ * name and email. Null for other records, or when the record no longer exists.
+ */
+export const auditSubjectSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("step"), trajectoryId: z.string(), instruction: z.string(), stepNumber: z.number().int().min(1) }),
+  z.object({ kind: z.literal("trajectory"), instruction: z.string() }),
+  z.object({ kind: z.literal("user"), name: z.string(), email: z.string() }),
+]);
+export type AuditSubject = z.infer<typeof auditSubjectSchema>;
+
 export const auditRowSchema = z.object({
   id: z.string(),
   at: z.string(),
   actorLabel: z.string(),
+  /** The actor's name today, when the actor is a person who still exists. */
+  actorName: z.string().nullable(),
+  subject: auditSubjectSchema.nullable(),
   action: z.string(),
   entityType: z.string(),
   entityId: z.string().nullable(),

@@ -1,14 +1,20 @@
 import { z } from "zod";
 
-const errorBodySchema = z.object({ error: z.object({ code: z.string(), message: z.string(), issues: z.unknown().optional() }) });
+const errorBodySchema = z.object({
+  error: z.object({ code: z.string(), message: z.string(), detail: z.string().optional(), issues: z.unknown().optional() }),
+});
 
-/** An error answer from the studio's API: { error: { code, message, issues? } }. */
+/**
+ * An error answer from the studio's API: { error: { code, message, detail?, issues? } }. `detail`:
+ * words from elsewhere (a model endpoint, an English-only check), shown on a line of their own.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly issues?: unknown,
+    readonly detail?: string,
   ) {
     super(message);
     this.name = "ApiError";
@@ -18,7 +24,8 @@ export class ApiError extends Error {
 /** Turn a non-2xx answer into an ApiError, keeping the server's message. */
 export function apiErrorFrom(status: number, body: unknown): ApiError {
   const parsed = errorBodySchema.safeParse(body);
-  if (parsed.success) return new ApiError(status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.issues);
+  if (parsed.success)
+    return new ApiError(status, parsed.data.error.code, parsed.data.error.message, parsed.data.error.issues, parsed.data.error.detail);
   return new ApiError(status, "http_error", `The server answered ${status}.`);
 }
 

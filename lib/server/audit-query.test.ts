@@ -194,3 +194,50 @@ describe("a step's own history", () => {
     expect((await readAudit({ actor: people.admin, filters: q({ entityType: "step", entityId: "no-such-step" }) }, db)).total).toBe(0);
   });
 });
+
+describe("audit rows name what they touch", () => {
+  it("a step by its task's instruction (shortened) and 1-based number, a task by its instruction, a person by name and email", async () => {
+    const { db: own } = await freshStudio();
+    const admin = await own.user.create({ data: { id: "u-boss", email: "boss@test.local", name: "Lin Boss", role: "admin" } });
+    const ann = await own.user.create({ data: { id: "u-ann", email: "ann@test.local", name: "王安", role: "annotator" } });
+    await own.screenshot.create({ data: { sha256: "b".repeat(64), width: 1080, height: 2400, bytes: 1, mime: "image/png" } });
+    const project = await own.project.create({ data: { name: "p" } });
+    const long = `在设置中打开蓝牙，然后把手机名称改成“客厅音箱”，最后返回主屏幕并确认蓝牙图标出现在状态栏里。${"再检查一遍。".repeat(10)}`;
+    const traj = await own.trajectory.create({
+      data: { projectId: project.id, fingerprint: "fp-x", source: "demo", app: "Settings", instruction: long, stepCount: 3 },
+    });
+    const step = await own.step.create({
+      data: { trajectoryId: traj.id, index: 2, screenshotSha: "b".repeat(64), originalJson: "{}", toolCallJson: "{}" },
+    });
+    const at = (s: string) => new Date(`2026-05-0${s}T10:00:00Z`);
+    await own.auditEvent.createMany({
+      data: [
+        { at: at("1"), actorId: admin.id, actorLabel: admin.email, action: "user.create", entityType: "user", entityId: ann.id },
+        { at: at("2"), actorId: ann.id, actorLabel: ann.email, action: "trajectory.submit", entityType: "trajectory", entityId: traj.id },
+        { at: at("3"), actorId: ann.id, actorLabel: ann.email, action: "step.annotate", entityType: "step", entityId: step.id },
+        { at: at("4"), actorId: null, actorLabel: "cli", action: "step.annotate", entityType: "step", entityId: "gone-step" },
+        { at: at("5"), actorId: null, actorLabel: "system", action: "export.run", entityType: "export", entityId: "exp-1" },
+      ],
+    });
+    const boss: Actor = { id: admin.id, email: admin.email, name: admin.name, role: "admin" };
+    const rows = (await readAudit({ actor: boss, filters: q() }, own)).rows;
+    const byAction = (a: string, id: string) => rows.find((r) => r.action === a && r.entityId === id)!;
+
+    const stepRow = byAction("step.annotate", step.id);
+    expect(stepRow.subject).toEqual({ kind: "step", trajectoryId: traj.id, stepNumber: 3, instruction: expect.any(String) });
+    const shown = stepRow.subject?.kind === "step" ? stepRow.subject.instruction : "";
+    expect([...shown]).toHaveLength(80);
+    expect(shown.endsWith("…")).toBe(true);
+    expect(long.startsWith(shown.slice(0, -1))).toBe(true);
+    expect(stepRow).toMatchObject({ actorLabel: "ann@test.local", actorName: "王安", entityId: step.id });
+
+    expect(byAction("trajectory.submit", traj.id).subject).toMatchObject({ kind: "trajectory" });
+    expect(byAction("user.create", ann.id)).toMatchObject({
+      actorName: "Lin Boss",
+      subject: { kind: "user", name: "王安", email: "ann@test.local" },
+    });
+    // A record that no longer exists, or a kind without a name, keeps its id and names nothing.
+    expect(byAction("step.annotate", "gone-step")).toMatchObject({ subject: null, actorName: null, actorLabel: "cli" });
+    expect(byAction("export.run", "exp-1")).toMatchObject({ subject: null, entityId: "exp-1" });
+  });
+});

@@ -4,7 +4,8 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI_ACTOR } from "./audit";
-import { appError } from "./errors";
+import { z } from "zod";
+import { AppError, appError } from "./errors";
 import { errorResponse } from "./http";
 import { createUser, updateUser } from "./people";
 import { freshStudio } from "./testing/fixtures";
@@ -18,6 +19,13 @@ const route = async (file: string, method: string) =>
 async function message(res: Response): Promise<string> {
   return ((await res.json()) as { error: { message: string } }).error.message;
 }
+
+async function body(res: Response): Promise<{ message: string; detail?: string }> {
+  return ((await res.json()) as { error: { message: string; detail?: string } }).error;
+}
+
+/** Latin-script words: a Chinese answer's sentence has none (its detail line may). */
+const latin = (s: string) => s.match(/[A-Za-z]{2,}/g) ?? [];
 
 describe("error messages in the person's language", () => {
   let db: Db;
@@ -68,5 +76,43 @@ describe("error messages in the person's language", () => {
     } finally {
       console.error = quiet;
     }
+  });
+
+  it("an error the catalogue does not word yet answers a Chinese reader in Chinese, the English sentence on its own detail line", async () => {
+    const e = new AppError("conflict", "export exp-1 is still running; wait for it to finish");
+    const zh = await body(errorResponse(e, "zh"));
+    expect(zh.message).toBe("与当前状态冲突；请刷新后重试。");
+    expect(zh.detail).toBe("export exp-1 is still running; wait for it to finish");
+    // English readers get the sentence itself, once.
+    expect(await body(errorResponse(e, "en"))).toEqual({
+      code: "conflict",
+      message: "export exp-1 is still running; wait for it to finish",
+    });
+  });
+
+  it("a refused input names the problem in Chinese; zod's English words go to the detail line, not into the sentence", async () => {
+    const parsed = z.object({ instruction: z.string().min(3) }).safeParse({ instruction: "a" });
+    const zh = await body(errorResponse(parsed.error, "zh"));
+    expect(zh.message).toBe("输入无效。");
+    expect(latin(zh.message)).toEqual([]);
+    expect(zh.detail).toMatch(/^instruction: /);
+    expect(await message(errorResponse(parsed.error, "en"))).toMatch(/^instruction: /);
+  });
+
+  it("a model endpoint's words never sit inside the studio's sentence: they are the detail", async () => {
+    const e = new AppError(
+      "bad_gateway",
+      "The model endpoint answered HTTP 500. The endpoint said: “boom”",
+      { reason: "status", status: 500 },
+      { key: "model.error.status", vars: { status: 500 } },
+      "boom (fake 500).",
+    );
+    for (const locale of ["zh", "en"] as const) {
+      const b = await body(errorResponse(e, locale));
+      expect(b.detail).toBe("boom (fake 500).");
+      expect(b.message).not.toContain("boom");
+      expect(b.message).not.toMatch(/[（(].*[）)]/);
+    }
+    expect(latin((await body(errorResponse(e, "zh"))).message).filter((w) => w !== "HTTP")).toEqual([]);
   });
 });

@@ -46,6 +46,8 @@ export class AppError extends Error {
     message: string,
     readonly details?: unknown,
     readonly ref?: MessageRef,
+    /** Words from elsewhere (a model endpoint, a library) in their own language: sent as the answer's separate `detail` line, never inside the studio's sentence. */
+    readonly upstream?: string,
   ) {
     super(message);
     this.name = "AppError";

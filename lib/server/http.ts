@@ -19,11 +19,25 @@ export function errorResponse(thrown: unknown, locale: Locale = "en"): Response 
     const issues = e.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
     const first = issues[0];
     const detail = first ? `${first.path || "input"}: ${first.message}` : "—";
-    return json({ error: { code: "unprocessable", message: locale === "en" ? detail : t("error.invalidInput", { detail }), issues } }, 422);
+    // zod words its problems in English: another language gets the studio's sentence, and zod's on a line of its own.
+    const message = locale === "en" ? detail : t("error.invalidInputShort");
+    return json({ error: { code: "unprocessable", message, ...(locale === "en" ? {} : { detail }), issues } }, 422);
   }
   if (e instanceof AppError) {
+    // An error not worded from the catalogue yet is English: another language gets the words for its
+    // kind, and the English sentence as the separate detail line.
+    const untranslated = !e.ref && locale !== "en";
+    const message = untranslated ? t(`error.code.${e.code}`) : e.messageFor(locale);
+    const detail = untranslated ? e.message : e.upstream;
     return json(
-      { error: { code: e.code, message: e.messageFor(locale), ...(e.details !== undefined ? { issues: e.details } : {}) } },
+      {
+        error: {
+          code: e.code,
+          message,
+          ...(detail ? { detail } : {}),
+          ...(e.details !== undefined ? { issues: e.details } : {}),
+        },
+      },
       HTTP_STATUS[e.code],
     );
   }

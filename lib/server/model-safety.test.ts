@@ -282,11 +282,12 @@ describe("the key stays home", () => {
     const ask = await api(annToken, "POST", `/api/steps/${steps[0]}/suggestions`, { kind: "thought" });
     expect(ask.status).toBe(502);
     expect(fake.requests.at(-1)!.authorization).toBe(`Bearer ${KEY}`);
-    const message = (JSON.parse(ask.text) as { error: { message: string } }).error.message;
-    // The studio's words, then the endpoint's (redacted), never inside the studio's sentence.
-    expect(message).toMatch(/^The model endpoint refused the key with HTTP 401\. The endpoint said: “Incorrect API key provided\./);
-    expect(message).toContain("[redacted]");
-    expect(message).not.toMatch(/\(.*The endpoint said/);
+    const { message, detail } = (JSON.parse(ask.text) as { error: { message: string; detail?: string } }).error;
+    // The studio's words, then the endpoint's (redacted) on their own detail line, never inside the studio's sentence.
+    expect(message).toBe("The model endpoint refused the key with HTTP 401.");
+    expect(detail).toMatch(/^Incorrect API key provided\./);
+    expect(detail).toContain("[redacted]");
+    expect(detail).not.toContain(KEY);
     // Annotators never see where the endpoint is.
     const host = new URL(fake.baseUrl).host;
     expect(ask.text).not.toContain(host);

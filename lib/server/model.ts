@@ -12,7 +12,7 @@ import {
 } from "@/lib/domain/model";
 import type { Actor } from "@/lib/domain/permissions";
 import { modelUrlProblem, redactSecrets } from "@/lib/domain/redact";
-import type { MessageKey, MessageRef } from "@/lib/i18n";
+import { localize, type MessageKey, type MessageRef } from "@/lib/i18n";
 import { recordAudit } from "./audit";
 import { db as defaultDb, type Db } from "./db";
 import { AppError, appError, type ErrorCode } from "./errors";
@@ -275,7 +275,8 @@ export function modelCallError(
   const detail = extra.detail ? redactedDetail(extra.detail, config) : "";
   const details = { reason, ...(extra.status !== undefined ? { status: extra.status } : {}) };
   if (!detail) return appError(CODE_OF[reason], words.key, words.vars, details);
-  return appError(CODE_OF[reason], "model.error.withDetail", { words, detail }, details);
+  // The log keeps both in one line; the answer carries the endpoint's words as its own `detail`.
+  return new AppError(CODE_OF[reason], `${localize(words, "en")} The endpoint said: “${detail}”`, details, words, detail);
 }
 
 const ref = (key: MessageKey, vars?: MessageRef["vars"]): MessageRef => (vars ? { key, vars } : { key });

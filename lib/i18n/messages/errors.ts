@@ -2,6 +2,23 @@ import type { Catalogue } from "./types";
 
 // Server error messages in the person's language (lib/server/errors.ts `appError`, mapped in http.ts).
 const en = {
+  // One language in the answer (issue 21 item 7): an error without its own words yet says what kind
+  // it is; the untranslated sentence (or a model endpoint's words) follows on the "details" line.
+  "error.invalidInputShort": "The input is not valid.",
+  "error.details": "Details:",
+  "error.code.bad_request": "The request cannot be understood.",
+  "error.code.unauthorized": "Sign in to continue.",
+  "error.code.forbidden": "You may not do this.",
+  "error.code.not_found": "This record does not exist (any more).",
+  "error.code.conflict": "This conflicts with the current state; reload and try again.",
+  "error.code.unprocessable": "The input is not valid.",
+  "error.code.payload_too_large": "The upload or request is too large.",
+  "error.code.too_many_requests": "Too many requests; try again in a minute.",
+  "error.code.bad_gateway": "The model endpoint answered with an error.",
+  "error.code.unavailable": "This is not available right now.",
+  "error.code.gateway_timeout": "The model endpoint did not answer in time.",
+  "error.code.insufficient_storage": "The server's disk is full.",
+  "error.code.internal": "Something went wrong on the server; it has been logged.",
   "error.internal": "Something went wrong on the server; it has been logged.",
   "error.network": "The studio cannot be reached. Check the connection and try again.",
   "error.httpStatus": "The server answered {status}. Try again in a moment.",
@@ -29,6 +46,23 @@ const en = {
 } as const;
 
 const zh: Catalogue<typeof en> = {
+  // One language in the answer (issue 21 item 7): an error without its own words yet says what kind
+  // it is; the untranslated sentence (or a model endpoint's words) follows on the "details" line.
+  "error.invalidInputShort": "输入无效。",
+  "error.details": "详情：",
+  "error.code.bad_request": "无法理解该请求。",
+  "error.code.unauthorized": "请先登录。",
+  "error.code.forbidden": "你无权执行此操作。",
+  "error.code.not_found": "该记录不存在（或已删除）。",
+  "error.code.conflict": "与当前状态冲突；请刷新后重试。",
+  "error.code.unprocessable": "输入无效。",
+  "error.code.payload_too_large": "上传或请求的内容过大。",
+  "error.code.too_many_requests": "请求过于频繁；请一分钟后再试。",
+  "error.code.bad_gateway": "模型接口返回了错误。",
+  "error.code.unavailable": "此功能暂时不可用。",
+  "error.code.gateway_timeout": "模型接口没有及时回答。",
+  "error.code.insufficient_storage": "服务器磁盘已满。",
+  "error.code.internal": "服务器出错了，已记录日志。",
   "error.internal": "服务器出错了，错误已记录。",
   "error.network": "无法连接到工作室，请检查网络后重试。",
   "error.httpStatus": "服务器返回 {status}，请稍后重试。",

@@ -29,8 +29,8 @@ const en = {
   "model.settings.notConfigured": "No endpoint yet: suggestions and jobs stay off until a base URL and a model name are set.",
   "model.test.button": "Test connection",
   "model.test.running": "Sending one request…",
-  "model.test.ok": "{model} answered in {ms} ms:",
-  "model.test.failed": "The test request failed after {ms} ms:",
+  "model.test.ok": "{model} answered in {duration}:",
+  "model.test.failed": "The test request failed after {duration}:",
   "model.test.tokens": "{prompt} prompt + {completion} completion tokens",
 
   "model.settings.keyUnreadable":
@@ -54,7 +54,6 @@ const en = {
     "No model endpoint is configured: an admin sets one on the Model page (or STUDIO_MODEL_URL and STUDIO_MODEL_NAME).",
   "model.error.keyUnreadable": "The saved model key cannot be read with this server's secret: an admin enters it again on the Model page.",
   "model.error.badUrl": "The model endpoint's URL cannot be used: {source} {problem}. An admin corrects it on the Model page.",
-  "model.error.withDetail": "{words} The endpoint said: “{detail}”",
   "model.error.timeout": "The model endpoint did not answer within {s} s.",
   "model.error.auth": "The model endpoint refused the key with HTTP {status}.",
   "model.error.not_found": "The model endpoint has no such path or model: HTTP {status}.",
@@ -209,8 +208,8 @@ const zh: Catalogue<typeof en> = {
   "model.settings.notConfigured": "尚未设置接口：设置基础 URL 和模型名称之前，建议和任务都不可用。",
   "model.test.button": "测试连接",
   "model.test.running": "正在发送一个请求…",
-  "model.test.ok": "{model} 在 {ms} 毫秒内回答：",
-  "model.test.failed": "测试请求在 {ms} 毫秒后失败：",
+  "model.test.ok": "{model} 在 {duration}内回答：",
+  "model.test.failed": "测试请求在 {duration}后失败：",
   "model.test.tokens": "提示 {prompt} + 生成 {completion} 个 token",
 
   "model.settings.keyUnreadable":
@@ -233,7 +232,6 @@ const zh: Catalogue<typeof en> = {
   "model.error.notConfigured": "尚未设置模型接口：管理员可在“模型”页面设置（或设置 STUDIO_MODEL_URL 和 STUDIO_MODEL_NAME）。",
   "model.error.keyUnreadable": "已保存的模型密钥无法用本服务器的密钥读取：请管理员在“模型”页面重新输入。",
   "model.error.badUrl": "模型接口的 URL 无法使用：{source} {problem}。请管理员在“模型”页面修改。",
-  "model.error.withDetail": "{words}接口返回：“{detail}”",
   "model.error.timeout": "模型接口在 {s} 秒内没有回答。",
   "model.error.auth": "模型接口以 HTTP {status} 拒绝了密钥。",
   "model.error.not_found": "模型接口没有该路径或模型：HTTP {status}。",
