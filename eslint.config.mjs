@@ -45,9 +45,9 @@ const LAYERS = {
   },
   host: { pattern: "server/**", uses: ["domain", "server", "app"], packages: [CORE, ...pkg("next")] },
   fixtures: { pattern: "fixtures/**", uses: [], packages: [CORE] },
-  scripts: { pattern: "scripts/**", uses: ["domain", "server", "bridge", "demo", "fixtures"], packages: TOOL_PACKAGES },
-  e2e: { pattern: "e2e/**", uses: ["domain", "server", "demo", "fixtures"], packages: TOOL_PACKAGES },
-  bench: { pattern: "bench/**", uses: ["domain", "server", "bridge", "demo", "fixtures"], packages: TOOL_PACKAGES },
+  scripts: { pattern: "scripts/**", uses: ["domain", "i18n", "server", "bridge", "demo", "fixtures"], packages: TOOL_PACKAGES },
+  e2e: { pattern: "e2e/**", uses: ["domain", "i18n", "server", "demo", "fixtures"], packages: TOOL_PACKAGES },
+  bench: { pattern: "bench/**", uses: ["domain", "i18n", "server", "bridge", "demo", "fixtures"], packages: TOOL_PACKAGES },
 };
 
 const boundaryPolicies = [

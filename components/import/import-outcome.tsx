@@ -12,7 +12,7 @@ import { problemsOf } from "@/lib/queries/imports";
  */
 export function CopiesQuestion({ job, onAnswer }: { job: ImportJob; onAnswer: (a: "import" | "skip" | null) => void }) {
   const t = useT();
-  const nf = useFormatNumber();
+  const nf = useFormat().number;
   const copies = job.otherProjects.reduce((n, c) => n + c.count, 0);
   return (
     <section className="panel panel-pad outcome outcome-ask" role="alertdialog" aria-label={t("import.copies.title")}>
