@@ -24,9 +24,25 @@ const WEIGHTS = { 400: "400Regular/NotoSansSC_400Regular.ttf", 700: "700Bold/Not
 /** CJK and full-width punctuation a Chinese sentence may use even where the catalogue does not yet. */
 const PUNCTUATION = "，。、；：？！“”‘’（）《》〈〉【】「」『』—…·～￥％＋－×÷＝";
 
+/**
+ * The 6,763 hanzi of GB 2312 (levels 1 and 2, rows 0xB0-0xF7 of the EUC-CN table): the characters of ordinary
+ * simplified Chinese text, so imported instructions, app names and thoughts show on a machine with no CJK font
+ * too, not only the catalogue's own words. The browser fetches the file only for pages that use these code points.
+ */
+export function gb2312Hanzi(): string {
+  const decoder = new TextDecoder("gbk");
+  let out = "";
+  for (let row = 0xb0; row <= 0xf7; row++)
+    for (let cell = 0xa1; cell <= 0xfe; cell++) {
+      const ch = decoder.decode(new Uint8Array([row, cell]));
+      if (ch.length === 1 && ch.codePointAt(0)! >= 0x4e00 && ch.codePointAt(0)! <= 0x9fff) out += ch;
+    }
+  return out;
+}
+
 /** Every character the Chinese UI writes from the catalogue and the formatter (年, 月, 秒…), plus printable ASCII and punctuation. */
 export function uiCharacters(): string {
-  const chars = new Set<string>();
+  const chars = new Set<string>(gb2312Hanzi());
   for (let c = 0x20; c < 0x7f; c++) chars.add(String.fromCharCode(c));
   const formatter = [...readFileSync(path.join(ROOT, "lib", "i18n", "format.ts"), "utf8")].filter((ch) => ch.codePointAt(0)! >= 0x3000);
   for (const text of [...Object.values(CATALOGUE.zh), ...Object.values(LOCALE_NAMES), PUNCTUATION, formatter.join("")])
