@@ -60,7 +60,12 @@ export function searchString(params: Record<string, string | number | undefined>
 }
 
 /** Send a JSON body (or none) and parse the answer; a non-2xx answer becomes an ApiError. */
-export async function sendJson<T>(method: "POST" | "PUT" | "PATCH" | "DELETE", url: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
+export async function sendJson<T>(
+  method: "POST" | "PUT" | "PATCH" | "DELETE",
+  url: string,
+  body: unknown,
+  schema: z.ZodType<T>,
+): Promise<T> {
   const res = await fetch(url, {
     method,
     headers: { Accept: "application/json", ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
