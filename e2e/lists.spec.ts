@@ -32,9 +32,9 @@ test("ticking three rows by where they were before the first click selects those
     await expect(rows.nth(i).getByRole("checkbox")).toBeChecked();
     expect(await rows.nth(i).boundingBox()).toEqual(boxes[i]);
   }
-  await page.screenshot({ path: "/work/shots/lists/list-selected-1280.png" });
+  await page.screenshot({ path: test.info().outputPath("list-selected-1280.png") });
   await page.setViewportSize({ width: 1440, height: 900 });
-  await page.screenshot({ path: "/work/shots/lists/list-selected-1440.png" });
+  await page.screenshot({ path: test.info().outputPath("list-selected-1440.png") });
 });
 
 test("the list shows each trajectory's project and filters by it, in the URL", async ({ page, list, importPage, request }, testInfo) => {
@@ -93,7 +93,7 @@ test("importing data already in another project asks first: cancel, skip those, 
   // The form remembers the project last imported into.
   await expect(page.getByRole("textbox", { name: "Project" })).toHaveValue(projectA);
   await intoB();
-  await page.screenshot({ path: "/work/shots/lists/import-copies-question.png" });
+  await page.screenshot({ path: test.info().outputPath("import-copies-question.png") });
 
   await ask.getByRole("button", { name: "Cancel" }).click();
   await expect(ask).toBeHidden();

@@ -166,7 +166,7 @@ test("a suggested action is drawn on the screenshot in its own colour before it 
   await expect(legend).toContainText("Suggested action");
   await expect(legend).toContainText(text);
   expect((await editor.current()).toolCall).not.toMatchObject({ coordinate: [x, y] });
-  await page.screenshot({ path: "/work/shots/lists/suggest-drawn-1280.png" });
+  await page.screenshot({ path: test.info().outputPath("suggest-drawn-1280.png") });
 
   // Dismissed: gone from the canvas and the legend, the step unchanged.
   await card.getByRole("button", { name: "Dismiss" }).click();
@@ -184,5 +184,5 @@ test("a suggested action is drawn on the screenshot in its own colour before it 
   expect(Math.round(call.coordinate[1])).toBe(y);
   const corrected = (await editor.canvas.drawn()).marks.find((m) => m.name === "corrected-action")!;
   expect(Math.abs(corrected.points[0]![0] - at[0])).toBeLessThan(1.5);
-  await page.screenshot({ path: "/work/shots/lists/suggest-accepted-1280.png" });
+  await page.screenshot({ path: test.info().outputPath("suggest-accepted-1280.png") });
 });
