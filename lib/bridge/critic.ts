@@ -9,6 +9,7 @@
 // state the next step shows), the critique what the reviewer decided, the suggestion the corrected clear
 // action. Which actions are right or wrong is lib/domain/process-label.ts's isModelActionWrong.
 import { createHash } from "node:crypto";
+import { mulberry32 } from "@/lib/domain/random";
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
@@ -95,18 +96,6 @@ type Candidate = {
   solution: string;
   isUnreviewed: boolean;
 };
-
-/** Mulberry32: a small seeded generator, so `--seed` picks the same records on every machine. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** `k` of `n` indices chosen with the generator (Fisher-Yates), returned in ascending order. */
 function sampleIndices(n: number, k: number, random: () => number): number[] {
@@ -345,7 +334,7 @@ export async function exportCritic(
   let keep: Set<number> | undefined;
   if (opts.balance) {
     const want = balancedCounts(pos.length, neg.length, opts.balance);
-    const random = seededRandom(opts.seed);
+    const random = mulberry32(opts.seed);
     keep = new Set([
       ...sampleIndices(pos.length, want.positives, random).map((i) => pos[i]!),
       ...sampleIndices(neg.length, want.negatives, random).map((i) => neg[i]!),

@@ -1,3 +1,5 @@
+import { mulberry32 } from "@/lib/domain/random";
+
 /** A small seeded PRNG (mulberry32) so the demo data is byte-identical for the same seed. */
 export type Rng = {
   /** Uniform in [0, 1). */
@@ -9,17 +11,6 @@ export type Rng = {
   /** `count` distinct items in random order. */
   sample<T>(items: readonly T[], count: number): T[];
 };
-
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Mix a seed with a stream index, so trajectory i does not depend on how many came before it. */
 export function deriveSeed(seed: number, stream: number): number {
