@@ -2,6 +2,7 @@
 // A folder says what it may import: domain <- server | bridge | canvas <- queries | components <- app.
 // (The config files at the root, next.config.ts and the like, belong to no layer.)
 import js from "@eslint/js";
+import nextPlugin from "@next/eslint-plugin-next";
 import boundaries from "eslint-plugin-boundaries";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
@@ -20,7 +21,11 @@ const LAYERS = {
   domain: { pattern: "lib/domain/**", uses: [], packages: pkg("zod") },
   i18n: { pattern: "lib/i18n/**", uses: ["domain"], packages: pkg("zod", "react") },
   canvas: { pattern: "lib/canvas/**", uses: ["domain"], packages: pkg("zod") },
-  bridge: { pattern: "lib/bridge/**", uses: ["domain", "fixtures"], packages: [CORE, ...pkg("zod", "hyparquet-writer", "sharp")] },
+  bridge: {
+    pattern: "lib/bridge/**",
+    uses: ["domain", "fixtures"],
+    packages: [CORE, ...pkg("zod", "hyparquet", "hyparquet-writer", "sharp", "tar-stream")],
+  },
   queries: { pattern: "lib/queries/**", uses: ["domain", "canvas", "i18n"], packages: pkg("zod", "react", "@tanstack/react-query") },
   demo: { pattern: "lib/demo/**", uses: ["domain"], packages: [CORE, ...pkg("sharp")] },
   server: {
@@ -28,8 +33,21 @@ const LAYERS = {
     uses: ["domain", "i18n", "demo", "fixtures"],
     packages: [
       CORE,
-      ...pkg("zod", "next", "@prisma/*", "better-auth", "better-sqlite3", "pg", "sharp", "yauzl", "yazl", "busboy", "p-limit"),
-      ...pkg("openai", "@aws-sdk/*"),
+      ...pkg(
+        "zod",
+        "next",
+        "@prisma/*",
+        "better-auth",
+        "better-sqlite3",
+        "pg",
+        "sharp",
+        "yauzl",
+        "yazl",
+        "busboy",
+        "p-limit",
+        "csv-stringify",
+      ),
+      ...pkg("openai", "@aws-sdk/*", "esbuild"),
     ],
   },
   cli: { pattern: "lib/cli/**", uses: ["domain", "i18n", "server", "bridge", "demo"], packages: [CORE, ...pkg("zod")] },
@@ -102,6 +120,19 @@ export default tseslint.config(
           message: "Format dates and numbers with useFormat() / lib/i18n/format.ts.",
         })),
       ],
+    },
+  },
+  {
+    // Next's own rules (links, images, scripts, fonts, head) on the pages and what they draw.
+    name: "next",
+    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "lib/**/*.tsx"],
+    plugins: { "@next/next": nextPlugin },
+    rules: {
+      ...nextPlugin.configs.recommended.rules,
+      ...nextPlugin.configs["core-web-vitals"].rules,
+      // Screenshots and thumbnails come from the studio's own store at the size they are drawn (sized, cached, behind
+      // the session); next/image would re-encode training data and route it through an optimiser with no session.
+      "@next/next/no-img-element": "off",
     },
   },
   {

@@ -6,7 +6,7 @@ const nextConfig: NextConfig = {
   // or fails behind, another build's .next/lock.
   distDir: process.env.STUDIO_DIST_DIR || ".next",
   // Database drivers and native modules stay outside the bundle.
-  serverExternalPackages: ["@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "better-sqlite3", "pg", "sharp", "yauzl"],
+  serverExternalPackages: ["@prisma/adapter-better-sqlite3", "@prisma/adapter-pg", "better-sqlite3", "pg", "sharp", "yauzl", "esbuild"],
   poweredByHeader: false,
   async headers() {
     return [

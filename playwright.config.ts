@@ -54,7 +54,7 @@ export default defineConfig({
       STUDIO_SIGN_IN_PER_MINUTE: "1000",
       STUDIO_SKIP_BUILD: process.env.STUDIO_SKIP_BUILD ?? "0",
       // The specs read the editor's state through window.__studio* hooks, which only a test build has
-      // (NEXT_PUBLIC_STUDIO_TEST_HOOKS, read in components/editor/annotation-editor.tsx). With STUDIO_SKIP_BUILD=1, build with this set yourself.
+      // (NEXT_PUBLIC_STUDIO_TEST_HOOKS, read in components/editor/test-hooks.ts). With STUDIO_SKIP_BUILD=1, build with this set yourself.
       NEXT_PUBLIC_STUDIO_TEST_HOOKS: "1",
     },
   },

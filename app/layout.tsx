@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import { preload } from "react-dom";
 import { Providers } from "@/components/providers";
 import { TopNav } from "@/components/ui/top-nav";
 import { can, NAV_ITEMS } from "@/lib/domain/permissions";
@@ -21,6 +22,13 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   // The navigation shows only what this person may open; the server still checks every request.
   const links = actor ? NAV_ITEMS.filter((item) => can(actor, item.action)).map(({ href, key }) => ({ href, key })) : [];
   const locale = isLocale(actor?.locale) ? actor.locale : "en";
+  // The bundled Chinese faces (app/globals.css) load early for a signed-in person: their data is Chinese in any UI,
+  // and a face that arrives after the form fields were painted left them as empty boxes (Chromium does not repaint
+  // a textarea's text when a unicode-range face swaps in). Cached by the browser after the first page.
+  if (actor) {
+    for (const weight of [400, 700])
+      preload(`/fonts/studio-ui-sc-${weight}.woff2`, { as: "font", type: "font/woff2", crossOrigin: "anonymous" });
+  }
   return (
     <html lang={locale === "zh" ? "zh-CN" : "en"}>
       <body>

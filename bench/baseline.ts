@@ -6,6 +6,11 @@
 //     then insert the very rows the studio's import wrote (its Screenshot, Trajectory and Step rows,
 //     read beforehand, not timed) into a fresh studio database, with the same schema and indexes,
 //     through better-sqlite3 prepared statements in one transaction.
+//   decode <source dir> <imported studio dir> <scratch dir>
+//     what issue #22 item 4 adds to the import: a bare sharp decode of every distinct screenshot of
+//     <source>/data.jsonl (the import's own proof: every row inflated, within the pixel limit, libvips'
+//     cache off), from bytes read beforehand (not timed), four at a time. Not part of the issue's bound; the
+//     bench prints the import against the bound and against the bound plus this.
 //   export <export dir> <studio dir> <scratch dir>
 //     write the same bytes as every non-screenshot file of the export (read beforehand, not timed) and
 //     hard-link the same screenshot files from the studio's store, into <scratch>.
@@ -15,12 +20,14 @@ import { link, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import Database from "better-sqlite3";
+import { LIMITS } from "@/lib/domain/limits";
 
 const [mode, a, b, scratchArg] = process.argv.slice(2);
-if (!mode || !a || !b || !scratchArg) throw new Error("usage: bench/baseline.ts import|export <a> <b> <scratch>");
+if (!mode || !a || !b || !scratchArg) throw new Error("usage: bench/baseline.ts import|decode|export <a> <b> <scratch>");
 const scratch: string = scratchArg;
 
-async function importBound(source: string, studio: string): Promise<number> {
+/** The distinct screenshot file names of <source>/data.jsonl (Mobile-R1 release rows), in order met. */
+async function screenshotNames(source: string): Promise<string[]> {
   const names: string[] = [];
   const seen = new Set<string>();
   for await (const line of createInterface({ input: createReadStream(path.join(source, "data.jsonl"), "utf8"), crlfDelay: Infinity })) {
@@ -30,6 +37,11 @@ async function importBound(source: string, studio: string): Promise<number> {
       seen.add(s.image);
     }
   }
+  return names;
+}
+
+async function importBound(source: string, studio: string): Promise<number> {
+  const names = await screenshotNames(source);
   const from = new Database(path.join(studio, "studio.db"), { readonly: true });
   const tables = ["Screenshot", "Trajectory", "Step"].map((name) => {
     const rows = from.prepare(`SELECT * FROM "${name}"`).raw().all() as unknown[][];
@@ -86,6 +98,33 @@ async function importBound(source: string, studio: string): Promise<number> {
   return seconds;
 }
 
+async function decodeAll(source: string): Promise<number> {
+  const names = await screenshotNames(source);
+  const dir = path.join(source, "images");
+  const { default: sharp } = await import("sharp");
+  sharp.cache(false);
+  const files: Buffer[] = [];
+  for (const name of names) files.push(await readFile(path.join(dir, name)));
+  const started = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      while (next < files.length) {
+        const bytes = files[next++]!;
+        // The last pixel, as the import's proof asks for it: libvips inflates every row to reach it.
+        // Its size from the PNG header (IHDR), as the import reads it.
+        const width = bytes.readUInt32BE(16);
+        const height = bytes.readUInt32BE(20);
+        await sharp(bytes, { limitInputPixels: LIMITS.screenshotPixels, failOn: "error" })
+          .extract({ left: width - 1, top: height - 1, width: 1, height: 1 })
+          .raw()
+          .toBuffer();
+      }
+    }),
+  );
+  return (performance.now() - started) / 1000;
+}
+
 async function exportBound(exportDir: string, studio: string): Promise<number> {
   const files: { rel: string; bytes?: Buffer; store?: string }[] = [];
   const dirs = new Set<string>();
@@ -114,5 +153,5 @@ async function exportBound(exportDir: string, studio: string): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
-const seconds = mode === "import" ? await importBound(a, b) : await exportBound(a, b);
+const seconds = mode === "import" ? await importBound(a, b) : mode === "decode" ? await decodeAll(a) : await exportBound(a, b);
 console.log(JSON.stringify({ seconds }));

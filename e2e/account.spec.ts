@@ -63,7 +63,8 @@ test("a person switches the studio to Chinese and changes their password; both s
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(first);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Your account" })).toBeVisible();
+  // A sign-in (the password's hash) on a busy machine may take more than the default wait.
+  await expect(page.getByRole("heading", { name: "Your account" })).toBeVisible({ timeout: 30_000 });
 
   const account = new AccountPage(page);
   await account.setLanguage("简体中文", "Save language");
@@ -92,6 +93,6 @@ test("a person switches the studio to Chinese and changes their password; both s
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill("second-password-2");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/trajectories$/);
+  await expect(page).toHaveURL(/\/trajectories$/, { timeout: 30_000 });
   await context.close();
 });

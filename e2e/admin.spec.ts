@@ -12,7 +12,7 @@ async function signInFresh(browser: Browser, baseURL: string, email: string, pas
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/trajectories$/);
+  await expect(page).toHaveURL(/\/trajectories$/, { timeout: 30_000 });
   return page;
 }
 

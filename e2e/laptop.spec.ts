@@ -139,6 +139,13 @@ test("review at 1280x720: a readable canvas, and a compact mode with one line pe
   await page.goto(`/reviews/${t.id}`);
   await expect(page.getByRole("article", { name: "Step 1" })).toBeVisible({ timeout: 20_000 });
   await expect.poll(() => reviewStageWidth(page, 1)).toBeGreaterThanOrEqual(0.4 * LAPTOP.width);
+  // The phone itself is drawn at a readable size, not ~250 px wide: its width on the stage in CSS pixels (the
+  // seeded screenshots are 1080 px wide; the drawn image is scaled from that size whatever variant it shows).
+  const phoneWidth = () =>
+    new StepCanvasPart(page, page.locator('.review-step-canvas[data-step="1"]'))
+      .drawn()
+      .then((d) => (d.screenshot ? d.screenshot.scale * 1080 : 0));
+  await expect.poll(phoneWidth, { timeout: 20_000 }).toBeGreaterThanOrEqual(300);
 
   const compact = page.getByRole("button", { name: "Changed steps only" });
   await compact.click();

@@ -17,12 +17,13 @@ export async function seedAnnotatorTask(
   baseURL: string,
   label: string,
   steps: SeedStep[],
+  opts: { app?: string } = {},
 ): Promise<TrajectoryView> {
   const run = `${label}${Date.now().toString(36)}`;
   const instruction = `Open the notes app ${run}`;
   const call = (args: Record<string, unknown>) => JSON.stringify({ name: "mobile_use", arguments: args });
   const row = {
-    app_name: "Notes",
+    app_name: opts.app ?? "Notes",
     trajectory_length: steps.length,
     instruction,
     image_width: 1080,

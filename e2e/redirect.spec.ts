@@ -32,7 +32,7 @@ for (const next of VARIANTS) {
     await page.getByLabel("Email").fill(reviewer.email);
     await page.getByLabel("Password").fill(reviewer.password);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible({ timeout: 30_000 });
     expect(new URL(page.url()).host).toBe(studio);
 
     // Signed in now: the server-side redirect of the sign-in page must stay on the studio too...
@@ -53,6 +53,6 @@ test("a plain next path is still honoured after sign-in", async ({ browser, base
   await page.getByLabel("Email").fill(reviewer.email);
   await page.getByLabel("Password").fill(reviewer.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/reviews$/);
+  await expect(page).toHaveURL(/\/reviews$/, { timeout: 30_000 });
   await page.context().close();
 });

@@ -169,7 +169,7 @@ test("two people close the review loop: comment on a step, send back, fix, reply
   // Inspect step 1 on the step canvas: open it for room, then 100 % draws the full-resolution original.
   const canvas = new StepCanvasPart(rp, step1);
   await canvas.waitForScreenshot();
-  // Closed the picture is 560 px tall (readable on a laptop); opening the step gives it 820.
+  // Closed the picture is 720 px tall (a phone about 320 px wide, readable on a laptop); opening the step gives it 980.
   const small = (await canvas.stage.boundingBox())!.height;
   await step1.getByRole("button", { name: "Open step 1" }).click();
   await expect.poll(async () => (await canvas.stage.boundingBox())!.height, { timeout: 20_000 }).toBeGreaterThan(small + 200);

@@ -35,14 +35,20 @@ export const CLI_DIR = path.join(ROOT, ".tmp", "cli");
  * finds a file beside itself (lib/demo/fonts.ts, fixtures/index.ts, lib/bridge/reward-plugin.ts) finds it from
  * the bundle too. Relative to the bundle, so the checkout can move.
  */
-function sourceLocation(outDir) {
+function sourceLocation(outDir, workers = new Map()) {
   return {
     name: "source-location",
     setup(build) {
       build.onLoad({ filter: /\.(ts|tsx|mts|mjs|js)$/ }, (args) => {
         if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
-        const text = readFileSync(args.path, "utf8");
-        if (!text.includes("import.meta.")) return undefined;
+        const source = readFileSync(args.path, "utf8");
+        if (!source.includes("import.meta.")) return undefined;
+        // A worker named beside its caller (`new URL("./x.worker.ts", import.meta.url)`, lib/server/worker-file.ts)
+        // runs from its own built file beside the bundle: that URL is the bundle's, not the source's.
+        const text = source.replace(WORKER_URL, (whole, name) => {
+          const built = workers.get(path.resolve(path.dirname(args.path), name));
+          return built ? `new URL(${JSON.stringify(`./${built}`)}, import.meta["url"])` : whole;
+        });
         const rel = JSON.stringify(path.relative(outDir, args.path).split(path.sep).join("/"));
         const url = `new URL(${rel}, import.meta.url)`;
         const contents =
@@ -57,6 +63,19 @@ function sourceLocation(outDir) {
       });
     },
   };
+}
+
+/** How a caller names its worker thread's file (lib/server/worker-file.ts). */
+const WORKER_URL = /new URL\(\s*"\.\/([\w.-]+\.worker\.ts)"\s*,\s*import\.meta\.url\s*\)/g;
+
+/** Every worker thread's source (lib/server/**\/*.worker.ts): built as entry points of their own. */
+function workerSources(root) {
+  const dir = path.join(root, "lib", "server");
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((f) => f.endsWith(".worker.ts") && !f.includes("generated"))
+    .map((f) => path.join(dir, f));
 }
 
 /**
@@ -100,6 +119,31 @@ function prismaWasm(outDir, extraInputs) {
 export async function buildCli({ root = ROOT, entry = ENTRY, outDir = path.join(root, ".tmp", "cli"), quiet = false } = {}) {
   const esbuild = await import("esbuild");
   const wasmFiles = [];
+  // The worker threads first: their file names (content-addressed) are written into the bundle that starts them.
+  const workerEntries = Object.fromEntries(workerSources(root).map((f) => [path.basename(f, ".ts"), f]));
+  const workerBuild = await esbuild.build({
+    absWorkingDir: root,
+    entryPoints: workerEntries,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: `node${process.versions.node.split(".")[0]}`,
+    outdir: outDir,
+    entryNames: "[name]-[hash]",
+    outExtension: { ".js": ".mjs" },
+    external: EXTERNAL,
+    packages: "external",
+    tsconfig: existsSync(path.join(root, "tsconfig.json")) ? path.join(root, "tsconfig.json") : undefined,
+    sourcemap: "linked",
+    metafile: true,
+    write: false,
+    logLevel: quiet ? "error" : "warning",
+  });
+  const workers = new Map(
+    Object.entries(workerBuild.metafile.outputs)
+      .filter(([, o]) => o.entryPoint)
+      .map(([out, o]) => [path.resolve(root, o.entryPoint), path.basename(out)]),
+  );
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: { studio: entry },
@@ -122,10 +166,10 @@ export async function buildCli({ root = ROOT, entry = ENTRY, outDir = path.join(
     metafile: true,
     write: false,
     logLevel: quiet ? "error" : "warning",
-    plugins: [prismaWasm(outDir, wasmFiles), sourceLocation(outDir)],
+    plugins: [prismaWasm(outDir, wasmFiles), sourceLocation(outDir, workers)],
   });
   mkdirSync(outDir, { recursive: true });
-  for (const f of result.outputFiles) {
+  for (const f of [...workerBuild.outputFiles, ...result.outputFiles]) {
     // Content-addressed names: an existing file already holds these bytes (a source map's name follows its chunk's).
     if (existsSync(f.path) && !f.path.endsWith(".map")) continue;
     const tmp = `${f.path}.${process.pid}.tmp`;
@@ -137,6 +181,7 @@ export async function buildCli({ root = ROOT, entry = ENTRY, outDir = path.join(
   if (!entryFile) throw new Error("esbuild wrote no entry point");
   const inputs = [
     ...Object.keys(result.metafile.inputs),
+    ...Object.keys(workerBuild.metafile.inputs),
     ...wasmFiles.map((w) => path.relative(root, w.source)),
     path.relative(root, fileURLToPath(import.meta.url)),
   ];
@@ -158,7 +203,7 @@ export async function buildCli({ root = ROOT, entry = ENTRY, outDir = path.join(
   prune(
     outDir,
     new Set(
-      Object.keys(result.metafile.outputs)
+      [...Object.keys(result.metafile.outputs), ...Object.keys(workerBuild.metafile.outputs)]
         .map((o) => path.basename(o))
         .flatMap((o) => [o, `${o}.map`]),
     ),

@@ -88,7 +88,21 @@ describe("npm run studio starts the compiled command line", () => {
       expect(loaded).not.toContain(heavy);
   });
 
-  it("a database command (stats) opens the database without loading the AWS SDK, sharp or better-auth", () => {
+  it("a database command (export) opens the database without loading the AWS SDK, sharp or better-auth", () => {
+    const data = path.join(tmp, "export-studio");
+    const log = path.join(tmp, "export.log");
+    const r = runScript("studio", ["export", "--out", path.join(data, "out"), "--status", "all"], log, {
+      STUDIO_DATA_DIR: data,
+      DATABASE_URL: `file:${path.join(data, "studio.db")}`,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("exported 0 trajectories");
+    const loaded = packagesIn(log);
+    expect(loaded).toContain("@prisma/client");
+    for (const unused of ["@aws-sdk/client-s3", "sharp", "better-auth"]) expect(loaded).not.toContain(unused);
+  });
+
+  it("`studio stats` on SQLite reads the counts with the raw driver: Prisma's client is neither loaded nor parsed", () => {
     const data = path.join(tmp, "stats-studio");
     const log = path.join(tmp, "stats.log");
     const r = runScript("studio", ["stats", "--json"], log, {
@@ -96,16 +110,17 @@ describe("npm run studio starts the compiled command line", () => {
       DATABASE_URL: `file:${path.join(data, "studio.db")}`,
     });
     expect(r.status, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ trajectories: 0, steps: 0 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ trajectories: 0, steps: 0, byProject: [] });
     const loaded = packagesIn(log);
-    expect(loaded).toContain("@prisma/client");
-    for (const unused of ["@aws-sdk/client-s3", "sharp", "better-auth"]) expect(loaded).not.toContain(unused);
+    expect(loaded).toContain("better-sqlite3");
+    expect(loaded.filter((p) => p.startsWith("@prisma/"))).toEqual([]);
+    expect(sourcesIn(log).filter((s) => s.startsWith("lib/server/generated/"))).toEqual([]);
   });
 
   it("a SQLite studio's database command neither loads nor parses the PostgreSQL client, its adapter or driver", () => {
     const data = path.join(tmp, "sqlite-only");
     const log = path.join(tmp, "sqlite-only.log");
-    const r = runScript("studio", ["stats", "--json"], log, {
+    const r = runScript("studio", ["users", "list"], log, {
       STUDIO_DATA_DIR: data,
       DATABASE_URL: `file:${path.join(data, "studio.db")}`,
     });

@@ -1,5 +1,8 @@
 import type { Metadata } from "next";
+import { AgreementPanel } from "@/components/dashboard/agreement";
 import { Dashboard } from "@/components/dashboard/dashboard";
+import { EffortPanel } from "@/components/dashboard/effort";
+import { GoldPanel } from "@/components/dashboard/gold";
 import { JudgeAgreement } from "@/components/dashboard/judge-agreement";
 import { isLocale, translator } from "@/lib/i18n";
 import { pageActor } from "@/lib/server/page-auth";
@@ -16,6 +19,9 @@ export default async function DashboardPage() {
         <span className="sub">{t("dashboard.sub")}</span>
       </div>
       <Dashboard />
+      <EffortPanel />
+      <AgreementPanel />
+      <GoldPanel />
       <JudgeAgreement />
     </main>
   );

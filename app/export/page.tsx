@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { ExportPanel } from "@/components/export/export-panel";
 import { isLocale, translator } from "@/lib/i18n";
 import { pageActor } from "@/lib/server/page-auth";
@@ -14,6 +15,7 @@ export default async function ExportPage() {
       <div className="page-head">
         <h1>{t("export.title")}</h1>
         <span className="sub">{t("export.sub")}</span>
+        <Link href="/admin/snapshots">{t("snapshots.link")}</Link>
       </div>
       <ExportPanel />
     </main>

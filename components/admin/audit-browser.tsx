@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { DayInput } from "@/components/ui/day-input";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
 import { useFormat, useT } from "@/lib/i18n/react";
 import { isMessageKey, type MessageKey } from "@/lib/i18n";
@@ -62,11 +63,11 @@ export function AuditBrowser({ filters }: { filters: AuditFilters }) {
         </label>
         <label className="field">
           <span>{t("audit.from")}</span>
-          <input className="input input-date" type="date" value={draft.from} onChange={set("from")} />
+          <DayInput value={draft.from} onChange={(day) => set("from")({ target: { value: day } })} />
         </label>
         <label className="field">
           <span>{t("audit.to")}</span>
-          <input className="input input-date" type="date" value={draft.to} onChange={set("to")} />
+          <DayInput value={draft.to} onChange={(day) => set("to")({ target: { value: day } })} />
         </label>
         <button className="btn btn-primary" type="submit">
           {t("audit.apply")}

@@ -1,5 +1,6 @@
 "use client";
 
+import { StoredMessageText } from "@/components/ui/stored-message";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
@@ -83,13 +84,18 @@ function JobRow({ job, onCommand }: { job: ModelJobView; onCommand: (c: "pause" 
       <td>
         {t(`model.jobs.kind.${job.kind}`)}{" "}
         <span className="muted small">
-          {t("model.jobs.trajectories", { n: job.trajectories })} · {job.prompt} · {job.model}
+          {t("model.jobs.trajectories", { n: job.trajectories })} · <span data-i18n="data">{job.prompt}</span> ·{" "}
+          <span data-i18n="data">{job.model}</span>
           {job.includesSubmittedAndApproved && <> · {t("model.jobs.includes")}</>}
         </span>
       </td>
       <td>
         {t(`model.jobs.state.${job.state}`)}
-        {job.error && <div className="problem is-blocking small">{job.error}</div>}
+        {job.error && (
+          <div className="problem is-blocking small">
+            <StoredMessageText message={job.errorMessage} fallback={job.error} />
+          </div>
+        )}
       </td>
       <td>
         <progress max={Math.max(1, job.progress.total)} value={job.progress.done} />{" "}

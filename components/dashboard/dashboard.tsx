@@ -8,6 +8,8 @@ import { VERDICTS } from "@/lib/domain/trajectory";
 import type { Dashboard as DashboardData } from "@/lib/domain/dashboard";
 import { useFormat, useT } from "@/lib/i18n/react";
 import { dashboardQuery } from "@/lib/queries/dashboard";
+import { CsvLink } from "./csv-link";
+import { LaneCounts } from "./lane-counts";
 
 const STATUS_COLORS: Record<(typeof TASK_STATUSES)[number], string> = {
   new: "#c4cad3",
@@ -42,7 +44,10 @@ function DashboardBody({ data }: { data: DashboardData }) {
   return (
     <div className="dashboard">
       <section className="panel chart-panel" aria-label={t("dashboard.byApp")}>
-        <h2>{t("dashboard.byApp")}</h2>
+        <div className="panel-title-row">
+          <h2>{t("dashboard.byApp")}</h2>
+          <CsvLink table="by-app" title={t("dashboard.byApp")} />
+        </div>
         <ResponsiveContainer width="100%" height={Math.max(220, data.byApp.length * 26 + 60)}>
           <BarChart data={data.byApp} layout="vertical" margin={{ left: 24, right: 16 }}>
             <CartesianGrid strokeDasharray="3 3" horizontal={false} />
@@ -58,7 +63,10 @@ function DashboardBody({ data }: { data: DashboardData }) {
       </section>
       <div className="dashboard-row">
         <section className="panel chart-panel" aria-label={t("dashboard.verdicts")}>
-          <h2>{t("dashboard.verdicts")}</h2>
+          <div className="panel-title-row">
+            <h2>{t("dashboard.verdicts")}</h2>
+            <CsvLink table="verdicts" title={t("dashboard.verdicts")} />
+          </div>
           <p className="sub">
             {t("dashboard.verdicts.note")} {judged > 0 && `${pct((data.verdicts.corrected + data.verdicts.harmful) / judged)}`}
           </p>
@@ -77,7 +85,10 @@ function DashboardBody({ data }: { data: DashboardData }) {
           </ResponsiveContainer>
         </section>
         <section className="panel chart-panel" aria-label={t("dashboard.daily")}>
-          <h2>{t("dashboard.daily")}</h2>
+          <div className="panel-title-row">
+            <h2>{t("dashboard.daily")}</h2>
+            <CsvLink table="daily" title={t("dashboard.daily")} />
+          </div>
           <ResponsiveContainer width="100%" height={250}>
             <LineChart data={data.daily}>
               <CartesianGrid strokeDasharray="3 3" vertical={false} />
@@ -95,7 +106,10 @@ function DashboardBody({ data }: { data: DashboardData }) {
       </div>
       <div className="dashboard-row">
         <section className="panel chart-panel" aria-label={t("dashboard.annotators")}>
-          <h2>{t("dashboard.annotators")}</h2>
+          <div className="panel-title-row">
+            <h2>{t("dashboard.annotators")}</h2>
+            <CsvLink table="annotators" title={t("dashboard.annotators")} />
+          </div>
           {data.annotators.length === 0 ? (
             <EmptyState title={t("dashboard.noAnnotators")} />
           ) : (
@@ -114,7 +128,7 @@ function DashboardBody({ data }: { data: DashboardData }) {
               <tbody>
                 {data.annotators.map((a) => (
                   <tr key={a.email}>
-                    <td>{a.email}</td>
+                    <td data-i18n="data">{a.email}</td>
                     <td className="num">{a.assigned}</td>
                     <td className="num">{a.inProgress}</td>
                     <td className="num">{a.submitted}</td>
@@ -132,8 +146,12 @@ function DashboardBody({ data }: { data: DashboardData }) {
             </table>
           )}
         </section>
+        <LaneCounts lanes={data.lanes} />
         <section className="panel chart-panel" aria-label={t("dashboard.review")}>
-          <h2>{t("dashboard.review")}</h2>
+          <div className="panel-title-row">
+            <h2>{t("dashboard.review")}</h2>
+            <CsvLink table="review" title={t("dashboard.review")} />
+          </div>
           <p>
             {decisions === 0
               ? t("dashboard.noDecisions")

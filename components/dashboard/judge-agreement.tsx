@@ -5,6 +5,7 @@ import { useQuery } from "@tanstack/react-query";
 import { ErrorBox, Loading } from "@/components/ui/states";
 import { useT } from "@/lib/i18n/react";
 import { judgeAgreementQuery, type Confusion } from "@/lib/queries/model";
+import { CsvLink } from "./csv-link";
 
 const pct = (n: number, of: number) => (of === 0 ? "—" : `${Math.round((100 * n) / of)}%`);
 
@@ -35,7 +36,10 @@ export function JudgeAgreement() {
             <dd>{a.unjudged}</dd>
           </dl>
           <Matrix c={a.overall.confusion} />
-          <h3>{t("judge.byApp")}</h3>
+          <div className="panel-title-row">
+            <h3>{t("judge.byApp")}</h3>
+            <CsvLink table="judge-by-app" title={t("judge.byApp")} />
+          </div>
           <table className="table" aria-label={t("judge.byApp")}>
             <thead>
               <tr>
@@ -48,7 +52,7 @@ export function JudgeAgreement() {
             <tbody>
               {a.byApp.map((g) => (
                 <tr key={g.app}>
-                  <td>{g.app}</td>
+                  <td data-i18n="data">{g.app}</td>
                   <td>{g.pairs}</td>
                   <td>{pct(g.agree, g.pairs)}</td>
                   <td>{kappa(g.kappa)}</td>
@@ -56,7 +60,10 @@ export function JudgeAgreement() {
               ))}
             </tbody>
           </table>
-          <h3>{t("judge.disagreements")}</h3>
+          <div className="panel-title-row">
+            <h3>{t("judge.disagreements")}</h3>
+            <CsvLink table="judge-disagreements" title={t("judge.disagreements")} />
+          </div>
           {a.disagreements.length === 0 ? (
             <p className="muted">{t("judge.noDisagreements")}</p>
           ) : (
@@ -73,10 +80,12 @@ export function JudgeAgreement() {
               <tbody>
                 {a.disagreements.map((d) => (
                   <tr key={d.trajectoryId}>
-                    <td>{d.app}</td>
+                    <td data-i18n="data">{d.app}</td>
                     <td>{t(`judge.${d.human}`)}</td>
                     <td>{t(`judge.${d.judge}`)}</td>
-                    <td title={d.instruction}>{d.reason}</td>
+                    <td title={d.instruction} data-i18n="data">
+                      {d.reason}
+                    </td>
                     <td>
                       <Link href={`/trajectories/${d.trajectoryId}`} aria-label={t("judge.openNamed", { instruction: d.instruction })}>
                         {t("judge.open")}

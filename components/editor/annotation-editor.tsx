@@ -3,18 +3,10 @@
 import { useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
-import { createAutosave, restoreDrafts, type Autosave } from "@/lib/canvas/autosave";
-import { snapTargetsOf } from "@/lib/canvas/snap";
-import { createEditor, TRAJECTORY_KEY, viewTransform, type DocValue, type Editor, type Synced } from "@/lib/canvas/editor";
+import { createAutosave, type Autosave } from "@/lib/canvas/autosave";
+import { TRAJECTORY_KEY, type EditorMode } from "@/lib/canvas/editor";
 import { editorShortcuts } from "@/lib/canvas/editor-shortcuts";
-import {
-  annotationOf,
-  isEditableStatus,
-  saveTrajectoryInput,
-  stepAnnotationSchema,
-  submitProblems,
-  trajectoryAnnotationOf,
-} from "@/lib/domain/annotation";
+import { isEditableStatus, saveTrajectoryInput, stepAnnotationSchema, submitProblems } from "@/lib/domain/annotation";
 import { useT } from "@/lib/i18n/react";
 import { renewLeaseRequest, saveStepRequest, saveTrajectoryRequest, useSubmitTrajectory } from "@/lib/queries/annotation";
 import { trajectoryKeys, trajectoryQuery } from "@/lib/queries/trajectories";
@@ -26,13 +18,19 @@ import { EditorHeader } from "./editor-header";
 import { HelpOverlay } from "./help-overlay";
 import { MergeDialog } from "./merge-dialog";
 import { SubmitBlocked, Submitted } from "./submit-panel";
+import { FastLanePanel, LaneSwitch } from "./fast-lane-panel";
+import { useFastLaneSubmit } from "@/lib/queries/lane";
 import { StepForm, THOUGHT_STATE_ID } from "./step-form";
 import { ReviewNotes } from "./review-notes";
 import { StepStrip } from "./step-strip";
 import { createSuggestions, SuggestionPanel, useSuggestedAction } from "./suggestion-panel";
+import { useActiveTime } from "./use-active-time";
 import { useEditor } from "./use-editor";
 import "./editor.css";
-import { usePrefetchScreenshots, useStepInUrl } from "@/components/step-viewer/step-hooks";
+import { usePrefetchScreenshots, useStepInUrl } from "./step-hooks";
+import { buildEditor, draftScope } from "./build-editor";
+import { useExposeForTests } from "./test-hooks";
+import { EditorProvider } from "./editor-context";
 import { usePersonSetting, useLocalSettingsMigration } from "@/components/ui/person-settings";
 import { Splitter } from "@/components/ui/splitter";
 import { SIDE_PANEL_WIDTH } from "@/lib/domain/person-settings";
@@ -41,7 +39,16 @@ import { cachedPersonSettings, personSettingsQuery, savePersonSettings } from "@
 /** Heartbeat interval: the lease lasts ten minutes, renewed every minute while the editor is open. */
 const HEARTBEAT_MS = 60_000;
 
-export function AnnotationEditor({ id, initialStepIndex }: { id: string; initialStepIndex: number }) {
+export function AnnotationEditor({
+  id,
+  initialStepIndex,
+  initialMode = "full",
+}: {
+  id: string;
+  initialStepIndex: number;
+  /** `fast` opens the first-error fast lane (`?lane=fast`); the mode switches with Shift+L either way. */
+  initialMode?: EditorMode;
+}) {
   const t = useT();
   const query = useQuery({ ...trajectoryQuery(id), staleTime: Infinity });
   // The panes open at the person's sizes at once, never at a default that then jumps (an error: defaults).
@@ -54,40 +61,7 @@ export function AnnotationEditor({ id, initialStepIndex }: { id: string; initial
     );
   }
   if (!query.data || settings.isPending) return <Loading>{t("editor.loading")}</Loading>;
-  return <LoadedEditor trajectory={query.data} initialStepIndex={initialStepIndex} />;
-}
-
-/** Drafts belong to one person's work on one trajectory (the editor is only ever the assignee's). */
-const draftScope = (t: TrajectoryView) => `${t.assigneeId ?? "none"}.${t.id}`;
-
-/** Build the engine from the server's view, with local drafts laid over it (loading is never an undo step). */
-function buildEditor(trajectory: TrajectoryView, stepIndex: number): Editor {
-  const server: Record<string, Synced<DocValue>> = {
-    [TRAJECTORY_KEY]: { version: trajectory.version, value: trajectoryAnnotationOf(trajectory) },
-  };
-  const steps: Record<string, ReturnType<typeof annotationOf>> = {};
-  for (const s of trajectory.steps) {
-    steps[s.id] = annotationOf(s);
-    server[s.id] = { version: s.version, value: steps[s.id]! };
-  }
-  const isReadOnly = !isEditableStatus(trajectory.status);
-  const restored = isReadOnly
-    ? { doc: { trajectory: trajectoryAnnotationOf(trajectory), steps }, server, conflicts: {} }
-    : restoreDrafts({ trajectory: trajectoryAnnotationOf(trajectory), steps }, server, localDrafts(draftScope(trajectory)));
-  return createEditor({
-    trajectoryId: trajectory.id,
-    steps: trajectory.steps.map((s) => ({
-      id: s.id,
-      index: s.index,
-      size: { width: s.screenshot.width, height: s.screenshot.height },
-      targets: snapTargetsOf(s),
-    })),
-    stepIndex,
-    doc: restored.doc,
-    server: restored.server,
-    conflicts: restored.conflicts,
-    isReadOnly,
-  });
+  return <LoadedEditor trajectory={query.data} initialStepIndex={initialStepIndex} initialMode={initialMode} />;
 }
 
 /**
@@ -102,10 +76,18 @@ function showProvenance(client: QueryClient, trajectoryId: string, saved: StepVi
   );
 }
 
-function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: TrajectoryView; initialStepIndex: number }) {
+function LoadedEditor({
+  trajectory,
+  initialStepIndex,
+  initialMode,
+}: {
+  trajectory: TrajectoryView;
+  initialStepIndex: number;
+  initialMode: EditorMode;
+}) {
   const t = useT();
   const client = useQueryClient();
-  const [editor] = useState(() => buildEditor(trajectory, initialStepIndex));
+  const [editor] = useState(() => buildEditor(trajectory, { stepIndex: initialStepIndex, mode: initialMode, withDrafts: true }));
   const [autosave] = useState<Autosave>(() =>
     createAutosave(editor, {
       drafts: localDrafts(draftScope(trajectory)),
@@ -121,11 +103,17 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
   );
   useEffect(() => () => autosave.dispose(), [autosave]);
   const [suggestions] = useState(() => createSuggestions(editor));
+  useEffect(() => suggestions.watch(), [suggestions]);
   const submit = useSubmitTrajectory(trajectory.id);
+  const fastSubmit = useFastLaneSubmit(trajectory.id);
+  const [fastDone, setFastDone] = useState<"submitted" | "queued" | null>(null);
+  const mode = useEditor(editor, (s) => s.mode);
+  const firstError = useEditor(editor, (s) => s.firstError);
   const stepIndex = useEditor(editor, (s) => s.stepIndex);
   const isHelpOpen = useEditor(editor, (s) => s.isHelpOpen);
   const doc = useEditor(editor, (s) => s.doc);
   const step = trajectory.steps[stepIndex]!;
+  useActiveTime(trajectory.id, step.id);
   const suggestedAction = useSuggestedAction(suggestions, step.id);
 
   const problems = useMemo(
@@ -162,6 +150,24 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
     }
   }, [autosave, editor, submit, problems]);
 
+  /** The fast lane's hand-in: what waits is saved first, then the outcome and the mark go with the trajectory's version. */
+  const doFastSubmit = useCallback(async () => {
+    const s = editor.get();
+    if (fastSubmit.isPending || s.isReadOnly || s.mode !== "fast") return;
+    const outcome = s.doc.trajectory.outcome;
+    if (outcome === null || s.firstError === null) return;
+    await autosave.flush();
+    if (autosave.state.get().status !== "saved") return;
+    const version = editor.get().server[TRAJECTORY_KEY]!.version;
+    const view = await fastSubmit
+      .mutateAsync({ version, outcome, firstError: s.firstError === "none" ? null : s.firstError })
+      .catch(() => null);
+    if (view) {
+      editor.setReadOnly(true);
+      setFastDone(view.status === "submitted" ? "submitted" : "queued");
+    }
+  }, [autosave, editor, fastSubmit]);
+
   const personId = trajectory.assigneeId ?? "none";
   const shortcuts = useMemo(
     () =>
@@ -172,8 +178,9 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
         isVerdictAdvancing: () => cachedPersonSettings(client).verdictAdvances === true,
         acceptSuggestion: () => void suggestions.accept(),
         toggleNextScreen: () => void savePersonSettings(client, { isNextScreenShown: !cachedPersonSettings(client).isNextScreenShown }),
+        submitFastLane: () => void doFastSubmit(),
       }),
-    [editor, autosave, client, suggestions, doSubmit],
+    [editor, autosave, client, suggestions, doSubmit, doFastSubmit],
   );
   useLocalSettingsMigration(personId);
   const [sideWidth, setSideWidth] = usePersonSetting("sidePanelWidth", SIDE_PANEL_WIDTH.default);
@@ -184,61 +191,75 @@ function LoadedEditor({ trajectory, initialStepIndex }: { trajectory: Trajectory
   usePrefetchScreenshots(trajectory, stepIndex);
   useHeartbeat(trajectory.id, !editor.get().isReadOnly);
   useOnlineRetry(autosave);
-  useExposeForTests(editor, autosave);
+  useExposeForTests(editor, autosave, shortcuts);
 
   return (
-    <main className="editor">
-      <EditorHeader
-        trajectory={trajectory}
-        editor={editor}
-        autosave={autosave}
-        shortcuts={shortcuts}
-        canSubmit={canSubmit}
-        isSubmitting={submit.isPending}
-        submitError={submit.error}
-        onSubmit={doSubmit}
-      />
-      {/* Notices lie over the top of the work area instead of pushing it down: the canvas never moves under the pointer. */}
-      <div className="editor-notices">
-        {isBlockedShown && problems.length > 0 && (
-          <SubmitBlocked problems={problems} onPickStep={editor.goTo} onClose={() => setBlockedShown(false)} />
-        )}
-        {isSubmitted && <Submitted />}
-      </div>
-      <div className="editor-main" style={{ ["--side-width" as string]: `${sideWidth}px` }}>
-        <CanvasPane
-          editor={editor}
-          step={step}
-          nextStep={trajectory.steps[stepIndex + 1] ?? null}
-          stepCount={trajectory.steps.length}
-          shortcuts={shortcuts}
-          suggested={suggestedAction}
-          isSideCollapsed={isSideCollapsed}
-          onToggleSide={() => setSideCollapsed(!isSideCollapsed)}
-          isNextScreenShown={isNextScreenShown}
-          onToggleNextScreen={() => setNextScreenShown(!isNextScreenShown)}
+    <EditorProvider editor={editor} shortcuts={shortcuts}>
+      <main className="editor">
+        <EditorHeader
+          trajectory={trajectory}
+          autosave={autosave}
+          canSubmit={canSubmit}
+          isSubmitting={submit.isPending}
+          submitError={submit.error}
+          onSubmit={doSubmit}
         />
-        <Splitter
-          value={sideWidth}
-          min={SIDE_PANEL_WIDTH.min}
-          max={SIDE_PANEL_WIDTH.max}
-          label={t("layout.splitter")}
-          title={t("layout.splitterHint")}
-          onChange={setSideWidth}
-        />
-        <div className="side-panel">
-          <ReviewNotes trajectoryId={trajectory.id} stepIndex={stepIndex} onPickStep={editor.goTo} />
-          <SuggestionPanel editor={editor} suggestions={suggestions} step={step} />
-          <StepForm editor={editor} step={step} shortcuts={shortcuts} isSubmitAttempted={isSubmitAttempted} />
+        {/* Notices lie over the top of the work area instead of pushing it down: the canvas never moves under the pointer. */}
+        <div className="editor-notices">
+          {isBlockedShown && problems.length > 0 && (
+            <SubmitBlocked problems={problems} onPickStep={editor.goTo} onClose={() => setBlockedShown(false)} />
+          )}
+          {(isSubmitted || fastDone === "submitted") && <Submitted />}
         </div>
-      </div>
-      <StepStrip editor={editor} steps={trajectory.steps} />
-      {isHelpOpen && <HelpOverlay shortcuts={shortcuts} onClose={editor.toggleHelp} notes={t("shortcut.inFields")} />}
-      <MergeDialog editor={editor} steps={trajectory.steps} />
-      <p className="sr-only" aria-live="polite">
-        {t("editor.stepOf", { n: stepIndex + 1, count: trajectory.steps.length })}
-      </p>
-    </main>
+        <div className="editor-main" style={{ ["--side-width" as string]: `${sideWidth}px` }}>
+          <CanvasPane
+            step={step}
+            nextStep={trajectory.steps[stepIndex + 1] ?? null}
+            stepCount={trajectory.steps.length}
+            suggested={suggestedAction}
+            isSideCollapsed={isSideCollapsed}
+            onToggleSide={() => setSideCollapsed(!isSideCollapsed)}
+            isNextScreenShown={isNextScreenShown}
+            onToggleNextScreen={() => setNextScreenShown(!isNextScreenShown)}
+          />
+          <Splitter
+            value={sideWidth}
+            min={SIDE_PANEL_WIDTH.min}
+            max={SIDE_PANEL_WIDTH.max}
+            label={t("layout.splitter")}
+            title={t("layout.splitterHint")}
+            onChange={setSideWidth}
+          />
+          <div className="side-panel">
+            <LaneSwitch />
+            {mode === "fast" && (
+              <FastLanePanel
+                stepCount={trajectory.steps.length}
+                after={trajectory.fastLaneAfter}
+                onSubmit={() => void doFastSubmit()}
+                isSubmitting={fastSubmit.isPending}
+                error={fastSubmit.error}
+                done={fastDone}
+              />
+            )}
+            <ReviewNotes trajectoryId={trajectory.id} stepIndex={stepIndex} onPickStep={editor.goTo} />
+            {/* In the fast lane only the marked step is corrected on the spot: the normal step form, for it alone. */}
+            {(mode === "full" || firstError === stepIndex) && (
+              <>
+                <SuggestionPanel suggestions={suggestions} step={step} />
+                <StepForm step={step} isSubmitAttempted={isSubmitAttempted} />
+              </>
+            )}
+          </div>
+        </div>
+        <StepStrip steps={trajectory.steps} />
+        {isHelpOpen && <HelpOverlay shortcuts={shortcuts} onClose={editor.toggleHelp} notes={t("shortcut.inFields")} />}
+        <MergeDialog editor={editor} steps={trajectory.steps} />
+        <p className="sr-only" aria-live="polite">
+          {t("editor.stepOf", { n: stepIndex + 1, count: trajectory.steps.length })}
+        </p>
+      </main>
+    </EditorProvider>
   );
 }
 
@@ -262,35 +283,4 @@ function useOnlineRetry(autosave: Autosave) {
     window.addEventListener("online", online);
     return () => window.removeEventListener("online", online);
   }, [autosave]);
-}
-
-declare global {
-  interface Window {
-    __studioEditor?: {
-      state: () => ReturnType<Editor["get"]>;
-      sync: () => ReturnType<Autosave["state"]["get"]>;
-      /** Stage transform: display pixels per original pixel and the image's top-left, in stage pixels. */
-      view: () => ReturnType<typeof viewTransform>;
-      /** Save what waits now (instead of after the debounce); resolves when the server answered. */
-      flush: () => Promise<void>;
-    };
-  }
-}
-
-/** The engine's state for browser tests (test builds only): read the store, never pixels. */
-function useExposeForTests(editor: Editor, autosave: Autosave) {
-  useEffect(() => {
-    // Test builds only: the browser tests' build sets NEXT_PUBLIC_STUDIO_TEST_HOOKS=1 (scripts/test-all.mjs,
-    // playwright.config.ts). Written out here, not imported, so a production build inlines it and drops the hook.
-    if (process.env.NEXT_PUBLIC_STUDIO_TEST_HOOKS !== "1") return;
-    window.__studioEditor = {
-      state: editor.get,
-      sync: autosave.state.get,
-      view: () => viewTransform(editor.get()),
-      flush: () => autosave.flush(),
-    };
-    return () => {
-      window.__studioEditor = undefined;
-    };
-  }, [editor, autosave]);
 }

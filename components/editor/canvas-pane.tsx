@@ -1,39 +1,38 @@
 "use client";
 
 import { useCallback } from "react";
-import { TOOLS, type Editor, type EditorState, type Tool } from "@/lib/canvas/editor";
-import { kbdHint, type Shortcut } from "@/lib/canvas/shortcuts";
-import { zoomHints } from "@/lib/canvas/view-shortcuts";
+import { TOOLS, type Tool } from "@/lib/canvas/editor";
+import { kbdHint, withKbd } from "@/lib/canvas/shortcuts";
 import { useT } from "@/lib/i18n/react";
 import type { StepView } from "@/lib/domain/views";
 import type { StepToolCall } from "@/lib/domain/tool-call";
 import { StepCanvas } from "@/components/step-canvas/step-canvas";
 import { screenshotUrl } from "@/lib/queries/trajectories";
 import { elementBoxesOf, importedBoxesOf } from "@/lib/canvas/overlay";
+import { useEditorContext } from "./editor-context";
+import { Kbd } from "./kbd";
 import { useCurrentAnnotation, useEditor } from "./use-editor";
 
+/** The editor and its registry come from the page's EditorProvider. */
 type Props = {
-  editor: Editor;
   step: StepView;
   /** The step after this one (its screenshot shows what this step's action led to), null on the last step. */
   nextStep: StepView | null;
   stepCount: number;
-  shortcuts: Shortcut<EditorState>[];
   /** The model's suggested action for this step, not yet accepted: drawn over the screenshot. */
   suggested?: StepToolCall | null;
   /** The person's layout settings (kept on the server). */
   isSideCollapsed: boolean;
   onToggleSide: () => void;
   isNextScreenShown: boolean;
-  onToggleNextScreen: () => void;
+  /** Without it (a review fix: the next step is right below) there is no next-screen toggle. */
+  onToggleNextScreen?: () => void;
 };
 
 export function CanvasPane({
-  editor,
   step,
   nextStep,
   stepCount,
-  shortcuts,
   suggested = null,
   isSideCollapsed,
   onToggleSide,
@@ -41,6 +40,7 @@ export function CanvasPane({
   onToggleNextScreen,
 }: Props) {
   const t = useT();
+  const { editor, shortcuts, hints } = useEditorContext();
   const tool = useEditor(editor, (s) => s.tool);
   const isBoxSelected = useEditor(editor, (s) => s.isBoxSelected);
   const cutAfter = useEditor(editor, (s) => s.doc.trajectory.cutAfter);
@@ -60,7 +60,7 @@ export function CanvasPane({
           onClick={editor.prev}
           disabled={step.index === 0}
           aria-label={t("shortcut.stepPrev")}
-          title={`${t("shortcut.stepPrev")} (${kbdHint(shortcuts, "step.prev")})`}
+          title={withKbd(t("shortcut.stepPrev"), shortcuts, "step.prev")}
         >
           ←
         </button>
@@ -73,7 +73,7 @@ export function CanvasPane({
           onClick={editor.next}
           disabled={step.index >= stepCount - 1}
           aria-label={t("shortcut.stepNext")}
-          title={`${t("shortcut.stepNext")} (${kbdHint(shortcuts, "step.next")})`}
+          title={withKbd(t("shortcut.stepNext"), shortcuts, "step.next")}
         >
           →
         </button>
@@ -87,9 +87,9 @@ export function CanvasPane({
             aria-pressed={tool === x}
             disabled={isReadOnly && x !== "select"}
             onClick={() => editor.setTool(x)}
-            title={`${t(`tool.${x}.hint`)} (${kbdHint(shortcuts, `tool.${x}`)})`}
+            title={withKbd(t(`tool.${x}.hint`), shortcuts, `tool.${x}`)}
           >
-            {t(`tool.${x}`)} <span className="kbd">{kbdHint(shortcuts, `tool.${x}`)}</span>
+            {t(`tool.${x}`)} <Kbd keys={kbdHint(shortcuts, `tool.${x}`)} />
           </button>
         ))}
       </div>
@@ -100,7 +100,7 @@ export function CanvasPane({
           onClick={editor.undo}
           disabled={!canUndo}
           aria-label={t("shortcut.undo")}
-          title={`${t("shortcut.undo")} (${kbdHint(shortcuts, "history.undo")})`}
+          title={withKbd(t("shortcut.undo"), shortcuts, "history.undo")}
         >
           ↶
         </button>
@@ -110,19 +110,21 @@ export function CanvasPane({
           onClick={editor.redo}
           disabled={!canRedo}
           aria-label={t("shortcut.redo")}
-          title={`${t("shortcut.redo")} (${kbdHint(shortcuts, "history.redo")})`}
+          title={withKbd(t("shortcut.redo"), shortcuts, "history.redo")}
         >
           ↷
         </button>
-        <button
-          className="btn btn-small next-screen-toggle"
-          type="button"
-          aria-pressed={isNextScreenShown}
-          onClick={onToggleNextScreen}
-          title={`${t("layout.nextScreenHint")} (${kbdHint(shortcuts, "view.nextScreen")})`}
-        >
-          {t("layout.nextScreen")} <span className="kbd">{kbdHint(shortcuts, "view.nextScreen")}</span>
-        </button>
+        {onToggleNextScreen && (
+          <button
+            className="btn btn-small next-screen-toggle"
+            type="button"
+            aria-pressed={isNextScreenShown}
+            onClick={onToggleNextScreen}
+            title={withKbd(t("layout.nextScreenHint"), shortcuts, "view.nextScreen")}
+          >
+            {t("layout.nextScreen")} <Kbd keys={kbdHint(shortcuts, "view.nextScreen")} />
+          </button>
+        )}
       </div>
     </>
   );
@@ -145,7 +147,7 @@ export function CanvasPane({
           isDimmed={cutAfter !== null && step.index > cutAfter}
           paintIndex={step.index}
           onImageLoaded={onImageLoaded}
-          hints={zoomHints(shortcuts)}
+          hints={hints}
           header={header}
           isSideCollapsed={isSideCollapsed}
           onToggleSide={onToggleSide}

@@ -1,34 +1,34 @@
 "use client";
 
 import Link from "next/link";
-import { useSyncExternalStore } from "react";
+import { useState, useSyncExternalStore } from "react";
 import type { Autosave } from "@/lib/canvas/autosave";
-import type { Editor, EditorState } from "@/lib/canvas/editor";
-import { kbdHint, withKbd, type Shortcut } from "@/lib/canvas/shortcuts";
+import { kbdHint, withKbd } from "@/lib/canvas/shortcuts";
 import { OUTCOMES } from "@/lib/domain/trajectory";
 import { useT } from "@/lib/i18n/react";
 import type { TrajectoryView } from "@/lib/domain/views";
 import { errorMessage } from "@/components/ui/states";
+import { useEditorContext } from "./editor-context";
 import { useEditor } from "./use-editor";
 
 type Props = {
   trajectory: TrajectoryView;
-  editor: Editor;
   autosave: Autosave;
-  shortcuts: Shortcut<EditorState>[];
   canSubmit: boolean;
   isSubmitting: boolean;
   submitError: Error | null;
   onSubmit: () => void;
 };
 
-export function EditorHeader({ trajectory: tr, editor, autosave, shortcuts, canSubmit, isSubmitting, submitError, onSubmit }: Props) {
+export function EditorHeader({ trajectory: tr, autosave, canSubmit, isSubmitting, submitError, onSubmit }: Props) {
   const t = useT();
+  const { editor, shortcuts } = useEditorContext();
   const annotation = useEditor(editor, (s) => s.doc.trajectory);
   const isReadOnly = useEditor(editor, (s) => s.isReadOnly);
   // The first saved edit starts the task on the server; show it without refetching.
   const hasHistory = useEditor(editor, (s) => s.history.past.length > 0);
   const status = (tr.status === "new" || tr.status === "rejected") && hasHistory ? "in_progress" : tr.status;
+  const [isInstructionOpen, setInstructionOpen] = useState(false);
   return (
     <header className="editor-head">
       <Link href="/tasks" className="back">
@@ -45,14 +45,31 @@ export function EditorHeader({ trajectory: tr, editor, autosave, shortcuts, canS
               {t("editor.modelSaid")} <span className={`badge badge-${tr.originalOutcome}`}>{t(`outcome.${tr.originalOutcome}`)}</span>
             </span>
           )}
-          <span className="meta-item muted" data-i18n="data">
+          <span className="meta-item muted meta-source" data-i18n="data" title={`${tr.source}${tr.sourceRef ? ` · ${tr.sourceRef}` : ""}`}>
             {tr.source}
             {tr.sourceRef ? ` · ${tr.sourceRef}` : ""}
           </span>
         </div>
-        <h1 className="instruction-title" data-i18n="data">
-          {tr.instruction}
-        </h1>
+        {/* One line, so the header stays short at 1280x720: the whole instruction on hover (title) and,
+            clicked, laid over the canvas below without moving it. */}
+        {/* The slot keeps the line's height in the header while the open instruction lies over the canvas. */}
+        <div className="instruction-slot">
+          <h1
+            className={`instruction-title${isInstructionOpen ? " is-open" : ""}`}
+            data-i18n="data"
+            title={tr.instruction}
+            tabIndex={0}
+            aria-expanded={isInstructionOpen}
+            onClick={() => setInstructionOpen((o) => !o)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter") setInstructionOpen((o) => !o);
+              else if (e.key === "Escape") setInstructionOpen(false);
+            }}
+            onBlur={() => setInstructionOpen(false)}
+          >
+            {tr.instruction}
+          </h1>
+        </div>
       </div>
       <div className="editor-task-controls">
         <fieldset className="segmented" disabled={isReadOnly || annotation.isDiscarded} aria-label={t("editor.outcome")}>

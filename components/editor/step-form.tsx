@@ -1,8 +1,7 @@
 "use client";
 
 import { useMemo } from "react";
-import type { Editor, EditorState } from "@/lib/canvas/editor";
-import { kbdHint, withKbd, type Shortcut } from "@/lib/canvas/shortcuts";
+import { kbdHint, withKbd } from "@/lib/canvas/shortcuts";
 import { rewardPreview } from "@/lib/canvas/reward-preview";
 import { stepProblems, type StepProblem } from "@/lib/domain/annotation";
 import { composeThought } from "@/lib/domain/thought";
@@ -13,12 +12,13 @@ import { annotationOf } from "@/lib/domain/annotation";
 import type { StepView } from "@/lib/domain/views";
 import { usePersonSetting } from "@/components/ui/person-settings";
 import { ToolCallFields } from "./tool-call-fields";
+import { useEditorContext } from "./editor-context";
+import { Kbd } from "./kbd";
 import { useCurrentAnnotation, useEditor } from "./use-editor";
 
+/** The editor and its registry come from the page's EditorProvider. */
 type Props = {
-  editor: Editor;
   step: StepView;
-  shortcuts: Shortcut<EditorState>[];
   /** The person pressed Submit: every open problem shows, "choose a verdict" included. */
   isSubmitAttempted: boolean;
 };
@@ -40,8 +40,11 @@ export function shownProblems(
 /** The thought's first field: the "focus the thought" key moves here. */
 export const THOUGHT_STATE_ID = "thought-state";
 
-export function StepForm({ editor, step, shortcuts, isSubmitAttempted }: Props) {
+export function StepForm({ step, isSubmitAttempted }: Props) {
   const t = useT();
+  const { editor, shortcuts } = useEditorContext();
+  // A review fix corrects steps only: where the trajectory is cut is the annotator's (and not a step fix).
+  const isReviewFix = useEditor(editor, (s) => s.mode === "review-fix");
   const a = useCurrentAnnotation(editor);
   const isReadOnly = useEditor(editor, (s) => s.isReadOnly);
   const cutAfter = useEditor(editor, (s) => s.doc.trajectory.cutAfter);
@@ -66,16 +69,18 @@ export function StepForm({ editor, step, shortcuts, isSubmitAttempted }: Props) 
         <div className="form-section form-title">
           <h2>{t("editor.stepOf", { n: step.index + 1, count: stepCount })}</h2>
           {isAfterCut && <span className="badge badge-cut">{t("editor.afterCut")}</span>}
-          <button
-            type="button"
-            className={`btn btn-small${isCutHere ? " is-on" : ""}`}
-            onClick={editor.toggleCutHere}
-            disabled={step.index === stepCount - 1 && !isCutHere}
-            title={withKbd(t("editor.cutHint"), shortcuts, "trajectory.cut")}
-            aria-pressed={isCutHere}
-          >
-            ✂ {isCutHere ? t("editor.uncut") : t("editor.cutAfter")}
-          </button>
+          {!isReviewFix && (
+            <button
+              type="button"
+              className={`btn btn-small${isCutHere ? " is-on" : ""}`}
+              onClick={editor.toggleCutHere}
+              disabled={step.index === stepCount - 1 && !isCutHere}
+              title={withKbd(t("editor.cutHint"), shortcuts, "trajectory.cut")}
+              aria-pressed={isCutHere}
+            >
+              ✂ {isCutHere ? t("editor.uncut") : t("editor.cutAfter")}
+            </button>
+          )}
         </div>
 
         <section className="form-section" aria-label={t("editor.verdict")}>
@@ -88,7 +93,7 @@ export function StepForm({ editor, step, shortcuts, isSubmitAttempted }: Props) 
                 title={withKbd(t(`verdict.${v}.hint`), shortcuts, `verdict.${v}`)}
               >
                 <input type="radio" name="verdict" value={v} checked={a.verdict === v} onChange={() => editor.setVerdict(v)} />
-                {t(`verdict.${v}`)} <span className="kbd">{kbdHint(shortcuts, `verdict.${v}`)}</span>
+                {t(`verdict.${v}`)} <Kbd keys={kbdHint(shortcuts, `verdict.${v}`)} />
               </label>
             ))}
           </div>
@@ -101,7 +106,7 @@ export function StepForm({ editor, step, shortcuts, isSubmitAttempted }: Props) 
 
         <section className="form-section" aria-label={t("editor.thought")}>
           <h3>
-            {t("editor.thought")} <span className="kbd">{kbdHint(shortcuts, "thought.focus")}</span>
+            {t("editor.thought")} <Kbd keys={kbdHint(shortcuts, "thought.focus")} />
           </h3>
           <Field label={t("thought.state")} problems={of("thought.state")}>
             <textarea
@@ -173,8 +178,16 @@ export function StepForm({ editor, step, shortcuts, isSubmitAttempted }: Props) 
 
         <section className="form-section" aria-label={t("editor.modelOutput")}>
           <h3>{t("editor.modelOutput")}</h3>
-          {step.original.thought && <p className="small original-text">{step.original.thought}</p>}
-          {step.original.clearAction && <p className="small original-text">{step.original.clearAction}</p>}
+          {step.original.thought && (
+            <p className="small original-text" data-i18n="data">
+              {step.original.thought}
+            </p>
+          )}
+          {step.original.clearAction && (
+            <p className="small original-text" data-i18n="data">
+              {step.original.clearAction}
+            </p>
+          )}
           <pre className="code wrap original-call">{formatMobileUseCall(step.original.toolCall)}</pre>
         </section>
 

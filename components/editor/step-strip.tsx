@@ -2,18 +2,20 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { dirtyKeys, type Editor } from "@/lib/canvas/editor";
+import { dirtyKeys } from "@/lib/canvas/editor";
 import { isStepComplete } from "@/lib/domain/annotation";
 import { openCommentsByStep } from "@/lib/domain/review";
 import { commentsQuery } from "@/lib/queries/review";
 import { useT } from "@/lib/i18n/react";
 import { screenshotUrl } from "@/lib/queries/trajectories";
 import type { StepView } from "@/lib/domain/views";
+import { useEditorContext } from "./editor-context";
 import { useEditor } from "./use-editor";
 
 /** Thumbnails with status marks: verdict colour, complete / incomplete, unsaved, after the cut. */
-export function StepStrip({ editor, steps }: { editor: Editor; steps: StepView[] }) {
+export function StepStrip({ steps }: { steps: StepView[] }) {
   const t = useT();
+  const { editor } = useEditorContext();
   const list = useRef<HTMLOListElement>(null);
   const current = useEditor(editor, (s) => s.stepIndex);
   const doc = useEditor(editor, (s) => s.doc);

@@ -8,8 +8,15 @@ import type { MessageKey, Translate } from "@/lib/i18n";
 import { useT } from "@/lib/i18n/react";
 import { ApiError } from "@/lib/queries/fetcher";
 import { ErrorDetail } from "@/components/ui/states";
-import { acceptSuggestionRequest, requestSuggestion, type SuggestionKind, type SuggestionView } from "@/lib/queries/model";
+import {
+  acceptSuggestionRequest,
+  requestSuggestion,
+  waitingSuggestionRequest,
+  type SuggestionKind,
+  type SuggestionView,
+} from "@/lib/queries/model";
 import type { StepView } from "@/lib/domain/views";
+import { useEditorContext } from "./editor-context";
 import { useEditor } from "./use-editor";
 
 type State = {
@@ -61,7 +68,39 @@ export function createSuggestions(editor: Editor) {
   }
 
   const dismiss = () => store.set({ suggestion: null, error: null });
-  return { ...store, ask, accept, dismiss };
+
+  // A job may have left a suggestion on a step (an evaluation run sends the model's failing answer to annotation):
+  // it is offered, drawn and accepted like one the person asked for. Each step is asked about once per page visit,
+  // and what waits is shown only while nothing else is shown for that step.
+  const looked = new Set<string>();
+  async function offerWaiting() {
+    const s = editor.get();
+    const stepId = s.steps[s.stepIndex]?.id;
+    if (!stepId || s.isReadOnly || looked.has(stepId)) return;
+    looked.add(stepId);
+    let waiting: SuggestionView | null;
+    try {
+      waiting = await waitingSuggestionRequest(stepId);
+    } catch {
+      return; // nothing to offer: the person can still ask for one
+    }
+    const now = store.get();
+    const isIdle = now.stepId !== stepId || (!now.pending && !now.suggestion);
+    if (waiting && currentStepId() === stepId && isIdle) store.set({ stepId, pending: null, suggestion: waiting, error: null });
+  }
+  /** Offer what waits on each step the person opens, from now until the returned function is called. */
+  function watch(): () => void {
+    let lastIndex = editor.get().stepIndex;
+    void offerWaiting();
+    return editor.subscribe(() => {
+      const i = editor.get().stepIndex;
+      if (i === lastIndex) return;
+      lastIndex = i;
+      void offerWaiting();
+    });
+  }
+
+  return { ...store, ask, accept, dismiss, watch };
 }
 export type Suggestions = ReturnType<typeof createSuggestions>;
 
@@ -87,8 +126,9 @@ const PROVENANCE_ROWS = [
   ["toolCall", "editor.toolCall"],
 ] as const;
 
-export function SuggestionPanel({ editor, suggestions, step }: { editor: Editor; suggestions: Suggestions; step: StepView }) {
+export function SuggestionPanel({ suggestions, step }: { suggestions: Suggestions; step: StepView }) {
   const t = useT();
+  const { editor } = useEditorContext();
   const state = useSyncExternalStore(suggestions.subscribe, suggestions.get, suggestions.get);
   const isReadOnly = useEditor(editor, (s) => s.isReadOnly);
   const isHere = state.stepId === step.id;

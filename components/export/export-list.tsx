@@ -1,6 +1,8 @@
 "use client";
 
+import { StoredMessageText } from "@/components/ui/stored-message";
 import { useQuery } from "@tanstack/react-query";
+import { Fragment } from "react";
 import { CopyButton } from "@/components/account/copy";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
 import { useFormat, useT } from "@/lib/i18n/react";
@@ -43,12 +45,16 @@ function ExportEntry({ item }: { item: ExportItem }) {
   const t = useT();
   const formatDate = useFormat().dateTime;
   const c = item.counts;
-  const filters = [
-    t(`export.status.${item.filters.status === "submitted" || item.filters.status === "all" ? item.filters.status : "approved"}`),
-    item.filters.apps.length ? item.filters.apps.join(", ") : t("export.allApps"),
-    item.filters.project,
-    item.filters.split,
-  ].filter(Boolean);
+  // Apps, the project and the split are names people gave: data, read in any language.
+  const filters: { text: string; data: boolean }[] = [
+    {
+      text: t(`export.status.${item.filters.status === "submitted" || item.filters.status === "all" ? item.filters.status : "approved"}`),
+      data: false,
+    },
+    item.filters.apps.length ? { text: item.filters.apps.join(", "), data: true } : { text: t("export.allApps"), data: false },
+    ...(item.filters.project ? [{ text: item.filters.project, data: true }] : []),
+    ...(item.filters.split ? [{ text: item.filters.split, data: true }] : []),
+  ];
   return (
     <li className="export-entry" aria-label={item.id}>
       <div className="export-entry-head">
@@ -59,10 +65,19 @@ function ExportEntry({ item }: { item: ExportItem }) {
           <span className="badge badge-approved">{t("export.done")}</span>
         )}
         <span className="muted">{formatDate(item.finishedAt ?? item.startedAt)}</span>
-        <span className="muted">{filters.join(" · ")}</span>
+        <span className="muted">
+          {filters.map((f, i) => (
+            <Fragment key={i}>
+              {i > 0 && " · "}
+              {f.data ? <span data-i18n="data">{f.text}</span> : f.text}
+            </Fragment>
+          ))}
+        </span>
       </div>
       {item.state === "failed" ? (
-        <p className="error-text">{item.error}</p>
+        <p className="error-text">
+          <StoredMessageText message={item.errorMessage} fallback={item.error} />
+        </p>
       ) : (
         c && (
           <>
@@ -73,7 +88,7 @@ function ExportEntry({ item }: { item: ExportItem }) {
               <Count label={t("export.harmfulSteps")} value={c.harmfulSteps} />
               <Count label={t("export.screenshots")} value={c.screenshots} />
               {Object.entries(c.bySplit).map(([split, n]) => (
-                <Count key={split} label={split} value={n} />
+                <Count key={split} label={split} value={n} data />
               ))}
             </dl>
             <div className="cmd-row">
@@ -127,11 +142,12 @@ function TrainerCommands({ item }: { item: ExportItem }) {
   );
 }
 
-function Count({ label, value }: { label: string; value: number }) {
+/** One figure; `data` marks a label people named (a split), not a word of the catalogue. */
+function Count({ label, value, data }: { label: string; value: number; data?: boolean }) {
   const format = useFormat();
   return (
     <div>
-      <dt>{label}</dt>
+      <dt data-i18n={data ? "data" : undefined}>{label}</dt>
       <dd>{format.number(value)}</dd>
     </div>
   );

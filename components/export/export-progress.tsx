@@ -1,6 +1,6 @@
 "use client";
 
-import { ErrorBox } from "@/components/ui/states";
+import { StoredMessageText } from "@/components/ui/stored-message";
 import { useT } from "@/lib/i18n/react";
 import type { ExportItem } from "@/lib/domain/exports";
 
@@ -18,7 +18,11 @@ export function ExportProgress({ job }: { job: ExportItem }) {
         </div>
         <span role="status">{t("export.progressText", { done: trajectories, total, pct })}</span>
       </div>
-      {job.state === "failed" && <ErrorBox error={new Error(job.error ?? "")} />}
+      {job.state === "failed" && (
+        <div className="error-box" role="alert">
+          <StoredMessageText message={job.errorMessage} fallback={job.error} />
+        </div>
+      )}
       {job.state === "succeeded" && job.counts?.trajectories === 0 && <p className="hint">{t("export.nothingMatched")}</p>}
     </section>
   );

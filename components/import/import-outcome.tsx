@@ -1,3 +1,4 @@
+import { StoredMessageText } from "@/components/ui/stored-message";
 import Link from "next/link";
 import { fillNodes } from "@/components/ui/format";
 import { ErrorBox } from "@/components/ui/states";
@@ -88,7 +89,9 @@ export function ImportOutcome({ job, error }: { job?: ImportJob; error?: unknown
     return (
       <section className="panel panel-pad outcome outcome-bad" role="alert" aria-label={t("import.result")}>
         <h2>{t("import.failed.title")}</h2>
-        <p>{job.error}</p>
+        <p>
+          <StoredMessageText message={job.errorMessage} fallback={job.error} />
+        </p>
       </section>
     );
   }
@@ -128,8 +131,13 @@ function Problems({ problems, message }: { problems: ImportProblem[]; message: s
           {kinds.map((k) => (
             <tr key={`${k.field} ${k.message}`}>
               <td className="num">{nf(k.count)}</td>
-              <td className="nowrap">{k.field || "—"}</td>
-              <td data-i18n="untranslated">{k.message}</td>
+              <td className="nowrap" data-i18n="data">
+                {k.field || "—"}
+              </td>
+              <td>
+                {/* A kind's words with its per-record values left out; stored words without a code are shown as they are. */}
+                {k.code === "other" ? <span data-i18n="data">{k.message}</span> : t(`importProblem.${k.code}`).replace(/\{\w+\}/g, "…")}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -152,12 +160,23 @@ function Problems({ problems, message }: { problems: ImportProblem[]; message: s
               </td>
               <td className="num">{p.line ?? "—"}</td>
               <td className="num">{p.step === undefined ? "—" : p.step + 1}</td>
-              <td className="nowrap">{p.field ?? "—"}</td>
-              <td data-i18n="untranslated">{p.message}</td>
+              <td className="nowrap" data-i18n="data">
+                {p.field ?? "—"}
+              </td>
+              <td>
+                <ProblemText problem={p} />
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
     </section>
   );
+}
+
+/** One problem in the reader's language: the catalogue's sentence for its code, its parameters (data) as written. */
+function ProblemText({ problem }: { problem: ImportProblem }) {
+  const t = useT();
+  const nodes = Object.fromEntries(Object.entries(problem.params ?? {}).map(([k, v]) => [k, <span data-i18n="data">{v}</span>]));
+  return <>{fillNodes(t(`importProblem.${problem.code}`), nodes)}</>;
 }

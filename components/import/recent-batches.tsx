@@ -4,6 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import type { ImportJob } from "@/lib/domain/imports";
 import { importJobsQuery } from "@/lib/queries/imports";
 import { EmptyState, QueryBody } from "@/components/ui/states";
+import { StoredMessageText } from "@/components/ui/stored-message";
 import { useFormat, useT } from "@/lib/i18n/react";
 
 /** Recent imports in every state: running ones with their progress, refused ones with their problem count, failed ones with why. */
@@ -16,7 +17,7 @@ export function RecentBatches() {
     if (j.state === "running")
       return t(`import.phase.${j.phase}`, { lines: nf(j.lines), trajectories: nf(j.trajectories), steps: nf(j.steps) });
     if (j.state === "refused") return t("import.refused.count", { n: nf(j.problemCount) });
-    if (j.state === "failed") return j.error ?? "";
+    if (j.state === "failed") return <StoredMessageText message={j.errorMessage} fallback={j.error} />;
     if (j.state === "asked") return t("import.asked.count", { n: nf(j.otherProjects.reduce((n, c) => n + c.count, 0)) });
     return "";
   };

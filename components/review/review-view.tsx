@@ -26,18 +26,35 @@ import { ApiError } from "@/lib/queries/fetcher";
 import { trajectoryKeys, trajectoryQuery } from "@/lib/queries/trajectories";
 import type { StepView, TrajectoryView } from "@/lib/domain/views";
 import { CommentThread } from "./comment-thread";
-import { FixForm, initialFixDraft, type FixDraft } from "./fix-form";
 import { SinceLast } from "./since-last";
 import { StepPicture } from "./step-picture";
 import { TextDiff } from "./text-diff";
 import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
 import { usePersonSetting } from "@/components/ui/person-settings";
+import { buildEditor } from "@/components/editor/build-editor";
+import { CanvasPane } from "@/components/editor/canvas-pane";
+import { EditorProvider } from "@/components/editor/editor-context";
+import { StepForm } from "@/components/editor/step-form";
+import { useExposeForTests } from "@/components/editor/test-hooks";
+import { useEditor } from "@/components/editor/use-editor";
+import type { Editor } from "@/lib/canvas/editor";
+import { editorShortcuts } from "@/lib/canvas/editor-shortcuts";
+import { collectFixes, invalidFixes } from "@/lib/canvas/review-fix";
 import "@/components/editor/editor.css";
 
 /** The comment field of a step (0-based index): the comment key focuses it. */
 const commentInputId = (index: number) => `review-comment-${index + 1}`;
 /** A step's list item (0-based index): j / k scroll to it. */
 const stepItemId = (index: number) => `review-step-${index + 1}`;
+
+/**
+ * The editor's keys a review fix adds to the review page's own while a fix is open: tools, box keys,
+ * undo and redo. None of them is a review key (j k o c f a r n ? + - 0 are), so the two never compete;
+ * verdict and action-type keys stay off (c, n and 0 mean something on this page).
+ */
+const FIX_KEYS = /^(tool\.|box\.|history\.|cancel$)/;
+const NOTHING = { save: () => undefined, submit: () => undefined, focusThought: () => undefined };
+const fixShortcuts = (editor: Editor) => editorShortcuts(editor, NOTHING).filter((s) => FIX_KEYS.test(s.id));
 
 /** The claim is renewed every minute while the page is open (it lasts ten). */
 const HEARTBEAT_MS = 60_000;
@@ -94,7 +111,18 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
   const [reason, setReason] = useState("");
   const [current, setCurrent] = useState(0);
   const [open, setOpen] = useState<Set<number>>(() => new Set());
-  const [fixes, setFixes] = useState<Record<string, FixDraft>>({});
+  // The reviewer's fixes run on the editor engine in its review-fix mode: what they change waits here and goes
+  // with the decision (lib/canvas/review-fix.ts), one fix per changed step. The open fix is the engine's step.
+  const [editor] = useState(() => buildEditor(trajectory, { stepIndex: 0, mode: "review-fix", isReadOnly: false }));
+  const [fixKeys] = useState(() => fixShortcuts(editor));
+  const [isFixOpen, setFixOpen] = useState(false);
+  const fixStep = useEditor(editor, (s) => s.stepIndex);
+  const fixDoc = useEditor(editor, (s) => s.doc);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- recollected when the document changes (the engine's own state)
+  const fixList = useMemo(() => collectFixes(editor.get()), [editor, fixDoc]);
+  const fixed = new Set(fixList.map((f) => f.stepId));
+  useExposeForTests(editor, null, fixKeys);
+  useShortcuts(fixKeys, editor.get, isFixOpen);
   const [isHelpOpen, setHelpOpen] = useState(false);
   const [isCompact, setCompact] = usePersonSetting("isReviewCompact", false);
   /** Unchanged steps the reviewer opened out of their one line in compact mode. */
@@ -110,8 +138,9 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
   const { error: claimError, until: claimUntil } = useClaim(trajectory.id, isSubmitted);
   const heldByOther = claimError !== null || (context.claim !== null && !context.claim.isMine);
   const canDecide = isSubmitted && !heldByOther;
-  const fixList = Object.values(fixes);
-  const hasFixError = fixList.some((f) => f.error !== null);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- as fixList
+  const incomplete = useMemo(() => invalidFixes(editor.get()), [editor, fixDoc]);
+  const hasFixError = incomplete.length > 0;
   const changedSince = new Set((context.sinceLast?.steps ?? []).map((s) => s.index));
   const changed = trajectory.steps.filter((s) => (context.personChanges[s.id] ?? []).length > 0).length;
   const rows = comments.data?.rows ?? [];
@@ -144,7 +173,7 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
         decision,
         comment: reason.trim() || undefined,
         version: trajectory.version,
-        fixes: decision === "approve" ? fixList.flatMap((f) => (f.fix ? [f.fix] : [])) : [],
+        fixes: decision === "approve" ? fixList : [],
       }),
     onSuccess: async (_r, decision) => {
       void client.invalidateQueries({ queryKey: trajectoryKeys.all });
@@ -176,7 +205,18 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
       else n.add(i);
       return n;
     });
-  const startFix = (step: StepView) => setFixes((f) => (f[step.id] ? f : { ...f, [step.id]: initialFixDraft(step, t) }));
+  /** Open the editor on the step; a step not fixed yet starts with the verdict "corrected" (it is being corrected). */
+  const startFix = (step: StepView) => {
+    editor.goTo(step.index);
+    setFixOpen(true);
+    const a = editor.get().doc.steps[step.id];
+    if (!fixed.has(step.id) && a && (a.verdict === "unreviewed" || a.verdict === "good"))
+      editor.patchStep("history.verdict", { verdict: "corrected" });
+  };
+  const discardFix = (step: StepView) => {
+    editor.revert(step.id);
+    setFixOpen(false);
+  };
 
   const shortcuts = useMemo(
     () =>
@@ -199,158 +239,175 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
         },
       ),
     // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt with the state the actions read
-    [current, reason, fixes, decide.isPending, trajectory],
+    [current, reason, fixList, decide.isPending, trajectory],
   );
   const zoomKeys = useMemo(() => zoomHints(shortcuts), [shortcuts]);
   useShortcuts<ReviewContextState>(shortcuts, () => ({ canDecide, hasFixes: fixList.length > 0 }), !isHelpOpen);
 
   const afterKey = after ? (`review.after.${after}` as const) : null;
   return (
-    <div className="review">
-      {afterKey && (
-        <p className="notice" role="status">
-          {t(afterKey)}
-        </p>
-      )}
-      <header className="review-head">
-        <div className="review-summary">
-          <div className="sub">
-            {trajectory.app} · {trajectory.assignee ?? "—"} · {t("review.changed", { n: changed, total: trajectory.steps.length })}
-          </div>
-          <h1 data-i18n="data">{trajectory.instruction}</h1>
-          <div className="sub">
-            {trajectory.outcome && t("review.outcome", { outcome: trajectory.outcome })}
-            {trajectory.isDiscarded && ` · ${t("review.discarded")}`}
-          </div>
-          {context.lastDecision && !reasonThread && <p className="sub last-decision">{lastDecisionLine}</p>}
-          {isSubmitted && heldByOther && (
-            <p className="notice" role="alert">
-              {t("review.claim.other", {
-                reviewer: String((claimError?.issues as { reviewer?: string } | undefined)?.reviewer ?? context.claim?.reviewer ?? "—"),
-                time: format.time((claimError?.issues as { leaseUntil?: string } | undefined)?.leaseUntil ?? context.claim?.leaseUntil),
-              })}
-            </p>
-          )}
-          {isSubmitted && !heldByOther && claimUntil && <p className="sub">{t("review.claim.mine", { time: format.time(claimUntil) })}</p>}
-          {rows
-            .filter((c) => c.stepIndex === null)
-            .map((c) => (
-              <CommentThread
-                key={c.id}
-                comment={c}
-                trajectoryId={trajectory.id}
-                tag={c === reasonThread ? t("review.comment.reason") : undefined}
-                lead={c === reasonThread ? lastDecisionLine : undefined}
-              />
-            ))}
-        </div>
-        <div className="review-decision">
-          {!isSubmitted && <p className="sub">{t("review.notSubmitted", { status: trajectory.status })}</p>}
-          <textarea
-            id="review-reason"
-            aria-label={t("review.reject.reason")}
-            placeholder={t("review.reject.reason")}
-            value={reason}
-            onChange={(e) => setReason(e.target.value)}
-            disabled={!canDecide}
-          />
-          <div className="row">
-            <button
-              type="button"
-              className="btn"
-              disabled={!canDecide || reason.trim() === "" || decide.isPending}
-              onClick={requestChanges}
-            >
-              {t("review.requestChanges")}
-            </button>
-            {fixList.length > 0 ? (
-              <button type="button" className="btn btn-primary" disabled={!canDecide || hasFixError || decide.isPending} onClick={approve}>
-                {t("review.fixAndApprove", { n: fixList.length })}
-              </button>
-            ) : (
-              <button type="button" className="btn btn-primary" disabled={!canDecide || decide.isPending} onClick={approve}>
-                {t("review.approve")}
-              </button>
+    <EditorProvider editor={editor} shortcuts={fixKeys}>
+      <div className="review">
+        {afterKey && (
+          <p className="notice" role="status">
+            {t(afterKey)}
+          </p>
+        )}
+        <header className="review-head">
+          <div className="review-summary">
+            <div className="sub">
+              {trajectory.app} · {trajectory.assignee ?? "—"} · {t("review.changed", { n: changed, total: trajectory.steps.length })}
+            </div>
+            <h1 data-i18n="data">{trajectory.instruction}</h1>
+            <div className="sub">
+              {trajectory.outcome && t("review.outcome", { outcome: t(`outcome.${trajectory.outcome}`) })}
+              {trajectory.isDiscarded && ` · ${t("review.discarded")}`}
+            </div>
+            {context.lastDecision && !reasonThread && <p className="sub last-decision">{lastDecisionLine}</p>}
+            {isSubmitted && heldByOther && (
+              <p className="notice" role="alert">
+                {t("review.claim.other", {
+                  reviewer: String((claimError?.issues as { reviewer?: string } | undefined)?.reviewer ?? context.claim?.reviewer ?? "—"),
+                  time: format.time((claimError?.issues as { leaseUntil?: string } | undefined)?.leaseUntil ?? context.claim?.leaseUntil),
+                })}
+              </p>
             )}
+            {isSubmitted && !heldByOther && claimUntil && (
+              <p className="sub">{t("review.claim.mine", { time: format.time(claimUntil) })}</p>
+            )}
+            {rows
+              .filter((c) => c.stepIndex === null)
+              .map((c) => (
+                <CommentThread
+                  key={c.id}
+                  comment={c}
+                  trajectoryId={trajectory.id}
+                  tag={c === reasonThread ? t("review.comment.reason") : undefined}
+                  lead={c === reasonThread ? lastDecisionLine : undefined}
+                />
+              ))}
           </div>
-          {decide.isError && <ErrorBox error={decide.error} />}
-          <div className="row">
-            <button type="button" className="btn" onClick={() => void startNext()} disabled={next.isPending}>
-              {t("review.next")} <span className="kbd">N</span>
-            </button>
-          </div>
-          {canDecide && (
+          <div className="review-decision">
+            {!isSubmitted && <p className="sub">{t("review.notSubmitted", { status: trajectory.status })}</p>}
+            <textarea
+              id="review-reason"
+              aria-label={t("review.reject.reason")}
+              placeholder={t("review.reject.reason")}
+              value={reason}
+              onChange={(e) => setReason(e.target.value)}
+              disabled={!canDecide}
+            />
             <div className="row">
-              <button type="button" className="btn" onClick={() => leave.mutate()} disabled={leave.isPending}>
-                {t("review.leave")}
+              <button
+                type="button"
+                className="btn"
+                disabled={!canDecide || reason.trim() === "" || decide.isPending}
+                onClick={requestChanges}
+              >
+                {t("review.requestChanges")}
+              </button>
+              {fixList.length > 0 ? (
+                <button
+                  type="button"
+                  className="btn btn-primary"
+                  disabled={!canDecide || hasFixError || decide.isPending}
+                  onClick={approve}
+                >
+                  {t("review.fixAndApprove", { n: fixList.length })}
+                </button>
+              ) : (
+                <button type="button" className="btn btn-primary" disabled={!canDecide || decide.isPending} onClick={approve}>
+                  {t("review.approve")}
+                </button>
+              )}
+            </div>
+            {hasFixError && (
+              <p className="problem is-blocking" role="alert">
+                {t("review.fixIncomplete", {
+                  steps: trajectory.steps
+                    .filter((x) => incomplete.includes(x.id))
+                    .map((x) => x.index + 1)
+                    .join(", "),
+                })}
+              </p>
+            )}
+            {decide.isError && <ErrorBox error={decide.error} />}
+            <div className="row">
+              <button type="button" className="btn" onClick={() => void startNext()} disabled={next.isPending}>
+                {t("review.next")} <span className="kbd">N</span>
               </button>
             </div>
-          )}
-          {next.isError && <ErrorBox error={next.error} />}
-          {leave.isError && <ErrorBox error={leave.error} />}
-          <p className="sub kbd-hint">{t("review.keys")}</p>
-        </div>
-      </header>
-      <SinceLast context={context} onPickStep={goTo} />
-      <div className="review-toolbar">
-        <button
-          type="button"
-          className={`btn btn-small${isCompact ? " is-on" : ""}`}
-          aria-pressed={isCompact}
-          onClick={() => setCompact(!isCompact)}
-          title={`${t("review.compactHint")} ${t("layout.settingHint")}`}
-        >
-          {t("review.compact")}
-        </button>
-      </div>
-      <ol className="review-steps">
-        {trajectory.steps.map((s, i) => (
-          <li key={s.id} id={stepItemId(i)} className={i === current ? "is-current" : undefined} onFocusCapture={() => setCurrent(i)}>
-            {isCompact &&
-            !unfolded.has(i) &&
-            (context.personChanges[s.id] ?? []).length === 0 &&
-            !changedSince.has(s.index) &&
-            !fixes[s.id] &&
-            !rows.some((c) => c.stepIndex === s.index) ? (
-              <div className="review-line" role="group" aria-label={t("review.compactRow", { n: s.index + 1 })}>
-                <strong>#{s.index + 1}</strong>
-                <span className={`verdict verdict-${s.verdict}`}>{t(`verdict.${s.verdict}`)}</span>
-                <span className="chip">{t("review.unchanged")}</span>
-                <span className="review-line-text">{s.clearAction || describeToolCall(s.toolCall)}</span>
-                <button type="button" className="btn btn-small" onClick={() => setUnfolded((u) => new Set(u).add(i))}>
-                  {t("review.compactShow", { n: s.index + 1 })}
+            {canDecide && (
+              <div className="row">
+                <button type="button" className="btn" onClick={() => leave.mutate()} disabled={leave.isPending}>
+                  {t("review.leave")}
                 </button>
               </div>
-            ) : (
-              <ReviewStep
-                step={s}
-                isExcluded={trajectory.cutAfter !== null && s.index > trajectory.cutAfter}
-                isOpen={open.has(i)}
-                onToggleOpen={() => toggleOpen(i)}
-                changes={context.personChanges[s.id] ?? []}
-                isChangedSince={changedSince.has(s.index)}
-                comments={rows.filter((c) => c.stepIndex === s.index)}
-                trajectoryId={trajectory.id}
-                view={viewOf(s.id)}
-                zoomKeys={zoomKeys}
-                fix={fixes[s.id] ?? null}
-                canFix={canDecide}
-                onStartFix={() => startFix(s)}
-                onFix={(d) => setFixes((f) => ({ ...f, [s.id]: d }))}
-                onDiscardFix={() =>
-                  setFixes((f) => {
-                    const { [s.id]: _gone, ...rest } = f;
-                    return rest;
-                  })
-                }
-                t={t}
-              />
             )}
-          </li>
-        ))}
-      </ol>
-      {isHelpOpen && <HelpOverlay shortcuts={shortcuts} onClose={() => setHelpOpen(false)} />}
-    </div>
+            {next.isError && <ErrorBox error={next.error} />}
+            {leave.isError && <ErrorBox error={leave.error} />}
+            <p className="sub kbd-hint">{t("review.keys")}</p>
+          </div>
+        </header>
+        <SinceLast context={context} onPickStep={goTo} />
+        <div className="review-toolbar">
+          <button
+            type="button"
+            className={`btn btn-small${isCompact ? " is-on" : ""}`}
+            aria-pressed={isCompact}
+            onClick={() => setCompact(!isCompact)}
+            title={`${t("review.compactHint")} ${t("layout.settingHint")}`}
+          >
+            {t("review.compact")}
+          </button>
+        </div>
+        <ol className="review-steps">
+          {trajectory.steps.map((s, i) => (
+            <li key={s.id} id={stepItemId(i)} className={i === current ? "is-current" : undefined} onFocusCapture={() => setCurrent(i)}>
+              {isCompact &&
+              !unfolded.has(i) &&
+              (context.personChanges[s.id] ?? []).length === 0 &&
+              !changedSince.has(s.index) &&
+              !fixed.has(s.id) &&
+              !(isFixOpen && fixStep === i) &&
+              !rows.some((c) => c.stepIndex === s.index) ? (
+                <div className="review-line" role="group" aria-label={t("review.compactRow", { n: s.index + 1 })}>
+                  <strong>#{s.index + 1}</strong>
+                  <span className={`verdict verdict-${s.verdict}`}>{t(`verdict.${s.verdict}`)}</span>
+                  <span className="chip">{t("review.unchanged")}</span>
+                  <span className="review-line-text">{s.clearAction || describeToolCall(s.toolCall)}</span>
+                  <button type="button" className="btn btn-small" onClick={() => setUnfolded((u) => new Set(u).add(i))}>
+                    {t("review.compactShow", { n: s.index + 1 })}
+                  </button>
+                </div>
+              ) : (
+                <ReviewStep
+                  step={s}
+                  isExcluded={trajectory.cutAfter !== null && s.index > trajectory.cutAfter}
+                  isOpen={open.has(i)}
+                  onToggleOpen={() => toggleOpen(i)}
+                  changes={context.personChanges[s.id] ?? []}
+                  isChangedSince={changedSince.has(s.index)}
+                  comments={rows.filter((c) => c.stepIndex === s.index)}
+                  trajectoryId={trajectory.id}
+                  view={viewOf(s.id)}
+                  zoomKeys={zoomKeys}
+                  stepCount={trajectory.steps.length}
+                  isFixed={fixed.has(s.id)}
+                  isFixing={isFixOpen && fixStep === i}
+                  canFix={canDecide}
+                  onStartFix={() => startFix(s)}
+                  onCloseFix={() => setFixOpen(false)}
+                  onDiscardFix={() => discardFix(s)}
+                  t={t}
+                />
+              )}
+            </li>
+          ))}
+        </ol>
+        {isHelpOpen && <HelpOverlay shortcuts={shortcuts} onClose={() => setHelpOpen(false)} />}
+      </div>
+    </EditorProvider>
   );
 }
 
@@ -365,10 +422,14 @@ type StepProps = {
   trajectoryId: string;
   view: View;
   zoomKeys: ZoomHints;
-  fix: FixDraft | null;
+  stepCount: number;
+  /** The reviewer changed this step: it goes with the decision as a fix. */
+  isFixed: boolean;
+  /** The editor is open on this step. */
+  isFixing: boolean;
   canFix: boolean;
   onStartFix: () => void;
-  onFix: (d: FixDraft) => void;
+  onCloseFix: () => void;
   onDiscardFix: () => void;
   t: T;
 };
@@ -384,10 +445,12 @@ function ReviewStep({
   trajectoryId,
   view,
   zoomKeys,
-  fix,
+  stepCount,
+  isFixed,
+  isFixing,
   canFix,
   onStartFix,
-  onFix,
+  onCloseFix,
   onDiscardFix,
   t,
 }: StepProps) {
@@ -414,12 +477,16 @@ function ReviewStep({
       className={`review-step${isExcluded ? " is-excluded" : ""}${isOpen ? " is-open" : ""}`}
       aria-label={t("review.since.step", { n })}
     >
-      <div className="review-picture">
-        <StepPicture step={step} isExcluded={isExcluded} isOpen={isOpen} view={view} hints={zoomKeys} />
-        <button type="button" className="btn btn-small" aria-expanded={isOpen} onClick={onToggleOpen}>
-          {isOpen ? t("review.step.close", { n }) : t("review.step.open", { n })}
-        </button>
-      </div>
+      {isFixing ? (
+        <FixPane step={step} stepCount={stepCount} onDone={onCloseFix} onDiscard={onDiscardFix} t={t} />
+      ) : (
+        <div className="review-picture">
+          <StepPicture step={step} isExcluded={isExcluded} isOpen={isOpen} view={view} hints={zoomKeys} />
+          <button type="button" className="btn btn-small" aria-expanded={isOpen} onClick={onToggleOpen}>
+            {isOpen ? t("review.step.close", { n }) : t("review.step.open", { n })}
+          </button>
+        </div>
+      )}
       <div className="review-fields">
         <div className="review-step-head">
           <strong>#{n}</strong>
@@ -436,6 +503,7 @@ function ReviewStep({
           {isChangedSince && <span className="chip chip-since">{t("review.since.mark")}</span>}
           {open > 0 && <span className="chip chip-comments">{t("review.comment.open", { n: open })}</span>}
           {isExcluded && <span className="chip">{t("review.excluded")}</span>}
+          {isFixed && <span className="chip chip-changed">{t("review.step.fixed")}</span>}
         </div>
         <dl>
           <dt>{t("review.field.thought")}</dt>
@@ -452,7 +520,8 @@ function ReviewStep({
               describeToolCall(step.toolCall)
             ) : (
               <>
-                <del>{describeToolCall(step.original.toolCall)}</del> → <ins>{describeToolCall(step.toolCall)}</ins>
+                <del data-i18n="data">{describeToolCall(step.original.toolCall)}</del> →{" "}
+                <ins data-i18n="data">{describeToolCall(step.toolCall)}</ins>
               </>
             )}
           </dd>
@@ -480,16 +549,65 @@ function ReviewStep({
           </form>
           {add.isError && <ErrorBox error={add.error} />}
         </div>
-        {fix ? (
-          <FixForm step={step} onChange={onFix} onDiscard={onDiscardFix} />
-        ) : (
-          canFix && (
+        {!isFixing && canFix && (
+          <div className="row">
             <button type="button" className="btn btn-small" onClick={onStartFix}>
-              {t("review.step.fix", { n })}
+              {isFixed ? t("review.step.fixAgain", { n }) : t("review.step.fix", { n })}
             </button>
-          )
+            {isFixed && (
+              <button type="button" className="btn btn-small" onClick={onDiscardFix}>
+                {t("review.step.fixUndo")}
+              </button>
+            )}
+          </div>
         )}
       </div>
     </article>
+  );
+}
+
+/**
+ * A reviewer's fix of one step: the annotator's canvas and step form on the same engine, in its
+ * review-fix mode (nothing is saved until the decision). The canvas's ← → move the fix to the
+ * neighbouring step's card.
+ */
+function FixPane({
+  step,
+  stepCount,
+  onDone,
+  onDiscard,
+  t,
+}: {
+  step: StepView;
+  stepCount: number;
+  onDone: () => void;
+  onDiscard: () => void;
+  t: T;
+}) {
+  const [isSideCollapsed, setSideCollapsed] = usePersonSetting("isLegendCollapsed", false);
+  const n = step.index + 1;
+  return (
+    <section className="review-fix" aria-label={t("review.step.fixing", { n })}>
+      <div className="review-fix-head">
+        <h3>{t("review.step.fixing", { n })}</h3>
+        <button type="button" className="btn btn-small btn-primary" onClick={onDone}>
+          {t("review.step.fixDone")}
+        </button>
+        <button type="button" className="btn btn-small" onClick={onDiscard}>
+          {t("review.step.fixUndo")}
+        </button>
+      </div>
+      <div className="review-fix-main">
+        <CanvasPane
+          step={step}
+          nextStep={null}
+          stepCount={stepCount}
+          isSideCollapsed={isSideCollapsed}
+          onToggleSide={() => setSideCollapsed(!isSideCollapsed)}
+          isNextScreenShown={false}
+        />
+        <StepForm step={step} isSubmitAttempted={false} />
+      </div>
+    </section>
   );
 }

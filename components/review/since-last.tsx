@@ -44,7 +44,7 @@ function Change({ field, before, after, t }: { field: string; before: unknown; a
         <TextDiff before={before} after={after} />
       ) : (
         <>
-          <del>{b}</del> → <ins>{a}</ins>
+          <del data-i18n="data">{b}</del> → <ins data-i18n="data">{a}</ins>
         </>
       )}
     </li>

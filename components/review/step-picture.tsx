@@ -21,5 +21,5 @@ export function StepPicture({
   view?: View;
   hints?: ZoomHints;
 }) {
-  return <ReviewStepCanvas step={step} isExcluded={isExcluded} height={isOpen ? 820 : 560} view={view} hints={hints} />;
+  return <ReviewStepCanvas step={step} isExcluded={isExcluded} height={isOpen ? 980 : 720} view={view} hints={hints} />;
 }

@@ -14,8 +14,10 @@ export function AssignBar({ selected, onDone }: { selected: string[]; onDone: ()
   const client = useQueryClient();
   const people = useQuery(assignablePeopleQuery());
   const [to, setTo] = useState("");
+  const [skipDuplicates, setSkipDuplicates] = useState(false);
   const assign = useMutation({
-    mutationFn: (assignee: string | null) => assignTrajectories(selected, assignee),
+    // Skipping applies to giving work to a person; returning it to the pool takes every selected row back.
+    mutationFn: (assignee: string | null) => assignTrajectories(selected, assignee, assignee !== null && skipDuplicates),
     onSuccess: () => {
       void client.invalidateQueries({ queryKey: trajectoryKeys.all });
       onDone();
@@ -31,11 +33,15 @@ export function AssignBar({ selected, onDone }: { selected: string[]; onDone: ()
         <select className="select" value={to} onChange={(e) => setTo(e.target.value)} aria-label={t("list.assign.to")}>
           <option value="">{t("list.assign.choose")}</option>
           {people.data?.people.map((p) => (
-            <option key={p.email} value={p.email}>
+            <option key={p.email} value={p.email} data-i18n="data">
               {p.name} ({p.email})
             </option>
           ))}
         </select>
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={skipDuplicates} onChange={(e) => setSkipDuplicates(e.target.checked)} />
+        <span>{t("list.assign.skipDuplicates")}</span>
       </label>
       <button
         type="button"
@@ -49,7 +55,13 @@ export function AssignBar({ selected, onDone }: { selected: string[]; onDone: ()
         {t("list.assign.pool")}
       </button>
       <PrefillAction selected={selected} />
-      {assign.isSuccess && <span role="status">{t("list.assign.done", { n: nf(assign.data.assigned) })}</span>}
+      {assign.isSuccess && (
+        <span role="status">
+          {assign.data.skipped
+            ? t("list.assign.doneSkipped", { n: nf(assign.data.assigned), skipped: nf(assign.data.skipped) })
+            : t("list.assign.done", { n: nf(assign.data.assigned) })}
+        </span>
+      )}
       {assign.isError && <ErrorBox error={assign.error} />}
     </div>
   );

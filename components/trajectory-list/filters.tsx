@@ -36,7 +36,7 @@ export function Filters({ filters, apps, projects, total, onChange, canFilterAss
         <select className="select" value={filters.project ?? ""} onChange={(e) => onChange({ project: e.target.value || undefined })}>
           <option value="">{t("list.filter.allProjects")}</option>
           {projectOptions.map((p) => (
-            <option key={p} value={p}>
+            <option key={p} value={p} data-i18n="data">
               {p}
             </option>
           ))}
@@ -75,13 +75,24 @@ export function Filters({ filters, apps, projects, total, onChange, canFilterAss
             <option value="">{t("list.filter.anyone")}</option>
             <option value="none">{t("list.filter.unassigned")}</option>
             {people.data?.people.map((p) => (
-              <option key={p.email} value={p.email}>
+              <option key={p.email} value={p.email} data-i18n="data">
                 {p.email}
               </option>
             ))}
           </select>
         </label>
       )}
+      <label className="field">
+        <span>{t("list.filter.duplicates")}</span>
+        <select
+          className="select"
+          value={filters.duplicates ?? ""}
+          onChange={(e) => onChange({ duplicates: e.target.value === "only" ? "only" : undefined })}
+        >
+          <option value="">{t("list.filter.allTrajectories")}</option>
+          <option value="only">{t("list.filter.duplicatesOnly")}</option>
+        </select>
+      </label>
       <label className="field">
         <span>{t("list.filter.query")}</span>
         <input

@@ -90,6 +90,17 @@ export function TrajectoryTable({ rows, selection, sorting }: { rows: Trajectory
             </td>
             <td className="instruction" data-i18n="data">
               <Link href={`/trajectories/${r.id}`}>{r.instruction}</Link>
+              {r.nearDuplicate &&
+                (r.nearDuplicate.isKeeper ? (
+                  <span className="badge badge-approved dup" title={t("list.dup.keeperTitle", { n: nf(r.nearDuplicate.groupSize) })}>
+                    {t("list.dup.keeper", { n: nf(r.nearDuplicate.groupSize) })}
+                  </span>
+                ) : (
+                  // A link to the keeper; the badge inside keeps its own colour (the cell colours its links).
+                  <Link className="dup" href={`/trajectories/${r.nearDuplicate.keeperId}`} title={t("list.dup.otherTitle")}>
+                    <span className="badge badge-unreviewed">{t("list.dup.other")}</span>
+                  </Link>
+                ))}
             </td>
             <td className="num">{nf(r.stepCount)}</td>
             <td className="nowrap">

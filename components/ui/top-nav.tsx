@@ -15,6 +15,8 @@ export function TopNav({ links, person }: Props) {
   const t = useT();
   async function signOut() {
     await fetch("/api/auth/sign-out", { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    // A whole new page on purpose: nothing of the person who left (the query cache, the editor's state) survives.
+    // eslint-disable-next-line @next/next/no-location-assign-relative-destination
     window.location.assign("/sign-in");
   }
   return (

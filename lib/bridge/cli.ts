@@ -1,4 +1,5 @@
 // `npm run studio -- bridge <command> ...`: trainer formats, rewards and evaluation for an export folder.
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -15,6 +16,7 @@ import type { BridgeIo } from "./output";
 import { REWARD_PLUGIN_NAME } from "./reward-plugin";
 import { REWARD_RULES, type RewardRule } from "@/lib/domain/rewards";
 import type { SftTarget } from "./sft";
+import type { ShardFormat } from "./shards";
 import type { SftPrompt } from "./source-prompt";
 import type { TrajTarget } from "./traj";
 
@@ -68,6 +70,12 @@ export const BRIDGE_HELP = `Trajectory Studio trainer bridge
       --out writes per-step scores.jsonl.
   bridge stats <export-dir> [--max-pixels <n>] [--max-tokens <n>] [--json]
       image tokens (resized pixels / 784), text length, samples over budget, per app and action
+  bridge dedupe <export-dir> --out <dir> [--max-distance <bits>]
+      near-duplicate trajectories: the same instruction (case, width and white space ignored), the same
+      actions, and every screenshot within --max-distance bits (default 8) of 64 by perceptual hash (dHash).
+      Candidates by banding the first screenshot's hash (no all-pairs comparison), then verified.
+      Writes duplicates.json (groups, each with its keeper) and duplicates.summary.json. Keeper: approved,
+      then submitted, then in progress; then most steps a person wrote; then most reviewed steps; then first.
   bridge judge <export-dir> --out <dir>
       judge.jsonl: the model judge's verdict beside the human outcome per trajectory, with agreement and Cohen's kappa
   bridge reward-plugin --out <dir>
@@ -95,9 +103,22 @@ Training rows (sft, grpo, traj):
                       as verl's own examples do); the file then opens wherever it is copied
   --allow-unreviewed  write rows from model output nobody reviewed (an export made with --status all);
                       without it such rows make the command refuse (exit 1) and count them
+  --allow-held-out    (sft, grpo, traj, dpo, critic, prm) write rows from trajectories of evaluation sets
+                      marked held out; without it the command refuses (exit 1), naming the sets and counts
   Ground truth that contradicts itself (a click, long press or swipe start outside the step's own box,
   a box off the screenshot, a type with no text) is a problem, never a row; so is a tap the model made
   without a point (the Mobile-R1 release's system_button "Tap"), never written with a made-up point.
+Hub-ready files (sft, grpo, dpo, critic, prm, traj):
+  --shards parquet|webdataset   also write the rows as shards under data/, screenshots embedded:
+                      parquet: data/train-00000-of-000NN.parquet in the Hugging Face datasets layout (images
+                      as Image {bytes, path}, features in the "huggingface" schema metadata), shards <= 500 MB,
+                      row groups <= 100 MB; webdataset: data/train-00000-of-000NN.tar of ~1 GB, one sample per
+                      row (<key>.json, <key>.0.png, ...). Then README.md (dataset card) and croissant.json
+                      (Croissant 1.1 with its responsible-AI fields) from the export's records.
+  --shard-bytes <n>, --row-group-bytes <n>   the limits in bytes
+  --license <spdx>    the data's licence for the card (default: other)
+  --drop-duplicates   leave out the near-duplicate trajectories (bridge dedupe), keeping one per group
+
 Exit status: 0 done, 1 problems or refused (each problem on stderr with trajectory and step, numbered
 from 1 as in the editor), 2 bad arguments or input.
 `;
@@ -113,17 +134,27 @@ const OPTIONS = {
   "max-tokens": { type: "string" },
   "allow-problems": { type: "boolean", default: false },
   "allow-unreviewed": { type: "boolean", default: false },
+  "allow-held-out": { type: "boolean", default: false },
   "image-root": { type: "string" },
   "embed-images": { type: "boolean", default: false },
   coords: { type: "string" },
   "min-change": { type: "boolean", default: false },
   balance: { type: "string" },
   seed: { type: "string" },
+  shards: { type: "string" },
+  license: { type: "string" },
+  "shard-bytes": { type: "string" },
+  "row-group-bytes": { type: "string" },
+  "drop-duplicates": { type: "boolean", default: false },
+  "max-distance": { type: "string" },
   json: { type: "boolean", default: false },
   help: { type: "boolean", short: "h", default: false },
 } as const;
 
 class UsageError extends Error {}
+
+/** The commands that write training rows: each refuses held-out evaluation steps without --allow-held-out. */
+const TRAINING_COMMANDS: readonly string[] = ["sft", "grpo", "traj", "dpo", "critic", "prm"];
 
 function positiveInt(name: string, value: string | undefined, fallback?: number): number {
   if (value === undefined) {
@@ -135,6 +166,12 @@ function positiveInt(name: string, value: string | undefined, fallback?: number)
   return n;
 }
 
+function nonNegativeInt(name: string, value: string, max: number): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > max) throw new UsageError(`--${name} must be an integer from 0 to ${max}, got "${value}"`);
+  return n;
+}
+
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback?: T): T {
   if (value === undefined) {
     if (fallback === undefined) throw new UsageError(`--${name} is required (${allowed.join("|")})`);
@@ -143,6 +180,33 @@ function oneOf<T extends string>(name: string, value: string | undefined, allowe
   if (!(allowed as readonly string[]).includes(value))
     throw new UsageError(`--${name} must be one of ${allowed.join("|")}, got "${value}"`);
   return value as T;
+}
+
+/** The row commands `--shards` applies to. */
+const SHARDABLE = ["sft", "grpo", "dpo", "critic", "prm", "traj"];
+const SHARD_FORMAT_NAMES = ["parquet", "webdataset"] as const satisfies readonly ShardFormat[];
+
+/** `--shards` and its limits, or undefined when not asked for. */
+function shardOptions(
+  command: string,
+  values: { shards?: string; "shard-bytes"?: string; "row-group-bytes"?: string; target?: string; license?: string },
+) {
+  if (values.shards === undefined) {
+    if (values["shard-bytes"] !== undefined || values["row-group-bytes"] !== undefined || values.license !== undefined)
+      throw new UsageError("--shard-bytes, --row-group-bytes and --license are for --shards");
+    return undefined;
+  }
+  if (!SHARDABLE.includes(command)) throw new UsageError(`--shards is for ${SHARDABLE.join(", ")}, not ${command}`);
+  const format = oneOf<ShardFormat>("shards", values.shards, SHARD_FORMAT_NAMES);
+  if (values["row-group-bytes"] !== undefined && format !== "parquet") throw new UsageError("--row-group-bytes is for --shards parquet");
+  return {
+    format,
+    maxShardBytes: values["shard-bytes"] === undefined ? undefined : positiveInt("shard-bytes", values["shard-bytes"]),
+    maxRowGroupBytes: values["row-group-bytes"] === undefined ? undefined : positiveInt("row-group-bytes", values["row-group-bytes"]),
+    command,
+    target: values.target,
+    license: values.license,
+  };
 }
 
 const processIo: BridgeIo = { stdout: process.stdout, stderr: process.stderr };
@@ -214,8 +278,8 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
     return 0;
   }
 
-  const exportDir = positionals[0];
-  if (!exportDir) throw new UsageError(`${command}: the export folder is required`);
+  const givenExportDir = positionals[0];
+  if (!givenExportDir) throw new UsageError(`${command}: the export folder is required`);
   if (positionals.length > 1) throw new UsageError(`${command}: unexpected argument "${positionals[1]}"`);
   const requireOut = () => {
     if (!values.out) throw new UsageError(`${command}: --out <dir> is required`);
@@ -232,91 +296,141 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
     throw new UsageError("--prompt is for sft and dpo (grpo picks its prompt by --rule)");
   }
   const rowOptions = () => ({ outDir: requireOut(), allowProblems, allowUnreviewed: values["allow-unreviewed"], imageRoot });
+  const shardRequest = shardOptions(command, values);
+  if (values["drop-duplicates"] && !SHARDABLE.includes(command))
+    throw new UsageError(`--drop-duplicates is for ${SHARDABLE.join(", ")} (bridge dedupe lists the groups)`);
+  if (values["max-distance"] !== undefined && command !== "dedupe" && !values["drop-duplicates"])
+    throw new UsageError("--max-distance is for dedupe and --drop-duplicates");
+  const maxDistance = values["max-distance"] === undefined ? undefined : nonNegativeInt("max-distance", values["max-distance"], 63);
+  // --drop-duplicates: the command reads a copy of the export without the near-duplicates (each group's keeper stays).
+  let exportDir = givenExportDir;
+  if (values["drop-duplicates"]) {
+    const { exportWithoutDuplicates } = await import("./dedupe");
+    exportDir = (await exportWithoutDuplicates(givenExportDir, io, maxDistance)).dir;
+  }
+  if (shardRequest && values["embed-images"]) {
+    throw new UsageError("--shards embeds every screenshot itself; leave out --embed-images");
+  }
+  /** Print a row command's summary, after writing its shards and card when --shards asks (only from a finished run). */
+  const finish = async (summary: { file: string }, exitCode: number): Promise<number> => {
+    if (!shardRequest || exitCode !== 0) {
+      if (shardRequest) io.stderr.write(`bridge: no shards written: the run did not finish cleanly (exit ${exitCode})\n`);
+      io.stdout.write(`${JSON.stringify(summary)}\n`);
+      return exitCode;
+    }
+    const { writeShardsAndCard } = await import("./release");
+    const shards = await writeShardsAndCard(
+      exportDir,
+      { ...shardRequest, outDir: requireOut(), dataFile: summary.file, imageRoot, frame },
+      io,
+    );
+    io.stdout.write(`${JSON.stringify({ ...summary, shards })}\n`);
+    return exitCode;
+  };
+  const training = TRAINING_COMMANDS.includes(command);
+  if (values["allow-held-out"] && !training) throw new UsageError(`--allow-held-out is for ${TRAINING_COMMANDS.join(", ")}`);
+  if (training) {
+    // One check for every training command, before any row is written: held-out steps stop the run.
+    const [{ openExport }, { countHeldOut, heldOutRefusal }] = await Promise.all([import("./export-reader"), import("./output")]);
+    const held = await countHeldOut(await openExport(exportDir));
+    const refused = heldOutRefusal(held, values["allow-held-out"]);
+    if (refused) {
+      io.stderr.write(`bridge ${command}: ${refused}\n`);
+      return 1;
+    }
+    if (held.steps > 0)
+      io.stderr.write(`bridge ${command}: writing ${held.steps} held-out steps (${held.sets.join(", ")}): --allow-held-out\n`);
+  }
 
-  switch (command) {
-    case "sft": {
-      const [{ exportSft, SFT_TARGETS }, { SFT_PROMPTS }] = await Promise.all([import("./sft"), import("./source-prompt")]);
-      const target = oneOf<SftTarget>("target", values.target, SFT_TARGETS);
-      const prompt = oneOf<SftPrompt>("prompt", values.prompt, SFT_PROMPTS, "cookbook");
-      const { summary, exitCode } = await exportSft(exportDir, { ...frame, ...rowOptions(), target, coords, prompt }, io);
-      io.stdout.write(`${JSON.stringify(summary)}\n`);
-      return exitCode;
+  try {
+    switch (command) {
+      case "sft": {
+        const [{ exportSft, SFT_TARGETS }, { SFT_PROMPTS }] = await Promise.all([import("./sft"), import("./source-prompt")]);
+        const target = oneOf<SftTarget>("target", values.target, SFT_TARGETS);
+        const prompt = oneOf<SftPrompt>("prompt", values.prompt, SFT_PROMPTS, "cookbook");
+        const { summary, exitCode } = await exportSft(exportDir, { ...frame, ...rowOptions(), target, coords, prompt }, io);
+        return await finish(summary, exitCode);
+      }
+      case "grpo": {
+        const { exportGrpo, GRPO_TARGETS } = await import("./grpo");
+        const target = oneOf<GrpoTarget>("target", values.target, GRPO_TARGETS);
+        const rule = oneOf<RewardRule>("rule", values.rule, REWARD_RULES, "mobile-r1");
+        const { summary, exitCode } = await exportGrpo(
+          exportDir,
+          { ...frame, ...rowOptions(), target, rule, coords, embedImages: values["embed-images"] },
+          io,
+        );
+        return await finish(summary, exitCode);
+      }
+      case "dpo": {
+        const [{ exportDpo, DPO_TARGETS }, { SFT_PROMPTS }] = await Promise.all([import("./dpo"), import("./source-prompt")]);
+        const target = oneOf<DpoTarget>("target", values.target, DPO_TARGETS);
+        const prompt = oneOf<SftPrompt>("prompt", values.prompt, SFT_PROMPTS, "cookbook");
+        const { summary, exitCode } = await exportDpo(
+          exportDir,
+          { ...frame, ...rowOptions(), target, coords, prompt, minChange: values["min-change"] },
+          io,
+        );
+        return await finish(summary, exitCode);
+      }
+      case "critic": {
+        const { exportCritic, parseBalance } = await import("./critic");
+        const balance = values.balance === undefined ? undefined : parseBalance(values.balance);
+        if (balance === null)
+          throw new UsageError(`--balance must be <positives>:<negatives> (positive integers, e.g. 1:1), got "${values.balance}"`);
+        const seed = values.seed === undefined ? 0 : Number(values.seed);
+        if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got "${values.seed}"`);
+        const { summary, exitCode } = await exportCritic(exportDir, { ...frame, ...rowOptions(), balance, seed }, io);
+        return await finish(summary, exitCode);
+      }
+      case "prm": {
+        const { exportPrm } = await import("./prm");
+        const { summary, exitCode } = await exportPrm(exportDir, { ...frame, ...rowOptions(), coords }, io);
+        return await finish(summary, exitCode);
+      }
+      case "traj": {
+        const { exportTraj, TRAJ_TARGETS } = await import("./traj");
+        const target = oneOf<TrajTarget>("target", values.target, TRAJ_TARGETS);
+        const { summary, exitCode } = await exportTraj(exportDir, { ...rowOptions(), target, coords }, io);
+        return await finish(summary, exitCode);
+      }
+      case "score": {
+        if (!values.predictions) throw new UsageError("score: --predictions <file> is required");
+        const rule = oneOf<RewardRule>("rule", values.rule, REWARD_RULES);
+        const outDir = values.out ? path.resolve(values.out) : undefined;
+        const { formatScoreSummary, scorePredictions } = await import("./score");
+        const { summary, exitCode } = await scorePredictions(
+          exportDir,
+          { ...frame, predictions: path.resolve(values.predictions), rule, coords, outDir, allowProblems },
+          io,
+        );
+        io.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : formatScoreSummary(summary));
+        return exitCode;
+      }
+      case "stats": {
+        const maxTokens = values["max-tokens"] === undefined ? undefined : positiveInt("max-tokens", values["max-tokens"]);
+        const { exportStats, formatStats } = await import("./stats");
+        const summary = await exportStats(exportDir, { ...frame, maxTokens }, io);
+        io.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : formatStats(summary));
+        return summary.problems > 0 && !allowProblems ? 1 : 0;
+      }
+      case "dedupe": {
+        const { dedupeExport } = await import("./dedupe");
+        const { summary } = await dedupeExport(exportDir, { outDir: requireOut(), maxDistance }, io);
+        io.stdout.write(`${JSON.stringify(summary)}\n`);
+        return summary.problems > 0 && !allowProblems ? 1 : 0;
+      }
+      case "judge": {
+        const { exportJudge } = await import("./judge");
+        const { summary, exitCode } = await exportJudge(exportDir, requireOut(), io);
+        io.stdout.write(`${JSON.stringify(summary)}\n`);
+        return exitCode;
+      }
+      default:
+        throw new UsageError(`unknown command "${command}"`);
     }
-    case "grpo": {
-      const { exportGrpo, GRPO_TARGETS } = await import("./grpo");
-      const target = oneOf<GrpoTarget>("target", values.target, GRPO_TARGETS);
-      const rule = oneOf<RewardRule>("rule", values.rule, REWARD_RULES, "mobile-r1");
-      const { summary, exitCode } = await exportGrpo(
-        exportDir,
-        { ...frame, ...rowOptions(), target, rule, coords, embedImages: values["embed-images"] },
-        io,
-      );
-      io.stdout.write(`${JSON.stringify(summary)}\n`);
-      return exitCode;
-    }
-    case "dpo": {
-      const [{ exportDpo, DPO_TARGETS }, { SFT_PROMPTS }] = await Promise.all([import("./dpo"), import("./source-prompt")]);
-      const target = oneOf<DpoTarget>("target", values.target, DPO_TARGETS);
-      const prompt = oneOf<SftPrompt>("prompt", values.prompt, SFT_PROMPTS, "cookbook");
-      const { summary, exitCode } = await exportDpo(
-        exportDir,
-        { ...frame, ...rowOptions(), target, coords, prompt, minChange: values["min-change"] },
-        io,
-      );
-      io.stdout.write(`${JSON.stringify(summary)}\n`);
-      return exitCode;
-    }
-    case "critic": {
-      const { exportCritic, parseBalance } = await import("./critic");
-      const balance = values.balance === undefined ? undefined : parseBalance(values.balance);
-      if (balance === null)
-        throw new UsageError(`--balance must be <positives>:<negatives> (positive integers, e.g. 1:1), got "${values.balance}"`);
-      const seed = values.seed === undefined ? 0 : Number(values.seed);
-      if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got "${values.seed}"`);
-      const { summary, exitCode } = await exportCritic(exportDir, { ...frame, ...rowOptions(), balance, seed }, io);
-      io.stdout.write(`${JSON.stringify(summary)}\n`);
-      return exitCode;
-    }
-    case "prm": {
-      const { exportPrm } = await import("./prm");
-      const { summary, exitCode } = await exportPrm(exportDir, { ...frame, ...rowOptions(), coords }, io);
-      io.stdout.write(`${JSON.stringify(summary)}\n`);
-      return exitCode;
-    }
-    case "traj": {
-      const { exportTraj, TRAJ_TARGETS } = await import("./traj");
-      const target = oneOf<TrajTarget>("target", values.target, TRAJ_TARGETS);
-      const { summary, exitCode } = await exportTraj(exportDir, { ...rowOptions(), target, coords }, io);
-      io.stdout.write(`${JSON.stringify(summary)}\n`);
-      return exitCode;
-    }
-    case "score": {
-      if (!values.predictions) throw new UsageError("score: --predictions <file> is required");
-      const rule = oneOf<RewardRule>("rule", values.rule, REWARD_RULES);
-      const outDir = values.out ? path.resolve(values.out) : undefined;
-      const { formatScoreSummary, scorePredictions } = await import("./score");
-      const { summary, exitCode } = await scorePredictions(
-        exportDir,
-        { ...frame, predictions: path.resolve(values.predictions), rule, coords, outDir, allowProblems },
-        io,
-      );
-      io.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : formatScoreSummary(summary));
-      return exitCode;
-    }
-    case "stats": {
-      const maxTokens = values["max-tokens"] === undefined ? undefined : positiveInt("max-tokens", values["max-tokens"]);
-      const { exportStats, formatStats } = await import("./stats");
-      const summary = await exportStats(exportDir, { ...frame, maxTokens }, io);
-      io.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : formatStats(summary));
-      return summary.problems > 0 && !allowProblems ? 1 : 0;
-    }
-    case "judge": {
-      const { exportJudge } = await import("./judge");
-      const { summary, exitCode } = await exportJudge(exportDir, requireOut(), io);
-      io.stdout.write(`${JSON.stringify(summary)}\n`);
-      return exitCode;
-    }
-    default:
-      throw new UsageError(`unknown command "${command}"`);
+  } finally {
+    // The filtered copy --drop-duplicates made (its screenshots are a link to the export's: only the copy goes).
+    if (exportDir !== givenExportDir) await rm(exportDir, { recursive: true, force: true });
   }
 }

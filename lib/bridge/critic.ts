@@ -19,8 +19,8 @@ import type { Point, Size } from "@/lib/domain/geometry";
 import type { CanonicalStep, CanonicalTrajectory } from "@/lib/domain/trajectory";
 import { openExport, type Where } from "./export-reader";
 import { IMAGES_DIR, ImageFolder, joinRoot } from "./images";
-import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
-import { walkSamples, type FrameOptions } from "./samples";
+import { finishTrainingRows, JsonlOutput, RunLog, writeSummary, type BridgeIo, type TrainingRowOptions } from "./output";
+import { walkSamples, type FrameOptions, type RowLineage } from "./samples";
 
 export const CRITIC_DATASET = "gui_critic";
 
@@ -41,6 +41,8 @@ export type CriticRecord = {
   trajectory_id: string;
   /** 0-based step index. */
   step: number;
+  /** Where the record comes from, in records of a release export (see rowLineage); absent otherwise. */
+  lineage?: RowLineage;
 };
 
 /** Positives to negatives, e.g. 1:1. */
@@ -95,6 +97,7 @@ type Candidate = {
   problem: string;
   solution: string;
   isUnreviewed: boolean;
+  lineage?: RowLineage;
 };
 
 /** `k` of `n` indices chosen with the generator (Fisher-Yates), returned in ascending order. */
@@ -219,7 +222,7 @@ const orText = (...xs: (string | undefined)[]) => xs.map((x) => (x ?? "").trim()
 export function stepCandidates(
   t: CanonicalTrajectory,
   step: CanonicalStep,
-  base: Pick<Candidate, "where" | "imagePath" | "isUnreviewed">,
+  base: Pick<Candidate, "where" | "imagePath" | "isUnreviewed" | "lineage">,
 ): Candidate[] {
   const size = { width: step.screenshot.width, height: step.screenshot.height };
   const model = step.original.toolCall;
@@ -324,7 +327,7 @@ export async function exportCritic(
           if (counting) withoutPoint += 1;
           return;
         }
-        const base = { where: sample.where, imagePath: sample.imagePath, isUnreviewed: sample.isUnreviewed };
+        const base = { where: sample.where, imagePath: sample.imagePath, isUnreviewed: sample.isUnreviewed, lineage: sample.lineage };
         for (const c of stepCandidates(sample.trajectory, sample.step, base)) await onCandidate(c);
       },
     });
@@ -370,17 +373,21 @@ export async function exportCritic(
       app: c.app,
       trajectory_id: c.where.trajectory,
       step: c.where.step ?? 0,
+      ...(c.lineage ? { lineage: c.lineage } : {}),
     };
     await out.write(record);
     tally(byActionType, c.call.action, c.score);
     tally(byApp, c.app, c.score);
     if (c.isUnreviewed) unreviewedRows += 1;
   }, false);
-  const exportStatus = exp.manifest.filters?.status ?? null;
-  const refused = unreviewedRefusal(unreviewedRows, exportStatus ?? undefined, opts.allowUnreviewed, "records");
-  if (refused) log.info(`bridge critic: ${refused}`);
-  const exitCode = trainingExitCode(log.problems, opts.allowProblems, refused);
-  const file = await out.close(exitCode === 0);
+  const { exportStatus, refused, exitCode, file } = await finishTrainingRows("critic", {
+    exp,
+    log,
+    out,
+    unreviewed: unreviewedRows,
+    opts,
+    noun: "records",
+  });
   const written = Object.values(byActionType).reduce((a, e) => ({ p: a.p + e.positives, n: a.n + e.negatives }), { p: 0, n: 0 });
   const summary: CriticSummary = {
     command: "critic",
@@ -404,7 +411,7 @@ export async function exportCritic(
     problems: log.problems,
     file,
   };
-  await writeJson(path.join(opts.outDir, `${CRITIC_DATASET}.summary.json`), { ...summary, firstProblems: log.sample });
+  await writeSummary(opts.outDir, CRITIC_DATASET, summary, log);
   log.progress(
     `${counts.trajectories} trajectories, ${out.rows} records (${written.p} Correct, ${written.n} Incorrect), ${log.problems} problems`,
     true,

@@ -30,8 +30,16 @@ import {
 } from "@/lib/domain/trainer-hints";
 import { openExport } from "./export-reader";
 import { ImageFolder } from "./images";
-import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
-import { exportActionSpace, imagePairingProblem, walkSamples, type ChatMessage, type FrameOptions, type StepSample } from "./samples";
+import { finishTrainingRows, JsonlOutput, RunLog, writeJson, writeSummary, type BridgeIo, type TrainingRowOptions } from "./output";
+import {
+  exportActionSpace,
+  imagePairingProblem,
+  walkSamples,
+  type ChatMessage,
+  type FrameOptions,
+  type RowLineage,
+  type StepSample,
+} from "./samples";
 import { sftPromptAndAnswer, type SftTarget } from "./sft";
 import type { SftPrompt } from "./source-prompt";
 
@@ -39,12 +47,21 @@ export const DPO_TARGETS = ["ms-swift", "llamafactory"] as const satisfies reado
 export type DpoTarget = (typeof DPO_TARGETS)[number];
 export const DPO_DATASET = "mobile_use_dpo";
 
-/** ms-swift DPO row: `messages` ends with the chosen answer; `rejected_response` is the model's. */
-export type SwiftDpoRow = { messages: ChatMessage[]; images: string[]; rejected_response: string };
+/**
+ * ms-swift DPO row: `messages` ends with the chosen answer; `rejected_response` is the model's. `lineage`: where the
+ * pair came from, in rows of a release export (a column neither trainer maps, as in SFT rows).
+ */
+export type SwiftDpoRow = { messages: ChatMessage[]; images: string[]; rejected_response: string; lineage?: RowLineage };
 
 type ShareGptMessage = { from: "system" | "human" | "gpt"; value: string };
 /** LLaMA-Factory pairwise sharegpt row: the prompt turns, then one chosen and one rejected assistant message. */
-export type LlamaFactoryDpoRow = { conversations: ShareGptMessage[]; chosen: ShareGptMessage; rejected: ShareGptMessage; images: string[] };
+export type LlamaFactoryDpoRow = {
+  conversations: ShareGptMessage[];
+  chosen: ShareGptMessage;
+  rejected: ShareGptMessage;
+  images: string[];
+  lineage?: RowLineage;
+};
 
 /** One line of `mobile_use_dpo.steps.jsonl`, in the row file's order: which step each pair came from. */
 export type DpoPairIndex = {
@@ -204,18 +221,21 @@ export async function exportDpo(
         const pairing = imagePairingProblem(prompt, [sample.imagePath]);
         if (pairing) return log.problem({ ...sample.where, message: pairing });
         const imageRefs = [await images.ref(sample.imagePath)];
+        const lineage = sample.lineage ? { lineage: sample.lineage } : {};
         await out.write(
           opts.target === "ms-swift"
             ? ({
                 messages: [...prompt, { role: "assistant", content: chosen.answer }],
                 images: imageRefs,
                 rejected_response: rejected.answer,
+                ...lineage,
               } satisfies SwiftDpoRow)
             : ({
                 conversations: prompt.map(toShareGpt),
                 chosen: { from: "gpt", value: chosen.answer },
                 rejected: { from: "gpt", value: rejected.answer },
                 images: imageRefs,
+                ...lineage,
               } satisfies LlamaFactoryDpoRow),
         );
         await index.write({
@@ -237,11 +257,14 @@ export async function exportDpo(
       },
     },
   );
-  const exportStatus = exp.manifest.filters?.status ?? null;
-  const refused = unreviewedRefusal(c.unreviewedRows, exportStatus ?? undefined, opts.allowUnreviewed, "pairs");
-  if (refused) log.info(`bridge dpo: ${refused}`);
-  const exitCode = trainingExitCode(log.problems, opts.allowProblems, refused);
-  const file = await out.close(exitCode === 0);
+  const { exportStatus, refused, exitCode, file } = await finishTrainingRows("dpo", {
+    exp,
+    log,
+    out,
+    unreviewed: c.unreviewedRows,
+    opts,
+    noun: "pairs",
+  });
   await index.close(exitCode === 0);
   const summary: DpoSummary = {
     command: "dpo",
@@ -269,7 +292,7 @@ export async function exportDpo(
   if (opts.target === "llamafactory" && exitCode === 0) {
     await writeJson(path.join(opts.outDir, "dataset_info.json"), llamaFactoryDpoDatasetInfo(path.basename(file)));
   }
-  await writeJson(path.join(opts.outDir, `${DPO_DATASET}.summary.json`), { ...summary, firstProblems: log.sample });
+  await writeSummary(opts.outDir, DPO_DATASET, summary, log);
   log.progress(
     `${counts.trajectories} trajectories, ${out.rows} pairs (${c.unchangedSteps} unchanged steps), ${log.problems} problems`,
     true,

@@ -15,10 +15,18 @@ import {
 } from "@/lib/domain/trainer-hints";
 import { openExport } from "./export-reader";
 import { ImageFolder, imageBytes } from "./images";
-import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
+import { finishTrainingRows, JsonlOutput, RunLog, writeSummary, type BridgeIo, type TrainingRowOptions } from "./output";
 import { predictionFrameOf, type RewardRule } from "@/lib/domain/rewards";
 import type { CoordinateConvention } from "@/lib/domain/geometry";
-import { exportActionSpace, imagePairingProblem, walkSamples, type ChatMessage, type FrameOptions, type StepSample } from "./samples";
+import {
+  exportActionSpace,
+  imagePairingProblem,
+  walkSamples,
+  type ChatMessage,
+  type FrameOptions,
+  type RowLineage,
+  type StepSample,
+} from "./samples";
 import { uiS1TrainCheckOptions } from "@/lib/domain/ui-s1-reward";
 import { trainableCall } from "@/lib/domain/tool-call";
 import { firstError, processLabel, type ProcessLabel } from "@/lib/domain/process-label";
@@ -65,6 +73,8 @@ export type SwiftGrpoRow = {
   process_label: ProcessLabel | null;
   /** 1-based step where the model first went wrong in this trajectory (inside the cut), or null. */
   first_error: number | null;
+  /** Where the row came from, in rows of a release export (the reward functions receive it as a keyword they ignore). */
+  lineage?: RowLineage;
 };
 
 export type GrpoSummary = {
@@ -114,6 +124,7 @@ export function swiftGrpoRow(sample: StepSample, prompt: GrpoPrompt, images: str
     ...(gt.coords === undefined ? {} : { coords: gt.coords }),
     process_label: processLabel(sample.step),
     first_error: firstError(sample.trajectory),
+    ...(sample.lineage ? { lineage: sample.lineage } : {}),
   };
 }
 
@@ -150,6 +161,12 @@ export type VerlRow = {
     /** See SwiftGrpoRow. */
     process_label: number | null;
     first_error: number | null;
+    /** Lineage (RowLineage) in rows of a release export, null otherwise: the release, its number, the annotation versions, the editor's address of the step. */
+    release: string | null;
+    release_number: number | null;
+    trajectory_version: number | null;
+    step_version: number | null;
+    editor: string | null;
   };
 };
 
@@ -202,12 +219,18 @@ export function verlRow(
       resized_height: predictionHeight,
       process_label: processLabel(sample.step),
       first_error: firstError(sample.trajectory),
+      release: sample.lineage?.release ?? null,
+      release_number: sample.lineage?.release_number ?? null,
+      trajectory_version: sample.lineage?.trajectory_version ?? null,
+      step_version: sample.lineage?.step_version ?? null,
+      editor: sample.lineage?.editor ?? null,
     },
   };
 }
 
 const str = (name: string): SchemaElement => ({ name, type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "REQUIRED" });
 const int32 = (name: string): SchemaElement => ({ name, type: "INT32", repetition_type: "REQUIRED" });
+const optionalStr = (name: string): SchemaElement => ({ name, type: "BYTE_ARRAY", converted_type: "UTF8", repetition_type: "OPTIONAL" });
 const optionalInt32 = (name: string): SchemaElement => ({ name, type: "INT32", repetition_type: "OPTIONAL" });
 const int64 = (name: string): SchemaElement => ({ name, type: "INT64", repetition_type: "REQUIRED" });
 
@@ -236,7 +259,7 @@ export const VERL_SCHEMA: SchemaElement[] = [
   { name: "reward_model", repetition_type: "REQUIRED", num_children: 2 },
   str("style"),
   str("ground_truth"),
-  { name: "extra_info", repetition_type: "REQUIRED", num_children: 11 },
+  { name: "extra_info", repetition_type: "REQUIRED", num_children: 16 },
   int64("index"),
   str("trajectory_id"),
   int32("step"),
@@ -248,6 +271,11 @@ export const VERL_SCHEMA: SchemaElement[] = [
   int32("resized_height"),
   optionalInt32("process_label"),
   optionalInt32("first_error"),
+  optionalStr("release"),
+  optionalInt32("release_number"),
+  optionalInt32("trajectory_version"),
+  optionalInt32("step_version"),
+  optionalStr("editor"),
 ];
 const VERL_COLUMNS = ["data_source", "prompt", "images", "ability", "reward_model", "extra_info"] as const;
 
@@ -348,11 +376,7 @@ export async function exportGrpo(
       },
     },
   );
-  const exportStatus = exp.manifest.filters?.status ?? null;
-  const refused = unreviewedRefusal(unreviewedRows, exportStatus ?? undefined, opts.allowUnreviewed);
-  if (refused) log.info(`bridge grpo: ${refused}`);
-  const exitCode = trainingExitCode(log.problems, opts.allowProblems, refused);
-  const file = await out.close(exitCode === 0);
+  const { exportStatus, refused, exitCode, file } = await finishTrainingRows("grpo", { exp, log, out, unreviewed: unreviewedRows, opts });
   const summary: GrpoSummary = {
     command: "grpo",
     target: opts.target,
@@ -378,7 +402,7 @@ export async function exportGrpo(
     problems: log.problems,
     file,
   };
-  await writeJson(path.join(opts.outDir, `${GRPO_DATASET}.summary.json`), { ...summary, firstProblems: log.sample });
+  await writeSummary(opts.outDir, GRPO_DATASET, summary, log);
   log.progress(
     `${counts.trajectories} trajectories, ${out.rows} rows (${harmfulRows} harmful, ${unreviewedRows} unreviewed), ${log.problems} problems`,
     true,

@@ -1,8 +1,9 @@
-import { createWriteStream, type WriteStream } from "node:fs";
+import { createReadStream, createWriteStream, type WriteStream } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { once } from "node:events";
 import path from "node:path";
-import { formatBridgeProblem, type BridgeProblem } from "./export-reader";
+import { createInterface } from "node:readline";
+import { formatBridgeProblem, type BridgeProblem, type ExportDir } from "./export-reader";
 
 /** Where the CLI writes: process.stdout/stderr, or collectors in tests. */
 export type BridgeIo = { stdout: { write(s: string): unknown }; stderr: { write(s: string): unknown } };
@@ -121,7 +122,75 @@ export function unreviewedRefusal(
   return `refused: ${unreviewedRows} ${noun} are unreviewed model output${made}; export approved work (--status approved), or pass --allow-unreviewed to train on them anyway`;
 }
 
+/**
+ * The end every training-row command shares (sft, grpo, traj, dpo, critic, prm): the refusal of unreviewed rows
+ * (logged as `bridge <command>: refused: …`), the exit code, and the rows file kept under its final name only
+ * when the run is clean (else left as the `.partial` file). `noun` names the rows in the refusal ("pairs", "steps").
+ */
+export async function finishTrainingRows(
+  command: string,
+  run: {
+    exp: { manifest: { filters?: { status?: string } | null } };
+    log: RunLog;
+    /** The rows file (JSONL, or grpo's verl parquet). */
+    out: { close(keep: boolean): Promise<string> };
+    unreviewed: number;
+    opts: Pick<TrainingRowOptions, "allowProblems" | "allowUnreviewed">;
+    noun?: string;
+  },
+): Promise<{ exportStatus: string | null; refused: string | undefined; exitCode: number; file: string }> {
+  const exportStatus = run.exp.manifest.filters?.status ?? null;
+  const refused = unreviewedRefusal(run.unreviewed, exportStatus ?? undefined, run.opts.allowUnreviewed, run.noun);
+  if (refused) run.log.info(`bridge ${command}: ${refused}`);
+  const exitCode = trainingExitCode(run.log.problems, run.opts.allowProblems, refused);
+  const file = await run.out.close(exitCode === 0);
+  return { exportStatus, refused, exitCode, file };
+}
+
+/** Write `<outDir>/<dataset>.summary.json`: the summary and the first problems the run met. */
+export async function writeSummary(outDir: string, dataset: string, summary: object, log: RunLog): Promise<void> {
+  await writeJson(path.join(outDir, `${dataset}.summary.json`), { ...summary, firstProblems: log.sample });
+}
+
 /** Exit code of a training-row command: problems (unless allowed) or a refusal make it 1. */
 export function trainingExitCode(problems: number, allowProblems: boolean, refusal: string | undefined): number {
   return refusal !== undefined ? 1 : exitCodeFor(problems, allowProblems);
+}
+
+/** Steps and trajectories of held-out evaluation sets in an export, and the sets' labels ("name v2"), sorted. */
+export type HeldOutCount = { trajectories: number; steps: number; sets: string[] };
+
+/**
+ * Count the held-out trajectories of an export from its lines' own `heldOut` marks (not the manifest,
+ * which a hand-made or edited folder may lack). Lines that do not parse are left to the command's reader.
+ */
+export async function countHeldOut(exp: ExportDir): Promise<HeldOutCount> {
+  const lines = createInterface({ input: createReadStream(exp.trajectoriesPath, "utf8"), crlfDelay: Infinity });
+  const sets = new Set<string>();
+  let trajectories = 0;
+  let steps = 0;
+  for await (const line of lines) {
+    if (!line.includes('"heldOut"')) continue; // most lines: no parse needed
+    let t: { heldOut?: unknown; steps?: unknown };
+    try {
+      t = JSON.parse(line) as typeof t;
+    } catch {
+      continue;
+    }
+    if (!Array.isArray(t.heldOut) || t.heldOut.length === 0) continue;
+    trajectories += 1;
+    steps += Array.isArray(t.steps) ? t.steps.length : 0;
+    for (const label of t.heldOut) sets.add(String(label));
+  }
+  return { trajectories, steps, sets: [...sets].sort() };
+}
+
+/**
+ * Why a training command may not run: the export holds steps of evaluation sets marked held out, and
+ * training on them would make the evaluation measure memory. Undefined when there are none or when
+ * --allow-held-out is given.
+ */
+export function heldOutRefusal(count: HeldOutCount, allowHeldOut: boolean): string | undefined {
+  if (count.steps === 0 || allowHeldOut) return undefined;
+  return `refused: ${count.steps} steps (${count.trajectories} trajectories) belong to held-out evaluation sets (${count.sets.join(", ")}); export without them (a release leaves them out), or pass --allow-held-out to train on them anyway`;
 }

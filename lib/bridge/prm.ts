@@ -7,14 +7,22 @@ import { annotationOfProcessLabel, firstError, processLabel, type ProcessLabel }
 import { mobileUseUserText, type ActionSpace } from "@/lib/domain/prompt";
 import { pyJsonDumps, type ToolCall } from "@/lib/domain/tool-call";
 import type { Annotation } from "@/lib/domain/rewards";
-import type { CanonicalTrajectory } from "@/lib/domain/trajectory";
+import type { CanonicalTrajectory, Lane } from "@/lib/domain/trajectory";
 import { isPointless, mapPoints } from "@/lib/domain/tool-call";
 import { toConventionPoint } from "@/lib/domain/geometry";
 import { openExport } from "./export-reader";
 import { ImageFolder } from "./images";
-import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
+import { finishTrainingRows, JsonlOutput, RunLog, writeSummary, type BridgeIo, type TrainingRowOptions } from "./output";
 import { modelSample } from "./dpo";
-import { exportActionSpace, imagePairingProblem, trainerFrames, walkSamples, type ChatMessage, type FrameOptions } from "./samples";
+import {
+  exportActionSpace,
+  imagePairingProblem,
+  trainerFrames,
+  walkSamples,
+  type ChatMessage,
+  type FrameOptions,
+  type RowLineage,
+} from "./samples";
 import { sftPromptAndAnswer } from "./sft";
 
 export const PRM_DATASET = "mobile_use_prm";
@@ -31,10 +39,17 @@ export type PrmRow = {
   annotation: Annotation;
   /** 1-based step of the trajectory where the model first went wrong (inside the cut), or null. */
   first_error: number | null;
+  /**
+   * How the labels were made (the export's `lane`): `fast` (first-error fast lane: steps before first_error
+   * judged good at a glance, the rest cut or unlabelled), `full`, `fast-then-full`; null when not handed in.
+   */
+  lane: Lane | null;
   trajectory_id: string;
   /** 0-based step index. */
   step: number;
   app: string;
+  /** Where the row comes from, in rows of a release export (see rowLineage); absent otherwise. */
+  lineage?: RowLineage;
 };
 
 export type PrmSummary = {
@@ -49,6 +64,8 @@ export type PrmSummary = {
   /** Kept trajectories with a first error, and without. */
   withFirstError: number;
   withoutError: number;
+  /** Rows by the lane their trajectory's labels came from ("none": not handed in). */
+  rowsByLane: Record<Lane | "none", number>;
   /** Steps nobody reviewed: no label is made up for them (never a row). */
   unlabelledSteps: number;
   unreviewedRows: number;
@@ -85,6 +102,7 @@ export async function exportPrm(
   // The model's call of every step of the current trajectory, each in its own step's frame (a message where none can be written).
   let modelCalls: (ToolCall | string)[] = [];
   let firstErrorOf: number | null = null;
+  const rowsByLane: Record<Lane | "none", number> = { full: 0, fast: 0, "fast-then-full": 0, none: 0 };
   const counts = await walkSamples(
     exp,
     { ...opts, actionSpace },
@@ -129,21 +147,20 @@ export async function exportPrm(
           process_label: label,
           annotation: annotationOfProcessLabel(label),
           first_error: firstErrorOf,
+          lane: sample.trajectory.lane ?? null,
           trajectory_id: sample.where.trajectory,
           step: sample.step.index,
           app: sample.trajectory.app,
+          ...(sample.lineage ? { lineage: sample.lineage } : {}),
         };
         await out.write(row);
         labels[label === 1 ? "good" : label === 0 ? "neutral" : "wrong"] += 1;
+        rowsByLane[row.lane ?? "none"] += 1;
         if (sample.isUnreviewed) unreviewedRows += 1;
       },
     },
   );
-  const exportStatus = exp.manifest.filters?.status ?? null;
-  const refused = unreviewedRefusal(unreviewedRows, exportStatus ?? undefined, opts.allowUnreviewed);
-  if (refused) log.info(`bridge prm: ${refused}`);
-  const exitCode = trainingExitCode(log.problems, opts.allowProblems, refused);
-  const file = await out.close(exitCode === 0);
+  const { exportStatus, refused, exitCode, file } = await finishTrainingRows("prm", { exp, log, out, unreviewed: unreviewedRows, opts });
   const summary: PrmSummary = {
     command: "prm",
     coords: opts.coords ?? "qwen25-abs",
@@ -155,6 +172,7 @@ export async function exportPrm(
     labels,
     withFirstError,
     withoutError,
+    rowsByLane,
     unlabelledSteps,
     unreviewedRows,
     exportStatus,
@@ -165,7 +183,7 @@ export async function exportPrm(
     problems: log.problems,
     file,
   };
-  await writeJson(path.join(opts.outDir, `${PRM_DATASET}.summary.json`), { ...summary, firstProblems: log.sample });
+  await writeSummary(opts.outDir, PRM_DATASET, summary, log);
   log.progress(`${counts.trajectories} trajectories, ${out.rows} rows (${labels.wrong} wrong), ${log.problems} problems`, true);
   return { summary, exitCode };
 }

@@ -13,7 +13,14 @@ import {
 } from "@/lib/domain/geometry";
 import { mobileR1Response, mobileUseSystemPrompt, mobileUseUserText, type ActionSpace } from "@/lib/domain/prompt";
 import { isPointless, mapPoints, POINTLESS_MESSAGE, pointsOf, type ToolCall } from "@/lib/domain/tool-call";
-import { isTrainingTarget, type CanonicalStep, type CanonicalTrajectory, type Verdict } from "@/lib/domain/trajectory";
+import {
+  editorPath,
+  isTrainingTarget,
+  type CanonicalStep,
+  type CanonicalTrajectory,
+  type Lineage,
+  type Verdict,
+} from "@/lib/domain/trajectory";
 import {
   readTrajectories,
   resolveScreenshot,
@@ -81,6 +88,34 @@ export function isUnreviewed(t: Pick<CanonicalTrajectory, "status">, step: Pick<
 }
 
 /** One step made ready for any trainer format. Geometry noted per field. */
+/**
+ * A trainer row's lineage: the release, trajectory, step (0-based index) and annotation versions it was
+ * made from, and the editor's address of that step relative to the studio's URL (editorPath).
+ */
+export type RowLineage = {
+  release: string;
+  release_number: number;
+  trajectory_id: string;
+  step: number;
+  trajectory_version: number;
+  step_version: number;
+  editor: string;
+};
+
+/** The lineage of a step of a release export's trajectory (`lineage` is the trajectory line's). */
+export function rowLineage(t: CanonicalTrajectory, lineage: Lineage, step: CanonicalStep): RowLineage {
+  const id = t.id ?? "";
+  return {
+    release: lineage.release,
+    release_number: lineage.releaseNumber,
+    trajectory_id: id,
+    step: step.index,
+    trajectory_version: lineage.trajectoryVersion,
+    step_version: step.version ?? 1,
+    editor: editorPath(id, step.index),
+  };
+}
+
 export type StepSample = {
   where: Where;
   trajectory: CanonicalTrajectory;
@@ -91,6 +126,8 @@ export type StepSample = {
   imagePath: string;
   /** Model output nobody reviewed (see isUnreviewed). */
   isUnreviewed: boolean;
+  /** Where the row comes from, when the export is a release (see rowLineage); absent otherwise. */
+  lineage?: RowLineage;
   /** Not harmful, not after the cut, trajectory not discarded: may be an SFT target. */
   isTarget: boolean;
   annotation: Annotation;
@@ -210,6 +247,7 @@ export async function* stepSamples(
         frames,
         imagePath: image.path,
         isUnreviewed: isUnreviewed(t, step),
+        ...(t.lineage ? { lineage: rowLineage(t, t.lineage, step) } : {}),
         isTarget: isTrainingTarget(t, step),
         annotation,
         coords,

@@ -15,7 +15,7 @@ import {
 import { openExport } from "./export-reader";
 import { sourcePromptRow, type SftPrompt } from "./source-prompt";
 import { ImageFolder } from "./images";
-import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
+import { finishTrainingRows, JsonlOutput, RunLog, writeJson, writeSummary, type BridgeIo, type TrainingRowOptions } from "./output";
 import {
   assistantTarget,
   exportActionSpace,
@@ -24,6 +24,7 @@ import {
   walkSamples,
   type ChatMessage,
   type FrameOptions,
+  type RowLineage,
   type StepSample,
 } from "./samples";
 
@@ -34,7 +35,8 @@ export type SftTarget = (typeof SFT_TARGETS)[number];
 export const SFT_DATASET = "mobile_use_sft";
 
 /** One SFT row: ms-swift's standard layout, which LLaMA-Factory reads as sharegpt with these tags. */
-export type SftRow = { messages: ChatMessage[]; images: string[] };
+/** `lineage`: where the row came from, in rows of a release export (ms-swift and LLaMA-Factory read only their own columns). */
+export type SftRow = { messages: ChatMessage[]; images: string[]; lineage?: RowLineage };
 
 export type SftSummary = {
   command: "sft";
@@ -119,6 +121,7 @@ export async function exportSft(
         const pairing = imagePairingProblem(row.messages, row.images);
         if (pairing) return log.problem({ ...sample.where, message: pairing });
         row.images = [await images.ref(sample.imagePath)];
+        if (sample.lineage) row.lineage = sample.lineage;
         await out.write(row);
         if (sample.isUnreviewed) unreviewedRows += 1;
         hints = addRow(hints, {
@@ -129,11 +132,7 @@ export async function exportSft(
       },
     },
   );
-  const exportStatus = exp.manifest.filters?.status ?? null;
-  const refused = unreviewedRefusal(unreviewedRows, exportStatus ?? undefined, opts.allowUnreviewed);
-  if (refused) log.info(`bridge sft: ${refused}`);
-  const exitCode = trainingExitCode(log.problems, opts.allowProblems, refused);
-  const file = await out.close(exitCode === 0);
+  const { exportStatus, refused, exitCode, file } = await finishTrainingRows("sft", { exp, log, out, unreviewed: unreviewedRows, opts });
   const summary: SftSummary = {
     command: "sft",
     target: opts.target,
@@ -158,7 +157,7 @@ export async function exportSft(
   if (opts.target === "llamafactory" && exitCode === 0) {
     await writeJson(path.join(opts.outDir, "dataset_info.json"), llamaFactoryDatasetInfo(path.basename(file)));
   }
-  await writeJson(path.join(opts.outDir, `${SFT_DATASET}.summary.json`), { ...summary, firstProblems: log.sample });
+  await writeSummary(opts.outDir, SFT_DATASET, summary, log);
   log.progress(`${counts.trajectories} trajectories, ${out.rows} rows (${unreviewedRows} unreviewed), ${log.problems} problems`, true);
   if (exitCode === 0) log.info(`${promptHint(promptKind)}\n${trainerHint(opts, hints)}`);
   return { summary, exitCode };

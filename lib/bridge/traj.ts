@@ -15,10 +15,10 @@ import {
 } from "@/lib/domain/trainer-hints";
 import { openExport, readTrajectories, resolveScreenshot, type BridgeProblem } from "./export-reader";
 import { ImageFolder } from "./images";
-import { JsonlOutput, RunLog, trainingExitCode, unreviewedRefusal, writeJson, type BridgeIo, type TrainingRowOptions } from "./output";
+import { finishTrainingRows, JsonlOutput, RunLog, writeSummary, type BridgeIo, type TrainingRowOptions } from "./output";
 import type { Annotation } from "@/lib/domain/rewards";
 import { firstError, processLabel, type ProcessLabel } from "@/lib/domain/process-label";
-import { uiS1AnnotationOf, isUnreviewed } from "./samples";
+import { uiS1AnnotationOf, isUnreviewed, rowLineage, type RowLineage } from "./samples";
 
 /** UI-S1's TrajDataset resizes every screenshot at these limits (rl_dataset.py: 12800*28*28 and 4*28*28). */
 export const UI_S1_MAX_PIXELS = 12800 * 28 * 28;
@@ -44,6 +44,8 @@ export type UiS1Step = {
   check_options: ToolCall & { candidate_bbox: Box[] };
   /** The model's step: +1 good, 0 neutral, -1 harmful or wrong (lib/domain/process-label.ts); null when unreviewed. */
   process_label: ProcessLabel | null;
+  /** Where the step comes from, in lines of a release export (see rowLineage); absent otherwise (UI-S1 reads only its own keys). */
+  lineage?: RowLineage;
 };
 
 export type UiS1Trajectory = {
@@ -174,6 +176,7 @@ export async function exportTraj(
         annotation: uiS1AnnotationOf(step.verdict),
         check_options: { ...converted, candidate_bbox: candidates },
         process_label: processLabel(step),
+        ...(t.lineage ? { lineage: rowLineage(t, t.lineage, step) } : {}),
       });
       tokens.push(imageTokens(smartResize(step.screenshot, { maxPixels: UI_S1_MAX_PIXELS, minPixels: UI_S1_MIN_PIXELS })));
     }
@@ -213,11 +216,14 @@ export async function exportTraj(
     s.steps += steps.length;
     log.progress(`${s.trajectories} trajectories, ${out.rows} written, ${log.problems} problems`);
   }
-  const exportStatus = exp.manifest.filters?.status ?? null;
-  const refused = unreviewedRefusal(s.unreviewed, exportStatus ?? undefined, opts.allowUnreviewed, "steps");
-  if (refused) log.info(`bridge traj: ${refused}`);
-  const exitCode = trainingExitCode(log.problems, opts.allowProblems, refused);
-  const file = await out.close(exitCode === 0);
+  const { exportStatus, refused, exitCode, file } = await finishTrainingRows("traj", {
+    exp,
+    log,
+    out,
+    unreviewed: s.unreviewed,
+    opts,
+    noun: "steps",
+  });
   const summary: TrajSummary = {
     command: "traj",
     target: opts.target,
@@ -237,7 +243,7 @@ export async function exportTraj(
     problems: log.problems,
     file,
   };
-  await writeJson(path.join(opts.outDir, `${UI_S1_DATASET}.summary.json`), { ...summary, firstProblems: log.sample });
+  await writeSummary(opts.outDir, UI_S1_DATASET, summary, log);
   log.progress(`${s.trajectories} trajectories, ${out.rows} written (${s.unreviewed} unreviewed steps), ${log.problems} problems`, true);
   if (exitCode === 0) {
     const dataDir = opts.imageRoot ?? opts.outDir;

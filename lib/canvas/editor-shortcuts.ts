@@ -17,6 +17,8 @@ export type PageActions = {
   acceptSuggestion?: () => void;
   /** Show or hide the next step's screenshot beside the current one (the person's setting). */
   toggleNextScreen?: () => void;
+  /** Hand the task in through the first-error fast lane (lib/domain/lane.ts). */
+  submitFastLane?: () => void;
 };
 
 /**
@@ -45,26 +47,40 @@ export const ACTION_TYPE_KEYS = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "0
  * by `group` and prints `kbd` with formatKbd.
  */
 export function editorShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[] {
-  // The help overlay is a modal dialog: while it is open only ? and Esc (close it) act.
-  return allShortcuts(editor, page).map((s) =>
-    s.id === "help" || s.id === "cancel" ? s : { ...s, when: (st: EditorState) => !st.isHelpOpen && (!s.when || s.when(st)) },
-  );
+  return allShortcuts(editor, page).map((s) => ({ ...s, when: (st: EditorState) => isAllowed(s, st) && (!s.when || s.when(st)) }));
+}
+
+/**
+ * The two rules every entry obeys, declared once here instead of in each entry's `when`: a read-only
+ * editor (the viewer, a submitted task) refuses every entry not marked `readonlyOk`; and the help
+ * overlay is a modal dialog, so while it is open only ? and Esc (close it) act.
+ */
+function isAllowed(s: Shortcut<EditorState>, st: EditorState): boolean {
+  if (st.isReadOnly && !s.readonlyOk) return false;
+  return s.id === "help" || s.id === "cancel" || !st.isHelpOpen;
+}
+
+/** The registry's entries that edit something: refused while the editor is read-only. */
+export function editingShortcuts<C>(shortcuts: readonly Shortcut<C>[]): Shortcut<C>[] {
+  return shortcuts.filter((s) => !s.readonlyOk);
 }
 
 function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[] {
   const hasBox = (s: EditorState) => s.isBoxSelected && !!s.doc.steps[s.steps[s.stepIndex]!.id]?.box;
-  const canEdit = (s: EditorState) => !s.isReadOnly;
-  const editWithBox = (s: EditorState) => canEdit(s) && hasBox(s);
+  // Read-only is not tested here: editorShortcuts refuses every entry without `readonlyOk` then.
+  const editWithBox = hasBox;
   /** The step has elements (or candidate boxes) for the box to snap to. */
-  const canSnap = (s: EditorState) => canEdit(s) && (s.steps[s.stepIndex]?.targets?.length ?? 0) > 0;
-  const canDecideOutcome = (s: EditorState) => canEdit(s) && !s.doc.trajectory.isDiscarded;
+  const canSnap = (s: EditorState) => (s.steps[s.stepIndex]?.targets?.length ?? 0) > 0;
+  const canDecideOutcome = (s: EditorState) => !s.doc.trajectory.isDiscarded;
+  /** The first-error fast lane is the editor's mode (one engine): its keys act only in it, and E is its mark there. */
+  const isFast = (s: EditorState) => s.mode === "fast";
+  const inFastLane = isFast;
   /** A verdict key sets the verdict and, when the person chose so, moves to the next step. */
   const verdictKey = (v: Exclude<Verdict, "unreviewed">, key = VERDICT_KEYS[v]): Shortcut<EditorState> => ({
     id: `verdict.${v}`,
     kbd: [key],
     label: `verdict.${v}`,
     group: "shortcut.group.verdict",
-    when: canEdit,
     run: () => {
       editor.setVerdict(v);
       if (page.isVerdictAdvancing?.()) editor.next();
@@ -78,24 +94,34 @@ function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[
             kbd: ["shift+n"],
             label: "shortcut.nextScreen",
             group: "shortcut.group.steps",
+            readonlyOk: true,
             run: page.toggleNextScreen,
           } satisfies Shortcut<EditorState>,
         ]
       : []),
-    { id: "step.first", kbd: ["Home"], label: "shortcut.stepFirst", group: "shortcut.group.steps", run: editor.first },
-    { id: "step.last", kbd: ["End"], label: "shortcut.stepLast", group: "shortcut.group.steps", run: editor.last },
+    { id: "step.first", kbd: ["Home"], label: "shortcut.stepFirst", group: "shortcut.group.steps", readonlyOk: true, run: editor.first },
+    { id: "step.last", kbd: ["End"], label: "shortcut.stepLast", group: "shortcut.group.steps", readonlyOk: true, run: editor.last },
     {
       id: "step.nextIncomplete",
       kbd: ["i"],
       label: "shortcut.stepNextIncomplete",
       group: "shortcut.group.steps",
+      readonlyOk: true,
       run: (s) => {
         const i = nextIncompleteStep(s);
         if (i !== null) editor.goTo(i);
       },
     },
 
-    { id: "tool.select", kbd: ["v"], label: "shortcut.toolSelect", group: "shortcut.group.tools", run: () => editor.setTool("select") },
+    // Select only drags the view in a read-only editor (its toolbar button stays enabled there too).
+    {
+      id: "tool.select",
+      kbd: ["v"],
+      label: "shortcut.toolSelect",
+      group: "shortcut.group.tools",
+      readonlyOk: true,
+      run: () => editor.setTool("select"),
+    },
     { id: "tool.point", kbd: ["p"], label: "shortcut.toolPoint", group: "shortcut.group.tools", run: () => editor.setTool("point") },
     { id: "tool.swipe", kbd: ["s"], label: "shortcut.toolSwipe", group: "shortcut.group.tools", run: () => editor.setTool("swipe") },
     {
@@ -114,7 +140,6 @@ function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[
       kbd: [ACTION_TYPE_KEYS[i]!],
       label: `action.${action}`,
       group: "shortcut.group.actions",
-      when: canEdit,
       run: () => editor.setActionType(action),
     })),
 
@@ -152,8 +177,22 @@ function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[
     },
     // J / K move between steps whatever is selected; → / ← do too unless a box is selected, where the nudges above
     // (earlier in this list, so they win) take them.
-    { id: "step.next", kbd: ["j", "ArrowRight"], label: "shortcut.stepNext", group: "shortcut.group.steps", run: editor.next },
-    { id: "step.prev", kbd: ["k", "ArrowLeft"], label: "shortcut.stepPrev", group: "shortcut.group.steps", run: editor.prev },
+    {
+      id: "step.next",
+      kbd: ["j", "ArrowRight"],
+      label: "shortcut.stepNext",
+      group: "shortcut.group.steps",
+      readonlyOk: true,
+      run: editor.next,
+    },
+    {
+      id: "step.prev",
+      kbd: ["k", "ArrowLeft"],
+      label: "shortcut.stepPrev",
+      group: "shortcut.group.steps",
+      readonlyOk: true,
+      run: editor.prev,
+    },
     {
       id: "box.left10",
       kbd: ["shift+ArrowLeft"],
@@ -210,16 +249,16 @@ function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[
       when: canSnap,
       run: () => editor.cycleSnap(-1),
     },
-    { id: "cancel", kbd: ["Escape"], label: "shortcut.cancel", group: "shortcut.group.box", run: editor.cancel },
+    { id: "cancel", kbd: ["Escape"], label: "shortcut.cancel", group: "shortcut.group.box", readonlyOk: true, run: editor.cancel },
 
     ...(["good", "corrected", "harmful", "neutral"] as const).map((v) => verdictKey(v)),
-    { id: "trajectory.cut", kbd: ["x"], label: "shortcut.cut", group: "shortcut.group.verdict", when: canEdit, run: editor.toggleCutHere },
+    { id: "trajectory.cut", kbd: ["x"], label: "shortcut.cut", group: "shortcut.group.verdict", run: editor.toggleCutHere },
     {
       id: "thought.focus",
       kbd: ["e"],
       label: "shortcut.focusThought",
       group: "shortcut.group.verdict",
-      when: canEdit,
+      when: (s) => !isFast(s),
       run: page.focusThought,
     },
     {
@@ -243,7 +282,6 @@ function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[
       kbd: ["shift+d"],
       label: "shortcut.discard",
       group: "shortcut.group.verdict",
-      when: canEdit,
       run: (s) => editor.setDiscarded(!s.doc.trajectory.isDiscarded),
     },
     {
@@ -251,7 +289,6 @@ function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[
       kbd: ["a"],
       label: "shortcut.suggestAccept",
       group: "shortcut.group.verdict",
-      when: canEdit,
       run: () => page.acceptSuggestion?.(),
     },
 
@@ -265,8 +302,28 @@ function allShortcuts(editor: Editor, page: PageActions): Shortcut<EditorState>[
       run: editor.redo,
     },
     { id: "save", kbd: ["mod+s"], label: "shortcut.save", group: "shortcut.group.general", isGlobal: true, run: page.save },
-    { id: "submit", kbd: ["mod+Enter"], label: "shortcut.submit", group: "shortcut.group.general", isGlobal: true, run: page.submit },
+    {
+      id: "submit",
+      kbd: ["mod+Enter"],
+      label: "shortcut.submit",
+      group: "shortcut.group.general",
+      isGlobal: true,
+      when: (s) => !isFast(s),
+      run: page.submit,
+    },
+    { id: "lane.toggle", kbd: ["shift+l"], label: "lane.shortcut.toggle", group: "lane.title", run: editor.toggleMode },
+    { id: "lane.mark", kbd: ["e"], label: "lane.shortcut.mark", group: "lane.title", when: inFastLane, run: editor.markFirstError },
+    { id: "lane.none", kbd: ["shift+e"], label: "lane.shortcut.none", group: "lane.title", when: inFastLane, run: editor.markNoError },
+    {
+      id: "lane.submit",
+      kbd: ["mod+Enter"],
+      label: "lane.shortcut.submit",
+      group: "lane.title",
+      isGlobal: true,
+      when: inFastLane,
+      run: () => page.submitFastLane?.(),
+    },
     ...viewShortcuts<EditorState>(editor.view),
-    { id: "help", kbd: ["?"], label: "shortcut.help", group: "shortcut.group.general", run: editor.toggleHelp },
+    { id: "help", kbd: ["?"], label: "shortcut.help", group: "shortcut.group.general", readonlyOk: true, run: editor.toggleHelp },
   ];
 }

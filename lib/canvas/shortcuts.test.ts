@@ -111,6 +111,37 @@ describe("editor registry", () => {
     expect(e.get().doc.trajectory.outcome).toBe("failure");
   });
 
+  it("the fast lane is a mode of the same editor: Shift+L enters it, → plays, E marks the first error, Shift+E says none, Ctrl+Enter hands in", () => {
+    const e = setup([open(), open(), open()]);
+    const calls: string[] = [];
+    const list = editorShortcuts(e, {
+      ...page,
+      focusThought: () => calls.push("focus"),
+      submit: () => calls.push("submit"),
+      submitFastLane: () => calls.push("fast"),
+    });
+    const press = (k: KeyInput) => decideKey(k, BODY, list, e.get()).hit?.run(e.get());
+    // Full correction: E edits the thought and Ctrl+Enter submits, as before.
+    press(key("e"));
+    press(key("Enter", { ctrlKey: true }));
+    expect(calls).toEqual(["focus", "submit"]);
+    press(key("L", { shiftKey: true }));
+    expect(e.get().mode).toBe("fast");
+    press(key("ArrowRight"));
+    press(key("e"));
+    expect(e.get()).toMatchObject({ stepIndex: 1, firstError: 1 });
+    // The mark is an answer, not an edit: nothing in the document, nothing to undo.
+    expect(e.get().history.past).toHaveLength(0);
+    press(key("E", { shiftKey: true }));
+    expect(e.get().firstError).toBe("none");
+    press(key("S", { shiftKey: true }));
+    expect(e.get().doc.trajectory.outcome).toBe("success");
+    press(key("Enter", { ctrlKey: true }));
+    expect(calls).toEqual(["focus", "submit", "fast"]);
+    press(key("L", { shiftKey: true }));
+    expect(e.get().mode).toBe("full");
+  });
+
   it("while the help overlay is open only ? and Esc act", () => {
     const e = setup([open(), open()]);
     const list = editorShortcuts(e, page);

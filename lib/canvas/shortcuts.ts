@@ -15,6 +15,11 @@ export type Shortcut<C = void> = {
   run: (ctx: C) => void;
   /** Also fires while typing in a field (save, undo, submit); plain keys never do. */
   isGlobal?: boolean;
+  /**
+   * Works in a read-only editor (tldraw's `readonlyOk`): moving between steps, zooming, help. Every
+   * entry without it edits something and is refused while the editor is read-only (editorShortcuts).
+   */
+  readonlyOk?: boolean;
 };
 
 /** The parts of a KeyboardEvent a shortcut looks at, so matching runs without a DOM. */

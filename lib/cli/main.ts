@@ -9,6 +9,8 @@ import type { Role } from "@/lib/domain/permissions";
 import type { ImportProgress } from "@/lib/server/import";
 import type { ExportStatus } from "@/lib/server/export";
 import { env, parseEnv } from "@/lib/server/env";
+import { SNAPSHOT_HELP } from "./snapshots";
+import { EVAL_HELP } from "./eval";
 
 // Each command imports the modules it needs when it runs, never at the top of this file: `studio --help`
 // then loads nothing more than this file, `studio bridge ...` never loads Prisma, the database drivers
@@ -26,6 +28,23 @@ async function serverCore() {
   databaseOpened = true;
   const [{ migrate }, { CLI_ACTOR }] = await Promise.all([import("@/lib/server/migrate"), import("@/lib/server/audit")]);
   return { migrate, CLI_ACTOR };
+}
+
+/**
+ * The studio's counts for `studio stats`. On SQLite straight from the file (stats-direct.ts): no Prisma client
+ * is loaded, which was most of the command's start. On PostgreSQL through getStats, as the dashboard reads them.
+ */
+async function readStats() {
+  const [{ migrate }, { databaseUrl, dialectOf, sqlitePath }] = await Promise.all([
+    import("@/lib/server/migrate"),
+    import("@/lib/server/config"),
+  ]);
+  await migrate();
+  const url = databaseUrl();
+  if (dialectOf(url) === "sqlite") return (await import("@/lib/server/stats-direct")).sqliteStats(sqlitePath(url));
+  const { CLI_ACTOR } = await serverCore();
+  const { getStats } = await import("@/lib/server/trajectories");
+  return getStats({ actor: CLI_ACTOR });
 }
 
 const HELP = `Trajectory Studio command line
@@ -58,7 +77,7 @@ const HELP = `Trajectory Studio command line
       counts of trajectories, steps, apps and statuses
   npm run studio -- demo-data <out-dir> [--trajectories <n>] [--seed <n>]
       write a synthetic Mobile-R1-format dataset (data.jsonl + images/)
-  npm run studio -- bridge <command> <export-dir> --out <dir> [options]
+${SNAPSHOT_HELP}${EVAL_HELP}  npm run studio -- bridge <command> <export-dir> --out <dir> [options]
       trainer formats, rewards and evaluation (see: npm run studio -- bridge --help)
 `;
 
@@ -126,10 +145,7 @@ async function main(argv: string[]): Promise<number> {
     }
     case "stats": {
       const { values } = parseArgs({ args: rest, options: { json: { type: "boolean", default: false } } });
-      const { migrate, CLI_ACTOR } = await serverCore();
-      await migrate();
-      const { getStats } = await import("@/lib/server/trajectories");
-      const stats = await getStats({ actor: CLI_ACTOR });
+      const stats = await readStats();
       if (values.json) io.out(`${JSON.stringify(stats)}\n`);
       else {
         io.out(`${stats.trajectories} trajectories, ${stats.steps} steps, ${stats.apps} apps, ${stats.screenshots} screenshots\n`);
@@ -163,6 +179,25 @@ async function main(argv: string[]): Promise<number> {
     case "bridge": {
       const { runBridge } = await import("@/lib/bridge/cli");
       return runBridge(rest);
+    }
+    case "eval": {
+      const [{ runEval }, { CliUsage }] = await Promise.all([import("./eval"), import("./snapshots")]);
+      try {
+        return await runEval(rest, io, serverCore);
+      } catch (e) {
+        if (e instanceof CliUsage) return usage(e.message);
+        throw e;
+      }
+    }
+    case "eval-set":
+    case "release": {
+      const { runEvalSet, runRelease, CliUsage } = await import("./snapshots");
+      try {
+        return await (command === "eval-set" ? runEvalSet : runRelease)(rest, io, serverCore);
+      } catch (e) {
+        if (e instanceof CliUsage) return usage(e.message);
+        throw e;
+      }
     }
     case undefined:
     case "help":

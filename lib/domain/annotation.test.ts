@@ -48,14 +48,14 @@ describe("step checks", () => {
   });
   it("ground truth that contradicts itself blocks the step, with a reason naming the numbers", () => {
     expect(stepProblems({ ...complete, box: [0, 0, 10, 10] }, SIZE)).toEqual([
-      { code: "box.missesPoint", field: "box", isBlocking: true, detail: "click (540, 1200), box [0, 0, 10, 10]" },
+      { code: "box.missesPoint", field: "box", isBlocking: true, detail: "(540, 1200) ∉ [0, 0, 10, 10]" },
     ]);
     const longPress = { ...complete, toolCall: { action: "long_press" as const, coordinate: [540, 1300] as [number, number], time: 2 } };
     expect(stepProblems(longPress, SIZE)).toContainEqual({
       code: "box.missesPoint",
       field: "box",
       isBlocking: true,
-      detail: "long press (540, 1300), box [500, 1150, 600, 1250]",
+      detail: "(540, 1300) ∉ [500, 1150, 600, 1250]",
     });
     const swipe = {
       ...complete,

@@ -226,7 +226,8 @@ export function stepProblems(a: StepAnnotation, size: Size): StepProblem[] {
     push("toolCall.missingPoint", "toolCall.coordinate");
     for (const c of groundTruthContradictions(null, a.box, size)) push(c.code, c.field, true, c.detail);
   } else if (!parsed.success) {
-    push("toolCall.invalid", "toolCall", true, parsed.error.issues[0]?.message);
+    // The field at fault (the tool call's own vocabulary), not the schema's English sentence: the message around it is translated.
+    push("toolCall.invalid", "toolCall", true, parsed.error.issues[0]?.path.join(".") || "action");
     for (const c of groundTruthContradictions(null, a.box, size)) push(c.code, c.field, true, c.detail);
   } else {
     const other = thoughtNamesOtherAction(a.thought.nextAction || a.thought.text, parsed.data);
@@ -268,7 +269,8 @@ export function groundTruthContradictions(call: ToolCall | null, box: Box | null
   const out: GroundTruthContradiction[] = [];
   if (call && isCoordinateAction(call) && box && !isPointInBox(call.coordinate, box)) {
     const what = call.action === "swipe" ? "swipe start" : call.action === "long_press" ? "long press" : "click";
-    const detail = `${what} ${fmtPoint(call.coordinate)}, box ${fmtBox(box)}`;
+    // Numbers and a symbol only, so the sentence around it can be any language: "(540, 1200) ∉ [0, 0, 10, 10]".
+    const detail = `${fmtPoint(call.coordinate)} ∉ ${fmtBox(box)}`;
     out.push({
       code: "box.missesPoint",
       field: "box",

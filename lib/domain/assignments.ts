@@ -8,10 +8,20 @@ import { text } from "./limits";
 export const assignInput = z.object({
   trajectoryIds: z.array(text("id").min(1)).min(1, "choose at least one trajectory").max(1000),
   assignee: text("email").trim().toLowerCase().email().nullable(),
+  /**
+   * Leave out the chosen trajectories that are near-duplicates of another (in a group, not its keeper:
+   * lib/domain/near-duplicates.ts), so nobody corrects the same run twice; they are counted in `skipped`.
+   */
+  skipNearDuplicates: z.boolean().default(false),
 });
 export type AssignInput = z.input<typeof assignInput>;
 
-export const assignResultSchema = z.object({ assigned: z.number().int(), unchanged: z.number().int() });
+export const assignResultSchema = z.object({
+  assigned: z.number().int(),
+  unchanged: z.number().int(),
+  /** Near-duplicates left out; only when skipNearDuplicates was asked. */
+  skipped: z.number().int().optional(),
+});
 export type AssignResult = z.infer<typeof assignResultSchema>;
 
 /** GET /api/assignments: the people work can go to (active annotators and admins). */

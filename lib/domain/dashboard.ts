@@ -22,5 +22,10 @@ export const dashboardSchema = z.object({
   ),
   daily: z.array(z.object({ day: z.string(), stepEdits: z.number(), submitted: z.number(), approved: z.number(), sentBack: z.number() })),
   review: z.object({ approved: z.number(), sentBack: z.number() }),
+  /**
+   * Handed-in work by lane (lib/domain/lane.ts), so fast-lane tasks are counted apart from fully corrected
+   * ones: `queued` is fast-lane work back in progress, waiting for its full correction.
+   */
+  lanes: z.object({ full: z.number(), fast: z.number(), fastThenFull: z.number(), queued: z.number() }),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;

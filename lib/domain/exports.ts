@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storedMessageSchema } from "./stored-message";
 import { trainerHintsSchema } from "./trainer-hints";
 import { text } from "./limits";
 import { nextStatus, TASK_STATUSES, type TaskStatus } from "./status";
@@ -55,7 +56,9 @@ export const exportSchema = z.object({
   counts: exportCountsSchema.nullable(),
   /** Longest rows measured at export time (manifest.trainer), for the trainer settings; absent for older exports. */
   trainer: trainerHintsSchema.nullable().optional(),
+  /** The failure in English (scripts); `errorMessage` is what the page words in its reader's language. */
   error: z.string().nullable(),
+  errorMessage: storedMessageSchema.nullable().optional(),
 });
 export type ExportItem = z.infer<typeof exportSchema>;
 

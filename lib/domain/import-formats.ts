@@ -4,7 +4,7 @@ import { boxOverlapsScreen, boxSchema, framePair, fromConventionPoint, toOrigina
 import { text } from "./limits";
 import { parseModelOutput } from "./model-output";
 import { normalizeActionForImport } from "./normalize";
-import type { ImportProblem } from "./problems";
+import { problemOf, zodIssueProblem, type ImportProblem } from "./problems";
 import { splitThought, composeThought, type ThoughtParts } from "./thought";
 import type { StepProvenance } from "./provenance";
 import { mapPoints, type StepToolCall } from "./tool-call";
@@ -175,7 +175,7 @@ function zodProblems(error: z.ZodError): MapResult["problems"] {
     return {
       step: isStep ? second : undefined,
       field: (isStep ? rest : i.path).join(".") || undefined,
-      message: i.message,
+      ...zodIssueProblem(i),
     };
   });
 }
@@ -311,30 +311,38 @@ export function buildTrajectory(
   const problems: Omit<ImportProblem, "file" | "line">[] = [];
   // The studio's own format is in original pixels by definition, annotations included.
   if (draft.steps.some((s) => s.annotated) && frame.kind !== "original") {
-    return { problems: [{ field: "frame", message: "the studio format is always in original pixels; import it with --frame original" }] };
+    return { problems: [{ field: "frame", ...problemOf("frameOriginal") }] };
   }
   // A line that declares its convention (`bridge traj --coords qwen3-rel1000` writes `coords`) must be read in it:
   // 0..1000 points also lie on a phone screen, so reading them as pixels would be silently wrong.
   const declared = sourceMetaOf(draft.meta)?.row?.coords;
   if (declared !== undefined && declared !== "qwen25-abs" && !(declared === "qwen3-rel1000" && frame.kind === "rel1000")) {
-    const hint = declared === "qwen3-rel1000" ? "import it with --frame rel1000" : "the studio reads qwen25-abs and qwen3-rel1000";
-    return { problems: [{ field: "coords", message: `the line declares ${JSON.stringify(declared)} coordinates; ${hint}` }] };
+    return {
+      problems: [
+        {
+          field: "coords",
+          ...(declared === "qwen3-rel1000"
+            ? problemOf("coordsRel1000")
+            : problemOf("coordsUnknown", { declared: JSON.stringify(declared) })),
+        },
+      ],
+    };
   }
   if (declared === "qwen25-abs" && frame.kind === "rel1000") {
-    return { problems: [{ field: "coords", message: 'the line declares "qwen25-abs" coordinates; import it without --frame rel1000' }] };
+    return { problems: [{ field: "coords", ...problemOf("coordsAbs") }] };
   }
   const steps: BuiltStep[] = [];
   draft.steps.forEach((s, index) => {
     const size = sizes[index];
     if (!size) return; // the missing screenshot is already reported
-    const push = (field: string, message: string) => problems.push({ step: index, field, message });
+    const push = (field: string, problem: ReturnType<typeof problemOf>) => problems.push({ step: index, field, ...problem });
     const toOriginal = fromFileFrame(frame, size, s.declaredSize);
 
     const parsed = s.response !== undefined ? parseModelOutput(s.response) : undefined;
     const source = s.rawAction ?? parsed?.toolCallText;
-    if (source === undefined) return push("action", "is missing (no action and no <tool_call> in the response)");
+    if (source === undefined) return push("action", problemOf("noAction"));
     const n = normalizeActionForImport(source, size);
-    if (!n.ok) return n.problems.forEach((p) => push(p.field === "action" ? "action" : `action.${p.field}`, p.message));
+    if (!n.ok) return n.problems.forEach(({ field, ...p }) => push(field === "action" ? "action" : `action.${field}`, p));
     // A point or box off the screenshot is what the model wrote (or what a save accepted): it imports, and the
     // editor (toolCall.offScreen, box.offScreen, both blocking) and the bridge name it, as they do after a save.
     const original = toOriginal.call(n.call);
@@ -343,7 +351,7 @@ export function buildTrajectory(
       if (v === undefined || v === null) return null;
       const b = boxSchema.safeParse(v);
       if (!b.success) {
-        push(field, `is not a box [x1, y1, x2, y2]: ${b.error.issues[0]?.message ?? ""}`);
+        push(field, problemOf("notBox", { detail: b.error.issues[0]?.message ?? "" }));
         return null;
       }
       return toOriginal.box(b.data);
@@ -355,7 +363,7 @@ export function buildTrajectory(
     // Like candidate boxes, an element may reach past the screen's edge, but some part of it must be on it.
     s.elements?.forEach((el, i) => {
       if (!boxOverlapsScreen(el.bbox, size))
-        push(`elements.${i}.bbox`, `[${el.bbox.join(", ")}] lies outside the ${size.width}x${size.height} screenshot`);
+        push(`elements.${i}.bbox`, problemOf("offScreen", { box: `[${el.bbox.join(", ")}]`, width: size.width, height: size.height }));
     });
     const elements = s.elements ? { elements: s.elements } : {};
     const thoughtText = s.thought ?? parsed?.thought ?? "";
@@ -373,7 +381,7 @@ export function buildTrajectory(
     if (s.annotated) {
       const a = s.annotated;
       const call = normalizeActionForImport(a.toolCall, size);
-      if (!call.ok) return call.problems.forEach((p) => push(`toolCall.${p.field}`, p.message));
+      if (!call.ok) return call.problems.forEach(({ field, ...p }) => push(`toolCall.${field}`, p));
       const originalCall = s.originalToolCall !== undefined ? normalizeActionForImport(s.originalToolCall, size) : undefined;
       steps.push({
         index,
@@ -410,7 +418,7 @@ export function buildTrajectory(
   if (problems.length > 0 || steps.length !== draft.steps.length) return { problems };
   const cut = draft.annotated?.cutAfter;
   if (cut !== undefined && cut !== null && cut >= steps.length)
-    problems.push({ field: "cutAfter", message: `${cut} is past the last step (${steps.length - 1})` });
+    problems.push({ field: "cutAfter", ...problemOf("cutPastEnd", { cut, last: steps.length - 1 }) });
   return problems.length > 0 ? { problems } : { trajectory: { ...draft, steps }, problems };
 }
 

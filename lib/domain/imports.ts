@@ -1,15 +1,22 @@
 import { z } from "zod";
+import { storedMessageSchema } from "./stored-message";
+import { IMPORT_PROBLEM_CODES, type ImportProblem } from "./problems";
 
 // Wire shapes of the imports API: the route answers with these, the client parses them.
 
 /** One problem found in imported data, as the import page lists it. */
-export const importProblemSchema = z.object({
-  file: z.string(),
-  line: z.number().optional(),
-  step: z.number().optional(),
-  field: z.string().optional(),
-  message: z.string(),
-});
+export const importProblemSchema = z
+  .object({
+    file: z.string(),
+    line: z.number().optional(),
+    step: z.number().optional(),
+    field: z.string().optional(),
+    // Problems stored before they had codes (or with a code this build does not know) read as their stored words.
+    code: z.enum(IMPORT_PROBLEM_CODES).catch("other"),
+    params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+    message: z.string(),
+  })
+  .transform((p): ImportProblem => (p.code === "other" && !p.params ? { ...p, params: { detail: p.message } } : p));
 
 /**
  * What an import does with trajectories whose content (the import's fingerprint: app, instruction,
@@ -56,7 +63,9 @@ export const importJobSchema = z.object({
    */
   otherProjects: otherProjectCopiesSchema,
   onOtherProjects: otherProjectChoiceSchema,
+  /** The failure in English (scripts); `errorMessage` is what the page words in its reader's language. */
   error: z.string().nullable(),
+  errorMessage: storedMessageSchema.nullable().optional(),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
 });

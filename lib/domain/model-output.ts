@@ -1,4 +1,5 @@
 import { normalizeAction, type FieldProblem } from "./normalize";
+import { problemOf } from "./problems";
 import type { ToolCall } from "./tool-call";
 
 /** Which tagged layout a response uses. */
@@ -65,19 +66,17 @@ export function parseModelOutput(raw: string): ParsedOutput {
 
   let toolCall: ToolCall | undefined;
   if (callText === undefined) {
-    problems.push({ field: "tool_call", message: "no <tool_call> (or JSON <action>) found" });
+    problems.push({ field: "tool_call", ...problemOf("noToolCall") });
   } else {
     const n = normalizeAction(callText);
     if (n.ok) {
       toolCall = n.call;
       notes.push(...n.notes);
     } else {
-      problems.push(
-        ...n.problems.map((p) => ({ field: p.field === "action" && callText === "" ? "tool_call" : p.field, message: p.message })),
-      );
+      problems.push(...n.problems.map((p) => ({ ...p, field: p.field === "action" && callText === "" ? "tool_call" : p.field })));
     }
   }
-  if (!think || think.body === "") problems.push({ field: "think", message: think ? "is empty" : "no <think> found" });
+  if (!think || think.body === "") problems.push({ field: "think", ...problemOf(think ? "empty" : "noThink") });
 
   const present = [think, action, tool].filter((t): t is Tag => t !== undefined);
   const inOrder = present.every((t, i) => i === 0 || t.start > present[i - 1]!.start);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { hasRefusedCharacter, REFUSED_CHARACTER_MESSAGE, text } from "./limits";
 import { modelUrlProblem } from "./redact";
 import { thoughtPartsSchema } from "./thought";
+import { storedMessageSchema } from "./stored-message";
 import { toolCallSchema } from "./tool-call";
 import { PREFILL_SKIP_REASONS, type FieldProvenance, type ProvenanceField } from "./provenance";
 import { outcomeSchema } from "./trajectory";
@@ -301,7 +302,9 @@ export const modelJobViewSchema = z.object({
   includesSubmittedAndApproved: z.boolean(),
   failures: z.number().int(),
   tokens: z.object({ prompt: z.number().int(), completion: z.number().int() }),
+  /** The failure in English (scripts); `errorMessage` is what the page words in its reader's language. */
   error: z.string().nullable(),
+  errorMessage: storedMessageSchema.nullable().optional(),
   startedAt: z.coerce.string(),
   finishedAt: z.coerce.string().nullable(),
 });

@@ -54,7 +54,10 @@ describe("normalizeAction: dialects real data uses", () => {
 
 describe("normalizeAction: what it refuses, and says why", () => {
   it("names an unknown action", () => {
-    expect(problems({ action: "teleport" })).toEqual([{ field: "action", message: 'unknown action "teleport"' }]);
+    // Each problem carries a code and its parameters (the page words it in the reader's language).
+    expect(problems({ action: "teleport" })).toEqual([
+      { field: "action", code: "unknownAction", params: { action: "teleport" }, message: 'unknown action "teleport"' },
+    ]);
   });
   it("names missing and malformed fields", () => {
     expect(problems({ action: "click" })[0]).toMatchObject({ field: "coordinate", message: "is missing" });
@@ -73,8 +76,10 @@ describe("normalizeAction: what it refuses, and says why", () => {
     expect(problems({ action_type: "scroll", direction: "down" })[0]!.message).toMatch(/screenshot size/);
   });
   it("names a scroll without a direction as a problem instead of throwing", () => {
-    expect(problems({ action: "scroll" })).toEqual([{ field: "direction", message: "is missing" }]);
-    expect(problems({ action: "scroll", coordinate: [350, 1357] })).toEqual([{ field: "direction", message: "is missing" }]);
+    expect(problems({ action: "scroll" })).toEqual([{ field: "direction", code: "missing", message: "is missing" }]);
+    expect(problems({ action: "scroll", coordinate: [350, 1357] })).toEqual([
+      { field: "direction", code: "missing", message: "is missing" },
+    ]);
   });
 });
 

@@ -8,8 +8,10 @@ import {
   type ToolCall,
 } from "./tool-call";
 import type { Point, Size } from "./geometry";
+import { problemOf, zodIssueProblem, type ImportProblemCode, type ProblemParams } from "./problems";
 
-export type FieldProblem = { field: string; message: string };
+/** A problem with one field of an action: its code and parameters (lib/domain/problems.ts) and English message. */
+export type FieldProblem = { field: string; code: ImportProblemCode; params?: ProblemParams; message: string };
 export type Normalized = { ok: true; call: ToolCall; notes: string[] } | { ok: false; problems: FieldProblem[] };
 /** What an import may store: a complete call, or a tap the model made without a point (a person places it later). */
 export type NormalizedForImport = { ok: true; call: StepToolCall; notes: string[] } | { ok: false; problems: FieldProblem[] };
@@ -111,7 +113,7 @@ const key = (s: string) => s.toLowerCase().replace(/[\s_-]/g, "");
 export function normalizeAction(input: unknown, screen?: Size): Normalized {
   const r = normalizeActionForImport(input, screen);
   if (!r.ok) return r;
-  if (isPointless(r.call)) return fail("coordinate", "is missing");
+  if (isPointless(r.call)) return fail("coordinate", problemOf("missing"));
   return { ok: true, call: r.call, notes: r.notes };
 }
 
@@ -127,19 +129,19 @@ export function normalizeActionForImport(input: unknown, screen?: Size): Normali
     try {
       raw = JSON.parse(raw);
     } catch {
-      return fail("action", `is not valid JSON: ${clip(raw as string)}`);
+      return fail("action", problemOf("notJson", { value: clip(raw as string) }));
     }
   }
-  if (!isRecord(raw)) return fail("action", `must be an object, got ${clip(JSON.stringify(raw) ?? String(raw))}`);
+  if (!isRecord(raw)) return fail("action", problemOf("notObject", { value: clip(JSON.stringify(raw) ?? String(raw)) }));
   if (isRecord(raw.arguments) && (raw.name === undefined || typeof raw.name === "string")) {
-    if (raw.name !== undefined && raw.name !== "mobile_use") return fail("name", `unknown tool "${raw.name}", expected "mobile_use"`);
+    if (raw.name !== undefined && raw.name !== "mobile_use") return fail("name", problemOf("unknownTool", { name: raw.name }));
     raw = raw.arguments;
   }
   const obj = raw as Record<string, unknown>;
   const rawType = obj.action ?? obj.action_type ?? obj.type_of_action;
-  if (typeof rawType !== "string" || rawType.trim() === "") return fail("action", "is missing");
+  if (typeof rawType !== "string" || rawType.trim() === "") return fail("action", problemOf("missing"));
   const alias = ACTION_ALIASES[key(rawType)];
-  if (!alias) return fail("action", `unknown action "${rawType}"`);
+  if (!alias) return fail("action", problemOf("unknownAction", { action: rawType }));
 
   const notes: string[] = [];
   if (alias !== rawType) notes.push(`action "${rawType}" read as "${alias}"`);
@@ -158,7 +160,7 @@ export function normalizeActionForImport(input: unknown, screen?: Size): Normali
     if (!p)
       problems.push({
         field,
-        message: obj[field] === undefined ? "is missing" : `is not a point [x, y]: ${clip(JSON.stringify(obj[field]))}`,
+        ...(obj[field] === undefined ? problemOf("missing") : problemOf("notPoint", { value: clip(JSON.stringify(obj[field])) })),
       });
     return p;
   };
@@ -169,17 +171,17 @@ export function normalizeActionForImport(input: unknown, screen?: Size): Normali
         notes.push(`${field} missing, ${fallback} assumed`);
         return fallback;
       }
-      problems.push({ field, message: "is missing" });
+      problems.push({ field, ...problemOf("missing") });
       return undefined;
     }
     const n = typeof v === "number" ? v : Number(v);
-    if (!Number.isFinite(n) || n < 0) problems.push({ field, message: `must be a non-negative number, got ${clip(JSON.stringify(v))}` });
+    if (!Number.isFinite(n) || n < 0) problems.push({ field, ...problemOf("notNonNegative", { value: clip(JSON.stringify(v)) }) });
     return n;
   };
   const text = (...fields: string[]): string | undefined => {
     for (const f of fields) if (typeof obj[f] === "string") return obj[f] as string;
     for (const f of fields) if (typeof obj[f] === "number") return String(obj[f]);
-    problems.push({ field: fields[0] ?? "text", message: "is missing" });
+    problems.push({ field: fields[0] ?? "text", ...problemOf("missing") });
     return undefined;
   };
 
@@ -222,7 +224,7 @@ export function normalizeActionForImport(input: unknown, screen?: Size): Normali
       if (!status)
         problems.push({
           field: "status",
-          message: s === undefined ? "is missing" : `must be success or failure, got ${clip(JSON.stringify(s))}`,
+          ...(s === undefined ? problemOf("missing") : problemOf("notStatus", { value: clip(JSON.stringify(s)) })),
         });
       else if (status !== s) notes.push(`status "${String(s)}" read as "${status}"`);
       call = { action: "terminate", status };
@@ -249,7 +251,9 @@ export function normalizeActionForImport(input: unknown, screen?: Size): Normali
       if (!button)
         problems.push({
           field: "button",
-          message: b === undefined ? "is missing" : `must be one of ${SYSTEM_BUTTONS.join(", ")}, got ${clip(JSON.stringify(b))}`,
+          ...(b === undefined
+            ? problemOf("missing")
+            : problemOf("notButton", { allowed: SYSTEM_BUTTONS.join(", "), value: clip(JSON.stringify(b)) })),
         });
       else if (button !== b) notes.push(`button "${String(b)}" read as "${button}"`);
       call = { action: "system_button", button };
@@ -265,14 +269,14 @@ export function normalizeActionForImport(input: unknown, screen?: Size): Normali
       call = { action: "system_button", button: "Enter" };
       break;
     default:
-      return fail("action", `unknown action "${rawType}"`);
+      return fail("action", problemOf("unknownAction", { action: rawType }));
   }
   if (problems.length > 0) return { ok: false, problems };
   const parsed = toolCallSchema.safeParse(call);
   if (!parsed.success) {
     const pointless = pointlessCallSchema.safeParse(call);
     if (pointless.success) return { ok: true, call: pointless.data, notes };
-    return { ok: false, problems: parsed.error.issues.map((i) => ({ field: i.path.join(".") || "action", message: i.message })) };
+    return { ok: false, problems: parsed.error.issues.map((i) => ({ field: i.path.join(".") || "action", ...zodIssueProblem(i) })) };
   }
   return { ok: true, call: parsed.data, notes };
 }
@@ -286,12 +290,12 @@ function scrollToSwipe(direction: unknown, screen: Size | undefined, problems: F
   if (!["up", "down", "left", "right"].includes(d)) {
     problems.push({
       field: "direction",
-      message: direction === undefined ? "is missing" : `must be up, down, left or right, got ${clip(JSON.stringify(direction))}`,
+      ...(direction === undefined ? problemOf("missing") : problemOf("notDirection", { value: clip(JSON.stringify(direction)) })),
     });
     return { action: "swipe" };
   }
   if (!screen) {
-    problems.push({ field: "direction", message: "a direction-only scroll needs the screenshot size" });
+    problems.push({ field: "direction", ...problemOf("scrollNeedsSize") });
     return { action: "swipe" };
   }
   const cx = screen.width / 2;
@@ -344,8 +348,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function fail(field: string, message: string): { ok: false; problems: FieldProblem[] } {
-  return { ok: false, problems: [{ field, message }] };
+function fail(field: string, problem: Omit<FieldProblem, "field">): { ok: false; problems: FieldProblem[] } {
+  return { ok: false, problems: [{ field, ...problem }] };
 }
 
 function clip(s: string, n = 80): string {

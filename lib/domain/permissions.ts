@@ -31,6 +31,7 @@ export const ACTIONS = [
   "tokens.manage-all",
   "audit.read",
   "model.manage",
+  "project.configure",
 ] as const;
 export type Action = (typeof ACTIONS)[number];
 
@@ -56,6 +57,8 @@ const RULES: Record<Action, (actor: Actor, t?: TrajectoryFacts) => boolean> = {
   "audit.read": (a) => a.role === "admin",
   // The model endpoint, pre-annotation and judge jobs. Suggestions in the editor need trajectory.annotate.
   "model.manage": (a) => a.role === "admin",
+  // A project's settings (what the fast lane does after the first error).
+  "project.configure": (a) => a.role === "admin",
 };
 
 export function can(actor: Actor, action: Action, trajectory?: TrajectoryFacts): boolean {
@@ -82,5 +85,6 @@ export const NAV_ITEMS = [
   { href: "/admin/people", key: "people", action: "people.manage" },
   { href: "/admin/audit", key: "audit", action: "audit.read" },
   { href: "/admin/model", key: "model", action: "model.manage" },
+  { href: "/admin/projects", key: "projects", action: "project.configure" },
 ] as const satisfies readonly { href: string; key: string; action: Action }[];
 export type NavKey = (typeof NAV_ITEMS)[number]["key"];

@@ -22,6 +22,15 @@ export const VERDICTS = ["unreviewed", "good", "corrected", "harmful", "neutral"
 export const verdictSchema = z.enum(VERDICTS);
 export type Verdict = z.infer<typeof verdictSchema>;
 
+/**
+ * Which lane a trajectory's work took, as recorded at its last hand-in: `full` (every step corrected in the
+ * editor), `fast` (the first-error fast lane, lib/domain/lane.ts), `fast-then-full` (fast lane first, then
+ * fully corrected). Null until it was handed in either way.
+ */
+export const LANES = ["full", "fast", "fast-then-full"] as const;
+export const laneSchema = z.enum(LANES);
+export type Lane = z.infer<typeof laneSchema>;
+
 export const screenshotRefSchema = z.object({
   sha256: z.string().regex(/^[0-9a-f]{64}$/, "must be a lower-case hex sha256"),
   width: z.number().int().positive(),
@@ -85,6 +94,25 @@ export type CanonicalStep = z.infer<typeof canonicalStepSchema>;
 
 export const CANONICAL_FORMAT = "trajectory-studio/v1";
 
+/**
+ * A release export's lineage of one trajectory: the release (name, number) and the trajectory's
+ * annotation version it holds (its trajectory-level version; each step carries its own `version`).
+ */
+export const lineageSchema = z.object({
+  release: z.string(),
+  releaseNumber: z.number().int().positive(),
+  trajectoryVersion: z.number().int().positive(),
+});
+export type Lineage = z.infer<typeof lineageSchema>;
+
+/**
+ * The editor's address of one step, relative to the studio's URL: `/trajectories/<id>?step=<n>` with
+ * n 1-based as the editor's counter shows it (`stepIndex` is the 0-based step index).
+ */
+export function editorPath(trajectoryId: string, stepIndex: number): string {
+  return `/trajectories/${encodeURIComponent(trajectoryId)}?step=${stepIndex + 1}`;
+}
+
 /** One trajectory line of the studio's canonical JSONL (what export writes and import reads back). */
 export const canonicalTrajectorySchema = z.object({
   format: z.literal(CANONICAL_FORMAT),
@@ -101,6 +129,11 @@ export const canonicalTrajectorySchema = z.object({
   isDiscarded: z.boolean().default(false),
   /** Index of the last step kept for training; null keeps all. */
   cutAfter: z.number().int().nonnegative().nullable(),
+  /**
+   * How the work was done at its last hand-in: `full`, `fast` (first-error fast lane: steps before the first
+   * error good, the marked one wrong, the rest cut or unreviewed) or `fast-then-full`; null or absent: never handed in.
+   */
+  lane: laneSchema.nullable().optional(),
   steps: z.array(canonicalStepSchema).min(1),
   /** Dataset split the export assigned (train, test, ...), when it made splits. */
   split: z.string().optional(),
@@ -121,6 +154,38 @@ export const canonicalTrajectorySchema = z.object({
       prompt: z.string(),
       at: z.string(),
     })
+    .optional(),
+  /**
+   * The held-out evaluation sets holding this trajectory ("name v2"), when any: the bridge's training
+   * commands refuse its steps without --allow-held-out. Absent: in no held-out set.
+   */
+  heldOut: z.array(z.string()).optional(),
+  /** Where a release export's line came from: the release and the trajectory's annotation version in it. */
+  lineage: lineageSchema.optional(),
+  /**
+   * An overlapped trajectory (issue 26): every person's independent annotation, beside the adjudicated
+   * one above (which is what training uses); for soft labels or agreement. Absent: not overlapped.
+   */
+  annotations: z
+    .array(
+      z.object({
+        annotator: z.string().nullable(),
+        status: taskStatusSchema,
+        outcome: outcomeSchema.nullable(),
+        isDiscarded: z.boolean(),
+        cutAfter: z.number().int().nonnegative().nullable(),
+        steps: z.array(
+          z.object({
+            index: z.number().int().nonnegative(),
+            thought: thoughtPartsSchema.extend({ text: z.string() }),
+            clearAction: z.string(),
+            toolCall: stepToolCallSchema,
+            box: boxSchema.nullable(),
+            verdict: verdictSchema,
+          }),
+        ),
+      }),
+    )
     .optional(),
 });
 export type CanonicalTrajectory = z.infer<typeof canonicalTrajectorySchema>;

@@ -6,6 +6,7 @@ import { taskStatusSchema } from "./status";
 import { stepToolCallSchema } from "./tool-call";
 import { stepProvenanceSchema } from "./provenance";
 import { originalOutputSchema, outcomeSchema, verdictSchema } from "./trajectory";
+import { fastLaneAfterSchema, laneSchema } from "./lane";
 
 // What the API answers with: used by the route handlers to shape responses and by the client to
 // parse them, so a drift between the two fails loudly.
@@ -48,6 +49,8 @@ export const listTrajectoriesInput = z.object({
   /** The column the page is sorted by (every column of the list); none: oldest first, as imported. */
   sort: z.enum(["app", "instruction", "steps", "status", "outcome", "assignee", "source"]).optional(),
   dir: z.enum(["asc", "desc"]).optional(),
+  /** "only": just the trajectories in a near-duplicate group (keepers and the others), each row saying its group. */
+  duplicates: z.enum(["only"]).optional(),
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(50),
 });
@@ -70,6 +73,11 @@ export const trajectoryRowSchema = z.object({
   sourceRef: z.string().nullable(),
   assignee: z.string().nullable(),
   updatedAt: z.coerce.string(),
+  /**
+   * Its near-duplicate group, given only under `duplicates=only`: the group's keeper (the trajectory a
+   * deduplicated release keeps), whether this is it, and how many trajectories the group holds.
+   */
+  nearDuplicate: z.object({ keeperId: z.string(), isKeeper: z.boolean(), groupSize: z.number().int().min(2) }).optional(),
 });
 export type TrajectoryRow = z.infer<typeof trajectoryRowSchema>;
 
@@ -116,6 +124,10 @@ export const trajectoryViewSchema = z.object({
   assignee: z.string().nullable(),
   leaseUntil: z.coerce.string().nullable(),
   version: z.number().int(),
+  /** The lane of the last hand-in (full, fast, fast-then-full); null until handed in. */
+  lane: laneSchema.nullable().default(null),
+  /** The project's choice for the steps after a fast-lane first error: cut, or queue for full correction. */
+  fastLaneAfter: fastLaneAfterSchema.default("cut"),
   steps: z.array(stepViewSchema),
 });
 export type TrajectoryView = z.infer<typeof trajectoryViewSchema>;
@@ -146,10 +158,14 @@ export const taskRowSchema = z.object({
   sentBack: z.object({ reason: z.string().nullable(), reviewer: z.string(), at: z.coerce.string() }).nullable().default(null),
   /** Comments nobody has resolved yet. */
   openComments: z.number().int().default(0),
+  /** The lane of the last hand-in; null until handed in. */
+  lane: laneSchema.nullable().default(null),
 });
 export const taskListSchema = z.object({ tasks: z.array(taskRowSchema), available: z.number().int() });
 export type TaskList = z.infer<typeof taskListSchema>;
 
 /** POST /api/tasks/next: the task to work on, or null when there is none. */
 export const nextTaskSchema = z.object({ id: z.string().nullable() });
+/** POST /api/tasks/next?skipNearDuplicates=true: pass over near-duplicates that are not their group's keeper. */
+export const nextTaskQuery = z.object({ skipNearDuplicates: z.enum(["true", "false"]).default("false") });
 export const leaseSchema = z.object({ leaseUntil: z.coerce.string().nullable() });

@@ -1,6 +1,17 @@
 import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
-import { DATE_PATTERNS, formatDate, formatDateTime, formatDay, formatDuration, formatNumber, formatPercent, formatTime } from "./format";
+import {
+  DATE_PATTERNS,
+  formatCalendarDay,
+  parseCalendarDay,
+  formatDate,
+  formatDateTime,
+  formatDay,
+  formatDuration,
+  formatNumber,
+  formatPercent,
+  formatTime,
+} from "./format";
 
 // A late-evening instant: a 12-hour clock would say 11:50 PM, and UTC vs Shanghai crosses midnight.
 const AT = "2026-11-25T23:50:00.000Z";
@@ -40,6 +51,19 @@ describe("one formatter for dates, times, durations and numbers", () => {
     expect(formatDuration(185_000, "en")).toBe("3 min 5 s");
     expect(formatDuration(185_000, "zh")).toBe("3 分 5 秒");
     expect(formatDuration(2 * 3600_000 + 10 * 60_000, "zh")).toBe("2 小时 10 分");
+  });
+});
+
+describe("a day typed into a date field", () => {
+  it("is shown in the language's one date style and read back from it, or from the ISO form", () => {
+    expect(formatCalendarDay("2026-11-05", "zh")).toBe("2026年11月5日");
+    expect(formatCalendarDay("2026-11-05", "en")).toBe("5 Nov 2026");
+    for (const typed of ["2026年11月5日", "2026 年 11 月 5 日", "5 Nov 2026", "05 november 2026", "2026-11-05", "2026/11/5"])
+      expect(parseCalendarDay(typed), typed).toBe("2026-11-05");
+    // What it shows reads back as the same day, in both languages.
+    for (const locale of ["zh", "en"] as const) expect(parseCalendarDay(formatCalendarDay("2024-02-29", locale))).toBe("2024-02-29");
+    for (const bad of ["", "11/05/2026", "2026-02-30", "31 Feb 2026", "tomorrow", "2026年13月1日"])
+      expect(parseCalendarDay(bad), bad).toBeNull();
   });
 });
 

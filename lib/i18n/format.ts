@@ -89,6 +89,35 @@ export function formatDay(value: DateInput | null | undefined, locale: Locale, o
   return locale === "zh" ? `${p.month}月${p.day}日` : `${p.day} ${EN_MONTHS[p.month - 1] ?? "?"}`;
 }
 
+/** A calendar day given as `YYYY-MM-DD` (no time, no zone) in `locale`'s date style: `2026年11月25日` / `25 Nov 2026`; a dash when it is not one. */
+export function formatCalendarDay(iso: string, locale: Locale): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  if (!m) return NONE;
+  return calendarDate({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), hour: 0, minute: 0 }, locale);
+}
+
+/**
+ * A calendar day a person typed, as `YYYY-MM-DD`, or null when it is none: the language's own style
+ * (`2026年11月25日`, `25 Nov 2026`), or the ISO form `2026-11-25` (also with `/` or `.`) in either.
+ * Only real days pass (no 31 February).
+ */
+export function parseCalendarDay(text: string): string | null {
+  const s = text.trim();
+  let y: number, mo: number, d: number;
+  const iso = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$/.exec(s);
+  const zh = /^(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日?$/.exec(s);
+  const en = /^(\d{1,2})\s+([A-Za-z]{3})[a-z]*\.?,?\s+(\d{4})$/.exec(s);
+  if (iso || zh) [y, mo, d] = (iso ?? zh)!.slice(1, 4).map(Number) as [number, number, number];
+  else if (en) {
+    const month = EN_MONTHS.findIndex((name) => name.toLowerCase() === en[2]!.toLowerCase());
+    if (month < 0) return null;
+    [y, mo, d] = [Number(en[3]), month + 1, Number(en[1])];
+  } else return null;
+  const probe = new Date(Date.UTC(y, mo - 1, d));
+  if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== mo - 1 || probe.getUTCDate() !== d) return null;
+  return `${y}-${pad(mo)}-${pad(d)}`;
+}
+
 /** The time of day, 24-hour `HH:MM`, the same in both languages. */
 export function formatTime(value: DateInput | null | undefined, _locale: Locale, opts: DateOptions = {}): string {
   const d = toDate(value);

@@ -5,11 +5,15 @@ import { dashboard } from "./messages/dashboard";
 import { editor } from "./messages/editor";
 import { errors } from "./messages/errors";
 import { imports } from "./messages/import";
+import { importProblems } from "./messages/import-problems";
 import { keyboard } from "./messages/keyboard";
+import { lane } from "./messages/lane";
 import { layout } from "./messages/layout";
 import { list } from "./messages/list";
 import { model } from "./messages/model";
 import { review } from "./messages/review";
+import { snapshots } from "./messages/snapshots";
+import { evalRuns } from "./messages/eval";
 import { viewer } from "./messages/viewer";
 
 /**
@@ -32,11 +36,15 @@ export const CATALOGUE = {
     ...list.en,
     ...viewer.en,
     ...imports.en,
+    ...importProblems.en,
     ...keyboard.en,
     ...layout.en,
     ...errors.en,
     ...canvas.en,
     ...model.en,
+    ...lane.en,
+    ...snapshots.en,
+    ...evalRuns.en,
   },
   zh: {
     ...common.zh,
@@ -47,11 +55,15 @@ export const CATALOGUE = {
     ...list.zh,
     ...viewer.zh,
     ...imports.zh,
+    ...importProblems.zh,
     ...keyboard.zh,
     ...layout.zh,
     ...errors.zh,
     ...canvas.zh,
     ...model.zh,
+    ...lane.zh,
+    ...snapshots.zh,
+    ...evalRuns.zh,
   },
 };
 

@@ -1,22 +1,14 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { importJobAnswerSchema, importJobsSchema, type ImportJob } from "@/lib/domain/imports";
+import { importJobAnswerSchema, importProblemSchema, importJobsSchema, type ImportJob } from "@/lib/domain/imports";
 import type { ImportProblem } from "@/lib/domain/problems";
 import { ApiError, apiErrorFrom, getJson } from "./fetcher";
 import { trajectoryKeys } from "./trajectories";
 
-const problemSchema = z.object({
-  file: z.string(),
-  line: z.number().optional(),
-  step: z.number().optional(),
-  field: z.string().optional(),
-  message: z.string(),
-}) satisfies z.ZodType<ImportProblem>;
-
 /** The problems an import error carries (empty for other errors). */
 export function problemsOf(e: unknown): ImportProblem[] {
   if (!(e instanceof ApiError)) return [];
-  const parsed = z.array(problemSchema).safeParse(e.issues);
+  const parsed = z.array(importProblemSchema).safeParse(e.issues);
   return parsed.success ? parsed.data : [];
 }
 

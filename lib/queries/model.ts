@@ -87,6 +87,13 @@ export function requestSuggestion(stepId: string, kind: SuggestionKind) {
   return sendJson("POST", `/api/steps/${encodeURIComponent(stepId)}/suggestions`, { kind }, suggestionAnswer).then((a) => a.suggestion);
 }
 
+const waitingAnswer = z.object({ suggestion: suggestionViewSchema.nullable() });
+
+/** The suggestion a job left waiting on this step (an evaluation run's answer sent to annotation), or null. */
+export function waitingSuggestionRequest(stepId: string, signal?: AbortSignal) {
+  return getJson(`/api/steps/${encodeURIComponent(stepId)}/suggestions`, waitingAnswer, signal).then((a) => a.suggestion);
+}
+
 export function acceptSuggestionRequest(id: string) {
   return sendJson("POST", `/api/suggestions/${encodeURIComponent(id)}/accept`, undefined, suggestionAnswer).then((a) => a.suggestion);
 }

@@ -20,6 +20,7 @@ export function filtersToSearch(f: Partial<TrajectoryFilters>): string {
     status: f.status,
     q: f.q,
     assignee: f.assignee,
+    duplicates: f.duplicates,
     sort: f.sort,
     dir: f.sort ? (f.dir ?? "asc") : undefined,
     page: f.page && f.page > 1 ? f.page : undefined,
@@ -65,6 +66,6 @@ export const assignablePeopleQuery = () =>
     queryFn: ({ signal }) => getJson("/api/assignments", assignablePeopleSchema, signal),
   });
 
-/** Give trajectories to a person (email) or back to the pool (null). */
-export const assignTrajectories = (trajectoryIds: string[], assignee: string | null) =>
-  sendJson("POST", "/api/assignments", { trajectoryIds, assignee } satisfies AssignInput, assignResultSchema);
+/** Give trajectories to a person (email) or back to the pool (null); `skipNearDuplicates` leaves out re-runs that are not their group's keeper. */
+export const assignTrajectories = (trajectoryIds: string[], assignee: string | null, skipNearDuplicates = false) =>
+  sendJson("POST", "/api/assignments", { trajectoryIds, assignee, skipNearDuplicates } satisfies AssignInput, assignResultSchema);

@@ -11,10 +11,12 @@ import { CLI_ACTOR } from "./audit";
 import { waitForImportJob } from "./import-jobs";
 import type { Db } from "./db";
 import { importFile } from "./import";
+import { makeCopies } from "./overlap";
 import { createUser } from "./people";
 import { createToken } from "./tokens";
 import { settleExportJobs } from "./export-jobs";
 import { settleModelJobs } from "./model-jobs";
+import { settleEvalRuns } from "./eval-jobs";
 import { blankPng, freshStudio } from "./testing/fixtures";
 import { startFakeModelServer } from "./testing/fake-model-server";
 
@@ -33,6 +35,10 @@ type Ctx = {
   modelUrl: string;
   suggestionOnMine: string;
   pausedJob: string;
+  project: string;
+  evalSet: string;
+  pausedRun: string;
+  finishedRun: string;
 };
 type Case = {
   name: string;
@@ -190,6 +196,51 @@ const CASES: Case[] = [
     // A reset revokes the person's API tokens; give the matrix its token back for the next cases.
     reset: async (c) => void (await c.db.apiToken.updateMany({ where: { userId: c.users["other-annotator"] }, data: { revokedAt: null } })),
   },
+  {
+    name: "overlap a share of a project (issue 26; a share of 0 picks nothing)",
+    route: "overlap",
+    method: "POST",
+    body: async (c) => ({ project: (await c.db.project.findUniqueOrThrow({ where: { id: c.project } })).name, share: 0, copies: 2 }),
+    allowed: ["admin"],
+  },
+  {
+    name: "mark approved work gold (issue 26; an empty change: the trajectory is not gold and stays so)",
+    route: "gold",
+    method: "POST",
+    body: (c) => ({ trajectoryIds: [c.theirs], isGold: false }),
+    allowed: ["admin"],
+  },
+  {
+    name: "set a project's gold rate",
+    route: "gold/rate",
+    method: "PUT",
+    body: async (c) => ({ project: (await c.db.project.findUniqueOrThrow({ where: { id: c.project } })).name, rate: 0.2 }),
+    allowed: ["admin"],
+    reset: async (c) => void (await c.db.project.update({ where: { id: c.project }, data: { goldRate: null } })),
+  },
+  {
+    name: "adjudicate an overlapped trajectory (issue 26)",
+    route: "trajectories/[id]/adjudication",
+    method: "POST",
+    params: (c) => ({ id: c.theirs }),
+    body: async (c) => {
+      // Made on the first (admin's) call: two handed-in copies of "theirs"; later calls find them.
+      if ((await c.db.trajectory.count({ where: { copyOfId: c.theirs } })) === 0) {
+        const ids = await c.db.$transaction((tx) =>
+          makeCopies(tx, { id: c.users.admin, email: "admin@example.com", name: "admin", role: "admin" }, c.theirs, 2),
+        );
+        await c.db.trajectory.updateMany({ where: { id: { in: ids } }, data: { status: "submitted" } });
+      }
+      const t = await c.db.trajectory.findUniqueOrThrow({ where: { id: c.theirs } });
+      const parts = { state: "Home screen.", nextAction: "Open Gmail.", purpose: "To read mail.", text: "Home screen. Open Gmail." };
+      return {
+        version: t.version,
+        trajectory: { outcome: "success", isDiscarded: false, cutAfter: null },
+        steps: [{ thought: parts, clearAction: "Open Gmail.", toolCall: { action: "open", text: "Gmail" }, box: null, verdict: "good" }],
+      };
+    },
+    allowed: ["admin", "reviewer"],
+  },
   { name: "change your own language", route: "me", method: "PATCH", body: () => ({ locale: "zh" }), allowed: WHO },
   {
     name: "change your own studio settings",
@@ -199,6 +250,13 @@ const CASES: Case[] = [
     allowed: WHO,
   },
   { name: "create your own API token", route: "tokens", method: "POST", body: () => ({ name: "mine" }), allowed: WHO },
+  {
+    name: "report active time on a step (issue 26: whoever may read the trajectory)",
+    route: "effort",
+    method: "POST",
+    body: (c) => ({ trajectoryId: c.mine, steps: [{ stepId: c.stepOfMine, activeMs: 1_000 }] }),
+    allowed: ["admin", "reviewer", "annotator"],
+  },
   {
     name: "revoke the annotator's API token",
     route: "tokens/[id]",
@@ -260,6 +318,27 @@ const CASES: Case[] = [
     reset: async (c) => void (await c.db.trajectory.update({ where: { id: c.mine }, data: { status: "in_progress" } })),
   },
   {
+    name: "hand in through the fast lane",
+    route: "trajectories/[id]/fast-lane",
+    method: "POST",
+    params: (c) => ({ id: c.mine }),
+    body: async (c) => ({
+      outcome: "success",
+      firstError: null,
+      version: (await c.db.trajectory.findUniqueOrThrow({ where: { id: c.mine } })).version,
+    }),
+    allowed: ["admin", "annotator"],
+    reset: async (c) => void (await c.db.trajectory.update({ where: { id: c.mine }, data: { status: "in_progress", lane: null } })),
+  },
+  {
+    name: "set what the fast lane does after the first error",
+    route: "projects/[id]/lane",
+    method: "PUT",
+    params: (c) => ({ id: c.project }),
+    body: () => ({ fastLaneAfter: "queue" }),
+    allowed: ["admin"],
+  },
+  {
     name: "start the next task",
     route: "tasks/next",
     method: "POST",
@@ -274,6 +353,62 @@ const CASES: Case[] = [
     allowed: ["admin"],
     // The export runs in the background and records its audit row when done: let it finish first.
     reset: () => settleExportJobs(),
+  },
+  {
+    name: "freeze an evaluation set",
+    route: "eval-sets",
+    method: "POST",
+    body: () => ({ name: "matrix", status: "all" }),
+    allowed: ["admin"],
+  },
+  {
+    name: "mark an evaluation set held out",
+    route: "eval-sets/[id]",
+    method: "PATCH",
+    params: (c) => ({ id: c.evalSet }),
+    body: () => ({ heldOut: true }),
+    allowed: ["admin"],
+    reset: async (c) => void (await c.db.snapshot.update({ where: { id: c.evalSet }, data: { heldOut: false } })),
+  },
+  {
+    name: "save an evaluation endpoint",
+    route: "eval/endpoints",
+    method: "POST",
+    body: (c) => ({ name: "matrix-endpoint", baseUrl: c.modelUrl, model: "fake-vl" }),
+    allowed: ["admin"],
+  },
+  {
+    name: "start an evaluation run",
+    route: "eval/runs",
+    method: "POST",
+    body: () => ({ set: "matrix-held", endpoint: "matrix-endpoint" }),
+    allowed: ["admin"],
+    reset: () => settleEvalRuns(),
+  },
+  {
+    name: "cancel an evaluation run",
+    route: "eval/runs/[id]",
+    method: "PATCH",
+    params: (c) => ({ id: c.pausedRun }),
+    body: () => ({ command: "cancel" }),
+    allowed: ["admin"],
+    reset: async (c) => void (await c.db.evalRun.update({ where: { id: c.pausedRun }, data: { state: "paused", finishedAt: null } })),
+  },
+  {
+    name: "send an evaluation run's failures to annotation",
+    route: "eval/runs/[id]/send",
+    method: "POST",
+    params: (c) => ({ id: c.finishedRun }),
+    // "theirs" is under review, so the send is answered and leaves it alone.
+    body: () => ({ assignee: "annotator@example.com" }),
+    allowed: ["admin"],
+  },
+  {
+    name: "cut a release",
+    route: "releases",
+    method: "POST",
+    body: () => ({ name: "matrix", status: "all" }),
+    allowed: ["admin"],
   },
   {
     name: "save the model endpoint",
@@ -337,6 +472,9 @@ async function dump(db: Db) {
     db.modelJob.findMany({ orderBy: { id: "asc" } }),
     db.modelJobItem.findMany({ orderBy: [{ jobId: "asc" }, { itemId: "asc" }] }),
     db.judgeVerdict.findMany({ orderBy: { id: "asc" } }),
+    db.evalEndpoint.findMany({ orderBy: { id: "asc" } }),
+    db.evalRun.findMany({ orderBy: { id: "asc" } }),
+    db.evalStep.findMany({ orderBy: [{ runId: "asc" }, { trajectoryId: "asc" }, { stepIndex: "asc" }] }),
   ]);
 }
 
@@ -396,8 +534,54 @@ beforeAll(async () => {
       },
     })
   ).id;
+  const evalSet = (
+    await db.snapshot.create({
+      data: {
+        kind: "eval-set",
+        name: "matrix-held",
+        number: 1,
+        filtersJson: "{}",
+        contentSha256: "0",
+        trajectoryCount: 0,
+        stepCount: 0,
+        createdByLabel: "cli",
+      },
+    })
+  ).id;
+  const endpoint = await db.evalEndpoint.create({ data: { name: "matrix-endpoint", baseUrl: model.baseUrl, model: "fake-vl" } });
+  const run = (state: string) => ({
+    snapshotId: evalSet,
+    setName: "matrix-held",
+    setVersion: 1,
+    endpointId: endpoint.id,
+    endpointName: endpoint.name,
+    model: "fake-vl",
+    coords: "qwen25-abs",
+    rule: "ui-s1",
+    maxPixels: 12845056,
+    state,
+    createdByLabel: "cli",
+  });
+  const pausedRun = (await db.evalRun.create({ data: run("paused") })).id;
+  const finishedRun = (await db.evalRun.create({ data: { ...run("succeeded"), figuresJson: "{}" } })).id;
+  await db.evalStep.create({
+    data: {
+      runId: finishedRun,
+      trajectoryId: theirs.id,
+      stepIndex: 0,
+      position: 0,
+      app: "Gmail",
+      gtAction: "open",
+      response: "no idea",
+      extractMatch: false,
+      typeMatch: false,
+      failure: "unparseable",
+    },
+  });
   ctx = {
     db,
+    pausedRun,
+    finishedRun,
     mine: mine.id,
     theirs: theirs.id,
     stepOfMine,
@@ -408,6 +592,8 @@ beforeAll(async () => {
     modelUrl: model.baseUrl,
     suggestionOnMine,
     pausedJob,
+    project: mine.projectId,
+    evalSet,
   };
 });
 

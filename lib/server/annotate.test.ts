@@ -198,10 +198,13 @@ describe("annotation use cases against a real database", () => {
     t = await getTrajectory(id, db);
     await saveTrajectoryAnnotation({ actor: other, id, outcome: "success", isDiscarded: false, cutAfter: null, version: t.version }, db);
     const e = await expectAppError(submitTrajectory({ actor: other, id }, db), "unprocessable");
-    expect(e.message).toContain("Step 2: The point lies outside this step's own target box (click (");
-    expect(e.message).toMatch(/box \[\d+, \d+, \d+, \d+\]\): move the point or redraw the box/);
+    expect(e.message).toMatch(
+      /Step 2: The point lies outside this step's own target box \(\(\d+, \d+\) ∉ \[\d+, \d+, \d+, \d+\]\): move the point or redraw the box/,
+    );
+    // The same sentence in Chinese has no English word in it: the detail is numbers and a symbol.
+    expect(e.messageFor("zh")).toMatch(/^还不能提交：第 2 步：坐标点不在本步的目标框内（\(\d+, \d+\) ∉ \[[\d, ]+\]）/);
     expect(e.details).toEqual([
-      { code: "step.incomplete", stepIndex: 1, problems: ["box.missesPoint"], details: [expect.stringMatching(/^click \(/)] },
+      { code: "step.incomplete", stepIndex: 1, problems: ["box.missesPoint"], details: [expect.stringMatching(/^\(\d+, \d+\) ∉ \[/)] },
     ]);
     // Redrawing the box around the click lets it through.
     await saveStepAnnotation(

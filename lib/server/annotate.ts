@@ -1,6 +1,7 @@
 import { annotationOf, isEditableStatus, submitProblems, type SaveStepInput, type SaveTrajectoryInput } from "@/lib/domain/annotation";
 import { can, type Actor } from "@/lib/domain/permissions";
 import { nextStatus, type TaskStatus } from "@/lib/domain/status";
+import { laneAfterHandIn, laneSchema } from "@/lib/domain/lane";
 import { auditedStep } from "@/lib/domain/review";
 import { trajectoryAnnotationViewSchema, type StepView, type TrajectoryAnnotationView, type TrajectoryView } from "@/lib/domain/views";
 import { auditStatement, changedFields, recordAudit } from "./audit";
@@ -231,14 +232,21 @@ export async function submitTrajectory({ actor, id }: { actor: Actor; id: string
       throw appError("unprocessable", "error.notReady", { where }, problems);
     }
     const submittedAt = new Date();
-    await tx.trajectory.update({ where: { id }, data: { status: next, submittedAt, leaseUntil: null } });
+    // A task worked in the fast lane first and now corrected in full says so (lib/domain/lane.ts).
+    const previousLane = fromStore(laneSchema.nullable(), t.lane, `trajectory ${id} lane`);
+    const lane = laneAfterHandIn(previousLane, "full");
+    await tx.trajectory.update({ where: { id }, data: { status: next, submittedAt, leaseUntil: null, lane } });
     await recordAudit(tx, {
       actor: auditActor(actor),
       action: "trajectory.submit",
       entityType: "trajectory",
       entityId: id,
-      before: { status: t.status, leaseUntil: t.leaseUntil?.toISOString() ?? null },
-      after: { status: next, submittedAt: submittedAt.toISOString(), leaseUntil: null },
+      before: {
+        status: t.status,
+        leaseUntil: t.leaseUntil?.toISOString() ?? null,
+        ...(previousLane !== lane ? { lane: previousLane } : {}),
+      },
+      after: { status: next, submittedAt: submittedAt.toISOString(), leaseUntil: null, lane },
     });
   });
   return getTrajectory(id, prisma);

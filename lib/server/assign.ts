@@ -2,8 +2,10 @@ import { assignInput, type AssignablePerson, type AssignInput, type AssignResult
 import { roleSchema, type Actor } from "@/lib/domain/permissions";
 import { recordAudit } from "./audit";
 import { db as defaultDb, type Db } from "./db";
-import { AppError } from "./errors";
+import { AppError, appError } from "./errors";
 import { auditActor, authorize } from "./session";
+import { studioNearDuplicates } from "./near-duplicates";
+import { originalsHeldBy } from "./overlap";
 import { fromStore } from "./stored";
 
 /**
@@ -17,14 +19,15 @@ export async function assignTrajectories(
   authorize(actor, "trajectory.assign");
   const data = assignInput.parse(input);
   const person = data.assignee ? await prisma.user.findUnique({ where: { email: data.assignee } }) : null;
-  if (data.assignee && !person) throw new AppError("not_found", `no person with email ${data.assignee}`);
-  if (person?.isDisabled) throw new AppError("conflict", `${person.email} is disabled`);
-  if (person && person.role === "reviewer")
-    throw new AppError("unprocessable", `${person.email} is a reviewer; assign work to annotators or admins`);
+  if (data.assignee && !person) throw appError("not_found", "error.personMissingEmail", { email: data.assignee });
+  if (person?.isDisabled) throw appError("conflict", "error.personDisabled", { email: person.email });
+  if (person && person.role === "reviewer") throw appError("unprocessable", "error.assignReviewer", { email: person.email });
+  // Studio-wide groups (the list's), read before the transaction: grouping reads every step's stored hash.
+  const others = data.skipNearDuplicates ? await nonKeepers(prisma) : new Set<string>();
   return prisma.$transaction(async (tx) => {
     const rows = await tx.trajectory.findMany({
       where: { id: { in: data.trajectoryIds } },
-      select: { id: true, assigneeId: true, status: true },
+      select: { id: true, assigneeId: true, status: true, overlap: true, copyOfId: true },
     });
     const missing = data.trajectoryIds.filter((id) => !rows.some((r) => r.id === id));
     if (missing.length)
@@ -33,9 +36,27 @@ export async function assignTrajectories(
         `no trajectory ${missing.slice(0, 3).join(", ")}${missing.length > 3 ? ` and ${missing.length - 3} more` : ""}`,
       );
     const locked = rows.filter((r) => r.status === "submitted" || r.status === "approved");
-    if (locked.length) throw new AppError("conflict", `${locked.length} of these are ${locked[0]!.status}; they keep their annotator`);
+    if (locked.length)
+      throw appError("conflict", "error.assignLocked", {
+        n: locked.length,
+        status: { key: `status.${locked[0]!.status as "submitted" | "approved"}` },
+      });
+    const original = rows.find((r) => r.overlap > 0);
+    if (original) throw appError("conflict", "error.overlapOriginal", { id: original.id });
+    if (person) {
+      // Overlap needs different people: never two copies of one trajectory for one person.
+      const held = new Set(await originalsHeldBy(tx, person.id));
+      const seen = new Set<string>();
+      for (const r of rows) {
+        if (r.copyOfId === null || r.assigneeId === person.id) continue;
+        if (held.has(r.copyOfId) || seen.has(r.copyOfId))
+          throw appError("conflict", "error.overlapSecondCopy", { email: person.email, id: r.copyOfId });
+        seen.add(r.copyOfId);
+      }
+    }
     const to = person?.id ?? null;
-    const changing = rows.filter((r) => r.assigneeId !== to);
+    const skipped = rows.filter((r) => others.has(r.id)).length;
+    const changing = rows.filter((r) => r.assigneeId !== to && !others.has(r.id));
     await tx.trajectory.updateMany({ where: { id: { in: changing.map((r) => r.id) } }, data: { assigneeId: to, leaseUntil: null } });
     for (const r of changing) {
       await recordAudit(tx, {
@@ -47,8 +68,18 @@ export async function assignTrajectories(
         after: { assigneeId: to, assignee: person?.email ?? null },
       });
     }
-    return { assigned: changing.length, unchanged: rows.length - changing.length };
+    return {
+      assigned: changing.length,
+      unchanged: rows.length - changing.length - skipped,
+      ...(data.skipNearDuplicates ? { skipped } : {}),
+    };
   });
+}
+
+/** Every trajectory in a near-duplicate group that is not its keeper (studio-wide, from the stored hashes). */
+export async function nonKeepers(prisma: Db): Promise<Set<string>> {
+  const groups = await studioNearDuplicates(prisma);
+  return new Set([...groups].filter(([, m]) => !m.isKeeper).map(([id]) => id));
 }
 
 /** People work can be given to (annotators and admins who are active). */

@@ -45,7 +45,7 @@ const recent = new WeakMap<Db, Map<string, { at: number; counting: Promise<Dashb
 async function countDashboard(prisma: Db, now: Date): Promise<Dashboard> {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (DAYS - 1) * DAY_MS);
   const days = Array.from({ length: DAYS }, (_, i) => new Date(start.getTime() + i * DAY_MS));
-  // Six grouped counts in plain SQL both dialects run as written (Prisma's groupBy costs several
+  // Seven grouped counts in plain SQL both dialects run as written (Prisma's groupBy costs several
   // times the database's own time, and the fortnight was fourteen queries): each reads an index
   // (Trajectory app/status and assignee/status, Step verdict, AuditEvent action/at), no rows one by one.
   type Count = { n: number | bigint };
@@ -56,7 +56,7 @@ async function countDashboard(prisma: Db, now: Date): Promise<Dashboard> {
     ),
     ", ",
   );
-  const [byAppStatus, verdicts, byAssignee, reviews, dailyRows] = await Promise.all([
+  const [byAppStatus, verdicts, byAssignee, reviews, dailyRows, byLane] = await Promise.all([
     prisma.$queryRaw<({ app: string; status: string } & Count)[]>`
       SELECT "app", "status", COUNT(*) AS "n" FROM "Trajectory" GROUP BY "app", "status"`,
     prisma.$queryRaw<({ verdict: string } & Count)[]>`SELECT "verdict", COUNT(*) AS "n" FROM "Step" GROUP BY "verdict"`,
@@ -68,6 +68,8 @@ async function countDashboard(prisma: Db, now: Date): Promise<Dashboard> {
       SELECT "action", ${dayColumns} FROM "AuditEvent"
       WHERE "action" IN ('step.annotate', 'trajectory.submit', 'review.approve', 'review.reject') AND "at" >= ${start}
       GROUP BY "action"`,
+    prisma.$queryRaw<({ lane: string; status: string } & Count)[]>`
+      SELECT "lane", "status", COUNT(*) AS "n" FROM "Trajectory" WHERE "lane" IS NOT NULL GROUP BY "lane", "status"`,
   ]);
 
   const apps = new Map<string, Record<TaskStatus, number>>();
@@ -107,7 +109,19 @@ async function countDashboard(prisma: Db, now: Date): Promise<Dashboard> {
   const verdictCount = (v: string) => Number(verdicts.find((r) => r.verdict === v)?.n ?? 0);
   const reviewCount = (a: string) => Number(reviews.find((r) => r.action === a)?.n ?? 0);
 
+  // Handed in (submitted or approved) by lane; fast-lane work back in progress waits for its full correction.
+  const laneCount = (lane: string, statuses: string[]) =>
+    byLane.filter((r) => r.lane === lane && statuses.includes(r.status)).reduce((n, r) => n + Number(r.n), 0);
+  const handedIn = ["submitted", "approved"];
+  const lanes = {
+    full: laneCount("full", handedIn),
+    fast: laneCount("fast", handedIn),
+    fastThenFull: laneCount("fast-then-full", handedIn),
+    queued: laneCount("fast", ["in_progress", "new", "rejected"]),
+  };
+
   return {
+    lanes,
     byApp: [...apps.entries()].map(([app, counts]) => ({ app, ...counts })).sort((a, b) => a.app.localeCompare(b.app)),
     verdicts: Object.fromEntries(VERDICTS.map((v) => [v, verdictCount(v)])) as Record<Verdict, number>,
     annotators: annotators.sort((a, b) => a.email.localeCompare(b.email)),

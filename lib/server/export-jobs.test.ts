@@ -26,6 +26,7 @@ import { importFile } from "./import";
 import { screenshotFile } from "./screenshot-store";
 import { blankPng, freshStudio, withTextChunk } from "./testing/fixtures";
 import { CLI_ACTOR } from "./audit";
+import { localize } from "@/lib/i18n";
 
 const ACTOR = { id: null, label: "tester@test.local" };
 const N = 12;
@@ -159,7 +160,12 @@ describe("export jobs", () => {
     const failed = await getExport({ actor: CLI_ACTOR, id: job.id });
     expect(failed).toMatchObject({ state: "failed", counts: null });
     // The store says which screenshot is missing (by hash, never by server path).
-    expect(failed.error).toBe(`screenshot ${step.screenshotSha} is not in the store`);
+    expect(failed.error).toBe(`Screenshot ${step.screenshotSha} is not in the store.`);
+    // Stored as the catalogue's key and values, so a Chinese reader is told in Chinese.
+    expect(failed.errorMessage).toEqual({ key: "error.screenshotMissing", vars: { id: step.screenshotSha } });
+    expect(localize({ key: "error.screenshotMissing", vars: failed.errorMessage!.vars }, "zh")).toBe(
+      `截图 ${step.screenshotSha} 不在存储中。`,
+    );
     expect(failed.error).not.toContain(dir); // no server paths
     expect(existsSync(failed.outDir)).toBe(false);
     expect((await listExports({ actor: CLI_ACTOR })).find((e) => e.id === job.id)?.state).toBe("failed");
@@ -183,6 +189,9 @@ describe("export jobs", () => {
     const after = await getExport({ actor: CLI_ACTOR, id: row.id });
     expect(after).toMatchObject({ state: "failed", counts: null });
     expect(after.error).toMatch(/stopped.*Start the export again/);
+    // Worded when read: the Chinese reader's sentence, the time it was last heard from kept as an instant for their clock.
+    expect(after.errorMessage).toEqual({ key: "job.exportStopped", vars: { heardAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) } });
+    expect(localize({ key: "job.exportStopped", vars: after.errorMessage!.vars }, "zh")).toMatch(/^运行此导出的工作室进程已停止/);
     expect(existsSync(after.outDir)).toBe(false);
     expect(await db.auditEvent.count({ where: { action: "export.fail", entityId: row.id } })).toBe(1);
     // And a new export can start.

@@ -8,9 +8,21 @@ import { exportCountsSchema, type ExportItem, type StartExport } from "@/lib/dom
 import { truncate } from "@/lib/domain/limits";
 import { CLI_ACTOR, type AuditActor } from "./audit";
 import { dataDir } from "./config";
-import { failStoppedJobs, isOtherRunnerGone, newRunnerId } from "./job-runner";
+import {
+  claimed,
+  defineJobKind,
+  ended,
+  recoverJobs,
+  requiredColumnsWhere,
+  reserve,
+  runJob,
+  runnerId as jobRunnerId,
+  settleJobs,
+  waitForJob,
+} from "./jobs";
 import { db as defaultDb, type Db } from "./db";
-import { AppError, diskFullOr } from "./errors";
+import { AppError, appError, diskFullOr } from "./errors";
+import { readStoredError, storedMessageOf, storeMessage } from "./stored-message";
 import { EXPORT_STATUSES, exportDataset, type ExportStatus, type ExportSummary } from "./export";
 import { auditActor, authorizeCaller, type Caller } from "./session";
 import { parseSplit, type SplitSpec } from "./split";
@@ -29,22 +41,34 @@ import { env } from "./env";
 export const HEARTBEAT_MS = 5_000;
 /** A running job not heard from for this long is taken as dead (another machine's, or a hung one). */
 export const STALE_MS = env().STUDIO_JOB_STALE_MS ?? 30_000;
-const PROGRESS_WRITE_MS = 500;
 
-type Running = { id: string; done: Promise<void> };
-const globalForJobs = globalThis as unknown as {
-  studioExportRunner?: { id: string; running: Map<string, Running>; lastSweep: Map<string, number> };
-};
-const runner = (globalForJobs.studioExportRunner ??= {
-  // host:pid:boot: a restarted server is a new runner even when it gets the same pid.
-  id: newRunnerId(),
-  running: new Map<string, Running>(),
-  lastSweep: new Map<string, number>(),
+type JobRow = Awaited<ReturnType<Db["exportJob"]["findFirstOrThrow"]>>;
+
+/** Exports as a kind of the jobs module (lib/server/jobs): a job whose process is gone is failed, never taken over. */
+export const EXPORT_JOBS = defineJobKind<JobRow, { progressDone: number; progressTotal: number }>({
+  name: "export",
+  audit: { prefix: "export", entityType: "export" },
+  table: (db) => ({
+    running: () => db.exportJob.findMany({ where: { state: "running" } }),
+    get: (id) => db.exportJob.findUnique({ where: { id } }),
+    update: async (where, data, progress) =>
+      (await db.exportJob.updateMany({ where: requiredColumnsWhere(where), data: { ...progress, ...data } })).count,
+  }),
+  heartbeatMs: HEARTBEAT_MS,
+  staleMs: STALE_MS,
+  liveStates: ["running"],
+  whenGone: {
+    fail: (row) => storeMessage({ key: "job.exportStopped", vars: { heardAt: row.heartbeatAt.toISOString() } }),
+  },
 });
+
+// When each folder was last swept for partial exports (a sweep reads the folder: at most every few seconds).
+const globalForSweeps = globalThis as unknown as { studioExportSweeps?: Map<string, number> };
+const lastSweep = (globalForSweeps.studioExportSweeps ??= new Map<string, number>());
 
 /** This process's runner id (for tests and logs). */
 export function runnerId(): string {
-  return runner.id;
+  return jobRunnerId();
 }
 
 export function exportsDir(): string {
@@ -73,8 +97,6 @@ const filtersSchema = z.object({
   split: z.string().nullable(),
 });
 
-type JobRow = Awaited<ReturnType<Db["exportJob"]["findFirstOrThrow"]>>;
-
 function view(row: JobRow): ExportItem {
   const stored = row.countsJson ? JSON.parse(row.countsJson) : null;
   const counts = stored ? exportCountsSchema.safeParse(stored) : null;
@@ -90,14 +112,8 @@ function view(row: JobRow): ExportItem {
     filters: filters.success ? filters.data : { status: "?", apps: [], project: null, split: null },
     counts: counts?.success ? counts.data : null,
     trainer: trainer?.success ? trainer.data : null,
-    error: row.error,
+    ...readStoredError(row.error),
   };
-}
-
-/** Is the process that runs this job gone? */
-function isRunnerGone(row: Pick<JobRow, "id" | "runnerId" | "heartbeatAt">, now: number): boolean {
-  if (row.runnerId === runner.id) return !runner.running.has(row.id);
-  return isOtherRunnerGone(row.runnerId, row.heartbeatAt, STALE_MS, now);
 }
 
 /**
@@ -110,26 +126,12 @@ export async function recoverExportJobs(
 ): Promise<{ failed: string[]; swept: string[] }> {
   const prisma = opts.db ?? defaultDb();
   const now = Date.now();
-  const failed = await failStoppedJobs(
-    prisma,
-    "export",
-    await prisma.exportJob.findMany({ where: { state: "running" } }),
-    (row) => isRunnerGone(row, now),
-    (row) =>
-      `The studio process running this export stopped (last heard from ${row.heartbeatAt.toISOString()}); nothing was published. Start the export again.`,
-    async (row, error) =>
-      (
-        await prisma.exportJob.updateMany({
-          where: { id: row.id, state: "running", heartbeatAt: row.heartbeatAt },
-          data: { state: "failed", error, finishedAt: new Date(now) },
-        })
-      ).count,
-  );
+  const failed = await recoverJobs(EXPORT_JOBS, prisma);
   const swept: string[] = [];
   for (const dir of opts.dirs ?? [exportsDir()]) {
     // Sweeping reads a folder: at most every few seconds per folder, unless forced or a job was just failed.
-    if (!opts.force && failed.length === 0 && now - (runner.lastSweep.get(dir) ?? 0) < HEARTBEAT_MS) continue;
-    runner.lastSweep.set(dir, now);
+    if (!opts.force && failed.length === 0 && now - (lastSweep.get(dir) ?? 0) < HEARTBEAT_MS) continue;
+    lastSweep.set(dir, now);
     swept.push(...(await sweepPartials(prisma, dir)));
   }
   return { failed, swept };
@@ -186,8 +188,7 @@ async function launch(
       filtersJson: JSON.stringify({ status: spec.status, apps: spec.apps, project: spec.project ?? null, split: splitText(spec.split) }),
       createdById: spec.actor.id,
       createdByLabel: truncate(spec.actor.label),
-      runnerId: runner.id,
-      heartbeatAt: new Date(),
+      ...claimed(),
     },
   });
   if (opts.admit) {
@@ -198,40 +199,41 @@ async function launch(
       throw e;
     }
   }
-  let progress = { trajectories: 0, total: 0 };
-  let lastWrite = 0;
-  let writing: Promise<unknown> = Promise.resolve();
-  const beat = (extra: object = {}) =>
-    (writing = writing
-      .then(() =>
-        prisma.exportJob.updateMany({
-          where: { id: spec.id, runnerId: runner.id, state: "running" },
-          data: { heartbeatAt: new Date(), progressDone: progress.trajectories, progressTotal: progress.total, ...extra },
-        }),
-      )
-      .catch((e: unknown) => console.error(`export ${spec.id}: could not record progress`, e)));
-  const timer = setInterval(() => void beat(), HEARTBEAT_MS);
-  timer.unref?.();
-  const done = exportDataset({
-    outDir: spec.outDir,
-    status: spec.status,
-    apps: spec.apps,
-    project: spec.project,
-    split: spec.split,
-    actor: spec.actor,
-    db: prisma,
-    onProgress: (p) => {
-      progress = p;
-      onProgress?.(p);
-      if (Date.now() - lastWrite >= PROGRESS_WRITE_MS) {
-        lastWrite = Date.now();
-        void beat();
+  const done = runJob(
+    EXPORT_JOBS,
+    prisma,
+    spec.id,
+    async (job) => {
+      let summary: ExportSummary;
+      try {
+        summary = await exportDataset({
+          outDir: spec.outDir,
+          status: spec.status,
+          apps: spec.apps,
+          project: spec.project,
+          split: spec.split,
+          actor: spec.actor,
+          db: prisma,
+          onProgress: (p) => {
+            onProgress?.(p);
+            job.progressed({ progressDone: p.trajectories, progressTotal: p.total });
+          },
+        });
+      } catch (e) {
+        await job.stop();
+        // A full disk is said in words (the operator frees space); anything else unexpected is logged.
+        const known = diskFullOr(e);
+        const error = storeMessage(storedMessageOf(known, "job.exportFailed"));
+        if (!(e instanceof AppError)) console.error(`export ${spec.id} failed`, e);
+        await prisma.exportJob
+          .updateMany({
+            where: { id: spec.id, runnerId: job.runnerId },
+            data: { state: "failed", error, ...ended() },
+          })
+          .catch((err: unknown) => console.error(`export ${spec.id}: could not record the failure`, err));
+        throw e;
       }
-    },
-  }).then(
-    async (summary) => {
-      clearInterval(timer);
-      await writing;
+      await job.stop();
       const counts = {
         trajectories: summary.trajectories,
         steps: summary.steps,
@@ -243,35 +245,21 @@ async function launch(
       };
       // The folder is published: record that even if a hiccup had this job marked failed meanwhile.
       await prisma.exportJob.updateMany({
-        where: { id: spec.id, runnerId: runner.id },
+        where: { id: spec.id, runnerId: job.runnerId },
         data: {
           state: "succeeded",
           countsJson: JSON.stringify(counts),
           progressDone: summary.trajectories,
           progressTotal: summary.trajectories,
           error: null,
-          heartbeatAt: new Date(),
-          finishedAt: new Date(),
+          ...ended(),
         },
       });
       return summary;
     },
-    async (e: unknown) => {
-      clearInterval(timer);
-      await writing;
-      // A full disk is said in words (the operator frees space); anything else unexpected is logged.
-      const known = diskFullOr(e);
-      const error = known instanceof AppError ? known.message : "The export failed on the server; it has been logged.";
-      if (!(e instanceof AppError)) console.error(`export ${spec.id} failed`, e);
-      await prisma.exportJob
-        .updateMany({
-          where: { id: spec.id, runnerId: runner.id },
-          data: { state: "failed", error: truncate(error, 2_000), heartbeatAt: new Date(), finishedAt: new Date() },
-        })
-        .catch((err: unknown) => console.error(`export ${spec.id}: could not record the failure`, err));
-      throw e;
-    },
-  );
+    // The id was reserved by the caller before its row was recorded.
+    { replace: true },
+  )!;
   return { row, done };
 }
 
@@ -316,19 +304,18 @@ export async function startExportJob(
   await recoverExportJobs({ db: prisma });
   const webRunning = { state: "running", createdByLabel: { not: CLI_ACTOR.label } };
   const running = await prisma.exportJob.findFirst({ where: webRunning, orderBy: [{ startedAt: "asc" }, { id: "asc" }] });
-  if (running) throw new AppError("conflict", `export ${running.id} is still running; wait for it to finish`);
+  if (running) throw appError("conflict", "error.exportRunning", { id: running.id });
   const now = new Date();
   const id = await newExportId(prisma, input.status, now);
   const outDir = path.join(exportsDir(), id);
-  const entry: Running = { id, done: Promise.resolve() };
-  runner.running.set(id, entry);
+  const release = reserve(EXPORT_JOBS, id);
   let launched: Awaited<ReturnType<typeof launch>>;
   try {
     // Two processes may both have seen no running export. Once ours is recorded, any other running
     // one means we give way: whichever of two was recorded later sees the other, so at most one runs.
     const admit = async () => {
       const other = await prisma.exportJob.findFirst({ where: { ...webRunning, id: { not: id } } });
-      if (other) throw new AppError("conflict", `export ${other.id} is still running; wait for it to finish`);
+      if (other) throw appError("conflict", "error.exportRunning", { id: other.id });
     };
     launched = await launch(
       prisma,
@@ -336,14 +323,11 @@ export async function startExportJob(
       { admit, onProgress: opts.onProgress },
     );
   } catch (e) {
-    runner.running.delete(id);
+    release();
     throw e;
   }
-  entry.done = launched.done.then(
-    () => undefined,
-    () => undefined,
-  );
-  void entry.done.finally(() => runner.running.delete(id));
+  // The request has its answer; the outcome is in the row (a failure is also logged by launch).
+  void launched.done.catch(() => undefined);
   return view(launched.row);
 }
 
@@ -373,32 +357,27 @@ export async function runCliExport(opts: {
     .toISOString()
     .replace(/[-:]/g, "")
     .replace(/\.\d+Z$/, "Z")}-cli-${base}-${randomBytes(3).toString("hex")}`;
-  const entry: Running = { id, done: Promise.resolve() };
-  runner.running.set(id, entry);
+  const release = reserve(EXPORT_JOBS, id);
   try {
     const { done } = await launch(
       prisma,
       { id, outDir, status: opts.status, apps: opts.apps ?? [], project: opts.project, split: opts.split, actor: CLI_ACTOR },
       { onProgress: opts.onProgress },
     );
-    entry.done = done.then(
-      () => undefined,
-      () => undefined,
-    );
     return await done;
   } finally {
-    runner.running.delete(id);
+    release();
   }
 }
 
 /** Resolves when the job has finished (for tests); unknown ids resolve at once. */
 export async function waitForExportJob(id: string): Promise<void> {
-  await runner.running.get(id)?.done;
+  await waitForJob(EXPORT_JOBS, id);
 }
 
 /** Resolves when every export this process runs has finished (for tests). */
 export async function settleExportJobs(): Promise<void> {
-  await Promise.all([...runner.running.values()].map((j) => j.done));
+  await settleJobs(EXPORT_JOBS);
 }
 
 const manifestSchema = z.object({
@@ -468,6 +447,6 @@ export async function getExport({ actor, id }: { actor: Caller; id: string }, op
   const row = await prisma.exportJob.findUnique({ where: { id } });
   if (row) return view(row);
   const folder = ID_PATTERN.test(id) ? await readExportFolder(id) : null;
-  if (!folder) throw new AppError("not_found", `no export ${id}`);
+  if (!folder) throw appError("not_found", "error.exportMissing", { id });
   return folder;
 }

@@ -2,58 +2,10 @@
 // main thread reads and formats the next page: on two cores the link calls (two per screenshot, a
 // third of an export's work) then overlap the rest instead of adding to it.
 import { Worker } from "node:worker_threads";
+import type { LinkReply } from "./export-links-outcomes";
+import { BUILT_BY_NEXT, startWorker } from "./worker-file";
 
-/** What became of one screenshot: placed now, already there (placed before), or missing from the store. */
-export const PLACED = 1;
-export const ALREADY_THERE = 0;
-export const NOT_STORED = -1;
-
-// Plain CommonJS run with `eval` (no module resolution: the same under tsx, vitest and the Next server).
-// A message is one string, "from\0dest\0alsoDest\0..." (NUL is the one character no path holds; one
-// string is cloned across far faster than a list of them): `from` is linked (or copied, on another file
-// system) to `dest`, and `dest` to `alsoDest` unless that is "" (the export names each file in
-// mobile-r1/images/ once, and may give one screenshot two names). The answer is an Int8Array of two
-// outcomes per triple (dest, alsoDest), stopping after the first missing `from`; another failure
-// answers { error: { message, code } }.
-const WORKER_SOURCE = `
-const { parentPort } = require("node:worker_threads");
-const { constants, copyFileSync, existsSync, linkSync } = require("node:fs");
-function place(from, dest) {
-  try {
-    linkSync(from, dest);
-    return ${PLACED};
-  } catch (e) {
-    if (e.code === "EEXIST") return ${ALREADY_THERE};
-    if (e.code === "ENOENT" && !existsSync(from)) return ${NOT_STORED};
-  }
-  try {
-    copyFileSync(from, dest, constants.COPYFILE_EXCL);
-    return ${PLACED};
-  } catch (e) {
-    if (e.code === "EEXIST") return ${ALREADY_THERE};
-    if (e.code === "ENOENT" && !existsSync(from)) return ${NOT_STORED};
-    throw e;
-  }
-}
-parentPort.on("message", (joined) => {
-  const list = joined === "" ? [] : joined.split("\\0");
-  const out = new Int8Array((list.length / 3) * 2);
-  try {
-    for (let i = 0; 3 * i < list.length; i++) {
-      const r = place(list[3 * i], list[3 * i + 1]);
-      out[2 * i] = r;
-      if (r === ${NOT_STORED}) break;
-      if (list[3 * i + 2] === "") continue;
-      const also = place(list[3 * i + 1], list[3 * i + 2]);
-      if (also === ${NOT_STORED}) throw new Error("vanished: " + list[3 * i + 1]);
-      out[2 * i + 1] = also;
-    }
-    parentPort.postMessage(out);
-  } catch (e) {
-    parentPort.postMessage({ error: { message: String(e && e.message), code: e && e.code } });
-  }
-});
-`;
+export { ALREADY_THERE, NOT_STORED, PLACED } from "./export-links-outcomes";
 
 type Waiter = { resolve: (r: Int8Array) => void; reject: (e: Error) => void };
 
@@ -63,8 +15,10 @@ export class LinkWorker {
   readonly #waiting: Waiter[] = [];
   #failed: Error | undefined;
   constructor() {
-    this.#worker = new Worker(WORKER_SOURCE, { eval: true });
-    this.#worker.on("message", (m: Int8Array | { error: { message: string; code?: string } }) => {
+    this.#worker = BUILT_BY_NEXT
+      ? new Worker(new URL("./export-links.worker.ts", import.meta.url))
+      : startWorker(new URL("./export-links.worker.ts", import.meta.url));
+    this.#worker.on("message", (m: LinkReply) => {
       const w = this.#waiting.shift();
       if (!w) return;
       if (m instanceof Int8Array) w.resolve(m);

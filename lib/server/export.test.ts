@@ -174,7 +174,7 @@ describe("export", () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "export-missing-"));
     await expect(exportDataset({ outDir: path.join(dir, "ds"), status: "all", db: studio.db })).rejects.toMatchObject({
       code: "not_found",
-      message: `screenshot ${sha} is not in the store`,
+      message: `Screenshot ${sha} is not in the store.`,
     });
     expect(readdirSync(dir)).toEqual([]);
   });

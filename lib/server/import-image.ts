@@ -11,6 +11,7 @@
 import { createHash } from "node:crypto";
 import type { Metadata, default as Sharp } from "sharp";
 import { LIMITS } from "@/lib/domain/limits";
+import { problemOf, type ImportProblemCode, type ProblemParams } from "@/lib/domain/problems";
 import { AppError } from "./errors";
 
 // sharp (half a second to load) is loaded on first use, not with this module: commands that never read an
@@ -38,10 +39,13 @@ function pngSize(bytes: Buffer): { width: number; height: number } | null {
 export function checkImageSize(file: string, size: { width: number; height: number }): void {
   const { width, height } = size;
   if (width > LIMITS.screenshotSide || height > LIMITS.screenshotSide || width * height > LIMITS.screenshotPixels) {
-    throw new AppError(
-      "unprocessable",
-      `screenshot ${file} declares ${fmt(width)}x${fmt(height)} pixels; at most ${fmt(LIMITS.screenshotSide)} per side and ${fmt(LIMITS.screenshotPixels)} in all are accepted`,
-    );
+    throw new ImageProblem("screenshotTooLarge", {
+      file,
+      width: fmt(width),
+      height: fmt(height),
+      side: fmt(LIMITS.screenshotSide),
+      pixels: fmt(LIMITS.screenshotPixels),
+    });
   }
 }
 
@@ -63,8 +67,20 @@ export async function proveDecodes(file: string, source: string | Buffer, size: 
   }
 }
 
-const undecodable = (file: string, why: string) =>
-  new AppError("unprocessable", `screenshot ${file} does not decode as an image (${why.trim()})`);
+const undecodable = (file: string, why: string) => new ImageProblem("screenshotUndecodable", { file, detail: why.trim() });
+
+/**
+ * A screenshot the import cannot use (missing, unreadable, too large): a 422 whose `problem` carries
+ * the import problem's code and parameters, so the import page words it in the person's language.
+ */
+export class ImageProblem extends AppError {
+  readonly problem: ReturnType<typeof problemOf>;
+  constructor(code: ImportProblemCode, params: ProblemParams) {
+    const problem = problemOf(code, params);
+    super("unprocessable", problem.message);
+    this.problem = problem;
+  }
+}
 
 /** The limits the import's reader threads decode within (pixels, as a PNG's header declares them). */
 export const READER_LIMITS = { side: LIMITS.screenshotSide, pixels: LIMITS.screenshotPixels } as const;
@@ -85,11 +101,11 @@ export async function inspectImageBytes(
   try {
     meta = await sharp(bytes, { limitInputPixels: LIMITS.screenshotPixels }).metadata();
   } catch (e) {
-    throw new AppError("unprocessable", `screenshot ${file} is not a readable image (${(e as Error).message.trim()})`);
+    throw new ImageProblem("screenshotUnreadable", { file, detail: (e as Error).message.trim() });
   }
   const mime = meta.format ? MIME_BY_FORMAT[meta.format] : undefined;
   if (!mime || !meta.width || !meta.height) {
-    throw new AppError("unprocessable", `screenshot ${file} is a ${meta.format ?? "unknown"} image; PNG, JPEG or WebP expected`);
+    throw new ImageProblem("screenshotFormat", { file, format: meta.format ?? "unknown" });
   }
   const size = { width: meta.width, height: meta.height };
   await proveDecodes(file, bytes, size);
@@ -103,7 +119,7 @@ export async function inspectImageBytes(
  * caller stores them. A PNG the reader measured is decoded from `file` (just read, so from the page cache).
  */
 export async function finishImage(file: string, raw: RawImage): Promise<{ info: ImageInfo; bytes?: Buffer }> {
-  if ("missing" in raw) throw new AppError("unprocessable", `screenshot file not found: ${file}`);
+  if ("missing" in raw) throw new ImageProblem("screenshotMissing", { file });
   if (raw.undecodable !== undefined) throw undecodable(file, raw.undecodable);
   if (!("data" in raw)) {
     const size = { width: raw.width, height: raw.height };

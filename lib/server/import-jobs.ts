@@ -17,9 +17,10 @@ import {
 import type { CoordinateFrame, ImportFormat } from "@/lib/domain/import-formats";
 import type { AuditActor } from "./audit";
 import { db as defaultDb, type Db } from "./db";
-import { AppError, diskFullOr } from "./errors";
+import { AppError, appError, diskFullOr } from "./errors";
+import { readStoredError, storedMessageOf, storeMessage } from "./stored-message";
 import { DEFAULT_PROJECT, importFile, type ImportProgress, type ImportResult } from "./import";
-import { failStoppedJobs, isOtherRunnerGone, newRunnerId } from "./job-runner";
+import { claimed, defineJobKind, ended, isRunnerGone, recoverJobs, requiredColumnsWhere, runJob, waitForJob } from "./jobs";
 import { auditActor, authorizeCaller, type Caller } from "./session";
 import { importReceived, receiveUpload, type ReceivedUpload } from "./upload";
 import { env } from "./env";
@@ -27,13 +28,26 @@ import { env } from "./env";
 export const IMPORT_HEARTBEAT_MS = 5_000;
 /** A running import not heard from for this long is taken as dead (another machine's, or a hung one). */
 export const IMPORT_STALE_MS = env().STUDIO_JOB_STALE_MS ?? 30_000;
-const PROGRESS_WRITE_MS = 500;
-
-type Runner = { id: string; running: Map<string, Promise<ImportResult>> };
-const globalForJobs = globalThis as unknown as { studioImportRunner?: Runner };
-const runner = (globalForJobs.studioImportRunner ??= { id: newRunnerId(), running: new Map() });
 
 type JobRow = Awaited<ReturnType<Db["importJob"]["findFirstOrThrow"]>>;
+
+/** Imports as a kind of the jobs module (lib/server/jobs): a job whose process is gone is failed, never taken over. */
+export const IMPORT_JOBS = defineJobKind<JobRow, ImportProgress>({
+  name: "import",
+  audit: { prefix: "import", entityType: "import" },
+  table: (db) => ({
+    running: () => db.importJob.findMany({ where: { state: "running" } }),
+    get: (id) => db.importJob.findUnique({ where: { id } }),
+    update: async (where, data, progress) =>
+      (await db.importJob.updateMany({ where: requiredColumnsWhere(where), data: { ...progress, ...data } })).count,
+  }),
+  heartbeatMs: IMPORT_HEARTBEAT_MS,
+  staleMs: IMPORT_STALE_MS,
+  liveStates: ["running"],
+  whenGone: {
+    fail: (row) => storeMessage({ key: "job.importStopped", vars: { heardAt: row.heartbeatAt.toISOString() } }),
+  },
+});
 
 /**
  * The row's problemsJson: a refused import's problems (a list), or, for an import that met data
@@ -68,7 +82,7 @@ function view(row: JobRow): ImportJob {
     problemCount: row.problemCount,
     otherProjects: isList ? [] : notes.otherProjects,
     onOtherProjects: isList ? "import" : notes.onOtherProjects,
-    error: row.error,
+    ...readStoredError(row.error),
     startedAt: row.startedAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,
   });
@@ -105,84 +119,69 @@ async function launch(
       project: spec.project ?? DEFAULT_PROJECT,
       createdById: spec.actor.id,
       createdByLabel: truncate(spec.actor.label),
-      runnerId: runner.id,
-      heartbeatAt: new Date(),
+      ...claimed(),
     },
   });
   const id = row.id;
-  let progress: ImportProgress = { phase: "checking", lines: 0, trajectories: 0, steps: 0 };
-  let lastWrite = 0;
-  let writing: Promise<unknown> = Promise.resolve();
-  const beat = () =>
-    (writing = writing
-      .then(() =>
-        prisma.importJob.updateMany({
-          where: { id, runnerId: runner.id, state: "running" },
-          data: { heartbeatAt: new Date(), ...progress },
-        }),
-      )
-      .catch((e: unknown) => console.error(`import ${id}: could not record progress`, e)));
-  const timer = setInterval(() => void beat(), IMPORT_HEARTBEAT_MS);
-  timer.unref?.();
-  const finish = async (data: Parameters<Db["importJob"]["updateMany"]>[0]["data"]) => {
-    clearInterval(timer);
-    await writing;
-    await prisma.importJob
-      .updateMany({ where: { id, runnerId: runner.id }, data: { ...data, heartbeatAt: new Date(), finishedAt: new Date() } })
-      .catch((err: unknown) => console.error(`import ${id}: could not record how it ended`, err));
-  };
-  const done = run((p) => {
-    progress = p;
-    if (Date.now() - lastWrite >= PROGRESS_WRITE_MS) {
-      lastWrite = Date.now();
-      void beat();
-    }
-  }).then(
-    async (result) => {
-      if (result.ok) {
-        await finish({
-          state: "succeeded",
-          phase: "committing",
-          trajectories: result.trajectories,
-          steps: result.steps,
-          duplicates: result.duplicates,
-          screenshots: result.screenshots,
-          batchId: result.batchId,
-          ...(result.otherProjects.length > 0 ? { problemsJson: notesJson(result.otherProjects, result.onOtherProjects) } : {}),
-        });
-      } else if (result.asked && result.problemCount === 0) {
-        await finish({
-          state: "asked",
-          trajectories: result.trajectories,
-          steps: result.steps,
-          problemsJson: notesJson(result.asked, "ask"),
-        });
-      } else {
-        const hide = spec.hide ?? ((m: string) => m);
-        const problems = result.problems.map((p) => ({ ...p, message: hide(p.message) }));
-        await finish({
-          state: "refused",
-          trajectories: result.trajectories,
-          steps: result.steps,
-          problemsJson: JSON.stringify(problems),
-          problemCount: result.problemCount,
-        });
-      }
-      return result;
-    },
-    async (e: unknown) => {
+  const done = runJob(IMPORT_JOBS, prisma, id, async (job) => {
+    const finish = async (data: Parameters<Db["importJob"]["updateMany"]>[0]["data"]) => {
+      await job.stop();
+      await prisma.importJob
+        .updateMany({ where: { id, runnerId: job.runnerId }, data: { ...data, ...ended() } })
+        .catch((err: unknown) => console.error(`import ${id}: could not record how it ended`, err));
+    };
+    let result: ImportResult;
+    try {
+      result = await run(job.progressed);
+    } catch (e) {
       // A full disk is said in words (the operator frees space); anything else unexpected is logged.
       const known = diskFullOr(e);
-      const error =
-        known instanceof AppError ? known.message : "The import failed on the server; it has been logged. Nothing was imported.";
+      const error = storeMessage(storedMessageOf(known, "job.importFailed"));
       if (!(e instanceof AppError)) console.error(`import ${id} failed`, e);
-      await finish({ state: "failed", error: truncate(error, 2_000) });
+      await finish({ state: "failed", error });
       throw e;
-    },
-  );
-  runner.running.set(id, done);
+    }
+    if (result.ok) {
+      await finish({
+        state: "succeeded",
+        phase: "committing",
+        trajectories: result.trajectories,
+        steps: result.steps,
+        duplicates: result.duplicates,
+        screenshots: result.screenshots,
+        batchId: result.batchId,
+        ...(result.otherProjects.length > 0 ? { problemsJson: notesJson(result.otherProjects, result.onOtherProjects) } : {}),
+      });
+    } else if (result.asked && result.problemCount === 0) {
+      await finish({
+        state: "asked",
+        trajectories: result.trajectories,
+        steps: result.steps,
+        problemsJson: notesJson(result.asked, "ask"),
+      });
+    } else {
+      const hide = spec.hide ?? ((m: string) => m);
+      const problems = result.problems.map((p) => ({
+        ...p,
+        message: hide(p.message),
+        ...(p.params
+          ? { params: Object.fromEntries(Object.entries(p.params).map(([k, v]) => [k, typeof v === "string" ? hide(v) : v])) }
+          : {}),
+      }));
+      await finish({
+        state: "refused",
+        trajectories: result.trajectories,
+        steps: result.steps,
+        problemsJson: JSON.stringify(problems),
+        problemCount: result.problemCount,
+      });
+    }
+    return result;
+  });
+  // A new row's id is never running here yet, so the run always starts.
+  if (!done) throw new Error(`import ${id} is already running here`);
   // Settled either way; whoever started the job reads its outcome from `done` or from the row.
-  void done.catch(() => undefined).finally(() => runner.running.delete(id));
+  void done.catch(() => undefined);
   return { row, done };
 }
 
@@ -251,36 +250,13 @@ export async function runImportJob(
   return { ...(await done), jobId: row.id };
 }
 
-/** Is the process that runs this import gone? */
-function isRunnerGone(row: Pick<JobRow, "id" | "runnerId" | "heartbeatAt">, now: number): boolean {
-  if (row.runnerId === runner.id) return !runner.running.has(row.id);
-  return isOtherRunnerGone(row.runnerId, row.heartbeatAt, IMPORT_STALE_MS, now);
-}
-
 /**
  * Mark running imports whose process is gone (restart, kill, another machine gone quiet) as failed,
  * with an audit row. Their staged rows are removed by sweepAbandonedImports; nothing of them was
  * ever visible. Safe from any process at any time: each job is failed once.
  */
 export async function recoverImportJobs(opts: { db?: Db } = {}): Promise<{ failed: string[] }> {
-  const prisma = opts.db ?? defaultDb();
-  const now = Date.now();
-  const failed = await failStoppedJobs(
-    prisma,
-    "import",
-    await prisma.importJob.findMany({ where: { state: "running" } }),
-    (row) => isRunnerGone(row, now),
-    (row) =>
-      `The studio process running this import stopped (last heard from ${row.heartbeatAt.toISOString()}); nothing was imported. Import the file again.`,
-    async (row, error) =>
-      (
-        await prisma.importJob.updateMany({
-          where: { id: row.id, state: "running", heartbeatAt: row.heartbeatAt },
-          data: { state: "failed", error, finishedAt: new Date(now) },
-        })
-      ).count,
-  );
-  return { failed };
+  return { failed: await recoverJobs(IMPORT_JOBS, opts.db ?? defaultDb()) };
 }
 
 /** The most recent imports, newest first, in every state (running ones with their progress). */
@@ -314,8 +290,8 @@ export async function getImportJob({ actor, id }: { actor: Caller; id: string },
   authorizeCaller(actor, "import.run");
   const prisma = opts.db ?? defaultDb();
   let row = await prisma.importJob.findUnique({ where: { id } });
-  if (!row) throw new AppError("not_found", `No import ${id}.`);
-  if (row.state === "running" && isRunnerGone(row, Date.now())) {
+  if (!row) throw appError("not_found", "error.importMissing", { id });
+  if (row.state === "running" && isRunnerGone(IMPORT_JOBS, row, Date.now())) {
     await recoverImportJobs({ db: prisma });
     row = await prisma.importJob.findUniqueOrThrow({ where: { id } });
   }
@@ -324,5 +300,5 @@ export async function getImportJob({ actor, id }: { actor: Caller; id: string },
 
 /** Wait for an import this process runs (tests, and a server draining before it stops). */
 export async function waitForImportJob(id: string): Promise<void> {
-  await runner.running.get(id)?.catch(() => undefined);
+  await waitForJob(IMPORT_JOBS, id);
 }

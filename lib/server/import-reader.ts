@@ -4,9 +4,9 @@
 // and the bytes never cross into the import's JS heap. (Through fs's promise API every file cost ten
 // thread-pool round trips, each a few microseconds of the import's own thread: a third of its time.)
 //
-// Each thread is a `worker_threads` Worker from the source below, which uses Node's built-in modules and
-// sharp (no bundler step needed: the same code runs under tsx, vitest, the compiled command line and the
-// Next.js server). What it does per file is what inspectImageBytes + storeScreenshotBytes do
+// Each thread runs import-reader.worker.ts, which uses Node's built-in modules and sharp (started through
+// worker-file.ts, which finds it under tsx, vitest, the compiled command line and the Next.js server
+// build alike). What it does per file is what inspectImageBytes + storeScreenshotBytes do
 // (lib/server/import-image.ts, lib/server/screenshot-store.ts, lib/server/object-store/local.ts): read it
 // once; sha256 those bytes; take the size from a PNG's IHDR chunk; decode a PNG from those same bytes
 // (proveDecodes' decode: every row, through sharp, within the size limits) and only then store it as
@@ -20,6 +20,7 @@
 // thread per call (sharp's options crossing into C++), and that thread is the import's serial part.
 import path from "node:path";
 import { Worker } from "node:worker_threads";
+import { BUILT_BY_NEXT, startWorker } from "./worker-file";
 
 /** One file as the reader thread left it. */
 export type RawImage =
@@ -48,137 +49,14 @@ export type ReadRequest = {
 /** Sizes (pixels, as the header declares) the reader decodes; bigger ones are left to checkImageSize. */
 export type ReaderLimits = { side: number; pixels: number };
 
-const SOURCE = String.raw`
-const { parentPort, workerData } = require("node:worker_threads");
-const { createRequire } = require("node:module");
-const fs = require("node:fs");
-const path = require("node:path");
-const { createHash, randomBytes } = require("node:crypto");
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const made = new Set();
-
-function pngSize(bytes) {
-  if (bytes.length < 24 || !bytes.subarray(0, 8).equals(PNG_SIGNATURE) || bytes.toString("latin1", 12, 16) !== "IHDR") return null;
-  const width = bytes.readUInt32BE(16);
-  const height = bytes.readUInt32BE(20);
-  return width > 0 && height > 0 ? { width, height } : null;
-}
-
-function put(storeDir, sha256, bytes) {
-  const dir = path.join(storeDir, sha256.slice(0, 2));
-  const target = path.join(dir, sha256 + ".png");
-  if (fs.existsSync(target)) return;
-  if (!made.has(dir)) {
-    fs.mkdirSync(dir, { recursive: true });
-    made.add(dir);
-  }
-  const tmp = target + "." + randomBytes(6).toString("hex") + ".tmp";
-  try {
-    fs.writeFileSync(tmp, bytes);
-    fs.renameSync(tmp, target);
-  } catch (e) {
-    try { fs.unlinkSync(tmp); } catch {}
-    // The shard folder removed under us: make it again, once.
-    if (e.code === "ENOENT" && made.delete(dir)) return put(storeDir, sha256, bytes);
-    throw e;
-  }
-}
-
-// sharp, loaded on this thread's first PNG from where the import's thread found it (an eval'd worker would
-// otherwise resolve from the working folder); null when it cannot be loaded: PNGs then come back undecoded.
-let sharp;
-function loadSharp() {
-  if (sharp !== undefined) return sharp;
-  sharp = null;
-  for (const from of workerData.requireFrom) {
-    try {
-      sharp = createRequire(from)("sharp");
-      break;
-    } catch {}
-  }
-  // Every image an import decodes is new and decoded once: libvips' operation cache (process-wide) would
-  // only hash and hold each one, about 0.4 ms of CPU per screenshot.
-  if (sharp) sharp.cache(false);
-  return sharp;
-}
-
-// Decodes of one sha256 on this thread: the same bytes under two names are decoded once.
-const proofs = new Map();
-
-/** Whether the reader decodes a PNG of this declared size (a bigger one is refused on the import's thread). */
-const fits = (png) => {
-  const { side, pixels } = workerData.limits;
-  return png.width <= side && png.height <= side && png.width * png.height <= pixels;
-};
-
-/** { decoded: true }, { undecodable: words } or {} (not decoded here), for PNG bytes of this size. */
-function prove(sha256, bytes, png) {
-  if (!fits(png) || !loadSharp()) return Promise.resolve({});
-  const { pixels } = workerData.limits;
-  let p = proofs.get(sha256);
-  if (!p) {
-    p = sharp(bytes, { limitInputPixels: pixels, failOn: "error" })
-      .extract({ left: png.width - 1, top: png.height - 1, width: 1, height: 1 })
-      .raw()
-      .toBuffer()
-      .then(() => ({ decoded: true }), (e) => ({ undecodable: String((e && e.message) || e).trim() }));
-    proofs.set(sha256, p);
-  }
-  return p;
-}
-
-/** The bytes' memory handed over, not copied, when they own all of it (readFileSync's do). */
-const own = (b) => (b.byteOffset === 0 && b.byteLength === b.buffer.byteLength ? [b.buffer] : []);
-
-parentPort.on("message", async ({ id, files, storeDir, wantBytes }) => {
-  try {
-    // Read and hash every file first, starting each PNG's decode as it comes: the decodes run on libuv's
-    // threads while this one reads the next files.
-    const work = files.map((file) => {
-      let bytes;
-      try {
-        bytes = fs.readFileSync(file);
-      } catch {
-        return { missing: true };
-      }
-      const sha256 = createHash("sha256").update(bytes).digest("hex");
-      const png = pngSize(bytes);
-      return { file, bytes, sha256, png, proof: png ? prove(sha256, bytes, png) : Promise.resolve({}) };
-    });
-    const out = [];
-    const transfer = [];
-    for (const w of work) {
-      if (w.missing) {
-        out.push(w);
-        continue;
-      }
-      const { bytes, sha256, png } = w;
-      const proof = await w.proof;
-      // A PNG over the size limits (refused by the import's thread) or one that does not decode is not stored.
-      if (png && storeDir && fits(png) && !proof.undecodable) {
-        put(storeDir, sha256, bytes);
-        out.push({ sha256, width: png.width, height: png.height, bytes: bytes.length, stored: true, ...proof });
-      } else if (png && (!wantBytes || storeDir || !fits(png) || proof.undecodable)) {
-        out.push({ sha256, width: png.width, height: png.height, bytes: bytes.length, stored: false, ...proof });
-      } else {
-        out.push({ sha256, data: bytes, png, ...proof });
-        transfer.push(...own(bytes));
-      }
-    }
-    parentPort.postMessage({ id, out }, transfer);
-  } catch (e) {
-    parentPort.postMessage({ id, error: { message: String(e && e.message), code: e && e.code } });
-  }
-});
-`;
-
 /**
  * Reader threads per import. Paired runs at 26,777 steps on 2 busy cores: two took 0.86x the wall time
  * of one, three 0.74x that of two, four the same as three (0.99x); the CPU time stays the same.
  */
 const READER_THREADS = 3;
 
-type Reply = {
+/** A reader thread's answer to one request (its bytes arrive as plain Uint8Arrays). */
+export type ReadReply = {
   id: number;
   out?: (RawImage | ({ sha256: string; data: Uint8Array; png: { width: number; height: number } | null } & Proof))[];
   error?: { message: string; code?: string };
@@ -209,8 +87,10 @@ export class ScreenshotReader {
       this.#waiting.clear();
     };
     this.#workers = Array.from({ length: threads }, () => {
-      const worker = new Worker(SOURCE, { eval: true, workerData: { limits, requireFrom } });
-      worker.on("message", (m: Reply) => {
+      const worker = BUILT_BY_NEXT
+        ? new Worker(new URL("./import-reader.worker.ts", import.meta.url), { workerData: { limits, requireFrom } })
+        : startWorker(new URL("./import-reader.worker.ts", import.meta.url), { workerData: { limits, requireFrom } });
+      worker.on("message", (m: ReadReply) => {
         const w = this.#waiting.get(m.id);
         if (!w) return;
         this.#waiting.delete(m.id);

@@ -16,6 +16,7 @@ import { getStats, getTrajectory, listTrajectories } from "./trajectories";
 import { UI_S1_EVAL_JSONL as UI_S1_EVAL } from "@/fixtures";
 import { blankPng, freshStudio, uiS1ScreenshotDir } from "./testing/fixtures";
 import type { Db } from "./db";
+import { localize, type MessageKey } from "@/lib/i18n";
 import { CLI_ACTOR } from "./audit";
 import { annotationOf, stepProblems } from "@/lib/domain/annotation";
 
@@ -127,13 +128,51 @@ describe("a malformed import", () => {
     const r = await importFile({ file: path.join(dir, "bad.jsonl"), format: "ui-s1", db });
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    const found = r.problems.map((p) => ({ line: p.line, step: p.step, field: p.field, message: p.message }));
+    const found = r.problems.map((p) => ({
+      line: p.line,
+      step: p.step,
+      field: p.field,
+      code: p.code,
+      params: p.params,
+      message: p.message,
+    }));
+    // Each problem has a code and its values, so the import page words it in the reader's language; the English words stay for the CLI.
     expect(found).toEqual([
-      expect.objectContaining({ line: 2, message: expect.stringMatching(/broken JSON/) }),
-      expect.objectContaining({ line: 3, step: 0, field: "action", message: 'unknown action "teleport"' }),
-      expect.objectContaining({ line: 4, step: 1, field: "screenshot", message: expect.stringMatching(/not found: .*nowhere\.png/) }),
-      expect.objectContaining({ line: 5, step: 0, field: "screenshot", message: expect.stringMatching(/not a readable image/) }),
+      expect.objectContaining({
+        line: 2,
+        code: "brokenJson",
+        params: { detail: expect.any(String) },
+        message: expect.stringMatching(/broken JSON/),
+      }),
+      expect.objectContaining({
+        line: 3,
+        step: 0,
+        field: "action",
+        code: "unknownAction",
+        params: { action: "teleport" },
+        message: 'unknown action "teleport"',
+      }),
+      expect.objectContaining({
+        line: 4,
+        step: 1,
+        field: "screenshot",
+        code: "screenshotMissing",
+        params: { file: expect.stringMatching(/nowhere\.png$/) },
+        message: expect.stringMatching(/not found: .*nowhere\.png/),
+      }),
+      expect.objectContaining({
+        line: 5,
+        step: 0,
+        field: "screenshot",
+        code: "screenshotUnreadable",
+        message: expect.stringMatching(/not-an-image\.png/),
+      }),
     ]);
+    // Worded from the catalogue, a Chinese reader gets a Chinese sentence with the value as written.
+    expect(localize({ key: `importProblem.${found[1]!.code}` as MessageKey, vars: found[1]!.params }, "zh")).toBe("未知动作“teleport”");
+    expect(localize({ key: `importProblem.${found[2]!.code}` as MessageKey, vars: found[2]!.params }, "zh")).toMatch(
+      /^找不到截图文件：.*nowhere\.png$/,
+    );
     expect(await dump(db)).toEqual(before);
   });
 

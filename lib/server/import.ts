@@ -11,17 +11,17 @@ import {
   type ImportFormat,
 } from "@/lib/domain/import-formats";
 import { LIMITS } from "@/lib/domain/limits";
-import type { ImportProblem } from "@/lib/domain/problems";
+import { problemOf, type ImportProblem, type ProblemParams } from "@/lib/domain/problems";
 import type { OtherProjectChoice, OtherProjectCopies } from "@/lib/domain/imports";
 import type { Size } from "@/lib/domain/geometry";
 import { pyJsonDumps } from "@/lib/domain/tool-call";
 import { db as defaultDb, type Db } from "./db";
 import { Prisma } from "./prisma-namespace";
-import { AppError } from "./errors";
+import { AppError, appError } from "./errors";
 import { CLI_ACTOR, recordAudit, type AuditActor } from "./audit";
 import { storeScreenshotBytes, type ImageInfo } from "./screenshot-store";
 import { openBulkWriter, type BulkWriter, type StagedChunk } from "./bulk";
-import { finishImage, READER_LIMITS } from "./import-image";
+import { finishImage, ImageProblem, READER_LIMITS } from "./import-image";
 import { ScreenshotReader } from "./import-reader";
 import { objectStoreConfig } from "./config";
 import { TaskPool } from "./bulk/pool";
@@ -98,6 +98,11 @@ const DELETE_CHUNK = 2000;
 /** Longest stretch of import work between two turns of the event loop. */
 const YIELD_EVERY_MS = 10;
 
+const clipped = (s: string) => (s.length > MAX_PROBLEM_CHARS ? `${s.slice(0, MAX_PROBLEM_CHARS)}…` : s);
+/** A problem's parameters as kept: each text as long as a message may be. */
+const clipParams = (params: ProblemParams): ProblemParams =>
+  Object.fromEntries(Object.entries(params).map(([k, v]) => [k, typeof v === "string" ? clipped(v) : v]));
+
 /** The first MAX_PROBLEMS problems, and an exact count of all. */
 class ProblemList {
   readonly kept: ImportProblem[] = [];
@@ -106,7 +111,7 @@ class ProblemList {
     for (const p of problems) {
       this.count += 1;
       if (this.kept.length < MAX_PROBLEMS) {
-        this.kept.push(p.message.length > MAX_PROBLEM_CHARS ? { ...p, message: `${p.message.slice(0, MAX_PROBLEM_CHARS)}…` } : p);
+        this.kept.push({ ...p, message: clipped(p.message), ...(p.params ? { params: clipParams(p.params) } : {}) });
       }
     }
   }
@@ -162,7 +167,8 @@ async function* readLines(file: string, size: number, hash?: Hash): AsyncGenerat
 
 type Checked = { line: number; trajectory: BuiltTrajectory; images: ImageInfo[]; fingerprint: string };
 type LineResult = { checked?: Checked; problems: ImportProblem[] };
-type KnownImage = ImageInfo | string | Promise<ImageInfo | string>;
+/** A screenshot read (its information), or the problem reading it. */
+type KnownImage = ImageInfo | ImageProblem["problem"] | Promise<ImageInfo | ImageProblem["problem"]>;
 
 /**
  * Read a JSONL file of trajectories line by line, yielding each fully checked trajectory or its
@@ -210,8 +216,9 @@ async function* readTrajectories(
             (e: Error) => {
               // The reader itself failing (a store that cannot be written) stops the import.
               if (!(e instanceof AppError)) throw e;
-              images.set(name, e.message);
-              return e.message;
+              const problem = e instanceof ImageProblem ? e.problem : problemOf("other", { detail: e.message });
+              images.set(name, problem);
+              return problem;
             },
           );
         known.catch(() => {});
@@ -222,8 +229,8 @@ async function* readTrajectories(
     const infos: (ImageInfo | undefined)[] = [];
     for (const [step, s] of draft.steps.entries()) {
       const info = await images.get(s.screenshotName)!;
-      if (typeof info === "string") {
-        problems.push(at({ step, field: "screenshot", message: info }));
+      if ("code" in info) {
+        problems.push(at({ step, field: "screenshot", ...info }));
         infos.push(undefined);
       } else infos.push(info);
     }
@@ -251,9 +258,7 @@ async function* readTrajectories(
     const at = (p: Omit<ImportProblem, "file" | "line">): ImportProblem => ({ file: fileLabel, line, ...p });
     if ("tooLong" in read) {
       queue({
-        problems: [
-          at({ message: `the line is ${read.tooLong} bytes long; at most ${MAX_LINE_BYTES / 1024 ** 2} MB per trajectory is read` }),
-        ],
+        problems: [at(problemOf("lineTooLong", { bytes: read.tooLong, max: MAX_LINE_BYTES / 1024 ** 2 }))],
       });
     } else if (read.text.trim() !== "") {
       let record: unknown;
@@ -263,9 +268,9 @@ async function* readTrajectories(
       } catch (e) {
         broken = (e as Error).message;
       }
-      if (broken !== undefined) queue({ problems: [at({ message: `broken JSON: ${broken}` })] });
+      if (broken !== undefined) queue({ problems: [at(problemOf("brokenJson", { detail: broken }))] });
       else if (nestedDeeperThan(read.text, LIMITS.jsonDepth)) {
-        queue({ problems: [at({ message: `the JSON nests deeper than ${LIMITS.jsonDepth} levels; a trajectory needs about 10` })] });
+        queue({ problems: [at(problemOf("tooDeep", { depth: LIMITS.jsonDepth }))] });
       } else {
         const mapped = mapRecord(opts.format, record, `${fileLabel}:${line}`);
         queue(mapped.draft ? check(line, mapped.draft) : { problems: mapped.problems.map(at) });
@@ -344,7 +349,7 @@ export async function importFile(opts: ImportOptions): Promise<ImportResult> {
   const prisma = opts.db ?? defaultDb();
   const fileLabel = opts.displayName ?? path.basename(opts.file);
   const onOtherProjects = opts.onOtherProjects ?? "import";
-  if (!existsSync(opts.file)) throw new AppError("not_found", `file not found: ${fileLabel}`);
+  if (!existsSync(opts.file)) throw appError("not_found", "error.importFileMissing", { file: fileLabel });
   const before = await stat(opts.file);
 
   await sweepAbandonedImports(prisma);
@@ -371,7 +376,7 @@ export async function importFile(opts: ImportOptions): Promise<ImportResult> {
   try {
     const staged = await stage(prisma, writer, opts, before.size, project.id, batch.id);
     if (staged.problems.count > 0 || staged.lines === 0) {
-      if (staged.lines === 0) staged.problems.add([{ file: fileLabel, message: "the file holds no trajectories" }]);
+      if (staged.lines === 0) staged.problems.add([{ file: fileLabel, ...problemOf("emptyFile") }]);
       // Nothing happened: no batch, no staged row (and no project, if this import made it).
       await deleteStaged(prisma, batch.id);
       await prisma.importBatch.deleteMany({ where: { id: batch.id } });
@@ -399,7 +404,7 @@ export async function importFile(opts: ImportOptions): Promise<ImportResult> {
     }
     const after = await stat(opts.file);
     if (after.size !== before.size || after.mtimeMs !== before.mtimeMs) {
-      throw new AppError("conflict", `${fileLabel} changed while it was being imported; nothing was imported`);
+      throw appError("conflict", "error.importFileChanged", { file: fileLabel });
     }
     await prisma.importBatch.update({ where: { id: batch.id }, data: { fileSha256: staged.fileSha256 } });
     opts.onProgress?.({ phase: "committing", lines: staged.lines, trajectories: staged.staged, steps: staged.steps });
@@ -468,7 +473,7 @@ async function stage(prisma: Db, writer: BulkWriter, opts: ImportOptions, size: 
     lastBeat = Date.now();
     const alive = await prisma.importBatch.updateMany({ where: { id: batchId, status: "running" }, data: { heartbeatAt: new Date() } });
     // Swept by another process that thought this import dead: stop rather than write on.
-    if (alive.count !== 1) throw new AppError("conflict", `the import of ${fileLabel} was stopped; nothing was imported`);
+    if (alive.count !== 1) throw appError("conflict", "error.importStopped", { file: fileLabel });
   };
   const report = (phase: ImportProgress["phase"]) =>
     opts.onProgress?.(
@@ -673,7 +678,11 @@ async function failBatch(prisma: Db, batchId: string, error: unknown): Promise<v
   const message = (error instanceof Error ? error.message : String(error)).slice(0, MAX_PROBLEM_CHARS);
   await prisma.importBatch.updateMany({
     where: { id: batchId, status: "running" },
-    data: { status: "failed", finishedAt: new Date(), problemsJson: JSON.stringify([{ file: "", message }]) },
+    data: {
+      status: "failed",
+      finishedAt: new Date(),
+      problemsJson: JSON.stringify([{ file: "", ...problemOf("other", { detail: message }) }]),
+    },
   });
   await deleteStaged(prisma, batchId);
 }
@@ -695,7 +704,7 @@ export async function sweepAbandonedImports(prisma: Db = defaultDb(), staleMs = 
       data: {
         status: "failed",
         finishedAt: new Date(),
-        problemsJson: JSON.stringify([{ file: "", message: "the import was interrupted; nothing was imported" }]),
+        problemsJson: JSON.stringify([{ file: "", ...problemOf("interrupted") }]),
       },
     });
   }

@@ -4,7 +4,7 @@ import type { Actor } from "@/lib/domain/permissions";
 import { formatMobileUseCall } from "@/lib/domain/tool-call";
 import { fenceData } from "@/lib/domain/prompt";
 import { db as defaultDb, type Db } from "./db";
-import { AppError } from "./errors";
+import { AppError, appError } from "./errors";
 import {
   chat,
   fill,
@@ -38,7 +38,7 @@ export async function judgeMessages(prisma: Db, trajectoryId: string): Promise<{
     where: { id: trajectoryId },
     include: { steps: { orderBy: { index: "asc" }, include: { screenshot: true } } },
   });
-  if (!t) throw new AppError("not_found", `trajectory ${trajectoryId} does not exist`);
+  if (!t) throw appError("not_found", "error.trajectoryMissing", { id: trajectoryId });
   const p = await loadPrompt(PROMPTS.judge);
   const firstImage = Math.max(0, t.steps.length - JUDGE_MAX_IMAGES);
   const steps = t.steps.map((s) => {

@@ -15,7 +15,19 @@ import { HANDED_IN_STATUSES, isHandedIn, taskStatusSchema } from "@/lib/domain/s
 import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "./audit";
 import { db as defaultDb, type Db } from "./db";
 import { AppError, appError } from "./errors";
-import { isOtherRunnerGone, newRunnerId } from "./job-runner";
+import {
+  audit,
+  claimed,
+  commandJob,
+  defineJobKind,
+  ended,
+  recoverJobs,
+  runJob,
+  settleJobs,
+  stillHeld,
+  waitForJob,
+  type JobWhere,
+} from "./jobs";
 import { judgeTrajectory, REVIEWED_WHERE } from "./judge";
 import { modelConfig, PROMPTS, reasonOf, type ModelConfig } from "./model";
 import { storedProvenance } from "./provenance";
@@ -24,6 +36,7 @@ import { askThought } from "./suggest";
 import { auditActor, authorize } from "./session";
 import { stepFromRow } from "./trajectories";
 import { env } from "./env";
+import { readStoredError, storedMessageOf, storeMessage } from "./stored-message";
 
 /**
  * Background model jobs, recorded in the database (ModelJob, with one ModelJobItem per finished
@@ -50,18 +63,33 @@ export const JOB_STALE_MS = env().STUDIO_JOB_STALE_MS ?? 30_000;
  */
 export const MAX_FAILURES_IN_ROW = 5;
 
-/** This process's runs: each job's promise, and the controller that aborts its model calls in flight. */
-type Runner = { id: string; running: Map<string, Promise<void>>; aborts: Map<string, AbortController> };
-const globalForJobs = globalThis as unknown as { studioModelRunner?: Runner };
-const runner = (globalForJobs.studioModelRunner ??= {
-  id: newRunnerId(),
-  running: new Map(),
-  aborts: new Map(),
-});
-runner.aborts ??= new Map();
+type JobRow = Awaited<ReturnType<Db["modelJob"]["findFirstOrThrow"]>>;
 
-/** The states in which a job's answers may still be written: a paused job finishes the item in flight, a cancelled one does not. */
-const WRITABLE_STATES = ["running", "paused"];
+/**
+ * Model jobs (prefill and judge) as a kind of the jobs module (lib/server/jobs): a job whose process is
+ * gone is taken over and goes on here; pause, resume and cancel apply. A paused job finishes the item in
+ * flight (its answers may still be written); a cancelled one does not.
+ */
+export const MODEL_JOBS = defineJobKind<JobRow>({
+  name: "model",
+  audit: { prefix: "model.job", entityType: "model-job" },
+  table: (db) => ({
+    running: () => db.modelJob.findMany({ where: { state: "running" } }),
+    get: (id) => db.modelJob.findUnique({ where: { id } }),
+    update: async (where: JobWhere, data) => (await db.modelJob.updateMany({ where, data })).count,
+  }),
+  heartbeatMs: JOB_HEARTBEAT_MS,
+  staleMs: JOB_STALE_MS,
+  liveStates: ["running", "paused"],
+  whenGone: { takeOver: true },
+  resume: (db, id) => launch(db, id),
+  // A failed item is tried again on resume.
+  commands: {
+    beforeResume: async (db, id) => {
+      await db.modelJobItem.deleteMany({ where: { jobId: id, result: "failed" } });
+    },
+  },
+});
 
 /**
  * Run `write` in one transaction only while the job is still this process's and not cancelled: the
@@ -73,11 +101,7 @@ class Discarded extends Error {}
 async function whileJobAlive<T>(prisma: Db, jobId: string, write: (tx: Db) => Promise<T>): Promise<T | null> {
   try {
     return await prisma.$transaction(async (tx) => {
-      const { count } = await tx.modelJob.updateMany({
-        where: { id: jobId, state: { in: WRITABLE_STATES }, runnerId: runner.id },
-        data: { heartbeatAt: new Date() },
-      });
-      if (count !== 1) throw new Discarded("the job was cancelled while the model answered");
+      if (!(await stillHeld(MODEL_JOBS, tx, jobId))) throw new Discarded("the job was cancelled while the model answered");
       return write(tx as unknown as Db);
     });
   } catch (e) {
@@ -85,8 +109,6 @@ async function whileJobAlive<T>(prisma: Db, jobId: string, write: (tx: Db) => Pr
     throw e;
   }
 }
-
-type JobRow = Awaited<ReturnType<Db["modelJob"]["findFirstOrThrow"]>>;
 
 /** What a job works on, as stored in its row. */
 type Selection = { trajectoryIds: string[]; includeSubmittedAndApproved?: boolean };
@@ -114,17 +136,10 @@ async function view(prisma: Db, row: JobRow): Promise<ModelJobView> {
     includesSubmittedAndApproved: selection.includeSubmittedAndApproved ?? false,
     failures: n("failed"),
     tokens: { prompt: row.promptTokens, completion: row.completionTokens },
-    error: row.error,
+    ...readStoredError(row.error),
     startedAt: row.startedAt.toISOString(),
     finishedAt: row.finishedAt?.toISOString() ?? null,
   });
-}
-
-/** Is the process that ran this job gone? */
-function isRunnerGone(row: JobRow, now: number): boolean {
-  if (!row.runnerId) return true;
-  if (row.runnerId === runner.id) return !runner.running.has(row.id);
-  return isOtherRunnerGone(row.runnerId, row.heartbeatAt, JOB_STALE_MS, now);
 }
 
 /** Start a job: prefill over the given trajectories, or the judge over them (none given: every reviewed one). */
@@ -173,8 +188,7 @@ export async function startModelJob(
         model: config.model,
         createdById: actor.id,
         createdByLabel: truncate(actor.email),
-        runnerId: runner.id,
-        heartbeatAt: new Date(),
+        ...claimed(),
         progressTotal: total,
       },
     });
@@ -267,61 +281,21 @@ export async function commandModelJob(
 ): Promise<ModelJobView> {
   authorize(actor, "model.manage");
   const row = await prisma.modelJob.findUnique({ where: { id } });
-  if (!row) throw new AppError("not_found", `no model job ${id}`);
-  const from = { pause: ["running"], resume: ["paused", "failed"], cancel: ["running", "paused"] }[command];
-  const to = { pause: "paused", resume: "running", cancel: "cancelled" }[command];
-  if (!from.includes(row.state))
+  if (!row) throw appError("not_found", "error.modelJobMissing", { id });
+  const done = await commandJob(MODEL_JOBS, prisma, { actor: auditActor(actor), row, command });
+  if (!done.ok) {
+    if (done.reason === "changed") throw appError("conflict", "error.modelJobChanged");
     throw new AppError(
       "conflict",
       `A ${row.state} job cannot be ${command === "pause" ? "paused" : command === "resume" ? "resumed" : "cancelled"}.`,
     );
-  const data =
-    command === "resume"
-      ? { state: to, runnerId: runner.id, heartbeatAt: new Date(), error: null, finishedAt: null }
-      : { state: to, ...(command === "cancel" ? { finishedAt: new Date() } : {}) };
-  const { count } = await prisma.modelJob.updateMany({ where: { id, state: row.state }, data });
-  if (count !== 1) throw new AppError("conflict", "The job changed a moment ago; look again.");
-  // Answers in flight are of no use now: abort them (another process's run notices at its next heartbeat).
-  if (command === "cancel") runner.aborts.get(id)?.abort();
-  await recordAudit(prisma, {
-    actor: auditActor(actor),
-    action: `model.job.${command}`,
-    entityType: "model-job",
-    entityId: id,
-    before: { state: row.state },
-    after: { state: to },
-  });
-  if (command === "resume") {
-    // A failed item is tried again on resume.
-    await prisma.modelJobItem.deleteMany({ where: { jobId: id, result: "failed" } });
-    launch(prisma, id);
   }
   return view(prisma, (await prisma.modelJob.findUnique({ where: { id } }))!);
 }
 
 /** Take over running jobs whose process is gone, and run them here. Safe from any process at any time. */
 export async function recoverModelJobs(prisma: Db = defaultDb()): Promise<string[]> {
-  const now = Date.now();
-  const taken: string[] = [];
-  for (const row of await prisma.modelJob.findMany({ where: { state: "running" } })) {
-    if (!isRunnerGone(row, now)) continue;
-    const { count } = await prisma.modelJob.updateMany({
-      where: { id: row.id, state: "running", runnerId: row.runnerId, heartbeatAt: row.heartbeatAt },
-      data: { runnerId: runner.id, heartbeatAt: new Date() },
-    });
-    if (count !== 1) continue;
-    await recordAudit(prisma, {
-      actor: SYSTEM_ACTOR,
-      action: "model.job.takeover",
-      entityType: "model-job",
-      entityId: row.id,
-      before: { runnerId: row.runnerId },
-      after: { runnerId: runner.id },
-    });
-    taken.push(row.id);
-    launch(prisma, row.id);
-  }
-  return taken;
+  return recoverJobs(MODEL_JOBS, prisma);
 }
 
 export async function listModelJobs({ actor }: { actor: Actor }, prisma: Db = defaultDb()): Promise<ModelJobView[]> {
@@ -335,28 +309,26 @@ export async function getModelJob({ actor, id }: { actor: Actor; id: string }, p
   authorize(actor, "model.manage");
   await recoverModelJobs(prisma);
   const row = await prisma.modelJob.findUnique({ where: { id } });
-  if (!row) throw new AppError("not_found", `no model job ${id}`);
+  if (!row) throw appError("not_found", "error.modelJobMissing", { id });
   return view(prisma, row);
 }
 
 /** Resolves when this process's run of the job stops (finished, paused, cancelled); for tests. */
 export async function waitForModelJob(id: string): Promise<void> {
-  await runner.running.get(id);
+  await waitForJob(MODEL_JOBS, id);
 }
 
 /** Resolves when every job this process runs has stopped (for tests). */
 export async function settleModelJobs(): Promise<void> {
-  await Promise.all([...runner.running.values()]);
+  await settleJobs(MODEL_JOBS);
 }
 
 // ── The runner ───────────────────────────────────────────────────────────────────────────────────
 
 function launch(prisma: Db, id: string) {
-  if (runner.running.has(id)) return;
-  const done = run(prisma, id)
-    .catch((e: unknown) => console.error(`model job ${id} stopped with an error`, e))
-    .finally(() => runner.running.delete(id));
-  runner.running.set(id, done);
+  void runJob(MODEL_JOBS, prisma, id, (job) => run(prisma, id, job.signal, job.runnerId), { abortWhenLost: true })?.catch((e: unknown) =>
+    console.error(`model job ${id} stopped with an error`, e),
+  );
 }
 
 /** The items still to do, in a stable order: steps (prefill) or trajectories (judge) without a row. */
@@ -375,14 +347,18 @@ async function pendingItems(prisma: Db, row: JobRow): Promise<string[]> {
   return steps.filter((s) => !finished.has(s.id)).map((s) => s.id);
 }
 
-async function run(prisma: Db, id: string): Promise<void> {
+/**
+ * Work through the job's items here. `signal` is the jobs module's: aborted when the job is cancelled
+ * (here at once, from another process at the next heartbeat) or no longer this runner's.
+ */
+async function run(prisma: Db, id: string, signal: AbortSignal, me: string): Promise<void> {
   let row = await prisma.modelJob.findUnique({ where: { id } });
   if (!row || row.state !== "running") return;
   let config: ModelConfig;
   try {
     config = await modelConfig(prisma);
   } catch (e) {
-    await finish(prisma, id, "failed", (e as Error).message);
+    await finish(prisma, id, me, "failed", storeMessage(storedMessageOf(e, "job.modelFailed")));
     return;
   }
   const actor: AuditActor = { id: null, label: `model-job:${id}` };
@@ -390,24 +366,15 @@ async function run(prisma: Db, id: string): Promise<void> {
   const queue = await pendingItems(prisma, row);
   let inRow = 0;
   let stopped: string | null = null;
-  // Aborted when the job is cancelled (here at once, from another process at the next heartbeat) or
-  // taken over: its model calls in flight stop, and nothing they answer is written.
+  // Aborted with the job's signal (cancelled, or taken over) and by the stop rule below: its model calls
+  // in flight stop, and nothing they answer is written.
   const abort = new AbortController();
-  runner.aborts.set(id, abort);
-  const beat = setInterval(
-    () =>
-      void (async () => {
-        await prisma.modelJob.updateMany({ where: { id, runnerId: runner.id }, data: { heartbeatAt: new Date() } });
-        const now = await prisma.modelJob.findUnique({ where: { id }, select: { state: true, runnerId: true } });
-        if (!now || now.state === "cancelled" || now.runnerId !== runner.id) abort.abort();
-      })().catch(() => undefined),
-    JOB_HEARTBEAT_MS,
-  );
-  beat.unref?.();
+  if (signal.aborted) abort.abort();
+  else signal.addEventListener("abort", () => abort.abort(), { once: true });
 
   const stillMine = async () => {
     row = await prisma.modelJob.findUnique({ where: { id } });
-    return !!row && row.state === "running" && row.runnerId === runner.id;
+    return !!row && row.state === "running" && row.runnerId === me;
   };
   const record = (itemId: string, result: "done" | "skipped" | "failed", detail?: string) =>
     prisma.modelJobItem.upsert({
@@ -435,7 +402,9 @@ async function run(prisma: Db, id: string): Promise<void> {
       // Counted before any await, so two failures landing together cannot both pass the limit.
       inRow += 1;
       if (inRow >= MAX_FAILURES_IN_ROW) {
-        stopped = `Stopped after ${inRow} failures in a row; the last: ${(e as Error).message}`;
+        // The endpoint's own words are the detail (the studio's sentence around them is the reader's language).
+        const last = e instanceof AppError ? (e.upstream ?? e.message) : (e as Error).message;
+        stopped = storeMessage({ key: "job.modelStopped", vars: { n: inRow }, detail: last });
         abort.abort();
       }
       const details = e instanceof AppError ? (e.details as { tokens?: { prompt: number; completion: number } } | undefined) : undefined;
@@ -444,37 +413,29 @@ async function run(prisma: Db, id: string): Promise<void> {
     }
   };
 
-  try {
-    // `concurrency` workers share the queue; each checks the job's state before taking an item.
-    const workers = Array.from({ length: Math.max(1, config.concurrency) }, async () => {
-      for (;;) {
-        if (stopped || !(await stillMine())) return;
-        const next = queue.shift();
-        if (next === undefined) return;
-        await work(next);
-      }
-    });
-    await Promise.all(workers);
-  } finally {
-    clearInterval(beat);
-    runner.aborts.delete(id);
-  }
-  if (stopped) return finish(prisma, id, "failed", stopped);
-  if (queue.length === 0 && (await stillMine())) await finish(prisma, id, "succeeded", null);
+  // `concurrency` workers share the queue; each checks the job's state before taking an item.
+  const workers = Array.from({ length: Math.max(1, config.concurrency) }, async () => {
+    for (;;) {
+      if (stopped || !(await stillMine())) return;
+      const next = queue.shift();
+      if (next === undefined) return;
+      await work(next);
+    }
+  });
+  await Promise.all(workers);
+  if (stopped) return finish(prisma, id, me, "failed", stopped);
+  if (queue.length === 0 && (await stillMine())) await finish(prisma, id, me, "succeeded", null);
 }
 
-async function finish(prisma: Db, id: string, state: "succeeded" | "failed", error: string | null) {
+async function finish(prisma: Db, id: string, me: string, state: "succeeded" | "failed", error: string | null) {
   const { count } = await prisma.modelJob.updateMany({
-    where: { id, state: "running", runnerId: runner.id },
-    data: { state, error: error ? truncate(error, 2_000) : null, finishedAt: new Date(), heartbeatAt: new Date() },
+    where: { id, state: "running", runnerId: me },
+    data: { state, error, ...ended() },
   });
   if (count === 1)
-    await recordAudit(prisma, {
-      actor: SYSTEM_ACTOR,
-      action: `model.job.${state === "succeeded" ? "finish" : "fail"}`,
-      entityType: "model-job",
-      entityId: id,
-      after: { state, error },
+    await audit(prisma, MODEL_JOBS, id, SYSTEM_ACTOR, state === "succeeded" ? "finish" : "fail", undefined, {
+      state,
+      error: readStoredError(error).error,
     });
 }
 

@@ -66,6 +66,14 @@ describe("a failed pre-annotation job", () => {
     const prefilled = async () => db.step.count({ where: { trajectoryId: tid, NOT: { thoughtState: "" } } });
     expect(await prefilled()).toBe(0);
 
+    // Answers the stopped job abandoned may still reach the endpoint on a loaded machine: let them land
+    // (no new request for a second) before counting the resume's own.
+    for (let seen = -1, i = 0; seen !== fake.requests.length && i < 20; i++) {
+      seen = fake.requests.length;
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+    // The stopped job sent no more than its failures plus the answers in flight at the time (concurrency 4).
+    expect(fake.requests.length).toBeLessThanOrEqual(MAX_FAILURES_IN_ROW + 3);
     fake.setMode({ mode: "ok" });
     fake.requests.length = 0;
     const resumed = await commandModelJob({ actor: admin, id: job.id, command: "resume" }, db);

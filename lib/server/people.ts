@@ -15,7 +15,7 @@ import {
 import { recordAudit, changedFields } from "./audit";
 import { hashPassword } from "./auth";
 import { db as defaultDb, type Db } from "./db";
-import { AppError } from "./errors";
+import { appError } from "./errors";
 import { auditActor, authorizeCaller, type Caller } from "./session";
 
 const personSelect = { id: true, email: true, name: true, role: true, isDisabled: true, locale: true, createdAt: true } as const;
@@ -34,7 +34,7 @@ export async function createUser(
   authorizeCaller(actor, "people.manage");
   const data = createUserInput.parse(input);
   if (await prisma.user.findUnique({ where: { email: data.email } }))
-    throw new AppError("conflict", `a person with email ${data.email} already exists`);
+    throw appError("conflict", "error.personExists", { email: data.email });
   const password = data.password ?? generatePassword();
   const hash = await hashPassword(password);
   const id = randomUUID();
@@ -70,7 +70,7 @@ async function findUser(idOrEmail: string, prisma: Db) {
     where: { OR: [{ id: idOrEmail }, { email: idOrEmail.toLowerCase() }] },
     select: personSelect,
   });
-  if (!user) throw new AppError("not_found", `no person with id or email ${idOrEmail}`);
+  if (!user) throw appError("not_found", "error.personMissing", { who: idOrEmail });
   return user;
 }
 
@@ -95,7 +95,7 @@ async function applyUpdate(actor: Caller, idOrEmail: string, patch: z.output<typ
   const before = await findUser(idOrEmail, prisma);
   const losesAdmin = before.role === "admin" && !before.isDisabled && ((patch.role && patch.role !== "admin") || patch.isDisabled === true);
   if (losesAdmin && (await prisma.user.count({ where: { role: "admin", isDisabled: false } })) <= 1) {
-    throw new AppError("conflict", "this is the last active admin; make someone else admin first");
+    throw appError("conflict", "error.lastAdmin");
   }
   return prisma.$transaction(async (tx) => {
     const after = await tx.user.update({ where: { id: before.id }, data: patch, select: personSelect });
@@ -129,7 +129,7 @@ export async function resetPassword(
   const user = await findUser(idOrEmail, prisma);
   const next = password ?? generatePassword();
   if (next.length < LIMITS.passwordMin || next.length > LIMITS.passwordMax) {
-    throw new AppError("unprocessable", `password must be ${LIMITS.passwordMin} to ${LIMITS.passwordMax} characters`);
+    throw appError("unprocessable", "error.passwordLength", { min: LIMITS.passwordMin, max: LIMITS.passwordMax });
   }
   const hash = await hashPassword(next);
   await prisma.$transaction(async (tx) => {

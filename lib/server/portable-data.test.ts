@@ -97,7 +97,15 @@ function sameOnEveryDatabase(studio: () => Studio) {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.problems).toEqual([
-      { file: "nul.jsonl", line: 2, step: 0, field: "thought", message: "must not contain the NUL character (\\u0000)" },
+      {
+        file: "nul.jsonl",
+        line: 2,
+        step: 0,
+        field: "thought",
+        code: "invalid",
+        params: { detail: "must not contain the NUL character (\\u0000)" },
+        message: "must not contain the NUL character (\\u0000)",
+      },
     ]);
     expect(await snapshot(s.db)).toEqual(before);
   });

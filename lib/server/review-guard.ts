@@ -4,7 +4,7 @@ import { AppError } from "./errors";
 
 /** Audit actions that mean "this person changed or handed in this trajectory's work". */
 export const AUTHORING_ACTIONS = {
-  trajectory: ["trajectory.start", "trajectory.annotate", "trajectory.submit"],
+  trajectory: ["trajectory.start", "trajectory.annotate", "trajectory.fastLane", "trajectory.submit"],
   step: ["step.annotate"],
 } as const;
 
@@ -45,7 +45,9 @@ export async function authorshipOf(
   return {
     isAssignee: trajectory.assigneeId === actorId,
     editedSteps,
-    editedTrajectory: rows.some((r) => r.action === "trajectory.annotate" || r.action === "trajectory.start"),
+    editedTrajectory: rows.some(
+      (r) => r.action === "trajectory.annotate" || r.action === "trajectory.start" || r.action === "trajectory.fastLane",
+    ),
     submitted: rows.some((r) => r.action === "trajectory.submit"),
   };
 }

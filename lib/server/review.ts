@@ -25,7 +25,7 @@ import type { Actor } from "@/lib/domain/permissions";
 import { changedFields, recordAudit } from "./audit";
 import { provenanceAfterSave } from "./provenance";
 import { db as defaultDb, type Db, type Tx } from "./db";
-import { AppError } from "./errors";
+import { AppError, appError } from "./errors";
 import { fromStore } from "./stored";
 import { assertNotOwnWork } from "./review-guard";
 import { auditActor, authorize } from "./session";
@@ -181,7 +181,7 @@ export async function claimReview(
     where: { id },
     select: { id: true, status: true, assigneeId: true, reviewLeaseById: true, reviewLeaseUntil: true },
   });
-  if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
+  if (!t) throw appError("not_found", "error.trajectoryMissing", { id: id });
   if (t.status !== "submitted" || t.assigneeId === actor.id) return { claim: null };
   const leaseUntil = new Date(now.getTime() + REVIEW_LEASE_MS);
   const isMineAlready = t.reviewLeaseById === actor.id && t.reviewLeaseUntil !== null && t.reviewLeaseUntil >= now;
@@ -199,7 +199,7 @@ export async function releaseReview({ actor, id }: { actor: Actor; id: string },
   authorize(actor, "trajectory.review");
   await prisma.$transaction(async (tx) => {
     const t = await tx.trajectory.findUnique({ where: { id }, select: { reviewLeaseById: true, reviewLeaseUntil: true } });
-    if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
+    if (!t) throw appError("not_found", "error.trajectoryMissing", { id: id });
     const { count } = await tx.trajectory.updateMany({
       where: { id, reviewLeaseById: actor.id },
       data: { reviewLeaseById: null, reviewLeaseUntil: null },
@@ -234,7 +234,7 @@ async function heldByOther(prisma: Db | Tx, id: string): Promise<AppError> {
 // ── Decisions ───────────────────────────────────────────────────────────────────────────────────
 
 /** The annotation as it stands, in the form a decision snapshots. */
-async function snapshotOf(tx: Tx | Db, trajectoryId: string): Promise<ReviewSnapshot> {
+export async function snapshotOf(tx: Tx | Db, trajectoryId: string): Promise<ReviewSnapshot> {
   const t = await tx.trajectory.findUniqueOrThrow({
     where: { id: trajectoryId },
     select: { outcome: true, isDiscarded: true, cutAfter: true, steps: { orderBy: { index: "asc" }, include: { screenshot: true } } },
@@ -272,10 +272,7 @@ async function applyFixes(
     if (!row || row.trajectoryId !== t.id)
       throw new AppError("unprocessable", `fixes: step ${fix.stepId} is not a step of this trajectory`);
     if (row.version !== fix.version) {
-      throw new AppError(
-        "conflict",
-        `Step ${row.index + 1} was saved by someone else since you opened it (now version ${row.version}, yours ${fix.version}); reload before deciding.`,
-      );
+      throw appError("conflict", "error.reviewStepConflict", { n: row.index + 1, now: row.version, yours: fix.version });
     }
     const { stepId: _s, version: _v, ...annotation } = fix;
     const next: StepAnnotation = annotation;
@@ -311,8 +308,7 @@ async function applyFixes(
         version: { increment: 1 },
       },
     });
-    if (count !== 1)
-      throw new AppError("conflict", `Step ${row.index + 1} was saved by someone else a moment ago; reload before deciding.`);
+    if (count !== 1) throw appError("conflict", "error.reviewStepSavedNow", { n: row.index + 1 });
     const diff = changedFields(
       auditedStep({
         thought: before.thought,
@@ -372,16 +368,12 @@ export async function decideReview(
         reviewLeaseUntil: true,
       },
     });
-    if (!t) throw new AppError("not_found", `trajectory ${trajectoryId} does not exist`);
+    if (!t) throw appError("not_found", "error.trajectoryMissing", { id: trajectoryId });
     await assertNotOwnWork(tx, actor, t);
     if (t.reviewLeaseById && t.reviewLeaseById !== actor.id && t.reviewLeaseUntil && t.reviewLeaseUntil >= now)
       throw await heldByOther(tx, t.id);
     if (t.version !== data.version) {
-      throw new AppError(
-        "conflict",
-        `the trajectory changed since you opened it (version ${t.version}, you saw ${data.version}); reload before deciding`,
-        { version: t.version },
-      );
+      throw appError("conflict", "error.reviewTrajectoryConflict", { now: t.version, yours: data.version }, { version: t.version });
     }
     const from = fromStore(taskStatusSchema, t.status, `status of trajectory ${t.id}`);
     const to = nextStatus(from, data.decision);
@@ -443,7 +435,7 @@ export async function reviewContext(
       reviewDecisions: { orderBy: { createdAt: "desc" }, take: 1 },
     },
   });
-  if (!t) throw new AppError("not_found", `trajectory ${id} does not exist`);
+  if (!t) throw appError("not_found", "error.trajectoryMissing", { id: id });
   const holder = t.reviewLeaseById && t.reviewLeaseUntil && t.reviewLeaseUntil >= now ? t.reviewLeaseById : null;
   const holderEmail = holder ? ((await emails(prisma, [holder])).get(holder) ?? "another reviewer") : null;
   const last = t.reviewDecisions[0] ?? null;
@@ -514,10 +506,10 @@ export async function addComment({ actor, ...input }: { actor: Actor } & Comment
     where: { id: data.trajectoryId },
     select: { assigneeId: true, status: true, stepCount: true },
   });
-  if (!t) throw new AppError("not_found", `trajectory ${data.trajectoryId} does not exist`);
+  if (!t) throw appError("not_found", "error.trajectoryMissing", { id: data.trajectoryId });
   authorize(actor, "comment.write", t);
   if (data.stepIndex !== null && data.stepIndex >= t.stepCount)
-    throw new AppError("unprocessable", `step ${data.stepIndex + 1} does not exist (the trajectory has ${t.stepCount})`);
+    throw appError("unprocessable", "error.commentStepMissing", { n: data.stepIndex + 1, count: t.stepCount });
   return prisma.$transaction(async (tx) => {
     const c = await tx.comment.create({
       data: { trajectoryId: data.trajectoryId, stepIndex: data.stepIndex, authorId: actor.id, body: data.body },
@@ -540,7 +532,7 @@ async function loadComment(commentId: string, prisma: Db | Tx) {
     where: { id: commentId },
     include: { trajectory: { select: { id: true, assigneeId: true, status: true } } },
   });
-  if (!c) throw new AppError("not_found", `comment ${commentId} does not exist`);
+  if (!c) throw appError("not_found", "error.commentMissing", { id: commentId });
   return c;
 }
 
@@ -595,7 +587,7 @@ export async function listComments(
   prisma: Db = defaultDb(),
 ): Promise<CommentView[]> {
   const t = await prisma.trajectory.findUnique({ where: { id: trajectoryId }, select: { assigneeId: true, status: true } });
-  if (!t) throw new AppError("not_found", `trajectory ${trajectoryId} does not exist`);
+  if (!t) throw appError("not_found", "error.trajectoryMissing", { id: trajectoryId });
   authorize(actor, "trajectory.read", t);
   const rows = await prisma.comment.findMany({
     where: { trajectoryId },

@@ -6,7 +6,8 @@ import type { Metadata } from "sharp";
 import { DISPLAY_VARIANT_WIDTH } from "@/lib/domain/geometry";
 import { LIMITS } from "@/lib/domain/limits";
 import { dataDir } from "./config";
-import { AppError, appError } from "./errors";
+import { appError } from "./errors";
+import { ImageProblem } from "./import-image";
 import { objectStore } from "./object-store";
 
 export type ImageInfo = { sha256: string; width: number; height: number; bytes: number; mime: string };
@@ -29,7 +30,7 @@ export async function inspectImage(file: string): Promise<ImageInfo> {
   try {
     size = (await stat(file)).size;
   } catch {
-    throw new AppError("unprocessable", `screenshot file not found: ${file}`);
+    throw new ImageProblem("screenshotMissing", { file });
   }
   // sharp (half a second to load) is loaded by what uses it, not with this module, which every command imports.
   const { default: sharp } = await import("sharp");
@@ -37,11 +38,11 @@ export async function inspectImage(file: string): Promise<ImageInfo> {
   try {
     meta = await sharp(file).metadata();
   } catch (e) {
-    throw new AppError("unprocessable", `screenshot ${file} is not a readable image (${(e as Error).message})`);
+    throw new ImageProblem("screenshotUnreadable", { file, detail: (e as Error).message });
   }
   const mime = meta.format ? MIME_BY_FORMAT[meta.format] : undefined;
   if (!mime || !meta.width || !meta.height) {
-    throw new AppError("unprocessable", `screenshot ${file} is a ${meta.format ?? "unknown"} image; PNG, JPEG or WebP expected`);
+    throw new ImageProblem("screenshotFormat", { file, format: meta.format ?? "unknown" });
   }
   return { sha256: await sha256File(file), width: meta.width, height: meta.height, bytes: size, mime };
 }
@@ -82,7 +83,7 @@ export async function storeScreenshotBytes(bytes: Uint8Array, info: ImageInfo): 
   return key;
 }
 
-const notStored = (sha256: string) => new AppError("not_found", `screenshot ${sha256} is not in the store`);
+const notStored = (sha256: string) => appError("not_found", "error.screenshotMissing", { id: sha256 });
 
 /** A smaller WebP for the viewer, made once with sharp and kept in the store beside the originals; returns its key. */
 export async function displayVariant(sha256: string, mime: string): Promise<string> {

@@ -18,7 +18,7 @@ import { recordAudit } from "./audit";
 import { db as defaultDb, type Db, type Tx } from "./db";
 import { Prisma } from "./prisma-namespace";
 import { readRows } from "./read-sql";
-import { AppError } from "./errors";
+import { AppError, appError } from "./errors";
 import { chat, fill, loadPrompt, modelCallError, modelConfig, PROMPTS, redactedDetail, type ChatMessage, type ModelConfig } from "./model";
 import type { ModelCaller } from "./model-budget";
 import { readScreenshot } from "./screenshot-store";
@@ -41,7 +41,7 @@ type StepContext = Awaited<ReturnType<typeof loadContext>>;
 
 async function loadContext(prisma: Db, stepId: string) {
   const step = await prisma.step.findUnique({ where: { id: stepId }, include: { screenshot: true, trajectory: true } });
-  if (!step) throw new AppError("not_found", `step ${stepId} does not exist`);
+  if (!step) throw appError("not_found", "error.stepMissing", { id: stepId });
   const before = await prisma.step.findMany({
     where: { trajectoryId: step.trajectoryId, index: { lt: step.index } },
     orderBy: { index: "asc" },
@@ -301,6 +301,29 @@ export async function suggestForStep(
 }
 
 /**
+ * The suggestion a job left waiting on this step (an evaluation run's answer sent to annotation): the latest one of
+ * kind action that nobody has accepted, from anywhere but the editor (the editor's own are shown when asked). Whoever
+ * may edit the step reads it; null when there is none or the work is not being edited.
+ */
+export async function waitingSuggestion(
+  { actor, stepId }: { actor: Actor; stepId: string },
+  prisma: Db = defaultDb(),
+): Promise<SuggestionView | null> {
+  const step = await prisma.step.findUnique({
+    where: { id: stepId },
+    select: { trajectory: { select: { assigneeId: true, status: true } } },
+  });
+  if (!step) throw appError("not_found", "error.stepMissing", { id: stepId });
+  authorize(actor, "trajectory.annotate", step.trajectory);
+  if (!isEditableStatus(step.trajectory.status)) return null;
+  const row = await prisma.stepSuggestion.findFirst({
+    where: { stepId, kind: "action", acceptedAt: null, origin: { not: "editor" } },
+    orderBy: { createdAt: "desc" },
+  });
+  return row ? suggestionView(row) : null;
+}
+
+/**
  * Accepting a suggestion: recorded before the values reach the step, so the save that carries them
  * is attributed (suggested-accepted, or suggested-edited once changed). The editor then applies the
  * values as an ordinary edit; undo takes them back.
@@ -311,7 +334,7 @@ export async function acceptSuggestion(
 ): Promise<SuggestionView> {
   return prisma.$transaction(async (tx) => {
     const row = await tx.stepSuggestion.findUnique({ where: { id: suggestionId } });
-    if (!row) throw new AppError("not_found", `suggestion ${suggestionId} does not exist`);
+    if (!row) throw appError("not_found", "error.suggestionMissing", { id: suggestionId });
     const t = await tx.trajectory.findUniqueOrThrow({ where: { id: row.trajectoryId }, select: { assigneeId: true, status: true } });
     authorize(actor, "trajectory.annotate", t);
     if (!isEditableStatus(t.status))

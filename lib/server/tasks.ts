@@ -3,24 +3,39 @@ import type { TaskStatus } from "@/lib/domain/status";
 import { taskListSchema, type TaskList } from "@/lib/domain/views";
 import { recordAudit } from "./audit";
 import { LEASE_MS } from "./annotate";
+import { nonKeepers } from "./assign";
 import { db as defaultDb, type Db } from "./db";
+import { takeGoldTask } from "./gold";
+import { copiesHeld, originalsHeldBy } from "./overlap";
 import { auditActor, authorize } from "./session";
 import { fromStore } from "./stored";
 
 /** Own work comes back in this order: what is under way, what was sent back, then what is new. */
 const OWN_ORDER: TaskStatus[] = ["in_progress", "rejected", "new"];
+/** Thrown inside a take's transaction to roll it back: the person would hold two copies of one trajectory. */
+const SECOND_COPY = new Error("second copy of one trajectory");
 /** Unassigned candidates tried before giving up when others keep taking them first. */
 const TAKE_ATTEMPTS = 8;
 
 /**
- * What anyone may take: new work nobody has, or work taken from the pool whose lease lapsed (its
+ * What anyone may take: new work nobody has, fast-lane work queued for full correction, or work taken from the pool whose lease lapsed (its
  * taker stopped working on it; what they saved stays). Admin assignments have no lease and stay.
  */
 function takeable(now: Date) {
   return {
+    // An overlapped trajectory is never taken itself: its copies are (lib/server/overlap.ts).
+    overlap: 0,
     OR: [
       { assigneeId: null, status: "new" },
-      { assigneeId: { not: null }, leaseUntil: { lt: now }, status: { in: ["new", "in_progress"] } },
+      // Fast-lane work queued for full correction (lib/server/fast-lane.ts): back in the pool, in progress.
+      { assigneeId: null, status: "in_progress", lane: "fast" },
+      // A gold copy stays with its person (another would be a second answer to the same gold).
+      {
+        assigneeId: { not: null },
+        leaseUntil: { lt: now },
+        status: { in: ["new", "in_progress"] },
+        OR: [{ copyKind: null }, { copyKind: "overlap" }],
+      },
     ],
   };
 }
@@ -31,7 +46,11 @@ function takeable(now: Date) {
  * starting at once never get the same task: the loser moves on to the next candidate.
  * Returns the trajectory id, or null when there is nothing to do.
  */
-export async function startNextTask({ actor }: { actor: Actor }, prisma: Db = defaultDb(), now = new Date()): Promise<string | null> {
+export async function startNextTask(
+  { actor, skipNearDuplicates = false }: { actor: Actor; skipNearDuplicates?: boolean },
+  prisma: Db = defaultDb(),
+  now = new Date(),
+): Promise<string | null> {
   authorize(actor, "trajectory.take");
   const leaseUntil = new Date(now.getTime() + LEASE_MS);
   const own = await prisma.trajectory.findMany({
@@ -57,31 +76,48 @@ export async function startNextTask({ actor }: { actor: Actor }, prisma: Db = de
     });
     return mine.id;
   }
+  // Gold tasks are mixed in at the project's rate, looking like any other take (lib/server/gold.ts).
+  const gold = await takeGoldTask(prisma, actor, leaseUntil);
+  if (gold !== null) return gold;
+  // Near-duplicates that are not their group's keeper are passed over (never taken), when asked.
+  const others = skipNearDuplicates ? await nonKeepers(prisma) : new Set<string>();
   const tried = new Set<string>();
+  // Never a second copy of one trajectory for the same person (overlap needs different people).
+  const held = await originalsHeldBy(prisma, actor.id);
+  const notHeld = held.length ? { OR: [{ copyOfId: null }, { copyOfId: { notIn: held } }] } : {};
   for (let attempt = 0; attempt < TAKE_ATTEMPTS; attempt++) {
-    const candidate = await prisma.trajectory.findFirst({
-      where: { ...takeable(now), isDiscarded: false, id: { notIn: [...tried] } },
+    const candidates = await prisma.trajectory.findMany({
+      where: { ...takeable(now), isDiscarded: false, id: { notIn: [...tried] }, AND: [notHeld] },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      select: { id: true, assigneeId: true, leaseUntil: true },
+      select: { id: true, assigneeId: true, leaseUntil: true, copyOfId: true },
+      take: others.size + 1,
     });
+    const candidate = candidates.find((c) => !others.has(c.id));
     if (!candidate) return null;
     tried.add(candidate.id);
-    const isTaken = await prisma.$transaction(async (tx) => {
-      const { count } = await tx.trajectory.updateMany({
-        where: { id: candidate.id, ...takeable(now) },
-        data: { assigneeId: actor.id, leaseUntil },
+    const isTaken = await prisma
+      .$transaction(async (tx) => {
+        const { count } = await tx.trajectory.updateMany({
+          where: { id: candidate.id, ...takeable(now) },
+          data: { assigneeId: actor.id, leaseUntil },
+        });
+        if (count !== 1) return false;
+        // Two takes of the same person at once could each pass the filter above: the second one gives it back.
+        if (candidate.copyOfId !== null && (await copiesHeld(tx, actor.id, candidate.copyOfId)) > 1) throw SECOND_COPY;
+        await recordAudit(tx, {
+          actor: auditActor(actor),
+          action: "trajectory.take",
+          entityType: "trajectory",
+          entityId: candidate.id,
+          before: { assigneeId: candidate.assigneeId, leaseUntil: candidate.leaseUntil?.toISOString() ?? null },
+          after: { assigneeId: actor.id, leaseUntil: leaseUntil.toISOString() },
+        });
+        return true;
+      })
+      .catch((e: unknown) => {
+        if (e === SECOND_COPY) return false;
+        throw e;
       });
-      if (count !== 1) return false;
-      await recordAudit(tx, {
-        actor: auditActor(actor),
-        action: "trajectory.take",
-        entityType: "trajectory",
-        entityId: candidate.id,
-        before: { assigneeId: candidate.assigneeId, leaseUntil: candidate.leaseUntil?.toISOString() ?? null },
-        after: { assigneeId: actor.id, leaseUntil: leaseUntil.toISOString() },
-      });
-      return true;
-    });
     if (isTaken) return candidate.id;
   }
   return null;
@@ -94,7 +130,17 @@ export async function listMyTasks({ actor }: { actor: Actor }, prisma: Db = defa
     prisma.trajectory.findMany({
       where: { assigneeId: actor.id },
       orderBy: [{ updatedAt: "desc" }, { id: "asc" }],
-      select: { id: true, app: true, instruction: true, status: true, outcome: true, stepCount: true, leaseUntil: true, updatedAt: true },
+      select: {
+        id: true,
+        app: true,
+        instruction: true,
+        status: true,
+        outcome: true,
+        stepCount: true,
+        leaseUntil: true,
+        updatedAt: true,
+        lane: true,
+      },
     }),
     prisma.trajectory.count({ where: { ...takeable(new Date()), isDiscarded: false } }),
   ]);

@@ -3,7 +3,7 @@ import { can } from "@/lib/domain/permissions";
 import { toToken, type Token } from "@/lib/domain/tokens";
 import { recordAudit } from "./audit";
 import { db as defaultDb, type Db } from "./db";
-import { AppError } from "./errors";
+import { appError } from "./errors";
 import { auditActor, authorizeCaller, isPerson, type Caller } from "./session";
 
 const TOKEN_PREFIX = "studio_";
@@ -24,9 +24,9 @@ export async function createToken(
   prisma: Db = defaultDb(),
 ) {
   const user = await prisma.user.findFirst({ where: { OR: [{ id: userIdOrEmail }, { email: userIdOrEmail.toLowerCase() }] } });
-  if (!user) throw new AppError("not_found", `no person with id or email ${userIdOrEmail}`);
+  if (!user) throw appError("not_found", "error.personMissing", { who: userIdOrEmail });
   authorizeFor(actor, user.id);
-  if (user.isDisabled) throw new AppError("conflict", `${user.email} is disabled`);
+  if (user.isDisabled) throw appError("conflict", "error.personDisabled", { email: user.email });
   const token = `${TOKEN_PREFIX}${randomBytes(32).toString("base64url")}`;
   const row = await prisma.$transaction(async (tx) => {
     const r = await tx.apiToken.create({
@@ -70,7 +70,7 @@ export async function revokeToken({ actor, id }: { actor: Caller; id: string }, 
   authorizeCaller(actor, "tokens.manage-own");
   const ownerId = isPerson(actor) && !can(actor, "tokens.manage-all") ? actor.id : undefined;
   const row = await prisma.apiToken.findUnique({ where: { id } });
-  if (!row || (ownerId && row.userId !== ownerId)) throw new AppError("not_found", `no token ${id}`);
+  if (!row || (ownerId && row.userId !== ownerId)) throw appError("not_found", "error.tokenMissing", { id });
   if (row.revokedAt) return;
   await prisma.$transaction(async (tx) => {
     await tx.apiToken.update({ where: { id }, data: { revokedAt: new Date() } });

@@ -11,7 +11,9 @@ import {
 import type { Step as StepRow } from "./generated/sqlite/client";
 import { Prisma } from "./prisma-namespace";
 import { TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
-import { db as defaultDb, type Db, type Tx } from "./db";
+import { dialectOf } from "./config";
+import { db as defaultDb, urlOf, type Db, type Tx } from "./db";
+import { studioNearDuplicates } from "./near-duplicates";
 import type { Actor } from "@/lib/domain/permissions";
 import { AppError, appError } from "./errors";
 import { fromStore } from "./stored";
@@ -111,6 +113,11 @@ type ListSqlInput = Omit<ListTrajectoriesInput, "pageSize" | "page" | "assignee"
   pool?: boolean;
   /** Only this person's work (`assignee=<email>`, resolved to the person's id first). */
   assigneeId?: string;
+  /**
+   * Only these trajectories (`duplicates=only`: the near-duplicate groups' members), as one JSON array
+   * parameter however many there are (a list of bound parameters would hit SQLite's limit), in `dialect`'s SQL.
+   */
+  onlyIds?: { json: string; dialect: "sqlite" | "postgresql" };
 };
 
 // The project's name as a scalar subquery: one lookup by key per row of the page, not a join the planner could start from.
@@ -138,6 +145,13 @@ export function listSql(caller: Caller, input: ListSqlInput) {
     ...(input.q ? [Prisma.sql`LOWER(t."instruction") LIKE ${containsPattern(input.q)} ESCAPE '\\'`] : []),
     ...(input.pool ? [Prisma.sql`t."assigneeId" IS NULL`] : []),
     ...(input.assigneeId ? [Prisma.sql`t."assigneeId" = ${input.assigneeId}`] : []),
+    ...(input.onlyIds
+      ? [
+          input.onlyIds.dialect === "sqlite"
+            ? Prisma.sql`t."id" IN (SELECT value FROM json_each(${input.onlyIds.json}))`
+            : Prisma.sql`t."id" IN (SELECT jsonb_array_elements_text(${input.onlyIds.json}::jsonb))`,
+        ]
+      : []),
   ];
   const whereWith = (...extra: Prisma.Sql[]) =>
     conditions.length + extra.length ? Prisma.sql`WHERE ${Prisma.join([...conditions, ...extra], " AND ")}` : Prisma.empty;
@@ -200,7 +214,13 @@ export async function listTrajectories({ actor, ...input }: { actor: Caller } & 
     if (!found[0]) return empty;
     assigneeId = found[0].id;
   }
-  const sql = listSql(actor, { ...rest, pool: assignee === "none", assigneeId, projectId });
+  // Near-duplicate groups: from the stored screenshot hashes, kept in memory while the studio's stamp (counts and
+  // last changes of trajectories and steps) stays the same, since a verdict or a status change can move a keeper.
+  const { duplicates, ...filters } = rest;
+  const groups = duplicates === "only" ? await studioNearDuplicates(prisma) : undefined;
+  if (groups && groups.size === 0) return empty;
+  const onlyIds = groups ? { json: JSON.stringify([...groups.keys()]), dialect: dialectOf(urlOf(prisma)) } : undefined;
+  const sql = listSql(actor, { ...filters, pool: assignee === "none", assigneeId, projectId, onlyIds });
   let counted: { n: number | bigint }[];
   let rows: ListSqlRow[];
   if (sql.kind === "one-index") {
@@ -237,6 +257,7 @@ export async function listTrajectories({ actor, ...input }: { actor: Caller } & 
       sourceRef: r.sourceRef,
       assignee: r.assignee,
       updatedAt: new Date(r.updatedAt).toISOString(),
+      ...(groups?.has(r.id) ? { nearDuplicate: groups.get(r.id)! } : {}),
     })),
   };
 }
@@ -276,6 +297,8 @@ type TrajectorySqlRow = {
   assigneeEmail: string | null;
   leaseUntil: Date | string | null;
   version: number;
+  lane: string | null;
+  fastLaneAfter: string | null;
 };
 
 // The project's name and the assignee's email as scalar subqueries, each one lookup by key: as joins,
@@ -286,7 +309,8 @@ async function trajectoryRow(prisma: Db | Tx, id: string): Promise<TrajectorySql
     Prisma.sql`
     SELECT t."id", (SELECT p."name" FROM "Project" p WHERE p."id" = t."projectId") AS "projectName", t."app", t."instruction",
            t."source", t."sourceRef", t."status", t."outcome", t."originalOutcome", t."isDiscarded", t."cutAfter", t."assigneeId",
-           (SELECT u."email" FROM "user" u WHERE u."id" = t."assigneeId") AS "assigneeEmail", t."leaseUntil", t."version"
+           (SELECT u."email" FROM "user" u WHERE u."id" = t."assigneeId") AS "assigneeEmail", t."leaseUntil", t."version",
+           t."lane", (SELECT p."fastLaneAfter" FROM "Project" p WHERE p."id" = t."projectId") AS "fastLaneAfter"
     FROM "Trajectory" t
     WHERE t."id" = ${id}`,
   );
@@ -366,6 +390,8 @@ function trajectoryView(t: TrajectorySqlRow, steps: (StepRow & { screenshot: Scr
       assignee: t.assigneeEmail,
       leaseUntil: t.leaseUntil === null ? null : new Date(t.leaseUntil).toISOString(),
       version: Number(t.version),
+      lane: t.lane,
+      fastLaneAfter: t.fastLaneAfter ?? "cut",
       steps: steps.map(stepRecord),
     },
     `trajectory ${t.id}`,
@@ -406,6 +432,6 @@ export async function getScreenshot({ actor, sha256 }: { actor: Caller; sha256: 
   const s = await prisma.screenshot.findUnique({ where: { sha256 } });
   const scope = visibleTo(actor);
   const isVisible = s && (!scope.assigneeId || (await prisma.step.count({ where: { screenshotSha: sha256, trajectory: scope } })) > 0);
-  if (!s || !isVisible) throw new AppError("not_found", `screenshot ${sha256} does not exist`);
+  if (!s || !isVisible) throw appError("not_found", "error.screenshotMissing", { id: sha256 });
   return s;
 }

@@ -14,7 +14,7 @@ import { QWEN_MAX_PIXELS } from "@/lib/domain/geometry";
 import { text } from "@/lib/domain/limits";
 import { dataDir } from "./config";
 import type { Db } from "./db";
-import { AppError } from "./errors";
+import { AppError, appError } from "./errors";
 import { DEFAULT_PROJECT, importFile, type ImportProgress, type ImportResult } from "./import";
 import { CLI_ACTOR } from "./audit";
 import { auditActor, authorizeCaller, type Caller } from "./session";
@@ -133,24 +133,20 @@ function tooLarge(): AppError {
 async function arrangeFiles(files: ReceivedFile[], dir: string, format: string): Promise<{ file: string; displayName: string }> {
   const zips = files.filter((f) => extOf(f.name) === ".zip");
   if (zips.length > 0) {
-    if (files.length !== 1) throw new AppError("bad_request", "Upload one .zip on its own, or a .jsonl together with its images.");
+    if (files.length !== 1) throw appError("bad_request", "error.uploadOneZip");
     const zip = zips[0]!;
     await extractZip(zip.file, dir);
     const jsonl = await findJsonl(dir, format);
     return { file: jsonl, displayName: `${zip.name}/${path.relative(dir, jsonl).split(path.sep).join("/")}` };
   }
   const jsonls = files.filter((f) => extOf(f.name) === ".jsonl");
-  if (jsonls.length !== 1) throw new AppError("bad_request", `Upload exactly one .jsonl file (got ${jsonls.length}), or one .zip.`);
+  if (jsonls.length !== 1) throw appError("bad_request", "error.uploadOneJsonl", { n: jsonls.length });
   const other = files.find((f) => f !== jsonls[0] && !IMAGE_EXT.has(extOf(f.name)));
-  if (other) throw new AppError("bad_request", `${other.name} is neither a .jsonl nor a PNG, JPEG or WebP image.`);
+  if (other) throw appError("bad_request", "error.uploadNotData", { name: other.name });
   // Screenshots are found by file name: two different images with one name would be a silent mix-up.
   const seen = new Set<string>();
   for (const f of files) {
-    if (seen.has(f.name))
-      throw new AppError(
-        "bad_request",
-        `Two uploaded files are named ${f.name}; screenshots are matched by file name, so names must be unique.`,
-      );
+    if (seen.has(f.name)) throw appError("bad_request", "error.uploadSameName", { name: f.name });
     seen.add(f.name);
   }
   const images = path.join(dir, "images");
@@ -166,7 +162,7 @@ function extOf(name: string): string {
 /** A client-supplied file name reduced to a safe base name, or an error. */
 function safeName(raw: string): string {
   const name = path.posix.basename(raw.replace(/\\/g, "/"));
-  if (!name || name === "." || name === ".." || name.includes("\0")) throw new AppError("bad_request", `invalid file name "${raw}"`);
+  if (!name || name === "." || name === ".." || name.includes("\0")) throw appError("bad_request", "error.uploadBadName", { name: raw });
   return name;
 }
 
@@ -184,9 +180,9 @@ async function findJsonl(dir: string, format: string): Promise<string> {
   const data = all.filter((p) => path.basename(p) === preferred).sort((a, b) => depth(a) - depth(b));
   if (data[0]) return data[0];
   if (all.length === 1) return all[0]!;
-  if (all.length === 0) throw new AppError("unprocessable", "The zip holds no .jsonl file; put data.jsonl and an images/ folder in it.");
+  if (all.length === 0) throw appError("unprocessable", "error.zipNoJsonl");
   const names = all.map((p) => path.relative(dir, p)).join(", ");
-  throw new AppError("unprocessable", `The zip holds several .jsonl files (${names}); name the one to import data.jsonl.`);
+  throw appError("unprocessable", "error.zipManyJsonl", { names });
 }
 
 export type ZipLimits = {
@@ -252,7 +248,7 @@ export async function extractZip(zipPath: string, dir: string, limits: ZipLimits
     const zip = await openZip(zipPath);
     try {
       if (zip.entryCount > limits.entries) {
-        throw new AppError("payload_too_large", `The zip holds ${zip.entryCount} entries; at most ${limits.entries} are accepted.`);
+        throw appError("payload_too_large", "error.zipTooManyEntries", { n: zip.entryCount, max: limits.entries });
       }
       const files = new Map<string, string>();
       const folders = new Map<string, string>();
@@ -313,14 +309,14 @@ export async function extractZip(zipPath: string, dir: string, limits: ZipLimits
       await mkdir(path.dirname(target), { recursive: true });
       const stream = await new Promise<NodeJS.ReadableStream>((resolve, reject) =>
         zip.openReadStream(entry, (err, s) =>
-          err || !s ? reject(new AppError("unprocessable", `Cannot read "${name}" in the zip.`)) : resolve(s),
+          err || !s ? reject(appError("unprocessable", "error.zipEntryUnreadable", { name })) : resolve(s),
         ),
       );
       const counter = new Transform({
         transform(chunk: Buffer, _enc, cb) {
           extracted += chunk.length;
           if (extracted > declared) {
-            cb(new AppError("payload_too_large", `The zip expands past the ${size(declared)} its directory declares; it was refused.`));
+            cb(appError("payload_too_large", "error.zipExpandsPast", { size: size(declared) }));
             return;
           }
           cb(null, chunk);
@@ -347,10 +343,10 @@ function checkEntryName(entry: yauzl.Entry, root: string): string {
   const name = entry.fileName;
   const target = path.resolve(root, name);
   if (path.isAbsolute(name) || /^[a-zA-Z]:/.test(name) || (target !== root && !target.startsWith(root + path.sep))) {
-    throw new AppError("unprocessable", `The zip entry "${name}" points outside the archive folder; it was refused.`);
+    throw appError("unprocessable", "error.zipOutside", { name });
   }
   const mode = (entry.externalFileAttributes >>> 16) & 0o170000;
-  if (mode === 0o120000) throw new AppError("unprocessable", `The zip entry "${name}" is a symbolic link; links are not accepted.`);
+  if (mode === 0o120000) throw appError("unprocessable", "error.zipLink", { name });
   return target;
 }
 
@@ -360,7 +356,7 @@ function checkEntryName(entry: yauzl.Entry, root: string): string {
  */
 export async function receiveMultipart(req: Request, dir: string): Promise<Received> {
   const type = req.headers.get("content-type") ?? "";
-  if (!/^multipart\/form-data\b/i.test(type) || !req.body) throw new AppError("bad_request", "Send the upload as multipart/form-data.");
+  if (!/^multipart\/form-data\b/i.test(type) || !req.body) throw appError("bad_request", "error.uploadMultipart");
   let parser: Busboy;
   try {
     parser = busboy({
@@ -370,7 +366,7 @@ export async function receiveMultipart(req: Request, dir: string): Promise<Recei
       limits: { fieldSize: MAX_FIELD_BYTES, fields: MAX_FIELDS, headerPairs: 32 },
     });
   } catch {
-    throw new AppError("bad_request", "Send the upload as multipart/form-data.");
+    throw appError("bad_request", "error.uploadMultipart");
   }
   await mkdir(dir, { recursive: true });
   const fields: Record<string, string> = {};
@@ -434,8 +430,7 @@ export async function receiveMultipart(req: Request, dir: string): Promise<Recei
     // goes up as it is, to be answered in its own words.
     if (e !== parseError) throw e;
     // busboy's words for a body that stops before its closing boundary.
-    if (e instanceof Error && /unexpected end of (form|file)/i.test(e.message))
-      throw new AppError("bad_request", "The upload ended early; try again.");
+    if (e instanceof Error && /unexpected end of (form|file)/i.test(e.message)) throw appError("bad_request", "error.uploadEndedEarly");
     throw new AppError("bad_request", "malformed multipart body");
   }
   if (failure) throw failure;

@@ -113,6 +113,10 @@ const en = {
   "audit.type.import_batch": "Import",
   "audit.type.model": "Model",
   "audit.type.token": "API token",
+  "audit.type.model-job": "Model job",
+  "audit.type.import": "Import job",
+  "audit.type.snapshot": "Evaluation set or release",
+  "audit.type.project": "Project",
   "audit.subject.step": "step {n}",
   "audit.idTitle": "{type} {id} — click to show only this record's history",
 
@@ -277,6 +281,10 @@ const zh: Catalogue<typeof en> = {
   "audit.type.import_batch": "导入",
   "audit.type.model": "模型",
   "audit.type.token": "API 令牌",
+  "audit.type.model-job": "模型任务",
+  "audit.type.import": "导入任务",
+  "audit.type.snapshot": "评测集或发布版本",
+  "audit.type.project": "项目",
   "audit.subject.step": "第 {n} 步",
   "audit.idTitle": "{type} {id}——点击只看这条记录的历史",
 

@@ -119,7 +119,7 @@ const zh: Catalogue<typeof en> = {
   "import.copies.cancel": "取消",
   "import.ok.copiesSkipped": "{n} 条已在其他项目中，已跳过。",
   "import.ok.copiesImported": "{n} 条已在其他项目中，已作为副本导入。",
-  "import.recent.seeded": "{n} 条演示轨迹来自初始数据（seed），并非导入。",
+  "import.recent.seeded": "{n} 条演示轨迹来自初始演示数据，并非导入。",
   "import.recent.noneYet": "尚未导入任何文件",
   "import.recent.state": "状态",
   "import.recent.by": "操作人",

@@ -1,0 +1,21 @@
+import type { Metadata } from "next";
+import { ProjectLanes } from "@/components/admin/project-lanes";
+import { isLocale, translator } from "@/lib/i18n";
+import { pageActor } from "@/lib/server/page-auth";
+import "../admin.css";
+
+export const metadata: Metadata = { title: "Projects" };
+
+export default async function ProjectsPage() {
+  const actor = await pageActor("/admin/projects", "project.configure");
+  const t = translator(isLocale(actor.locale) ? actor.locale : "en");
+  return (
+    <main className="page admin-page">
+      <div className="page-head">
+        <h1>{t("lane.admin.pageTitle")}</h1>
+        <span className="sub">{t("lane.admin.sub")}</span>
+      </div>
+      <ProjectLanes />
+    </main>
+  );
+}

@@ -1,0 +1,11 @@
+// GET /api/dashboard/agreement?project=: agreement between the people who corrected the same trajectories (reviewers and admins)
+import { agreementQuery, agreementReportSchema } from "@/lib/domain/overlap";
+import { agreementFigures } from "@/lib/server/overlap";
+import { route } from "@/lib/server/route";
+
+export const GET = route({
+  permission: "trajectory.review",
+  query: agreementQuery,
+  output: agreementReportSchema,
+  handler: ({ actor, query }) => agreementFigures({ actor, project: query.project }),
+});

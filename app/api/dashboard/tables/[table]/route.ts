@@ -1,0 +1,45 @@
+// GET /api/dashboard/tables/:table?format=csv|json: one dashboard table, as the page shows it, for a spreadsheet (CSV) or a script (JSON)
+import {
+  dashboardTable,
+  dashboardTableParams,
+  dashboardTableQuery,
+  dashboardTableSchema,
+  tableSource,
+} from "@/lib/domain/dashboard-tables";
+import { toCsv } from "@/lib/server/csv";
+import { getDashboard } from "@/lib/server/dashboard";
+import { effortFigures } from "@/lib/server/effort";
+import { goldAccuracy } from "@/lib/server/gold";
+import { judgeAgreement } from "@/lib/server/judge";
+import { agreementFigures } from "@/lib/server/overlap";
+import { route } from "@/lib/server/route";
+
+export const GET = route({
+  permission: "trajectory.review",
+  params: dashboardTableParams,
+  query: dashboardTableQuery,
+  output: "raw",
+  handler: async ({ actor, params, query }) => {
+    const source = tableSource(params.table);
+    const table = dashboardTable(params.table, {
+      dashboard: source === "dashboard" ? await getDashboard({ actor }) : undefined,
+      judge: source === "judge" ? await judgeAgreement({ actor }) : undefined,
+      effort: source === "effort" ? await effortFigures({ actor }) : undefined,
+      agreement: source === "agreement" ? await agreementFigures({ actor }) : undefined,
+      gold: source === "gold" ? await goldAccuracy({ actor }) : undefined,
+    });
+    if (query.format === "json") {
+      return new Response(JSON.stringify(dashboardTableSchema.parse(table)), {
+        headers: { "Content-Type": "application/json; charset=utf-8" },
+      });
+    }
+    const day = new Date().toISOString().slice(0, 10);
+    return new Response(toCsv(table.columns, table.rows), {
+      headers: {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": `attachment; filename="studio-${params.table}-${day}.csv"`,
+        "Cache-Control": "no-store",
+      },
+    });
+  },
+});

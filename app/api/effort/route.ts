@@ -1,0 +1,11 @@
+// POST /api/effort: the editor's active time since its last report, per step (idle and hidden time excluded)
+import { effortReportAnswer, effortReportInput } from "@/lib/domain/effort";
+import { recordEffort } from "@/lib/server/effort";
+import { route } from "@/lib/server/route";
+
+export const POST = route({
+  permission: "signed-in",
+  body: effortReportInput,
+  output: effortReportAnswer,
+  handler: async ({ actor, body }) => ({ recorded: await recordEffort({ actor, ...body }) }),
+});

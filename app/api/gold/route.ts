@@ -1,0 +1,11 @@
+// POST /api/gold: mark approved trajectories as gold tasks, or unmark them (admins)
+import { goldMarkInput, goldMarkResultSchema } from "@/lib/domain/gold";
+import { markGold } from "@/lib/server/gold";
+import { route } from "@/lib/server/route";
+
+export const POST = route({
+  permission: "trajectory.assign",
+  body: goldMarkInput,
+  output: goldMarkResultSchema,
+  handler: ({ actor, body }) => markGold({ actor, ...body }),
+});

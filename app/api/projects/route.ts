@@ -1,0 +1,10 @@
+// GET /api/projects: the projects with their lane settings (admin)
+import { projectLaneListSchema } from "@/lib/domain/lane";
+import { listProjectLanes } from "@/lib/server/fast-lane";
+import { route } from "@/lib/server/route";
+
+export const GET = route({
+  permission: "project.configure",
+  output: projectLaneListSchema,
+  handler: ({ actor }) => listProjectLanes({ actor }),
+});

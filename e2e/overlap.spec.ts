@@ -1,0 +1,123 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { request as apiRequest, type APIRequestContext } from "@playwright/test";
+import type { CanonicalTrajectory } from "@/lib/domain/trajectory";
+import type { TrajectoryView } from "@/lib/domain/views";
+import { storageStateFor } from "./accounts";
+import { expect, test } from "./fixtures";
+import { seedAnnotatorTask } from "./layout-seed";
+
+// Issue 26 item 3 in Chromium: one trajectory given to two people (the demo annotator and the admin),
+// each corrects it through the API and hands it in; the reviewer opens the adjudication page, sees
+// both copies on one screenshot, takes the action from copy 2 and the outcome from copy 1, edits
+// the thought and approves. The export holds the chosen values, with both copies as annotations[].
+
+test.describe.configure({ timeout: 180_000 });
+
+const parts = (text: string) => ({ state: "The notes list is open.", nextAction: text, purpose: "To write a note.", text });
+
+async function correct(request: APIRequestContext, baseURL: string, id: string, at: [number, number], outcome: "success" | "failure") {
+  const view = (await (await request.get(`/api/trajectories/${id}`)).json()) as TrajectoryView;
+  const headers = { origin: baseURL };
+  for (const s of view.steps) {
+    const body =
+      s.toolCall.action === "click"
+        ? {
+            thought: parts(`I tap the new note button at ${at[0]}.`),
+            clearAction: "Tap the new note button.",
+            toolCall: { action: "click", coordinate: at },
+            box: [at[0] - 50, at[1] - 50, at[0] + 50, at[1] + 50],
+          }
+        : { thought: parts("The note is written."), clearAction: "Finish the task.", toolCall: s.toolCall, box: null };
+    const res = await request.put(`/api/steps/${s.id}/annotation`, {
+      headers,
+      data: { ...body, verdict: "corrected", version: s.version },
+    });
+    expect(res.status(), await res.text()).toBe(200);
+  }
+  const saved = await request.put(`/api/trajectories/${id}/annotation`, {
+    headers,
+    data: { outcome, isDiscarded: false, cutAfter: null, version: view.version },
+  });
+  expect(saved.status(), await saved.text()).toBe(200);
+  const submitted = await request.post(`/api/trajectories/${id}/submit`, { headers });
+  expect(submitted.status(), await submitted.text()).toBe(200);
+}
+
+test("a reviewer adjudicates an overlapped trajectory field by field; the export holds the choice and the alternatives", async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  const t = await seedAnnotatorTask(request, baseURL!, "overlap", [
+    { args: { action: "click", coordinate: [540, 1300] }, colour: "#dbe7f3" },
+    { args: { action: "terminate", status: "success" }, colour: "#e4f3db" },
+  ]);
+  const admin = await apiRequest.newContext({ baseURL, storageState: storageStateFor("admin") });
+  const annotator = await apiRequest.newContext({ baseURL, storageState: storageStateFor("annotator") });
+  const headers = { origin: baseURL! };
+  // Untouched work only: back to the pool, then two copies, one for the annotator and one for the admin.
+  expect((await admin.post("/api/assignments", { headers, data: { trajectoryIds: [t.id], assignee: null } })).status()).toBe(200);
+  const made = await admin.post("/api/overlap", { headers, data: { trajectoryIds: [t.id], copies: 2 } });
+  expect(made.status(), await made.text()).toBe(200);
+  const [c1, c2] = ((await made.json()) as { overlapped: { copies: string[] }[] }).overlapped[0]!.copies as [string, string];
+  for (const [copy, who] of [
+    [c1, "annotator@studio.local"],
+    [c2, "admin@studio.local"],
+  ] as const)
+    expect((await admin.post("/api/assignments", { headers, data: { trajectoryIds: [copy], assignee: who } })).status()).toBe(200);
+  await correct(annotator, baseURL!, c1, [300, 1300], "success");
+  await correct(admin, baseURL!, c2, [800, 400], "failure");
+
+  const context = await browser.newContext({ baseURL, viewport: { width: 1440, height: 900 }, storageState: storageStateFor("reviewer") });
+  const page = await context.newPage();
+  await page.goto(`/reviews/${t.id}/adjudicate`);
+  const form = page.getByTestId("adjudication");
+  await expect(form.getByRole("heading", { name: "Adjudicate the copies" })).toBeVisible();
+  await expect(form.getByText("annotator@studio.local")).toBeVisible();
+  await expect(form.getByText("admin@studio.local")).toBeVisible();
+  // Both copies' taps are drawn on step 1's screenshot, each in its own colour.
+  const step1 = form.locator('[data-step="1"]');
+  await expect(step1.locator("svg circle")).toHaveCount(2);
+  await page.screenshot({ path: test.info().outputPath("adjudicate-1440.png"), fullPage: false });
+  // Field by field: the action from copy 2, the thought edited, the outcome from copy 1 (the default).
+  await step1.getByRole("radio", { name: "Action and box from copy 2" }).check();
+  const thought = step1.locator('[data-field="thought"]');
+  await thought.getByRole("radio").last().check();
+  await thought.getByRole("textbox").fill("I tap the new note button in the top bar.");
+  await form.getByRole("button", { name: "Approve the chosen values" }).click();
+  await expect(form.getByRole("status")).toContainText("Approved");
+
+  const after = (await (await admin.get(`/api/trajectories/${t.id}`)).json()) as TrajectoryView;
+  expect(after.status).toBe("approved");
+  expect(after.outcome).toBe("success");
+  expect(after.steps[0]!.toolCall).toEqual({ action: "click", coordinate: [800, 400] });
+  expect(after.steps[0]!.thought.text).toBe("I tap the new note button in the top bar.");
+
+  // The export: the chosen values train; both copies ride along as alternatives.
+  const started = await admin.post("/api/exports", { headers, data: { status: "approved", project: after.project } });
+  expect(started.status(), await started.text()).toBe(202);
+  const { export: job } = (await started.json()) as { export: { id: string } };
+  let outDir = "";
+  await expect
+    .poll(
+      async () => {
+        const e = ((await (await admin.get(`/api/exports/${job.id}`)).json()) as { export: { state: string; outDir: string } }).export;
+        outDir = e.outDir;
+        return e.state;
+      },
+      { timeout: 90_000 },
+    )
+    .toBe("succeeded");
+  const record = (await readFile(path.join(outDir, "trajectories.jsonl"), "utf8"))
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as CanonicalTrajectory)
+    .find((r) => r.id === t.id)!;
+  expect(record.steps[0]!.toolCall).toEqual({ action: "click", coordinate: [800, 400] });
+  expect(record.annotations?.map((a) => [a.annotator, a.outcome, a.steps[0]!.toolCall]).sort()).toEqual([
+    ["admin@studio.local", "failure", { action: "click", coordinate: [800, 400] }],
+    ["annotator@studio.local", "success", { action: "click", coordinate: [300, 1300] }],
+  ]);
+  await Promise.all([context.close(), admin.dispose(), annotator.dispose()]);
+});

@@ -1,0 +1,6 @@
+-- AlterTable
+ALTER TABLE "Project" ADD COLUMN "fastLaneAfter" TEXT;
+
+-- AlterTable
+ALTER TABLE "Trajectory" ADD COLUMN "lane" TEXT;
+

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Screenshot" ADD COLUMN "dhash" TEXT;
+
