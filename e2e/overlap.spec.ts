@@ -8,7 +8,7 @@ import { expect, test } from "./fixtures";
 import { seedAnnotatorTask } from "./layout-seed";
 
 // Issue 26 item 3 in Chromium: one trajectory given to two people (the demo annotator and the admin),
-// each corrects it through the API and hands it in; the reviewer opens the adjudication page, sees
+// each corrects it through the API and hands it in; the reviewer opens the adjudication page from the queue, sees
 // both copies on one screenshot, takes the action from copy 2 and the outcome from copy 1, edits
 // the thought and approves. The export holds the chosen values, with both copies as annotations[].
 
@@ -71,7 +71,12 @@ test("a reviewer adjudicates an overlapped trajectory field by field; the export
 
   const context = await browser.newContext({ baseURL, viewport: { width: 1440, height: 900 }, storageState: storageStateFor("reviewer") });
   const page = await context.newPage();
-  await page.goto(`/reviews/${t.id}/adjudicate`);
+  // The review queue offers the trajectory to adjudicate once both copies are in, never a copy on its own.
+  await page.goto("/reviews");
+  const row = page.getByRole("row").filter({ hasText: t.instruction });
+  await expect(row).toHaveCount(1);
+  await row.getByRole("link", { name: "Adjudicate 2 copies" }).click();
+  await expect(page).toHaveURL(new RegExp(`/reviews/${t.id}/adjudicate$`));
   const form = page.getByTestId("adjudication");
   await expect(form.getByRole("heading", { name: "Adjudicate the copies" })).toBeVisible();
   await expect(form.getByText("annotator@studio.local")).toBeVisible();

@@ -38,6 +38,8 @@ const ALLOWED = new Set(
     "CSV",
     "UI-S1",
     "Mobile-R1",
+    "IoU",
+    "Krippendorff",
     "ms-swift",
     "LLaMA-Factory",
     "verl",

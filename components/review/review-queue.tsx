@@ -65,10 +65,15 @@ export function ReviewQueue({ notice = null }: { notice?: QueueNotice }) {
               <tr key={r.id}>
                 <td data-i18n="data">{r.app}</td>
                 <td>
-                  <Link href={`/reviews/${r.id}`} data-i18n="data">
+                  <Link href={r.adjudicate ? `/reviews/${r.id}/adjudicate` : `/reviews/${r.id}`} data-i18n="data">
                     {r.instruction}
                   </Link>
                   {r.isResubmission && <span className="chip chip-since">{t("review.queue.resubmitted")}</span>}
+                  {r.adjudicate > 0 && (
+                    <Link href={`/reviews/${r.id}/adjudicate`} className="chip chip-since">
+                      {t("review.queue.adjudicate", { n: r.adjudicate })}
+                    </Link>
+                  )}
                 </td>
                 <td>{r.stepCount}</td>
                 <td data-i18n="data">{r.annotator ?? "—"}</td>

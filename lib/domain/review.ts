@@ -198,6 +198,8 @@ export const reviewQueueRowSchema = z.object({
   /** Sent back before: this is a resubmission. */
   isResubmission: z.boolean(),
   reviewer: z.string().nullable(),
+  /** Overlap copies handed in when the row is to be adjudicated between them (0: an ordinary review). */
+  adjudicate: z.number().int(),
 });
 export type ReviewQueueRow = z.infer<typeof reviewQueueRowSchema>;
 export const reviewQueueSchema = z.object({ rows: z.array(reviewQueueRowSchema) });

@@ -183,6 +183,17 @@ describe("three people correct the same ten trajectories independently", () => {
     expect(steps.every((s) => s.version === 2)).toBe(true);
   });
 
+  it("the review queue offers each original to adjudicate, never a copy on its own; no copy is claimed", async () => {
+    const queue = await ok<{ rows: { id: string; adjudicate: number }[] }>(api("rev", "GET", "reviews"));
+    const originals = await db.trajectory.findMany({ where: { copyOfId: null }, select: { id: true } });
+    expect(queue.rows.map((r) => r.id).sort()).toEqual(originals.map((o) => o.id).sort());
+    expect(queue.rows.every((r) => r.adjudicate === 3)).toBe(true);
+    expect(await ok<{ id: string | null }>(api("rev", "POST", "reviews/next"))).toEqual({ id: null });
+    const copy = await db.trajectory.findFirstOrThrow({ where: { copyOfId: { not: null } } });
+    expect(await ok<{ claim: unknown }>(api("rev", "POST", "reviews/[id]/claim", { params: { id: copy.id } }))).toEqual({ claim: null });
+    expect((await db.trajectory.findUniqueOrThrow({ where: { id: copy.id } })).reviewLeaseById).toBeNull();
+  });
+
   it("gives the agreement figures of the hand-computed table", async () => {
     expect((await api("ann", "GET", "dashboard/agreement")).status).toBe(403);
     report = await ok<AgreementReport>(api("rev", "GET", "dashboard/agreement", { query: "?project=drinks" }));

@@ -39,36 +39,63 @@ const CLAIM_ATTEMPTS = 8;
 /** Work waiting for review, oldest submission first, with who is reviewing it now. */
 export async function reviewQueue({ actor }: { actor: Actor }, prisma: Db = defaultDb(), now = new Date()): Promise<ReviewQueueRow[]> {
   authorize(actor, "trajectory.review");
+  const select = {
+    id: true,
+    app: true,
+    instruction: true,
+    stepCount: true,
+    submittedAt: true,
+    outcome: true,
+    reviewLeaseById: true,
+    reviewLeaseUntil: true,
+    assignee: { select: { email: true } },
+    reviewDecisions: { orderBy: { createdAt: "desc" as const }, take: 1, select: { decision: true } },
+  };
+  // A copy (overlap or gold) is never reviewed on its own: overlap copies are judged together on the adjudication
+  // page, which the queue offers once two of them are handed in; gold copies are scored against the gold answer.
   const rows = await prisma.trajectory.findMany({
-    where: { status: "submitted" },
+    where: { status: "submitted", copyOfId: null },
     orderBy: [{ submittedAt: "asc" }, { id: "asc" }],
     take: 500,
+    select,
+  });
+  const overlapped = await prisma.trajectory.findMany({
+    where: { overlap: { gt: 0 }, copyOfId: null, status: { not: "approved" } },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    take: 500,
     select: {
-      id: true,
-      app: true,
-      instruction: true,
-      stepCount: true,
-      submittedAt: true,
-      outcome: true,
-      reviewLeaseById: true,
-      reviewLeaseUntil: true,
-      assignee: { select: { email: true } },
-      reviewDecisions: { orderBy: { createdAt: "desc" }, take: 1, select: { decision: true } },
+      ...select,
+      copyRows: { where: { copyKind: "overlap", status: { in: ["submitted", "approved"] } }, select: { submittedAt: true } },
     },
   });
+  const ready = overlapped
+    .filter((r) => r.copyRows.length >= 2)
+    .map(({ copyRows, ...r }) => ({
+      ...r,
+      assignee: null,
+      submittedAt: latest(copyRows.map((c) => c.submittedAt)),
+      handedIn: copyRows.length,
+    }));
+  const list = [...rows.map((r) => ({ ...r, handedIn: 0 })), ...ready].sort(
+    (a, b) => (a.submittedAt?.getTime() ?? 0) - (b.submittedAt?.getTime() ?? 0),
+  );
   const holders = await emails(
     prisma,
-    rows.map((r) => r.reviewLeaseById),
+    list.map((r) => r.reviewLeaseById),
   );
-  return rows.map(({ assignee, submittedAt, reviewLeaseById, reviewLeaseUntil, reviewDecisions, ...r }) => ({
+  return list.map(({ assignee, submittedAt, reviewLeaseById, reviewLeaseUntil, reviewDecisions, handedIn, ...r }) => ({
     ...r,
     submittedAt: submittedAt?.toISOString() ?? null,
     annotator: assignee?.email ?? null,
     /** Sent back before: this is a resubmission. */
     isResubmission: reviewDecisions[0]?.decision === "reject",
     reviewer: reviewLeaseById && reviewLeaseUntil && reviewLeaseUntil > now ? (holders.get(reviewLeaseById) ?? null) : null,
+    /** Overlap copies handed in, when this row is to be adjudicated rather than reviewed (0 otherwise). */
+    adjudicate: handedIn,
   }));
 }
+
+const latest = (dates: (Date | null)[]) => dates.reduce<Date | null>((a, b) => (b && (!a || b > a) ? b : a), null);
 
 async function emails(prisma: Db | Tx, ids: (string | null)[]): Promise<Map<string, string>> {
   const wanted = [...new Set(ids.filter((x): x is string => !!x))];
@@ -83,6 +110,7 @@ async function emails(prisma: Db | Tx, ids: (string | null)[]): Promise<Map<stri
 function claimable(actor: Actor, now: Date) {
   return {
     status: "submitted",
+    copyOfId: null,
     OR: [{ assigneeId: null }, { assigneeId: { not: actor.id } }],
     AND: [
       { OR: [{ reviewLeaseById: null }, { reviewLeaseUntil: null }, { reviewLeaseUntil: { lt: now } }, { reviewLeaseById: actor.id }] },
@@ -112,7 +140,7 @@ export async function startNextReview({ actor }: { actor: Actor }, prisma: Db = 
   authorize(actor, "trajectory.review");
   const leaseUntil = new Date(now.getTime() + REVIEW_LEASE_MS);
   const mine = await prisma.trajectory.findFirst({
-    where: { status: "submitted", reviewLeaseById: actor.id, reviewLeaseUntil: { gte: now } },
+    where: { status: "submitted", copyOfId: null, reviewLeaseById: actor.id, reviewLeaseUntil: { gte: now } },
     orderBy: [{ submittedAt: "asc" }, { id: "asc" }],
     select: { id: true },
   });
@@ -179,10 +207,11 @@ export async function claimReview(
   authorize(actor, "trajectory.review");
   const t = await prisma.trajectory.findUnique({
     where: { id },
-    select: { id: true, status: true, assigneeId: true, reviewLeaseById: true, reviewLeaseUntil: true },
+    select: { id: true, status: true, assigneeId: true, copyOfId: true, reviewLeaseById: true, reviewLeaseUntil: true },
   });
   if (!t) throw appError("not_found", "error.trajectoryMissing", { id: id });
-  if (t.status !== "submitted" || t.assigneeId === actor.id) return { claim: null };
+  // A copy is judged with the other copies on the adjudication page, never claimed on its own.
+  if (t.status !== "submitted" || t.assigneeId === actor.id || t.copyOfId !== null) return { claim: null };
   const leaseUntil = new Date(now.getTime() + REVIEW_LEASE_MS);
   const isMineAlready = t.reviewLeaseById === actor.id && t.reviewLeaseUntil !== null && t.reviewLeaseUntil >= now;
   if (isMineAlready) {

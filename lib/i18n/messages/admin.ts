@@ -117,6 +117,8 @@ const en = {
   "audit.type.import": "Import job",
   "audit.type.snapshot": "Evaluation set or release",
   "audit.type.project": "Project",
+  "audit.type.eval-run": "Evaluation run",
+  "audit.type.eval-endpoint": "Evaluation endpoint",
   "audit.subject.step": "step {n}",
   "audit.idTitle": "{type} {id} — click to show only this record's history",
 
@@ -285,6 +287,8 @@ const zh: Catalogue<typeof en> = {
   "audit.type.import": "导入任务",
   "audit.type.snapshot": "评测集或发布版本",
   "audit.type.project": "项目",
+  "audit.type.eval-run": "评测运行",
+  "audit.type.eval-endpoint": "评测端点",
   "audit.subject.step": "第 {n} 步",
   "audit.idTitle": "{type} {id}——点击只看这条记录的历史",
 
