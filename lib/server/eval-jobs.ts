@@ -40,7 +40,7 @@ import { nextStatus } from "@/lib/domain/status";
 import { recordAudit, SYSTEM_ACTOR } from "./audit";
 import { dataDir } from "./config";
 import { db as defaultDb, type Db } from "./db";
-import { AppError, appError } from "./errors";
+import { appError } from "./errors";
 import {
   audit,
   claimed,
@@ -54,7 +54,8 @@ import {
   type JobCommand,
   type JobWhere,
 } from "./jobs";
-import { chat, reasonOf, type ChatMessage, type ModelConfig } from "./model";
+import { chat, type ChatMessage, type ModelConfig } from "./model";
+import { workThrough, type PoolItem } from "./model-pool";
 import { isSealed, seal, unseal } from "./server-secret";
 import { auditActor, authorizeCaller, type Caller } from "./session";
 import { findEvalSet, recordOf } from "./snapshots";
@@ -64,8 +65,6 @@ import { env } from "./env";
 
 export const EVAL_HEARTBEAT_MS = 5_000;
 export const EVAL_STALE_MS = env().STUDIO_JOB_STALE_MS ?? 30_000;
-/** A run stops (failed, resumable) after this many endpoint failures in a row: the endpoint is down. */
-export const EVAL_MAX_FAILURES_IN_ROW = 5;
 /** Members read per query. */
 const PAGE = 100;
 /** The most tokens an answer may take: a thought, an action and one tool call. */
@@ -353,78 +352,54 @@ async function run(prisma: Db, id: string, signal: AbortSignal, me: string): Pro
     ).map((s) => [s.sha256, s.mime]),
   );
 
-  const abort = new AbortController();
-  if (signal.aborted) abort.abort();
-  else signal.addEventListener("abort", () => abort.abort(), { once: true });
-  let inRow = 0;
-  let stopped: string | null = null;
   const stillMine = async () => {
     const r = await prisma.evalRun.findUnique({ where: { id }, select: { state: true, runnerId: true } });
     return !!r && r.state === "running" && r.runnerId === me;
   };
 
-  const work = async (item: (typeof queue)[number]) => {
+  const work = async (item: (typeof queue)[number], { signal: callSignal }: PoolItem) => {
     const { sample, trajectory } = item;
     const mime = mimes.get(sample.step.screenshot.sha256);
-    try {
-      if (mime === undefined) throw appError("not_found", "error.screenshotMissing", { id: sample.step.screenshot.sha256 });
-      const answer = await chat(config, () => messagesFor(sample, mime), {
-        caller: { jobId: id },
-        maxTokens: ANSWER_TOKENS,
-        signal: abort.signal,
-      });
-      if (abort.signal.aborted) return;
-      const r = rewardFor(rule, answer.text, sample.groundTruth);
-      // A harmful step the model does not repeat is no failure: only non-harmful steps are named.
-      const failure = sample.annotation === "HARMFUL" ? null : failureKind(r, sample.groundTruth, answer.text);
-      const predicted = answerCallInOriginal(answer.text, frame.coords, sample.frames);
-      await prisma.$transaction([
-        prisma.evalStep.upsert({
-          where: { runId_trajectoryId_stepIndex: { runId: id, trajectoryId: trajectory.id!, stepIndex: sample.step.index } },
-          create: {
-            runId: id,
-            trajectoryId: trajectory.id!,
-            stepIndex: sample.step.index,
-            position: item.position,
-            app: trajectory.app,
-            gtAction: sample.groundTruth.gt_action.action,
-            predictedAction: predicted?.action ?? null,
-            response: answer.text,
-            extractMatch: r.extractMatch,
-            typeMatch: r.typeMatch,
-            hit: r.hit,
-            failure,
-            promptTokens: answer.promptTokens,
-            completionTokens: answer.completionTokens,
-          },
-          update: {},
-        }),
-        prisma.evalRun.update({
-          where: { id },
-          data: { promptTokens: { increment: answer.promptTokens }, completionTokens: { increment: answer.completionTokens } },
-        }),
-      ]);
-      inRow = 0;
-    } catch (e) {
-      if (abort.signal.aborted || stopped || reasonOf(e) === "cancelled") return;
-      inRow += 1;
-      if (inRow >= EVAL_MAX_FAILURES_IN_ROW) {
-        const last = e instanceof AppError ? (e.upstream ?? e.message) : (e as Error).message;
-        stopped = storeMessage({ key: "job.modelStopped", vars: { n: inRow }, detail: last });
-        abort.abort();
-      }
-    }
+    if (mime === undefined) throw appError("not_found", "error.screenshotMissing", { id: sample.step.screenshot.sha256 });
+    const answer = await chat(config, () => messagesFor(sample, mime), {
+      caller: { jobId: id },
+      maxTokens: ANSWER_TOKENS,
+      signal: callSignal,
+    });
+    if (callSignal.aborted) return;
+    const r = rewardFor(rule, answer.text, sample.groundTruth);
+    // A harmful step the model does not repeat is no failure: only non-harmful steps are named.
+    const failure = sample.annotation === "HARMFUL" ? null : failureKind(r, sample.groundTruth, answer.text);
+    const predicted = answerCallInOriginal(answer.text, frame.coords, sample.frames);
+    await prisma.$transaction([
+      prisma.evalStep.upsert({
+        where: { runId_trajectoryId_stepIndex: { runId: id, trajectoryId: trajectory.id!, stepIndex: sample.step.index } },
+        create: {
+          runId: id,
+          trajectoryId: trajectory.id!,
+          stepIndex: sample.step.index,
+          position: item.position,
+          app: trajectory.app,
+          gtAction: sample.groundTruth.gt_action.action,
+          predictedAction: predicted?.action ?? null,
+          response: answer.text,
+          extractMatch: r.extractMatch,
+          typeMatch: r.typeMatch,
+          hit: r.hit,
+          failure,
+          promptTokens: answer.promptTokens,
+          completionTokens: answer.completionTokens,
+        },
+        update: {},
+      }),
+      prisma.evalRun.update({
+        where: { id },
+        data: { promptTokens: { increment: answer.promptTokens }, completionTokens: { increment: answer.completionTokens } },
+      }),
+    ]);
   };
 
-  const workers = Array.from({ length: Math.max(1, config.concurrency) }, async () => {
-    for (;;) {
-      if (stopped || !(await stillMine())) return;
-      const next = queue.shift();
-      if (next === undefined) return;
-      await work(next);
-    }
-  });
-  await Promise.all(workers);
+  const stopped = await workThrough({ queue, concurrency: config.concurrency, signal, stillMine, work });
   if (stopped) return finish(prisma, id, me, "failed", stopped);
   if (!(await stillMine())) return;
   const missing = row.progressTotal - (await prisma.evalStep.count({ where: { runId: id } }));

@@ -29,7 +29,8 @@ import {
   type JobWhere,
 } from "./jobs";
 import { judgeTrajectory, REVIEWED_WHERE } from "./judge";
-import { modelConfig, PROMPTS, reasonOf, type ModelConfig } from "./model";
+import { modelConfig, PROMPTS, type ModelConfig } from "./model";
+import { workThrough } from "./model-pool";
 import { storedProvenance } from "./provenance";
 import { fromStore } from "./stored";
 import { askThought } from "./suggest";
@@ -56,12 +57,8 @@ import { readStoredError, storedMessageOf, storeMessage } from "./stored-message
 
 export const JOB_HEARTBEAT_MS = 5_000;
 export const JOB_STALE_MS = env().STUDIO_JOB_STALE_MS ?? 30_000;
-/**
- * A job stops (failed) after this many model failures in a row: the endpoint is down, not one step odd.
- * Exactly this many are recorded: the answers still in flight then (up to concurrency - 1) are
- * aborted, not counted, and asked again on resume.
- */
-export const MAX_FAILURES_IN_ROW = 5;
+/** The stop rule (failures in a row) is the model pool's, shared with evaluation runs. */
+export { MAX_FAILURES_IN_ROW } from "./model-pool";
 
 type JobRow = Awaited<ReturnType<Db["modelJob"]["findFirstOrThrow"]>>;
 
@@ -364,14 +361,6 @@ async function run(prisma: Db, id: string, signal: AbortSignal, me: string): Pro
   const actor: AuditActor = { id: null, label: `model-job:${id}` };
   const include = (JSON.parse(row.selectionJson) as Selection).includeSubmittedAndApproved ?? false;
   const queue = await pendingItems(prisma, row);
-  let inRow = 0;
-  let stopped: string | null = null;
-  // Aborted with the job's signal (cancelled, or taken over) and by the stop rule below: its model calls
-  // in flight stop, and nothing they answer is written.
-  const abort = new AbortController();
-  if (signal.aborted) abort.abort();
-  else signal.addEventListener("abort", () => abort.abort(), { once: true });
-
   const stillMine = async () => {
     row = await prisma.modelJob.findUnique({ where: { id } });
     return !!row && row.state === "running" && row.runnerId === me;
@@ -385,44 +374,28 @@ async function run(prisma: Db, id: string, signal: AbortSignal, me: string): Pro
   const addTokens = (p: number, c: number) =>
     prisma.modelJob.update({ where: { id }, data: { promptTokens: { increment: p }, completionTokens: { increment: c } } });
 
-  const work = async (itemId: string) => {
-    try {
+  const stopped = await workThrough({
+    queue,
+    concurrency: config.concurrency,
+    signal,
+    stillMine,
+    work: async (itemId, { signal: callSignal, isCancelled }) => {
       const tokens =
         row!.kind === "prefill"
-          ? await prefillStep(prisma, config, { jobId: id, stepId: itemId, actor, include, signal: abort.signal })
-          : await judgeItem(prisma, config, id, itemId, abort.signal);
+          ? await prefillStep(prisma, config, { jobId: id, stepId: itemId, actor, include, signal: callSignal })
+          : await judgeItem(prisma, config, id, itemId, callSignal);
       // Cancelled while the model answered: the answer was discarded, and nothing more is written.
       // A write that landed before the stop rule fired is recorded (it happened); one after a cancel never does.
-      if (tokens === null || (abort.signal.aborted && !stopped)) return;
+      if (tokens === null || isCancelled()) return;
       await addTokens(tokens.prompt, tokens.completion);
       await record(itemId, tokens.skipped ? "skipped" : "done", tokens.skipped ?? undefined);
-      inRow = 0;
-    } catch (e) {
-      if (abort.signal.aborted || stopped || reasonOf(e) === "cancelled") return;
-      // Counted before any await, so two failures landing together cannot both pass the limit.
-      inRow += 1;
-      if (inRow >= MAX_FAILURES_IN_ROW) {
-        // The endpoint's own words are the detail (the studio's sentence around them is the reader's language).
-        const last = e instanceof AppError ? (e.upstream ?? e.message) : (e as Error).message;
-        stopped = storeMessage({ key: "job.modelStopped", vars: { n: inRow }, detail: last });
-        abort.abort();
-      }
+    },
+    failed: async (itemId, e) => {
       const details = e instanceof AppError ? (e.details as { tokens?: { prompt: number; completion: number } } | undefined) : undefined;
       if (details?.tokens) await addTokens(details.tokens.prompt, details.tokens.completion);
       await record(itemId, "failed", (e as Error).message);
-    }
-  };
-
-  // `concurrency` workers share the queue; each checks the job's state before taking an item.
-  const workers = Array.from({ length: Math.max(1, config.concurrency) }, async () => {
-    for (;;) {
-      if (stopped || !(await stillMine())) return;
-      const next = queue.shift();
-      if (next === undefined) return;
-      await work(next);
-    }
+    },
   });
-  await Promise.all(workers);
   if (stopped) return finish(prisma, id, me, "failed", stopped);
   if (queue.length === 0 && (await stillMine())) await finish(prisma, id, me, "succeeded", null);
 }
