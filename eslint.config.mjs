@@ -45,6 +45,7 @@ const LAYERS = {
         "yazl",
         "busboy",
         "p-limit",
+        "p-queue",
         "csv-stringify",
       ),
       ...pkg("openai", "@aws-sdk/*", "esbuild"),

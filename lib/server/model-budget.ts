@@ -1,3 +1,4 @@
+import PQueue from "p-queue";
 import { appError } from "./errors";
 import { env } from "./env";
 
@@ -31,63 +32,6 @@ export function modelBudgets(): ModelBudgets {
 
 const MINUTE_MS = 60_000;
 
-/**
- * At most `limit` calls in flight; the rest wait in order. A waiter whose signal aborts leaves the
- * queue at once (its request is never sent). Written here rather than taken from p-limit, which has
- * no way to drop one queued call when its caller goes away.
- */
-export class Gate {
-  private active = 0;
-  private readonly waiting: { go: () => void }[] = [];
-  constructor(public limit: number) {}
-
-  get queued(): number {
-    return this.waiting.length;
-  }
-
-  /** Wait for a slot; resolves with its release function, rejects with the signal's reason if it aborts first. */
-  acquire(signal?: AbortSignal): Promise<() => void> {
-    signal?.throwIfAborted();
-    let released = false;
-    const release = () => {
-      if (released) return;
-      released = true;
-      this.active -= 1;
-      this.next();
-    };
-    if (this.active < this.limit) {
-      this.active += 1;
-      return Promise.resolve(release);
-    }
-    return new Promise((resolve, reject) => {
-      const waiter = {
-        go: () => {
-          signal?.removeEventListener("abort", onAbort);
-          this.active += 1;
-          resolve(release);
-        },
-      };
-      const onAbort = () => {
-        const i = this.waiting.indexOf(waiter);
-        if (i >= 0) this.waiting.splice(i, 1);
-        reject(signal!.reason);
-      };
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.waiting.push(waiter);
-    });
-  }
-
-  private next() {
-    while (this.active < this.limit && this.waiting.length > 0) this.waiting.shift()!.go();
-  }
-
-  /** Change the limit (an admin saved a new concurrency); waiters move up at once if it grew. */
-  setLimit(limit: number) {
-    this.limit = Math.max(1, limit);
-    this.next();
-  }
-}
-
 type Window = number[];
 
 /** Drop timestamps older than a minute; the window's length is then the count in the last minute. */
@@ -95,6 +39,12 @@ function recent(w: Window, now: number): Window {
   while (w.length > 0 && w[0]! <= now - MINUTE_MS) w.shift();
   return w;
 }
+
+/**
+ * One endpoint's concurrency gate: at most `concurrency` calls in flight, the rest wait in order (p-queue).
+ * A waiter whose signal aborts leaves the queue at once, so its request is never sent.
+ */
+export type Gate = PQueue;
 
 type BudgetState = {
   gates: Map<string, Gate>;
@@ -112,9 +62,11 @@ const state = (globalForBudget.studioModelBudget ??= {
 
 /** The gate of one endpoint (base URL and model) in this process, with its limit set to `concurrency`. */
 export function gateFor(endpoint: string, concurrency: number): Gate {
+  const limit = Math.max(1, concurrency);
   let gate = state.gates.get(endpoint);
-  if (!gate) state.gates.set(endpoint, (gate = new Gate(concurrency)));
-  if (gate.limit !== concurrency) gate.setLimit(concurrency);
+  if (!gate) state.gates.set(endpoint, (gate = new PQueue({ concurrency: limit })));
+  // An admin saved a new concurrency: waiters move up at once if it grew.
+  if (gate.concurrency !== limit) gate.concurrency = limit;
   return gate;
 }
 
@@ -148,7 +100,7 @@ export function admit(endpoint: string, gate: Gate, caller: ModelCaller, now = D
       { n: b.endpointPerMinute, s: Math.max(1, Math.ceil((all[0]! + MINUTE_MS - now) / 1000)) },
       { reason: "budget", budget: "endpoint-minute" },
     );
-  if (gate.queued >= b.endpointQueue)
+  if (gate.size >= b.endpointQueue)
     throw appError(
       "too_many_requests",
       "model.budget.endpointQueue",

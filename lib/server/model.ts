@@ -359,20 +359,21 @@ export async function chat(
   const endpoint = `${config.baseUrl}|${config.model}`;
   const gate = gateFor(endpoint, config.concurrency);
   const giveBack = admit(endpoint, gate, opts.caller);
+  const cancelled = () => modelCallError("cancelled", ref("model.error.cancelled"), config);
   try {
-    let release: () => void;
-    try {
-      release = await gate.acquire(opts.signal);
-    } catch {
-      throw modelCallError("cancelled", ref("model.error.cancelled"), config);
-    }
-    try {
-      if (opts.signal?.aborted) throw modelCallError("cancelled", ref("model.error.cancelled"), config);
-      const messages = await build();
-      return await send(config, messages, opts.maxTokens ?? 512, opts.signal);
-    } finally {
-      release();
-    }
+    if (opts.signal?.aborted) throw cancelled();
+    return await gate.add(
+      async () => {
+        if (opts.signal?.aborted) throw cancelled();
+        const messages = await build();
+        return send(config, messages, opts.maxTokens ?? 512, opts.signal);
+      },
+      { signal: opts.signal },
+    );
+  } catch (e) {
+    // Taken out of the queue before its turn: the queue rejects with the signal's reason.
+    if (!(e instanceof AppError) && opts.signal?.aborted) throw cancelled();
+    throw e;
   } finally {
     giveBack();
   }
