@@ -2,7 +2,7 @@ import { assignInput, type AssignablePerson, type AssignInput, type AssignResult
 import { roleSchema, type Actor } from "@/lib/domain/permissions";
 import { recordAudit } from "./audit";
 import { db as defaultDb, type Db } from "./db";
-import { AppError, appError } from "./errors";
+import { appError } from "./errors";
 import { auditActor, authorize } from "./session";
 import { studioNearDuplicates } from "./near-duplicates";
 import { originalsHeldBy } from "./overlap";
@@ -31,10 +31,9 @@ export async function assignTrajectories(
     });
     const missing = data.trajectoryIds.filter((id) => !rows.some((r) => r.id === id));
     if (missing.length)
-      throw new AppError(
-        "not_found",
-        `no trajectory ${missing.slice(0, 3).join(", ")}${missing.length > 3 ? ` and ${missing.length - 3} more` : ""}`,
-      );
+      throw appError("not_found", "error.noTrajectories", {
+        ids: `${missing.slice(0, 3).join(", ")}${missing.length > 3 ? ` (+${missing.length - 3})` : ""}`,
+      });
     const locked = rows.filter((r) => r.status === "submitted" || r.status === "approved");
     if (locked.length)
       throw appError("conflict", "error.assignLocked", {

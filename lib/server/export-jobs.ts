@@ -293,7 +293,7 @@ export async function startExportJob(
   const actor = auditActor(caller);
   const prisma = opts.db ?? defaultDb();
   if (!(EXPORT_STATUSES as readonly string[]).includes(input.status))
-    throw new AppError("unprocessable", `status must be one of ${EXPORT_STATUSES.join(", ")}`);
+    throw appError("unprocessable", "error.exportStatus", { list: EXPORT_STATUSES.join(", ") });
   let split: SplitSpec;
   try {
     split = parseSplit(input.split);

@@ -160,19 +160,15 @@ export async function startModelJob(
     const found = await prisma.trajectory.findMany({ where: { id: { in: ids } }, select: { id: true } });
     const missing = ids.filter((id) => !found.some((f) => f.id === id));
     if (missing.length)
-      throw new AppError(
-        "unprocessable",
-        `trajectoryIds: no trajectory ${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` and ${missing.length - 5} more` : ""}`,
-      );
+      throw appError("unprocessable", "error.jobNoTrajectory", {
+        ids: `${missing.slice(0, 5).join(", ")}${missing.length > 5 ? ` (+${missing.length - 5})` : ""}`,
+      });
     trajectoryIds = ids;
   }
   if (trajectoryIds.length === 0)
     throw input.kind === "prefill" && input.matching
       ? appError("unprocessable", include ? "model.prefill.noneMatchingIncluded" : "model.prefill.noneMatching")
-      : new AppError(
-          "unprocessable",
-          input.kind === "judge" ? "There is no reviewed trajectory to judge yet." : "trajectoryIds: choose at least one trajectory",
-        );
+      : appError("unprocessable", input.kind === "judge" ? "error.jobNothingToJudge" : "error.jobChooseTrajectory");
   const total =
     input.kind === "prefill" ? await prisma.step.count({ where: { trajectoryId: { in: trajectoryIds } } }) : trajectoryIds.length;
   const row = await prisma.$transaction(async (tx) => {
@@ -260,10 +256,7 @@ async function prefillMatching(prisma: Db, f: NonNullable<StartModelJobInput["ma
     );
     found.push(...page.filter((t) => writable.has(t.id)).map((t) => t.id));
     if (found.length > MAX_MATCHING_TRAJECTORIES)
-      throw new AppError(
-        "unprocessable",
-        `matching: more than ${MAX_MATCHING_TRAJECTORIES} trajectories match these filters; narrow them (app, status, text) and start one job per part.`,
-      );
+      throw appError("unprocessable", "error.jobTooManyMatch", { n: MAX_MATCHING_TRAJECTORIES });
   }
 }
 
@@ -282,10 +275,8 @@ export async function commandModelJob(
   const done = await commandJob(MODEL_JOBS, prisma, { actor: auditActor(actor), row, command });
   if (!done.ok) {
     if (done.reason === "changed") throw appError("conflict", "error.modelJobChanged");
-    throw new AppError(
-      "conflict",
-      `A ${row.state} job cannot be ${command === "pause" ? "paused" : command === "resume" ? "resumed" : "cancelled"}.`,
-    );
+    const key = command === "pause" ? "error.jobCannotPause" : command === "resume" ? "error.jobCannotResume" : "error.jobCannotCancel";
+    throw appError("conflict", key, { state: row.state });
   }
   return view(prisma, (await prisma.modelJob.findUnique({ where: { id } }))!);
 }

@@ -250,13 +250,11 @@ export async function releaseReview({ actor, id }: { actor: Actor; id: string },
 async function heldByOther(prisma: Db | Tx, id: string): Promise<AppError> {
   const t = await prisma.trajectory.findUnique({ where: { id }, select: { reviewLeaseById: true, reviewLeaseUntil: true } });
   const who = (await emails(prisma, [t?.reviewLeaseById ?? null])).get(t?.reviewLeaseById ?? "") ?? "another reviewer";
-  return new AppError(
+  return appError(
     "conflict",
-    `${who} is reviewing this trajectory (until ${t?.reviewLeaseUntil?.toISOString().slice(11, 16) ?? "?"} UTC); start the next review instead.`,
-    {
-      reviewer: who,
-      leaseUntil: t?.reviewLeaseUntil?.toISOString() ?? null,
-    },
+    "error.reviewHeld",
+    { who, until: t?.reviewLeaseUntil?.toISOString().slice(11, 16) ?? "?" },
+    { reviewer: who, leaseUntil: t?.reviewLeaseUntil?.toISOString() ?? null },
   );
 }
 
@@ -298,8 +296,7 @@ async function applyFixes(
   const fixed: number[] = [];
   for (const fix of fixes) {
     const row = await tx.step.findUnique({ where: { id: fix.stepId }, include: { screenshot: true } });
-    if (!row || row.trajectoryId !== t.id)
-      throw new AppError("unprocessable", `fixes: step ${fix.stepId} is not a step of this trajectory`);
+    if (!row || row.trajectoryId !== t.id) throw appError("unprocessable", "error.fixNotInTrajectory", { id: fix.stepId });
     if (row.version !== fix.version) {
       throw appError("conflict", "error.reviewStepConflict", { n: row.index + 1, now: row.version, yours: fix.version });
     }
@@ -308,9 +305,10 @@ async function applyFixes(
     if (isTrainingTarget(t, { index: row.index, verdict: next.verdict })) {
       const blocking = stepProblems(next, { width: row.screenshot.width, height: row.screenshot.height }).filter((p) => p.isBlocking);
       if (blocking.length > 0)
-        throw new AppError(
+        throw appError(
           "unprocessable",
-          `Step ${row.index + 1}: the fix is incomplete (${blocking.map((p) => p.detail ?? p.code).join("; ")}).`,
+          "error.fixIncomplete",
+          { n: row.index + 1, problems: blocking.map((p) => p.detail ?? p.code).join("; ") },
           { stepIndex: row.index, problems: blocking },
         );
     }
@@ -407,10 +405,9 @@ export async function decideReview(
     const from = fromStore(taskStatusSchema, t.status, `status of trajectory ${t.id}`);
     const to = nextStatus(from, data.decision);
     if (!to)
-      throw new AppError(
-        "conflict",
-        `a trajectory that is ${from.replace("_", " ")} cannot be ${data.decision === "approve" ? "approved" : "sent back"}`,
-      );
+      throw appError("conflict", data.decision === "approve" ? "error.cannotApprove" : "error.cannotSendBack", {
+        status: { key: `status.${from}` },
+      });
     const fixedSteps = await applyFixes(tx, actor, t, data.fixes);
     const snapshot = await snapshotOf(tx, t.id);
     const updated = await tx.trajectory.update({

@@ -105,7 +105,7 @@ const zh: Catalogue<typeof en> = {
   "dashboard.agreement": "成员间一致性",
   "dashboard.agreement.sub":
     "{n} 条轨迹由两到三人独立修正，逐步比较：点落在同一目标框内即一致（没有框时相距 {px} 像素以内），框的 IoU 不低于 {iou}，文本规范化后比较。",
-  "dashboard.agreement.alpha": "全体成员的 Krippendorff α 系数：动作类型 {actionType}，判定 {verdict}，结果 {outcome}。",
+  "dashboard.agreement.alpha": "全体成员的 Krippendorff 系数：动作类型 {actionType}，判定 {verdict}，结果 {outcome}。",
   "dashboard.agreement.none": "还没有提交的重叠分配工作：管理员可通过 POST /api/overlap 把轨迹分给多人。",
   "dashboard.agreement.byPair": "成员对",
   "dashboard.agreement.byApp": "应用",

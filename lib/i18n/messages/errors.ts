@@ -116,6 +116,22 @@ const en = {
   "job.modelFailed": "The model job failed on the server; it has been logged.",
   "job.modelStopped": "Stopped after {n} failures in a row; the last one is below.",
   "job.failed": "It failed.",
+  "error.reviewHeld": "{who} is reviewing this trajectory (until {until} UTC); start the next review instead.",
+  "error.fixNotInTrajectory": "fixes: step {id} is not a step of this trajectory",
+  "error.fixIncomplete": "Step {n}: the fix is incomplete ({problems}).",
+  "error.cannotApprove": "a trajectory that is {status} cannot be approved",
+  "error.cannotSendBack": "a trajectory that is {status} cannot be sent back",
+  "error.jobNoTrajectory": "trajectoryIds: no trajectory {ids}",
+  "error.jobNothingToJudge": "There is no reviewed trajectory to judge yet.",
+  "error.jobChooseTrajectory": "trajectoryIds: choose at least one trajectory",
+  "error.jobTooManyMatch":
+    "matching: more than {n} trajectories match these filters; narrow them (app, status, text) and start one job per part.",
+  "error.jobCannotPause": "A {state} job cannot be paused.",
+  "error.jobCannotResume": "A {state} job cannot be resumed.",
+  "error.jobCannotCancel": "A {state} job cannot be cancelled.",
+  "error.noTrajectories": "no trajectory {ids}",
+  "error.exportStatus": "status must be one of {list}",
+  "error.ownWork": "You worked on this trajectory ({reasons}); someone else has to review it.",
 } as const;
 
 const zh: Catalogue<typeof en> = {
@@ -229,6 +245,21 @@ const zh: Catalogue<typeof en> = {
   "job.modelFailed": "模型任务在服务器上失败，已记录日志。",
   "job.modelStopped": "连续失败 {n} 次后已停止；最后一次的详情见下方。",
   "job.failed": "失败。",
+  "error.reviewHeld": "{who} 正在审核这条轨迹（至 UTC {until}）；请开始下一条审核。",
+  "error.fixNotInTrajectory": "修正：步骤 {id} 不属于这条轨迹",
+  "error.fixIncomplete": "第 {n} 步：修正不完整（{problems}）。",
+  "error.cannotApprove": "状态为“{status}”的轨迹不能批准",
+  "error.cannotSendBack": "状态为“{status}”的轨迹不能退回",
+  "error.jobNoTrajectory": "trajectoryIds：没有轨迹 {ids}",
+  "error.jobNothingToJudge": "还没有已审核的轨迹可供评判。",
+  "error.jobChooseTrajectory": "trajectoryIds：请至少选择一条轨迹",
+  "error.jobTooManyMatch": "matching：符合筛选条件的轨迹超过 {n} 条；请缩小范围（应用、状态、文本），分几次启动任务。",
+  "error.jobCannotPause": "状态为 {state} 的任务不能暂停。",
+  "error.jobCannotResume": "状态为 {state} 的任务不能继续。",
+  "error.jobCannotCancel": "状态为 {state} 的任务不能取消。",
+  "error.noTrajectories": "没有轨迹 {ids}",
+  "error.exportStatus": "status 必须是以下之一：{list}",
+  "error.ownWork": "你参与过这条轨迹（{reasons}）；须由其他人审核。",
 };
 
 export const errors = { en, zh };
