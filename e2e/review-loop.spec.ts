@@ -161,6 +161,9 @@ test("two people close the review loop: comment on a step, send back, fix, reply
   const help = rp.getByRole("dialog", { name: "Keyboard shortcuts" });
   await expect(help).toContainText("Start next review");
   await expect(help).toContainText("Decide: request changes when a reason is written");
+  // The fix's keys (tools, box, undo) are listed with the review's, and when they apply.
+  await expect(help.locator('[data-shortcut="tool.box"]')).toHaveCount(1);
+  await expect(help).toContainText("Tool, box and undo keys work while a step's fix is open (F opens it).");
   await help.getByRole("button", { name: "Close" }).click();
   const step1 = rp.getByRole("article", { name: "Step 1", exact: true });
   // Chips name what a person changed: thought and clear action, not the imported box nobody touched.

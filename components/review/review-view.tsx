@@ -6,6 +6,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { HelpOverlay } from "@/components/editor/help-overlay";
 import { ErrorBox, Loading } from "@/components/ui/states";
 import { reviewShortcuts, type ReviewContextState } from "@/lib/canvas/review-shortcuts";
+import type { Shortcut } from "@/lib/canvas/shortcuts";
 import { createView, type View } from "@/lib/canvas/view";
 import { zoomHints } from "@/lib/canvas/view-shortcuts";
 import type { ZoomHints } from "@/components/step-canvas/step-canvas";
@@ -405,7 +406,14 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
             </li>
           ))}
         </ol>
-        {isHelpOpen && <HelpOverlay shortcuts={shortcuts} onClose={() => setHelpOpen(false)} />}
+        {isHelpOpen && (
+          // The fix keys (tools, box, undo) are listed too: they work while a step's fix is open (F).
+          <HelpOverlay
+            shortcuts={[...shortcuts, ...fixKeys] as readonly Shortcut<never>[]}
+            onClose={() => setHelpOpen(false)}
+            notes={t("review.help.fixKeys")}
+          />
+        )}
       </div>
     </EditorProvider>
   );
