@@ -18,6 +18,7 @@ export function ProjectLanes() {
   return (
     <section className="panel panel-pad admin-section" aria-labelledby="project-lanes-title">
       <h2 id="project-lanes-title">{t("lane.admin.title")}</h2>
+      <p className="sub">{t("lane.admin.sub")}</p>
       {projects.length === 0 ? (
         <p className="muted">{t("lane.admin.none")}</p>
       ) : (

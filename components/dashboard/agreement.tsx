@@ -87,7 +87,7 @@ function AgreementTable({ by, rows }: { by: By; rows: { name: string; fields: Fi
   const t = useT();
   const format = useFormat();
   return (
-    <div style={{ overflowX: "auto" }}>
+    <div className="table-scroll">
       <table className="table" aria-label={t(`dashboard.agreement.${by}`)}>
         <thead>
           <tr>

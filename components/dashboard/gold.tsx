@@ -30,7 +30,7 @@ export function GoldPanel() {
       ) : (
         <>
           <p className="sub">{t("dashboard.gold.sub", { threshold: format.percent(q.data.threshold) })}</p>
-          <div style={{ overflowX: "auto" }}>
+          <div className="table-scroll">
             <table className="table" aria-label={title}>
               <thead>
                 <tr>

@@ -4,11 +4,14 @@ import { useState } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { PrefillAction } from "@/components/admin/model-prefill";
 import { ErrorBox } from "@/components/ui/states";
+import type { TrajectoryRow } from "@/lib/domain/views";
 import { useFormat, useT } from "@/lib/i18n/react";
 import { assignablePeopleQuery, assignTrajectories, trajectoryKeys } from "@/lib/queries/trajectories";
+import { QualityActions } from "./quality-actions";
 
-/** For admins: give the selected trajectories to a person, or back to the pool. */
-export function AssignBar({ selected, onDone }: { selected: string[]; onDone: () => void }) {
+/** For admins: give the selected trajectories to a person or back to the pool, pre-annotate them, overlap them or mark them as gold. */
+export function AssignBar({ selected: rows, onDone }: { selected: TrajectoryRow[]; onDone: () => void }) {
+  const selected = rows.map((r) => r.id);
   const t = useT();
   const nf = useFormat().number;
   const client = useQueryClient();
@@ -63,6 +66,7 @@ export function AssignBar({ selected, onDone }: { selected: string[]; onDone: ()
         </span>
       )}
       {assign.isError && <ErrorBox error={assign.error} />}
+      <QualityActions selected={rows} onDone={onDone} />
     </div>
   );
 }

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import type { TrajectoryFilters } from "@/lib/domain/views";
+import type { TrajectoryFilters, TrajectoryRow } from "@/lib/domain/views";
 import { filtersToSearch, statsQuery, trajectoryListQuery } from "@/lib/queries/trajectories";
 import { fillNodes } from "@/components/ui/format";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
@@ -18,21 +18,22 @@ import { TrajectoryTable } from "./trajectory-table";
 export function TrajectoryList({ filters, canAssign = false }: { filters: TrajectoryFilters; canAssign?: boolean }) {
   const t = useT();
   const router = useRouter();
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  // The selected rows, by id: kept across pages, with what the bar needs to know of each (status, gold).
+  const [selected, setSelected] = useState<Map<string, TrajectoryRow>>(new Map());
   const selection = {
-    ids: selected,
-    toggle: (id: string) =>
+    ids: new Set(selected.keys()),
+    toggle: (row: TrajectoryRow) =>
       setSelected((prev) => {
-        const next = new Set(prev);
-        if (!next.delete(id)) next.add(id);
+        const next = new Map(prev);
+        if (!next.delete(row.id)) next.set(row.id, row);
         return next;
       }),
-    setAll: (ids: string[], on: boolean) =>
+    setAll: (rows: TrajectoryRow[], on: boolean) =>
       setSelected((prev) => {
-        const next = new Set(prev);
-        for (const id of ids)
-          if (on) next.add(id);
-          else next.delete(id);
+        const next = new Map(prev);
+        for (const row of rows)
+          if (on) next.set(row.id, row);
+          else next.delete(row.id);
         return next;
       }),
   };
@@ -82,7 +83,7 @@ export function TrajectoryList({ filters, canAssign = false }: { filters: Trajec
           canFilterAssignee={canAssign}
         />
         {/* Always there for those who may assign (its controls wait for a selection): the first tick never pushes the rows down. */}
-        {canAssign && <AssignBar selected={[...selected]} onDone={() => setSelected(new Set())} />}
+        {canAssign && <AssignBar selected={[...selected.values()]} onDone={() => setSelected(new Map())} />}
         {list.error ? (
           <div className="panel-pad">
             <ErrorBox error={list.error} />

@@ -3,7 +3,7 @@ import { Badge, StatusBadge } from "@/components/ui/badge";
 import type { TrajectoryRow, TrajectorySort } from "@/lib/domain/views";
 import { useFormat, useT } from "@/lib/i18n/react";
 
-type Selection = { ids: Set<string>; toggle: (id: string) => void; setAll: (ids: string[], on: boolean) => void };
+type Selection = { ids: Set<string>; toggle: (row: TrajectoryRow) => void; setAll: (rows: TrajectoryRow[], on: boolean) => void };
 /** The list's order: a column and a direction, or none (oldest first). */
 export type Sorting = { sort?: TrajectorySort; dir?: "asc" | "desc"; onSort: (sort: TrajectorySort, dir: "asc" | "desc") => void };
 
@@ -50,12 +50,7 @@ export function TrajectoryTable({ rows, selection, sorting }: { rows: Trajectory
                 type="checkbox"
                 aria-label={t("list.col.selectAll")}
                 checked={allOn}
-                onChange={(e) =>
-                  selection.setAll(
-                    rows.map((r) => r.id),
-                    e.target.checked,
-                  )
-                }
+                onChange={(e) => selection.setAll(rows, e.target.checked)}
               />
             </th>
           )}
@@ -78,7 +73,7 @@ export function TrajectoryTable({ rows, selection, sorting }: { rows: Trajectory
                   type="checkbox"
                   aria-label={t("list.col.select", { instruction: r.instruction })}
                   checked={selection.ids.has(r.id)}
-                  onChange={() => selection.toggle(r.id)}
+                  onChange={() => selection.toggle(r)}
                 />
               </td>
             )}
@@ -88,8 +83,20 @@ export function TrajectoryTable({ rows, selection, sorting }: { rows: Trajectory
             <td className="nowrap" data-i18n="data">
               {r.app}
             </td>
-            <td className="instruction" data-i18n="data">
-              <Link href={`/trajectories/${r.id}`}>{r.instruction}</Link>
+            <td className="instruction">
+              <Link href={`/trajectories/${r.id}`} data-i18n="data">
+                {r.instruction}
+              </Link>
+              {r.copies > 0 && (
+                <span className="badge badge-copies mark" title={t("list.copiesTitle", { n: nf(r.copies) })}>
+                  {t("list.copies", { n: nf(r.copies) })}
+                </span>
+              )}
+              {r.isGold && (
+                <span className="badge badge-gold mark" title={t("list.goldTitle")}>
+                  {t("list.gold")}
+                </span>
+              )}
               {r.nearDuplicate &&
                 (r.nearDuplicate.isKeeper ? (
                   <span className="badge badge-approved dup" title={t("list.dup.keeperTitle", { n: nf(r.nearDuplicate.groupSize) })}>

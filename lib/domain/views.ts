@@ -73,6 +73,10 @@ export const trajectoryRowSchema = z.object({
   sourceRef: z.string().nullable(),
   assignee: z.string().nullable(),
   updatedAt: z.coerce.string(),
+  /** How many people's independent copies were made of it (overlap, issue 26); 0: not overlapped. Copies themselves are not rows of the list. */
+  copies: z.number().int().nonnegative().default(0),
+  /** Marked as a gold task: its approved annotation is the answer people's gold copies are scored against. */
+  isGold: z.boolean().default(false),
   /**
    * Its near-duplicate group, given only under `duplicates=only`: the group's keeper (the trajectory a
    * deduplicated release keeps), whether this is it, and how many trajectories the group holds.

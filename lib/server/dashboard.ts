@@ -45,7 +45,7 @@ const recent = new WeakMap<Db, Map<string, { at: number; counting: Promise<Dashb
 async function countDashboard(prisma: Db, now: Date): Promise<Dashboard> {
   const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) - (DAYS - 1) * DAY_MS);
   const days = Array.from({ length: DAYS }, (_, i) => new Date(start.getTime() + i * DAY_MS));
-  // Seven grouped counts in plain SQL both dialects run as written (Prisma's groupBy costs several
+  // Nine grouped counts in plain SQL both dialects run as written (Prisma's groupBy costs several
   // times the database's own time, and the fortnight was fourteen queries): each reads an index
   // (Trajectory app/status and assignee/status, Step verdict, AuditEvent action/at), no rows one by one.
   type Count = { n: number | bigint };
@@ -56,10 +56,18 @@ async function countDashboard(prisma: Db, now: Date): Promise<Dashboard> {
     ),
     ", ",
   );
-  const [byAppStatus, verdicts, byAssignee, reviews, dailyRows, byLane] = await Promise.all([
+  const [byAppStatus, copiesByAppStatus, verdicts, copyVerdicts, byAssignee, reviews, dailyRows, byLane] = await Promise.all([
     prisma.$queryRaw<({ app: string; status: string } & Count)[]>`
       SELECT "app", "status", COUNT(*) AS "n" FROM "Trajectory" GROUP BY "app", "status"`,
+    // People's overlap and gold copies are not trajectories of their own: they and their steps are counted
+    // apart (a few rows, by the copyOfId index) and taken off, so the counts above still read an index alone.
+    prisma.$queryRaw<({ app: string; status: string } & Count)[]>`
+      SELECT "app", "status", COUNT(*) AS "n" FROM "Trajectory" WHERE "copyOfId" IS NOT NULL GROUP BY "app", "status"`,
     prisma.$queryRaw<({ verdict: string } & Count)[]>`SELECT "verdict", COUNT(*) AS "n" FROM "Step" GROUP BY "verdict"`,
+    prisma.$queryRaw<({ verdict: string } & Count)[]>`
+      SELECT s."verdict", COUNT(*) AS "n" FROM "Trajectory" t JOIN "Step" s ON s."trajectoryId" = t."id"
+      WHERE t."copyOfId" IS NOT NULL GROUP BY s."verdict"`,
+    // Each person's pipeline counts their copies: a copy is that person's work like any other task.
     prisma.$queryRaw<({ assigneeId: string; status: string } & Count)[]>`
       SELECT "assigneeId", "status", COUNT(*) AS "n" FROM "Trajectory" WHERE "assigneeId" IS NOT NULL GROUP BY "assigneeId", "status"`,
     prisma.$queryRaw<({ action: string } & Count)[]>`
@@ -73,10 +81,15 @@ async function countDashboard(prisma: Db, now: Date): Promise<Dashboard> {
   ]);
 
   const apps = new Map<string, Record<TaskStatus, number>>();
-  for (const row of byAppStatus) {
-    const counts = apps.get(row.app) ?? zeroStatuses();
-    if (row.status in counts) counts[row.status as TaskStatus] += Number(row.n);
-    apps.set(row.app, counts);
+  for (const [rows, sign] of [
+    [byAppStatus, 1],
+    [copiesByAppStatus, -1],
+  ] as const) {
+    for (const row of rows) {
+      const counts = apps.get(row.app) ?? zeroStatuses();
+      if (row.status in counts) counts[row.status as TaskStatus] += sign * Number(row.n);
+      apps.set(row.app, counts);
+    }
   }
 
   const people = await prisma.user.findMany({
@@ -106,7 +119,8 @@ async function countDashboard(prisma: Db, now: Date): Promise<Dashboard> {
       sentBack: n("review.reject"),
     };
   });
-  const verdictCount = (v: string) => Number(verdicts.find((r) => r.verdict === v)?.n ?? 0);
+  const verdictCount = (v: string) =>
+    Number(verdicts.find((r) => r.verdict === v)?.n ?? 0) - Number(copyVerdicts.find((r) => r.verdict === v)?.n ?? 0);
   const reviewCount = (a: string) => Number(reviews.find((r) => r.action === a)?.n ?? 0);
 
   // Handed in (submitted or approved) by lane; fast-lane work back in progress waits for its full correction.

@@ -130,12 +130,15 @@ export async function submitFastLane(
   return getTrajectory(id, prisma);
 }
 
+/** A project's trajectories, counted without people's overlap and gold copies of them. */
+const ORIGINALS = { where: { copyOfId: null } };
+
 /** The projects with their lane settings, for the admin (GET /api/projects). */
 export async function listProjectLanes({ actor }: { actor: Actor }, prisma: Db = defaultDb()): Promise<{ projects: ProjectLaneView[] }> {
   authorize(actor, "project.configure");
   const rows = await prisma.project.findMany({
     orderBy: { name: "asc" },
-    select: { id: true, name: true, fastLaneAfter: true, _count: { select: { trajectories: true } } },
+    select: { id: true, name: true, fastLaneAfter: true, _count: { select: { trajectories: ORIGINALS } } },
   });
   return {
     projects: rows.map((p) => ({
@@ -156,7 +159,7 @@ export async function setProjectLane(
   return prisma.$transaction(async (tx) => {
     const p = await tx.project.findUnique({
       where: { id },
-      select: { id: true, name: true, fastLaneAfter: true, _count: { select: { trajectories: true } } },
+      select: { id: true, name: true, fastLaneAfter: true, _count: { select: { trajectories: ORIGINALS } } },
     });
     if (!p) throw appError("not_found", "lane.error.projectMissing", { id });
     const before = fromStore(fastLaneAfterSchema.nullable(), p.fastLaneAfter, `project ${id}`) ?? "cut";

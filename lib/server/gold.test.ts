@@ -9,7 +9,7 @@ import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { StepAnnotation } from "@/lib/domain/annotation";
 import type { GoldAccuracy } from "@/lib/domain/gold";
-import type { TrajectoryView } from "@/lib/domain/views";
+import type { TrajectoryPage, TrajectoryView } from "@/lib/domain/views";
 import { CLI_ACTOR } from "./audit";
 import type { Db } from "./db";
 import { createUser } from "./people";
@@ -225,5 +225,23 @@ describe("gold tasks", () => {
     const bobPoint = csv.find((r) => r[0] === "bob@example.com" && r[4] === "point")!;
     expect(bobPoint.slice(1, 2).concat(bobPoint.slice(3))).toEqual(["1", "yes", "point", "1", "0", "0"]);
     expect(Number(bobPoint[2])).toBeCloseTo(8 / 12, 12);
+  });
+
+  it("the projects page lists each project's rate and gold tasks (the copies handed out are not gold tasks); admins only", async () => {
+    expect((await api("rev", "GET", "gold/rate")).status).toBe(403);
+    expect(await ok(api("admin", "GET", "gold/rate"))).toEqual({ projects: [{ project: "drinks", rate: 0.25, goldTasks: 1 }] });
+    expect(await db.trajectory.count({ where: { copyKind: "gold" } })).toBe(2);
+  });
+
+  it("the list shows the admin the gold original, marked, and none of its copies; an annotator's gold copy has no mark", async () => {
+    const admin = await ok<TrajectoryPage>(api("admin", "GET", "trajectories", { query: "?pageSize=200" }));
+    expect(admin.total).toBe(8);
+    expect(admin.rows.filter((r) => r.isGold).map((r) => r.id)).toEqual([goldId]);
+    const ann = await ok<TrajectoryPage>(api("ann", "GET", "trajectories", { query: "?pageSize=200" }));
+    expect(ann.total).toBe(4);
+    expect(ann.rows.every((r) => !r.isGold && r.copies === 0)).toBe(true);
+    // Unmarked, it is ordinary approved work again: no more gold copies are made of it.
+    expect(await ok(api("admin", "POST", "gold", { body: { trajectoryIds: [goldId], isGold: false } }))).toEqual({ changed: 1 });
+    expect(await ok(api("admin", "GET", "gold/rate"))).toEqual({ projects: [{ project: "drinks", rate: 0.25, goldTasks: 0 }] });
   });
 });

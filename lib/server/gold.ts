@@ -5,7 +5,7 @@
 // the agreement measures of lib/domain/agreement.ts.
 import { stepAgreement, trajectoryAgreement, STEP_AGREEMENT_FIELDS, TRAJECTORY_AGREEMENT_FIELDS } from "@/lib/domain/agreement";
 import { annotationOf, trajectoryAnnotationOf } from "@/lib/domain/annotation";
-import { goldMarkInput, goldRateInput, type GoldAccuracy, type GoldMarkInput, type GoldRateInput } from "@/lib/domain/gold";
+import { goldMarkInput, goldRateInput, type GoldAccuracy, type GoldMarkInput, type GoldRateInput, type GoldRates } from "@/lib/domain/gold";
 import type { Actor } from "@/lib/domain/permissions";
 import { splitThought, composeThought } from "@/lib/domain/thought";
 import { originalOutputSchema } from "@/lib/domain/trajectory";
@@ -73,6 +73,16 @@ export async function setGoldRate(
     });
     return { rate: data.rate };
   });
+}
+
+/** Every project's gold rate and its number of gold tasks, by name (admins: the projects page). */
+export async function listGoldRates({ actor }: { actor: Actor }, prisma: Db = defaultDb()): Promise<GoldRates> {
+  authorize(actor, "project.configure");
+  const rows = await prisma.project.findMany({
+    orderBy: { name: "asc" },
+    select: { name: true, goldRate: true, _count: { select: { trajectories: { where: { isGold: true, copyOfId: null } } } } },
+  });
+  return { projects: rows.map((p) => ({ project: p.name, rate: p.goldRate, goldTasks: p._count.trajectories })) };
 }
 
 /**

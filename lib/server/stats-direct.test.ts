@@ -11,6 +11,7 @@ import { CLI_ACTOR } from "./audit";
 import { sqlitePath } from "./config";
 import type { Db } from "./db";
 import { importFile } from "./import";
+import { makeCopies } from "./overlap";
 import { createUser } from "./people";
 import { sqliteStats } from "./stats-direct";
 import { blankPng, freshStudio } from "./testing/fixtures";
@@ -73,5 +74,18 @@ describe("studio stats without Prisma (SQLite)", () => {
     expect(sqliteStats(sqlitePath(url), { assigneeId: annotator.id })).toEqual(theirs);
     // Nobody assigned: zero everywhere, as getStats says.
     expect(sqliteStats(sqlitePath(url), { assigneeId: "nobody" })).toEqual(await getStats({ actor: { ...annotator, id: "nobody" } }, db));
+  });
+
+  it("leaves people's overlap copies out of the command line's counts and keeps them in their holder's", async () => {
+    const original = await db.trajectory.findFirstOrThrow({ where: { assigneeId: null }, select: { id: true } });
+    const admin: Actor = { id: "boss", email: "boss@example.com", name: "Boss", role: "admin" };
+    const [mine] = await db.$transaction((tx) => makeCopies(tx, admin, original.id, 2));
+    await db.trajectory.update({ where: { id: mine! }, data: { assigneeId: annotator.id } });
+    const everything = await getStats({ actor: CLI_ACTOR }, db);
+    expect(everything.trajectories).toBe(await db.trajectory.count({ where: { copyOfId: null } }));
+    expect(sqliteStats(sqlitePath(url))).toEqual(everything);
+    const theirs = await getStats({ actor: annotator }, db);
+    expect(theirs.trajectories).toBe(5);
+    expect(sqliteStats(sqlitePath(url), { assigneeId: annotator.id })).toEqual(theirs);
   });
 });

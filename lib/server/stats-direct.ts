@@ -13,8 +13,9 @@ type Count = { n: number; steps: number | null };
 /**
  * The studio's counts read straight from the SQLite file at `file` (an absolute path, as
  * config.sqlitePath gives it), over the trajectories assigned to `assigneeId` when given (an
- * annotator's view), else all of them (the command line's). Same shape and order as getStats: apps by
- * name in SQLite's binary order, projects by name in localeCompare order.
+ * annotator's view, their copies included), else all of them but people's overlap and gold copies (the
+ * command line's). Same shape and order as getStats: apps by name in SQLite's binary order, projects
+ * by name in localeCompare order.
  */
 export function sqliteStats(file: string, { assigneeId }: { assigneeId?: string } = {}): StudioStats {
   const db = new Database(file, { readonly: true, fileMustExist: true, timeout: 5_000 });
@@ -22,7 +23,8 @@ export function sqliteStats(file: string, { assigneeId }: { assigneeId?: string 
     // One read transaction: every count sees the same committed state, as Prisma's reads in a row may not
     // need to but a person comparing the numbers would expect.
     return db.transaction(() => {
-      const where = assigneeId === undefined ? "" : `WHERE "assigneeId" = ?`;
+      // As listedTo (trajectories.ts): a person's own work with their copies, else the trajectories without people's copies.
+      const where = assigneeId === undefined ? `WHERE "copyOfId" IS NULL` : `WHERE "assigneeId" = ?`;
       const args = assigneeId === undefined ? [] : [assigneeId];
       const all = <T>(sql: string) => db.prepare(sql).all(...args) as T[];
       const agg = all<Count>(`SELECT COUNT(*) AS n, SUM("stepCount") AS steps FROM "Trajectory" ${where}`)[0];

@@ -29,9 +29,20 @@ export function visibleTo(caller: Caller): { assigneeId?: string } {
   return isPerson(caller) && caller.role === "annotator" ? { assigneeId: caller.id } : {};
 }
 
+/**
+ * What the list and the counts show a caller: an annotator their own work, copies included (an overlap
+ * or gold copy is their task like any other, and a gold task must not stand out); everyone else the
+ * trajectories themselves, never people's copies of them (copyOfId set: lib/server/overlap.ts and gold.ts),
+ * which the original stands for with its copy count and gold mark.
+ */
+export function listedTo(caller: Caller): { assigneeId: string } | { copyOfId: null } {
+  const visible = visibleTo(caller);
+  return visible.assigneeId ? { assigneeId: visible.assigneeId } : { copyOfId: null };
+}
+
 /** Counts for the dashboard and `studio stats`, over what `actor` may see. */
 export async function getStats({ actor }: { actor: Caller }, prisma: Db = defaultDb()): Promise<StudioStats> {
-  const where = visibleTo(actor);
+  const where = listedTo(actor);
   const [agg, byStatus, byApp, byProject, projects, screenshots] = await Promise.all([
     prisma.trajectory.aggregate({ where, _count: { _all: true }, _sum: { stepCount: true } }),
     prisma.trajectory.groupBy({ by: ["status"], where, _count: { _all: true } }),
@@ -39,7 +50,7 @@ export async function getStats({ actor }: { actor: Caller }, prisma: Db = defaul
     // Read from the (projectId, status) index; the few project names are joined below.
     prisma.trajectory.groupBy({ by: ["projectId"], where, _count: { _all: true } }),
     prisma.project.findMany({ select: { id: true, name: true } }),
-    where.assigneeId
+    "assigneeId" in where
       ? prisma.step
           .findMany({ where: { trajectory: where }, distinct: ["screenshotSha"], select: { screenshotSha: true } })
           .then((r) => r.length)
@@ -102,6 +113,8 @@ type ListSqlRow = {
   sourceRef: string | null;
   updatedAt: Date | string;
   assignee: string | null;
+  overlap: number | bigint;
+  isGold: boolean | number;
 };
 
 type ListSqlInput = Omit<ListTrajectoriesInput, "pageSize" | "page" | "assignee" | "project"> & {
@@ -122,8 +135,17 @@ type ListSqlInput = Omit<ListTrajectoriesInput, "pageSize" | "page" | "assignee"
 
 // The project's name as a scalar subquery: one lookup by key per row of the page, not a join the planner could start from.
 const LIST_COLUMNS = Prisma.raw(
-  `t."id", (SELECT p."name" FROM "Project" p WHERE p."id" = t."projectId") AS "project", t."app", t."instruction", t."status", t."outcome", t."stepCount", t."source", t."sourceRef", t."updatedAt"`,
+  `t."id", (SELECT p."name" FROM "Project" p WHERE p."id" = t."projectId") AS "project", t."app", t."instruction", t."status", t."outcome", t."stepCount", t."source", t."sourceRef", t."updatedAt", t."overlap", t."isGold"`,
 );
+
+/**
+ * Originals only, for reviewers and admins (see listedTo): the NULL test written as a comparison with
+ * true. Plain `t."copyOfId" IS NULL` is an equality SQLite's planner (which has no statistics) would read
+ * off the copyOfId index, as if it matched a few rows, and then sort the whole list per request; compared
+ * with true it is a filter on the rows the sort's index yields. PostgreSQL folds `x = true` back to `x`,
+ * so its planner still prices the NULL test from its statistics. Both run it as written.
+ */
+const ORIGINALS_ONLY = Prisma.sql`(t."copyOfId" IS NULL) = (1 = 1)`;
 
 /**
  * The list's queries for what `caller` may see with these filters, sort and page: the count, and the
@@ -136,9 +158,9 @@ const LIST_COLUMNS = Prisma.raw(
 export function listSql(caller: Caller, input: ListSqlInput) {
   const page = input.page ?? 1;
   const pageSize = input.pageSize ?? 50;
-  const visible = visibleTo(caller);
+  const listed = listedTo(caller);
   const conditions: Prisma.Sql[] = [
-    ...(visible.assigneeId ? [Prisma.sql`t."assigneeId" = ${visible.assigneeId}`] : []),
+    "assigneeId" in listed ? Prisma.sql`t."assigneeId" = ${listed.assigneeId}` : ORIGINALS_ONLY,
     ...(input.projectId ? [Prisma.sql`t."projectId" = ${input.projectId}`] : []),
     ...(input.app ? [Prisma.sql`t."app" = ${input.app}`] : []),
     ...(input.status ? [Prisma.sql`t."status" = ${input.status}`] : []),
@@ -257,6 +279,8 @@ export async function listTrajectories({ actor, ...input }: { actor: Caller } & 
       sourceRef: r.sourceRef,
       assignee: r.assignee,
       updatedAt: new Date(r.updatedAt).toISOString(),
+      copies: Number(r.overlap),
+      isGold: Boolean(r.isGold),
       ...(groups?.has(r.id) ? { nearDuplicate: groups.get(r.id)! } : {}),
     })),
   };

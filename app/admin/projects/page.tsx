@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { ProjectGold } from "@/components/admin/project-gold";
 import { ProjectLanes } from "@/components/admin/project-lanes";
 import { isLocale, translator } from "@/lib/i18n";
 import { pageActor } from "@/lib/server/page-auth";
@@ -13,9 +14,10 @@ export default async function ProjectsPage() {
     <main className="page admin-page">
       <div className="page-head">
         <h1>{t("lane.admin.pageTitle")}</h1>
-        <span className="sub">{t("lane.admin.sub")}</span>
+        <span className="sub">{t("projects.pageSub")}</span>
       </div>
       <ProjectLanes />
+      <ProjectGold />
     </main>
   );
 }

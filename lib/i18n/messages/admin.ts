@@ -169,6 +169,20 @@ const en = {
   "export.trainerNotMeasured": "Run a bridge command: it measures the rows it writes and prints the lengths and pixel limits they need.",
   "export.unreviewedWarning":
     "Exported with status “all”: it holds unreviewed model output. The bridge refuses it for training unless run with --allow-unreviewed.",
+  "projects.pageSub": "Per project: what the fast lane does after the first error, and how often gold tasks are mixed into people's work.",
+  // Gold tasks per project (issue 26 item 4).
+  "gold.admin.title": "Gold tasks",
+  "gold.admin.sub":
+    "The share of each person's takes that are gold tasks, from 0 to {max} %. Mark approved trajectories as gold on the trajectory list; each person then gets fresh copies of them, unannounced, and the dashboard scores what they hand in.",
+  "gold.admin.project": "Project",
+  "gold.admin.tasks": "Gold tasks",
+  "gold.admin.rate": "Gold rate",
+  "gold.admin.rateFor": "Gold rate of {project}, in percent",
+  "gold.admin.save": "Save",
+  "gold.admin.saveFor": "Save the gold rate of {project}",
+  "gold.admin.range": "A rate from 0 to {max} %.",
+  "gold.admin.saved": "Gold rate of {project} saved: {rate}.",
+  "gold.admin.none": "No projects yet.",
 } as const;
 
 const zh: Catalogue<typeof en> = {
@@ -338,6 +352,19 @@ const zh: Catalogue<typeof en> = {
     "按 max_pixels {maxPixels} 统计了 {rows} 个训练样本：最长提示约 {prompt} 个 token（其中图像 {image} 个），最长样本约 {sequence} 个 token。桥接会重新统计自己写出的行并打印同样的设置。",
   "export.trainerNotMeasured": "运行桥接命令：它会统计写出的行，并打印这些行需要的长度和像素上限。",
   "export.unreviewedWarning": "此导出的状态为“全部”：其中含有未审核的模型输出。除非加上 --allow-unreviewed，桥接会拒绝用它生成训练数据。",
+  "projects.pageSub": "按项目设置：快速通道在首个错误之后如何处理，以及金标任务混入成员工作的频率。",
+  "gold.admin.title": "金标任务",
+  "gold.admin.sub":
+    "每人领取的任务中金标任务所占的比例，从 0 到 {max} %。在轨迹列表中把已通过的轨迹标为金标；之后每位成员会不经提示地领到它们的新副本，仪表盘会给他们提交的结果评分。",
+  "gold.admin.project": "项目",
+  "gold.admin.tasks": "金标任务",
+  "gold.admin.rate": "金标比例",
+  "gold.admin.rateFor": "{project} 的金标比例（百分比）",
+  "gold.admin.save": "保存",
+  "gold.admin.saveFor": "保存 {project} 的金标比例",
+  "gold.admin.range": "比例须在 0 到 {max} % 之间。",
+  "gold.admin.saved": "已保存 {project} 的金标比例：{rate}。",
+  "gold.admin.none": "还没有项目。",
 };
 
 export const admin = { en, zh };

@@ -41,7 +41,8 @@ const en = {
   "dashboard.agreement.sub":
     "{n} trajectories corrected independently by two or three people, compared step by step: points agree inside the same target box (else within {px} px), boxes at IoU {iou} or more, texts after normalising.",
   "dashboard.agreement.alpha": "Krippendorff's alpha across everyone: action type {actionType}, verdict {verdict}, outcome {outcome}.",
-  "dashboard.agreement.none": "No overlapped work handed in yet: an admin gives trajectories to several people with POST /api/overlap.",
+  "dashboard.agreement.none":
+    "No overlapped work handed in yet: an admin gives trajectories to 2 or 3 people from the trajectory list's selection bar.",
   "dashboard.agreement.byPair": "Pair of people",
   "dashboard.agreement.byApp": "App",
   "dashboard.agreement.byActionType": "Action type",
@@ -106,7 +107,7 @@ const zh: Catalogue<typeof en> = {
   "dashboard.agreement.sub":
     "{n} 条轨迹由两到三人独立修正，逐步比较：点落在同一目标框内即一致（没有框时相距 {px} 像素以内），框的 IoU 不低于 {iou}，文本规范化后比较。",
   "dashboard.agreement.alpha": "全体成员的 Krippendorff 系数：动作类型 {actionType}，判定 {verdict}，结果 {outcome}。",
-  "dashboard.agreement.none": "还没有提交的重叠分配工作：管理员可通过 POST /api/overlap 把轨迹分给多人。",
+  "dashboard.agreement.none": "还没有提交的重叠分配工作：管理员可在轨迹列表的选择栏中把轨迹分给 2 或 3 人。",
   "dashboard.agreement.byPair": "成员对",
   "dashboard.agreement.byApp": "应用",
   "dashboard.agreement.byActionType": "动作类型",

@@ -1,7 +1,13 @@
-// PUT /api/gold/rate: the share of each person's takes that are gold tasks, per project (admins)
-import { goldRateInput, goldRateResultSchema } from "@/lib/domain/gold";
-import { setGoldRate } from "@/lib/server/gold";
+// GET /api/gold/rate: every project's gold rate and gold tasks; PUT: the share of each person's takes that are gold tasks, per project (admins)
+import { goldRateInput, goldRateResultSchema, goldRatesSchema } from "@/lib/domain/gold";
+import { listGoldRates, setGoldRate } from "@/lib/server/gold";
 import { route } from "@/lib/server/route";
+
+export const GET = route({
+  permission: "project.configure",
+  output: goldRatesSchema,
+  handler: ({ actor }) => listGoldRates({ actor }),
+});
 
 export const PUT = route({
   permission: "project.configure",
