@@ -57,9 +57,11 @@ export function AssignBar({ selected, onDone }: { selected: string[]; onDone: ()
       <PrefillAction selected={selected} />
       {assign.isSuccess && (
         <span role="status">
-          {assign.data.skipped
-            ? t("list.assign.doneSkipped", { n: nf(assign.data.assigned), skipped: nf(assign.data.skipped) })
-            : t("list.assign.done", { n: nf(assign.data.assigned) })}
+          {assign.variables === null
+            ? t("list.assign.returned", { n: nf(assign.data.assigned) })
+            : assign.data.skipped
+              ? t("list.assign.doneSkipped", { n: nf(assign.data.assigned), skipped: nf(assign.data.skipped) })
+              : t("list.assign.done", { n: nf(assign.data.assigned) })}
         </span>
       )}
       {assign.isError && <ErrorBox error={assign.error} />}

@@ -11,7 +11,7 @@ import sharp from "sharp";
 import {
   actionToken,
   DEFAULT_MAX_SCREEN_DISTANCE,
-  DHASH_GRID,
+  DHASH_RESIZE,
   dHashOfGrid,
   groupNearDuplicates,
   hashHex,
@@ -30,11 +30,7 @@ import { RunLog, writeJson, type BridgeIo } from "./output";
  * move few bits; different screens differ in about half. Bit 0 is the top-left pair.
  */
 export async function dHash(file: string | Buffer): Promise<bigint> {
-  const px = await sharp(file)
-    .greyscale()
-    .resize(DHASH_GRID.width, DHASH_GRID.height, { fit: "fill", kernel: "lanczos3" })
-    .raw()
-    .toBuffer();
+  const px = await sharp(file).greyscale().resize(DHASH_RESIZE).raw().toBuffer();
   return dHashOfGrid(px);
 }
 

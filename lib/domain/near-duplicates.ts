@@ -47,6 +47,13 @@ export function actionToken(call: { action: string; text?: unknown; button?: unk
 export const DHASH_GRID = { width: 9, height: 8 } as const;
 
 /**
+ * How a screenshot becomes that raster, as sharp's resize options: the whole image (aspect ignored) to
+ * DHASH_GRID with the lanczos3 kernel, after sharp's greyscale (which sharp applies before resizing). The
+ * import, the server's lazy pass and `bridge dedupe` all shrink with these, so their hashes are equal.
+ */
+export const DHASH_RESIZE = { ...DHASH_GRID, fit: "fill", kernel: "lanczos3" } as const;
+
+/**
  * The 64-bit difference hash of a 9x8 greyscale raster (row-major, DHASH_GRID): one bit per horizontally
  * adjacent pair, set when the left pixel is brighter; bit 0 is the top-left pair. The bridge (from an
  * export's files) and the server (at import) both shrink the screenshot with sharp and call this, so a

@@ -1,0 +1,106 @@
+// Issue 27: the import makes each screenshot's near-duplicate hash (dHash) from the decode that proves the
+// screenshot, and writes it with the screenshot's row, so grouping needs no lazy pass after a fresh import.
+// The hash must be the one the lazy pass (dHashOfImage, lib/server/near-duplicates.ts) computes from the
+// stored file: checked here over the fixtures' real screenshots, PNGs decoded on the reader threads and
+// JPEG/WebP copies of the cookbook's decoded on the import's own thread.
+import { copyFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import { COOKBOOK_EN_PNG, COOKBOOK_ZH_PNG, MOBILE_R1_RELEASE_JSONL, MOBILE_R1_RELEASE_TAP_JSONL } from "@/fixtures";
+import { hashHex } from "@/lib/domain/near-duplicates";
+import type { Db } from "./db";
+import { importFile } from "./import";
+import { dHashOfImage, readSignatures, storeScreenshotHashes } from "./near-duplicates";
+import { readScreenshot } from "./screenshot-store";
+import { freshStudio } from "./testing/fixtures";
+
+/** A UI-S1 line of one step per screenshot file name. */
+const uiS1Line = (goal: string, shots: string[]) =>
+  JSON.stringify({
+    goal,
+    app: "Settings",
+    steps: shots.map((screenshot) => ({
+      action_content: { action: "click", coordinate: [10, 20] },
+      thought: "Go on.",
+      action_description: "Go on",
+      screenshot,
+    })),
+  });
+
+/** Every screenshot row with the lazy pass's hash of its stored file beside the hash the import stored. */
+async function storedAndLazy(db: Db) {
+  const rows = await db.screenshot.findMany({ select: { sha256: true, mime: true, dhash: true }, orderBy: { sha256: "asc" } });
+  return Promise.all(
+    rows.map(async (r) => ({
+      sha256: r.sha256,
+      mime: r.mime,
+      stored: r.dhash,
+      lazy: hashHex(await dHashOfImage((await readScreenshot(r.sha256, r.mime, "original")).bytes)),
+    })),
+  );
+}
+
+describe("the dHash made at import", () => {
+  it("is stored for every screenshot and equals the lazy pass's hash of the same file, bit for bit", async () => {
+    const { db, dir } = await freshStudio();
+    // The Mobile-R1 fixture's 25 screenshots (1080x2400, 1440x3200 and scaled ones), decoded on the reader threads.
+    for (const file of [MOBILE_R1_RELEASE_JSONL, MOBILE_R1_RELEASE_TAP_JSONL]) {
+      expect(await importFile({ file, format: "mobile-r1", db })).toMatchObject({ ok: true });
+    }
+    // The cookbook's two real screenshots as PNG, JPEG and WebP (the last two are decoded on the import's thread).
+    const shots: string[] = [];
+    for (const [name, png] of [
+      ["en", COOKBOOK_EN_PNG],
+      ["zh", COOKBOOK_ZH_PNG],
+    ] as const) {
+      await copyFile(png, path.join(dir, `${name}.png`));
+      await sharp(png)
+        .jpeg({ quality: 85 })
+        .toFile(path.join(dir, `${name}.jpg`));
+      await sharp(png)
+        .webp({ quality: 80 })
+        .toFile(path.join(dir, `${name}.webp`));
+      shots.push(`${name}.png`, `${name}.jpg`, `${name}.webp`);
+    }
+    const file = path.join(dir, "cookbook.jsonl");
+    await writeFile(file, `${uiS1Line("Open the settings", shots)}\n`);
+    expect(await importFile({ file, format: "ui-s1", screenshotsDir: dir, db })).toMatchObject({ ok: true, steps: 6 });
+
+    const rows = await storedAndLazy(db);
+    expect(rows).toHaveLength(25 + 6);
+    expect(new Set(rows.map((r) => r.mime))).toEqual(new Set(["image/png", "image/jpeg", "image/webp"]));
+    for (const r of rows) expect(r.stored, `${r.sha256} (${r.mime})`).toBe(r.lazy);
+    // Distinct screens, distinct hashes: the stored values are real hashes, not one constant.
+    expect(new Set(rows.map((r) => r.stored)).size).toBeGreaterThan(20);
+    // Nothing is left for the lazy pass, and grouping reads every trajectory.
+    expect(await storeScreenshotHashes(db)).toBe(0);
+    expect((await readSignatures(db)).unhashed).toBe(0);
+    await db.$disconnect();
+  });
+
+  it("fills in a screenshot the studio held without a hash when a new trajectory shows it; the lazy pass keeps the rest", async () => {
+    const { db, dir } = await freshStudio();
+    await copyFile(COOKBOOK_EN_PNG, path.join(dir, "en.png"));
+    await copyFile(COOKBOOK_ZH_PNG, path.join(dir, "zh.png"));
+    const first = path.join(dir, "first.jsonl");
+    await writeFile(first, `${uiS1Line("Open the settings", ["en.png"])}\n${uiS1Line("Open the mail", ["zh.png"])}\n`);
+    expect(await importFile({ file: first, format: "ui-s1", screenshotsDir: dir, db })).toMatchObject({ ok: true });
+    // As rows imported before the import hashed look.
+    await db.screenshot.updateMany({ data: { dhash: null } });
+    expect((await readSignatures(db)).unhashed).toBe(2);
+
+    const second = path.join(dir, "second.jsonl");
+    await writeFile(second, `${uiS1Line("Open the display settings", ["en.png"])}\n`);
+    expect(await importFile({ file: second, format: "ui-s1", screenshotsDir: dir, db })).toMatchObject({ ok: true, trajectories: 1 });
+    const rows = await storedAndLazy(db);
+    const en = rows.find((r) => r.stored !== null)!;
+    expect(rows.filter((r) => r.stored !== null)).toHaveLength(1);
+    expect(en.stored).toBe(en.lazy);
+    // The screenshot no new trajectory showed is still hashed by the lazy pass, to the same value as ever.
+    expect(await storeScreenshotHashes(db)).toBe(1);
+    for (const r of await storedAndLazy(db)) expect(r.stored).toBe(r.lazy);
+    expect((await readSignatures(db)).unhashed).toBe(0);
+    await db.$disconnect();
+  });
+});
