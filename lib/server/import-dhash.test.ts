@@ -2,15 +2,20 @@
 // screenshot, and writes it with the screenshot's row, so grouping needs no lazy pass after a fresh import.
 // The hash must be the one the lazy pass (dHashOfImage, lib/server/near-duplicates.ts) computes from the
 // stored file: checked here over the fixtures' real screenshots, PNGs decoded on the reader threads and
-// JPEG/WebP copies of the cookbook's decoded on the import's own thread.
+// JPEG/WebP copies of the cookbook's decoded on the import's own thread. Hashes stored before the definition
+// changed (dHashOf: shrunk, then grey) are cleared by a migration, for the lazy pass to make again.
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { copyFile, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
+import Database from "better-sqlite3";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { COOKBOOK_EN_PNG, COOKBOOK_ZH_PNG, MOBILE_R1_RELEASE_JSONL, MOBILE_R1_RELEASE_TAP_JSONL } from "@/fixtures";
 import { hashHex } from "@/lib/domain/near-duplicates";
 import type { Db } from "./db";
 import { importFile } from "./import";
+import { loadMigrations, migrate } from "./migrate";
 import { dHashOfImage, readSignatures, storeScreenshotHashes } from "./near-duplicates";
 import { readScreenshot } from "./screenshot-store";
 import { freshStudio } from "./testing/fixtures";
@@ -102,5 +107,33 @@ describe("the dHash made at import", () => {
     for (const r of await storedAndLazy(db)) expect(r.stored).toBe(r.lazy);
     expect((await readSignatures(db)).unhashed).toBe(0);
     await db.$disconnect();
+  });
+
+  it("made the older way (greyed before the shrink), is cleared by the migration that changed the definition", async () => {
+    const work = mkdtempSync(path.join(os.tmpdir(), "mig-dhash-"));
+    const all = loadMigrations("sqlite");
+    const at = all.findIndex((m) => m.name.endsWith("_dhash_shrink_first"));
+    expect(at).toBeGreaterThan(0);
+    // A database migrated to just before it, holding a screenshot hashed the older way...
+    cpSync(path.resolve("prisma"), path.join(work, "prisma"), { recursive: true });
+    for (const m of all.slice(at)) rmSync(path.join(work, "prisma/migrations/sqlite", m.name), { recursive: true });
+    const file = path.join(work, "db.sqlite");
+    const cwd = process.cwd();
+    process.chdir(work);
+    try {
+      await migrate(`file:${file}`);
+    } finally {
+      process.chdir(cwd);
+    }
+    const raw = new Database(file);
+    raw.exec(
+      `INSERT INTO "Screenshot" (sha256, width, height, bytes, mime, dhash) VALUES ('s', 10, 10, 1, 'image/png', '8c8811711729e8c2')`,
+    );
+    raw.close();
+    // ...brought up to date: the row stays, its hash is gone (the lazy pass makes it again).
+    expect((await migrate(`file:${file}`)).applied).toEqual(all.slice(at).map((m) => m.name));
+    const after = new Database(file, { readonly: true });
+    expect(after.prepare(`SELECT sha256, dhash FROM "Screenshot"`).all()).toEqual([{ sha256: "s", dhash: null }]);
+    after.close();
   });
 });

@@ -5,15 +5,15 @@
 // Every screenshot is also decoded once, through sharp (libvips), before the import accepts it: a file
 // whose header looks right but whose pixels do not decode (header-only, garbage pixel data, an HTML page
 // behind a PNG signature) would otherwise import and then fail on every view. That one decode also makes
-// the screenshot's near-duplicate hash (issue 27): the image is greyed and shrunk to the dHash's 9x8 grid
-// (every row is read to make it, none is kept), with the very pipeline of the server's lazy dHashOfImage
-// (lib/server/near-duplicates.ts), so the hash stored at import is the one grouping would have computed.
+// the screenshot's near-duplicate hash (issue 27): the image is shrunk to the dHash's 9x8 grid (every row is
+// read to make it, none is kept) by dHashOf (lib/domain/near-duplicates.ts), the function the server's lazy
+// pass and `bridge dedupe` call too, so the hash stored at import is the one grouping would have computed.
 // A PNG is decoded by the reader thread that read it (import-reader.ts); what that thread did not decode
 // is decoded here, in the same way and with the same words.
 import { createHash } from "node:crypto";
 import type { Metadata, default as Sharp } from "sharp";
 import { LIMITS } from "@/lib/domain/limits";
-import { DHASH_RESIZE, dHashOfGrid, hashHex } from "@/lib/domain/near-duplicates";
+import { dHashOf, hashHex } from "@/lib/domain/near-duplicates";
 import { problemOf, type ImportProblemCode, type ProblemParams } from "@/lib/domain/problems";
 import { AppError } from "./errors";
 
@@ -56,21 +56,15 @@ export function checkImageSize(file: string, size: { width: number; height: numb
 }
 
 /**
- * Decode an image (a file path or its bytes), within LIMITS.screenshotPixels, into its dHash grid (greyed,
- * every row read and shrunk to 9x8): the proof that every row decodes, and the image's near-duplicate
- * hash, returned as 16 hex digits. Throws an AppError naming `file` when it does not decode.
+ * Decode an image (a file path or its bytes), within LIMITS.screenshotPixels, into its dHash (dHashOf: every
+ * row read and shrunk to 9x8): the proof that every row decodes, and the image's near-duplicate hash,
+ * returned as 16 hex digits. Throws an AppError naming `file` when it does not decode.
  */
 export async function proveDecodes(file: string, source: string | Buffer, size: { width: number; height: number }): Promise<string> {
   checkImageSize(file, size);
   try {
-    const grid = await (
-      await loadSharp()
-    )(source, { limitInputPixels: LIMITS.screenshotPixels, failOn: "error" })
-      .greyscale()
-      .resize(DHASH_RESIZE)
-      .raw()
-      .toBuffer();
-    return hashHex(dHashOfGrid(grid));
+    const sharp = await loadSharp();
+    return hashHex(await dHashOf(sharp(source, { limitInputPixels: LIMITS.screenshotPixels, failOn: "error" })));
   } catch (e) {
     throw undecodable(file, (e as Error).message);
   }

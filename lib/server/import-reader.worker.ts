@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import type sharpModule from "sharp";
-import { DHASH_RESIZE, dHashOfGrid, hashHex } from "../domain/near-duplicates";
+import { dHashOf, hashHex } from "../domain/near-duplicates";
 import type { Proof, ReaderLimits, ReadReply, ReadRequest } from "./import-reader";
 
 type Sharp = typeof sharpModule;
@@ -83,23 +83,18 @@ const fits = (png: Png) => png.width <= limits.side && png.height <= limits.side
 
 /**
  * { decoded: true, dhash }, { undecodable: words } or {} (not decoded here), for PNG bytes of this size. The
- * one decode both proves every row and makes the near-duplicate hash: shrinking to the dHash grid reads every
- * row, as proveDecodes' decode does (import-image.ts), with the same pipeline as the server's dHashOfImage.
+ * one decode both proves every row and makes the near-duplicate hash (dHashOf: shrinking to the dHash grid
+ * reads every row), as proveDecodes does on the import's thread (import-image.ts).
  */
 function prove(sha256: string, bytes: Buffer, png: Png): Promise<Proof> {
   const decoder = fits(png) ? loadSharp() : null;
   if (!decoder) return Promise.resolve({});
   let p = proofs.get(sha256);
   if (!p) {
-    p = decoder(bytes, { limitInputPixels: limits.pixels, failOn: "error" })
-      .greyscale()
-      .resize(DHASH_RESIZE)
-      .raw()
-      .toBuffer()
-      .then(
-        (grid): Proof => ({ decoded: true, dhash: hashHex(dHashOfGrid(grid)) }),
-        (e: unknown): Proof => ({ undecodable: String((e as Error | undefined)?.message ?? e).trim() }),
-      );
+    p = dHashOf(decoder(bytes, { limitInputPixels: limits.pixels, failOn: "error" })).then(
+      (hash): Proof => ({ decoded: true, dhash: hashHex(hash) }),
+      (e: unknown): Proof => ({ undecodable: String((e as Error | undefined)?.message ?? e).trim() }),
+    );
     proofs.set(sha256, p);
   }
   return p;

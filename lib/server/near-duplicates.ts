@@ -4,16 +4,16 @@
 // lib/domain/near-duplicates.ts, the same as `bridge dedupe` applies to an export.
 //
 // The import makes each hash from the decode that proves the screenshot (import-reader.worker.ts,
-// import-image.ts: the same sharp pipeline as dHashOfImage below, on the same bytes) and writes it with the
-// screenshot's row, so a fresh import leaves nothing to hash here. storeScreenshotHashes is the lazy pass for
-// rows imported before that (old data): it reads each image from the store and hashes it once, when grouping
-// first needs it (about 20-180 ms per 1080x2400 PNG on a loaded 2-core machine, store read included).
+// import-image.ts: dHashOf, as dHashOfImage below, on the same bytes) and writes it with the screenshot's
+// row, so a fresh import leaves nothing to hash here. storeScreenshotHashes is the lazy pass for rows
+// imported before that (old data, and every row once the dHash's definition changed: migration
+// 20261128112832_dhash_shrink_first cleared the hashes made the older way): it reads each image from the
+// store and hashes it once, when grouping first needs it.
 import type { default as Sharp } from "sharp";
 import {
   actionToken,
   DEFAULT_MAX_SCREEN_DISTANCE,
-  DHASH_RESIZE,
-  dHashOfGrid,
+  dHashOf,
   groupNearDuplicates,
   hashHex,
   normaliseInstruction,
@@ -39,11 +39,10 @@ const HASH_PARALLEL = 4;
 /** Trajectories read per page when grouping. */
 const READ_PAGE = 2_000;
 
-/** The dHash of an image's bytes: greyscale, shrunk to 9x8 with sharp (DHASH_RESIZE), then dHashOfGrid (as lib/bridge/dedupe.ts and the import do). */
+/** The dHash of an image's bytes (dHashOf, as lib/bridge/dedupe.ts and the import make it). */
 export async function dHashOfImage(bytes: Uint8Array): Promise<bigint> {
   const sharp = await loadSharp();
-  const px = await sharp(bytes, { limitInputPixels: LIMITS.screenshotPixels }).greyscale().resize(DHASH_RESIZE).raw().toBuffer();
-  return dHashOfGrid(px);
+  return dHashOf(sharp(bytes, { limitInputPixels: LIMITS.screenshotPixels }));
 }
 
 /**
