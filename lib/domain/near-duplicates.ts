@@ -64,9 +64,10 @@ export type DHashImage = {
  * The one definition of a screenshot's 64-bit dHash, for the import (from the decode that proves the file),
  * the server's lazy pass over older rows and `bridge dedupe`: the image shrunk whole to DHASH_GRID (lanczos3)
  * in its own colours, then made grey (sharp's b-w), then dHashOfGrid. Shrinking before the grey conversion,
- * not after, is for cost: sharp's greyscale() converts every pixel through linear light before the shrink,
- * 3-5 times the decode itself; converted after, the 72 pixels cost nothing. Reading the whole image, the
- * shrink also proves that every row decodes.
+ * not after, is for cost: sharp's greyscale() converts every pixel through linear light before the shrink
+ * (an import hashing that way used 3.9-4.8 times the CPU of one that only proved the decode; this way,
+ * 1.6-1.7 times: docs/LOAD.md), while converting the 72 shrunk pixels costs nothing. Reading the whole
+ * image, the shrink also proves that every row decodes.
  */
 export async function dHashOf(image: DHashImage): Promise<bigint> {
   const px = await image.resize(DHASH_RESIZE).toColourspace("b-w").raw().toBuffer();
