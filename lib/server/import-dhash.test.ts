@@ -10,7 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import sharp from "sharp";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COOKBOOK_EN_PNG, COOKBOOK_ZH_PNG, MOBILE_R1_RELEASE_JSONL, MOBILE_R1_RELEASE_TAP_JSONL } from "@/fixtures";
 import { hashHex } from "@/lib/domain/near-duplicates";
 import type { Db } from "./db";
@@ -19,6 +19,7 @@ import { loadMigrations, migrate } from "./migrate";
 import { dHashOfImage, readSignatures, storeScreenshotHashes } from "./near-duplicates";
 import { readScreenshot } from "./screenshot-store";
 import { freshStudio } from "./testing/fixtures";
+import { hasPostgres, startPostgres } from "./testing/postgres";
 
 /** A UI-S1 line of one step per screenshot file name. */
 const uiS1Line = (goal: string, shots: string[]) =>
@@ -44,6 +45,31 @@ async function storedAndLazy(db: Db) {
       lazy: hashHex(await dHashOfImage((await readScreenshot(r.sha256, r.mime, "original")).bytes)),
     })),
   );
+}
+
+/** An import fills in the hash of a screenshot the studio held without one (imported before hashing at import). */
+async function fillsInOldRows({ db, dir }: { db: Db; dir: string }): Promise<void> {
+  await copyFile(COOKBOOK_EN_PNG, path.join(dir, "en.png"));
+  await copyFile(COOKBOOK_ZH_PNG, path.join(dir, "zh.png"));
+  const first = path.join(dir, "first.jsonl");
+  await writeFile(first, `${uiS1Line("Open the settings", ["en.png"])}\n${uiS1Line("Open the mail", ["zh.png"])}\n`);
+  expect(await importFile({ file: first, format: "ui-s1", screenshotsDir: dir, db })).toMatchObject({ ok: true });
+  // As rows imported before the import hashed look.
+  await db.screenshot.updateMany({ data: { dhash: null } });
+  expect((await readSignatures(db)).unhashed).toBe(2);
+
+  const second = path.join(dir, "second.jsonl");
+  await writeFile(second, `${uiS1Line("Open the display settings", ["en.png"])}\n`);
+  expect(await importFile({ file: second, format: "ui-s1", screenshotsDir: dir, db })).toMatchObject({ ok: true, trajectories: 1 });
+  const rows = await storedAndLazy(db);
+  const en = rows.find((r) => r.stored !== null)!;
+  expect(rows.filter((r) => r.stored !== null)).toHaveLength(1);
+  expect(en.stored).toBe(en.lazy);
+  // The screenshot no new trajectory showed is hashed by the lazy pass, to the value the import would have made.
+  expect(await storeScreenshotHashes(db)).toBe(1);
+  for (const r of await storedAndLazy(db)) expect(r.stored).toBe(r.lazy);
+  expect((await readSignatures(db)).unhashed).toBe(0);
+  await db.$disconnect();
 }
 
 describe("the dHash made at import", () => {
@@ -84,31 +110,6 @@ describe("the dHash made at import", () => {
     await db.$disconnect();
   });
 
-  it("fills in a screenshot the studio held without a hash when a new trajectory shows it; the lazy pass keeps the rest", async () => {
-    const { db, dir } = await freshStudio();
-    await copyFile(COOKBOOK_EN_PNG, path.join(dir, "en.png"));
-    await copyFile(COOKBOOK_ZH_PNG, path.join(dir, "zh.png"));
-    const first = path.join(dir, "first.jsonl");
-    await writeFile(first, `${uiS1Line("Open the settings", ["en.png"])}\n${uiS1Line("Open the mail", ["zh.png"])}\n`);
-    expect(await importFile({ file: first, format: "ui-s1", screenshotsDir: dir, db })).toMatchObject({ ok: true });
-    // As rows imported before the import hashed look.
-    await db.screenshot.updateMany({ data: { dhash: null } });
-    expect((await readSignatures(db)).unhashed).toBe(2);
-
-    const second = path.join(dir, "second.jsonl");
-    await writeFile(second, `${uiS1Line("Open the display settings", ["en.png"])}\n`);
-    expect(await importFile({ file: second, format: "ui-s1", screenshotsDir: dir, db })).toMatchObject({ ok: true, trajectories: 1 });
-    const rows = await storedAndLazy(db);
-    const en = rows.find((r) => r.stored !== null)!;
-    expect(rows.filter((r) => r.stored !== null)).toHaveLength(1);
-    expect(en.stored).toBe(en.lazy);
-    // The screenshot no new trajectory showed is still hashed by the lazy pass, to the same value as ever.
-    expect(await storeScreenshotHashes(db)).toBe(1);
-    for (const r of await storedAndLazy(db)) expect(r.stored).toBe(r.lazy);
-    expect((await readSignatures(db)).unhashed).toBe(0);
-    await db.$disconnect();
-  });
-
   it("made the older way (greyed before the shrink), is cleared by the migration that changed the definition", async () => {
     const work = mkdtempSync(path.join(os.tmpdir(), "mig-dhash-"));
     const all = loadMigrations("sqlite");
@@ -135,5 +136,23 @@ describe("the dHash made at import", () => {
     const after = new Database(file, { readonly: true });
     expect(after.prepare(`SELECT sha256, dhash FROM "Screenshot"`).all()).toEqual([{ sha256: "s", dhash: null }]);
     after.close();
+  });
+});
+
+describe("an old screenshot row without a hash", () => {
+  it("SQLite: is given its hash when a new trajectory shows it; the lazy pass makes the rest, to the same values", async () => {
+    await fillsInOldRows(await freshStudio());
+  });
+});
+
+describe.skipIf(!hasPostgres)("an old screenshot row without a hash on PostgreSQL", () => {
+  let server: ReturnType<typeof startPostgres>;
+  beforeAll(() => {
+    server = startPostgres();
+  }, 60_000);
+  afterAll(() => server?.stop());
+
+  it("is given its hash when a new trajectory shows it; the lazy pass makes the rest, to the same values", async () => {
+    await fillsInOldRows(await server.freshDb());
   });
 });
