@@ -60,9 +60,11 @@ export function AssignBar({ selected: rows, onDone }: { selected: TrajectoryRow[
       <PrefillAction selected={selected} />
       {assign.isSuccess && (
         <span role="status">
-          {assign.data.skipped
-            ? t("list.assign.doneSkipped", { n: nf(assign.data.assigned), skipped: nf(assign.data.skipped) })
-            : t("list.assign.done", { n: nf(assign.data.assigned) })}
+          {assign.variables === null
+            ? t("list.assign.returned", { n: nf(assign.data.assigned) })
+            : assign.data.skipped
+              ? t("list.assign.doneSkipped", { n: nf(assign.data.assigned), skipped: nf(assign.data.skipped) })
+              : t("list.assign.done", { n: nf(assign.data.assigned) })}
         </span>
       )}
       {assign.isError && <ErrorBox error={assign.error} />}

@@ -11,8 +11,7 @@ import sharp from "sharp";
 import {
   actionToken,
   DEFAULT_MAX_SCREEN_DISTANCE,
-  DHASH_GRID,
-  dHashOfGrid,
+  dHashOf,
   groupNearDuplicates,
   hashHex,
   normaliseInstruction,
@@ -25,17 +24,13 @@ import { openExport, readTrajectories, resolveScreenshot, type ExportDir } from 
 import { RunLog, writeJson, type BridgeIo } from "./output";
 
 /**
- * 64-bit difference hash (dHash) of an image: greyscale, resized to 9x8 (aspect ignored), one bit per
+ * 64-bit difference hash (dHash) of an image (dHashOf: shrunk to 9x8, aspect ignored, then grey), one bit per
  * horizontally adjacent pair, set when the left pixel is brighter. Re-encoding, rescaling and small edits
- * move few bits; different screens differ in about half. Bit 0 is the top-left pair.
+ * move few bits; different screens differ in about half. Bit 0 is the top-left pair. The studio stores the
+ * same hash per screenshot (made at import).
  */
 export async function dHash(file: string | Buffer): Promise<bigint> {
-  const px = await sharp(file)
-    .greyscale()
-    .resize(DHASH_GRID.width, DHASH_GRID.height, { fit: "fill", kernel: "lanczos3" })
-    .raw()
-    .toBuffer();
-  return dHashOfGrid(px);
+  return dHashOf(sharp(file));
 }
 
 export { hashHex };

@@ -46,6 +46,35 @@ export function actionToken(call: { action: string; text?: unknown; button?: unk
 /** The greyscale raster a dHash is read from: 9 columns by 8 rows (aspect ignored), one byte per pixel. */
 export const DHASH_GRID = { width: 9, height: 8 } as const;
 
+/** sharp's resize options for the raster: the whole image (aspect ignored) to DHASH_GRID with the lanczos3 kernel. */
+export const DHASH_RESIZE = { ...DHASH_GRID, fit: "fill", kernel: "lanczos3" } as const;
+
+/**
+ * The sharp calls a dHash is made with, as a type: lib/domain loads no image library, so the caller passes the
+ * image it opened (`sharp(input, options)`, with its own limits and failure rule).
+ */
+export type DHashImage = {
+  resize(options: typeof DHASH_RESIZE): DHashImage;
+  toColourspace(colourspace: "b-w"): DHashImage;
+  raw(): DHashImage;
+  toBuffer(): Promise<Uint8Array>;
+};
+
+/**
+ * The one definition of a screenshot's 64-bit dHash, for the import (from the decode that proves the file),
+ * the server's lazy pass over older rows and `bridge dedupe`: the image shrunk whole to DHASH_GRID (lanczos3)
+ * in its own colours, then made grey (sharp's b-w), then dHashOfGrid. Shrinking before the grey conversion,
+ * not after, is for cost: sharp's greyscale() converts every pixel through linear light before the shrink
+ * (an import hashing that way used 3.9-4.8 times the CPU of one that only proved the decode; this way,
+ * 1.6-1.7 times: docs/LOAD.md), while converting the 72 shrunk pixels costs nothing. Reading the whole
+ * image, the shrink also proves that every row decodes.
+ */
+export async function dHashOf(image: DHashImage): Promise<bigint> {
+  const px = await image.resize(DHASH_RESIZE).toColourspace("b-w").raw().toBuffer();
+  if (px.length !== DHASH_GRID.width * DHASH_GRID.height) throw new Error(`a dHash raster of ${px.length} bytes, not 72`);
+  return dHashOfGrid(px);
+}
+
 /**
  * The 64-bit difference hash of a 9x8 greyscale raster (row-major, DHASH_GRID): one bit per horizontally
  * adjacent pair, set when the left pixel is brighter; bit 0 is the top-left pair. The bridge (from an

@@ -4,13 +4,16 @@
 //
 // Every screenshot is also decoded once, through sharp (libvips), before the import accepts it: a file
 // whose header looks right but whose pixels do not decode (header-only, garbage pixel data, an HTML page
-// behind a PNG signature) would otherwise import and then fail on every view. Only what proves the decode
-// is asked for: the last pixel (every row is read to reach it, none is kept), about 2.5-4 ms of libvips
-// time per phone screenshot. A PNG is decoded by the reader thread that read it (import-reader.ts); what
-// that thread did not decode is decoded here, in the same way and with the same words.
+// behind a PNG signature) would otherwise import and then fail on every view. That one decode also makes
+// the screenshot's near-duplicate hash (issue 27): the image is shrunk to the dHash's 9x8 grid (every row is
+// read to make it, none is kept) by dHashOf (lib/domain/near-duplicates.ts), the function the server's lazy
+// pass and `bridge dedupe` call too, so the hash stored at import is the one grouping would have computed.
+// A PNG is decoded by the reader thread that read it (import-reader.ts); what that thread did not decode
+// is decoded here, in the same way and with the same words.
 import { createHash } from "node:crypto";
 import type { Metadata, default as Sharp } from "sharp";
 import { LIMITS } from "@/lib/domain/limits";
+import { dHashOf, hashHex } from "@/lib/domain/near-duplicates";
 import { problemOf, type ImportProblemCode, type ProblemParams } from "@/lib/domain/problems";
 import { AppError } from "./errors";
 
@@ -20,6 +23,9 @@ let sharpModule: Promise<typeof Sharp> | undefined;
 const loadSharp = (): Promise<typeof Sharp> => (sharpModule ??= import("sharp").then((m) => m.default));
 import type { RawImage } from "./import-reader";
 import type { ImageInfo } from "./screenshot-store";
+
+/** A screenshot the import accepted: what the store knows of it, and its dHash (16 hex digits) from the decode that proved it. */
+export type ImportedImage = ImageInfo & { dhash: string };
 
 const MIME_BY_FORMAT: Record<string, string> = { png: "image/png", jpeg: "image/jpeg", webp: "image/webp" };
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -50,18 +56,15 @@ export function checkImageSize(file: string, size: { width: number; height: numb
 }
 
 /**
- * Decode an image (a file path or its bytes) far enough to prove every row decodes, within
- * LIMITS.screenshotPixels; throws an AppError naming `file` when it does not.
+ * Decode an image (a file path or its bytes), within LIMITS.screenshotPixels, into its dHash (dHashOf: every
+ * row read and shrunk to 9x8): the proof that every row decodes, and the image's near-duplicate hash,
+ * returned as 16 hex digits. Throws an AppError naming `file` when it does not decode.
  */
-export async function proveDecodes(file: string, source: string | Buffer, size: { width: number; height: number }): Promise<void> {
+export async function proveDecodes(file: string, source: string | Buffer, size: { width: number; height: number }): Promise<string> {
   checkImageSize(file, size);
   try {
-    await (
-      await loadSharp()
-    )(source, { limitInputPixels: LIMITS.screenshotPixels, failOn: "error" })
-      .extract({ left: size.width - 1, top: size.height - 1, width: 1, height: 1 })
-      .raw()
-      .toBuffer();
+    const sharp = await loadSharp();
+    return hashHex(await dHashOf(sharp(source, { limitInputPixels: LIMITS.screenshotPixels, failOn: "error" })));
   } catch (e) {
     throw undecodable(file, (e as Error).message);
   }
@@ -90,11 +93,11 @@ export async function inspectImageBytes(
   file: string,
   bytes: Buffer,
   sha256 = createHash("sha256").update(bytes).digest("hex"),
-): Promise<ImageInfo> {
+): Promise<ImportedImage> {
   const png = pngSize(bytes);
   if (png && png.width > 0 && png.height > 0) {
-    await proveDecodes(file, bytes, png);
-    return { sha256, ...png, bytes: bytes.length, mime: "image/png" };
+    const dhash = await proveDecodes(file, bytes, png);
+    return { sha256, ...png, bytes: bytes.length, mime: "image/png", dhash };
   }
   const sharp = await loadSharp();
   let meta: Metadata;
@@ -108,8 +111,8 @@ export async function inspectImageBytes(
     throw new ImageProblem("screenshotFormat", { file, format: meta.format ?? "unknown" });
   }
   const size = { width: meta.width, height: meta.height };
-  await proveDecodes(file, bytes, size);
-  return { sha256, ...size, bytes: bytes.length, mime };
+  const dhash = await proveDecodes(file, bytes, size);
+  return { sha256, ...size, bytes: bytes.length, mime, dhash };
 }
 
 /**
@@ -118,17 +121,22 @@ export async function inspectImageBytes(
  * there when the reader did not store the file (not a PNG, or a store that is not a local folder): the
  * caller stores them. A PNG the reader measured is decoded from `file` (just read, so from the page cache).
  */
-export async function finishImage(file: string, raw: RawImage): Promise<{ info: ImageInfo; bytes?: Buffer }> {
+export async function finishImage(file: string, raw: RawImage): Promise<{ info: ImportedImage; bytes?: Buffer }> {
   if ("missing" in raw) throw new ImageProblem("screenshotMissing", { file });
   if (raw.undecodable !== undefined) throw undecodable(file, raw.undecodable);
   if (!("data" in raw)) {
     const size = { width: raw.width, height: raw.height };
-    if (!raw.decoded) await proveDecodes(file, file, size);
-    return { info: { sha256: raw.sha256, ...size, bytes: raw.bytes, mime: "image/png" } };
+    const dhash = raw.dhash ?? (await proveDecodes(file, file, size));
+    return { info: { sha256: raw.sha256, ...size, bytes: raw.bytes, mime: "image/png", dhash } };
   }
-  if (raw.png && !raw.decoded) await proveDecodes(file, raw.data, raw.png);
   const info = raw.png
-    ? { sha256: raw.sha256, ...raw.png, bytes: raw.data.length, mime: "image/png" }
+    ? {
+        sha256: raw.sha256,
+        ...raw.png,
+        bytes: raw.data.length,
+        mime: "image/png",
+        dhash: raw.dhash ?? (await proveDecodes(file, raw.data, raw.png)),
+      }
     : await inspectImageBytes(file, raw.data, raw.sha256);
   return { info, bytes: raw.data };
 }

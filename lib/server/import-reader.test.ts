@@ -8,9 +8,11 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
+import { hashHex } from "@/lib/domain/near-duplicates";
 import { importFile } from "./import";
 import { READER_LIMITS } from "./import-image";
 import { ScreenshotReader } from "./import-reader";
+import { dHashOfImage } from "./near-duplicates";
 import { screenshotFile } from "./screenshot-store";
 import { blankPng, freshStudio } from "./testing/fixtures";
 import { undecodablePngs } from "./testing/hostile-uploads";
@@ -35,8 +37,9 @@ describe("the import's screenshot reader thread", () => {
     const files = ["a.png", "b.jpg", "none.png"].map((f) => path.join(dir, f));
 
     const [a, b, none] = await reader.read({ files, storeDir: store, wantBytes: false });
-    // Decoded on the reader thread, from the bytes it read, before it was stored.
-    expect(a).toEqual({ sha256: sha(png), width: 1080, height: 2400, bytes: png.length, stored: true, decoded: true });
+    // Decoded on the reader thread, from the bytes it read, before it was stored; that decode made its dHash.
+    const dhash = hashHex(await dHashOfImage(png));
+    expect(a).toEqual({ sha256: sha(png), width: 1080, height: 2400, bytes: png.length, stored: true, decoded: true, dhash });
     const stored = path.join(store, sha(png).slice(0, 2), `${sha(png)}.png`);
     expect(readFileSync(stored).equals(png)).toBe(true);
     expect(readdirSync(path.dirname(stored))).toEqual([path.basename(stored)]);
@@ -56,11 +59,11 @@ describe("the import's screenshot reader thread", () => {
 
     // No local store (a bucket): the PNG's bytes come back measured, for the caller to store.
     const [forBucket] = await reader.read({ files: files.slice(0, 1), storeDir: null, wantBytes: true });
-    expect(forBucket).toMatchObject({ sha256: sha(png), png: { width: 1080, height: 2400 }, decoded: true });
+    expect(forBucket).toMatchObject({ sha256: sha(png), png: { width: 1080, height: 2400 }, decoded: true, dhash });
     expect((forBucket as { data: Buffer }).data.equals(png)).toBe(true);
     // Nothing to store (a problem was found): measured only, no bytes.
     const [checkOnly] = await reader.read({ files: files.slice(0, 1), storeDir: null, wantBytes: false });
-    expect(checkOnly).toEqual({ sha256: sha(png), width: 1080, height: 2400, bytes: png.length, stored: false, decoded: true });
+    expect(checkOnly).toEqual({ sha256: sha(png), width: 1080, height: 2400, bytes: png.length, stored: false, decoded: true, dhash });
   });
 
   it("decodes each PNG from the bytes it read and stores none that does not decode or is over the limits", async () => {
@@ -101,7 +104,15 @@ describe("the import's screenshot reader thread", () => {
       code: expect.stringMatching(/^(ENOTDIR|EEXIST)$/),
     });
     expect(await reader.read({ files, storeDir: null, wantBytes: false })).toEqual([
-      { sha256: sha(png), width: 100, height: 200, bytes: png.length, stored: false, decoded: true },
+      {
+        sha256: sha(png),
+        width: 100,
+        height: 200,
+        bytes: png.length,
+        stored: false,
+        decoded: true,
+        dhash: hashHex(await dHashOfImage(png)),
+      },
     ]);
   });
 

@@ -9,7 +9,8 @@
 // build alike). What it does per file is what inspectImageBytes + storeScreenshotBytes do
 // (lib/server/import-image.ts, lib/server/screenshot-store.ts, lib/server/object-store/local.ts): read it
 // once; sha256 those bytes; take the size from a PNG's IHDR chunk; decode a PNG from those same bytes
-// (proveDecodes' decode: every row, through sharp, within the size limits) and only then store it as
+// (proveDecodes' decode: every row, through sharp, within the size limits, shrunk on the way to the
+// near-duplicate hash's 9x8 grey grid, issue 27) and only then store it as
 // <store>/<sha[0:2]>/<sha>.png unless already there, through a temporary file renamed into place, so a
 // PNG that does not decode never reaches the store. Anything else (not a PNG, a size over the limits, a
 // store that is not a local folder, sharp not loadable here) comes back for the import's thread to finish
@@ -32,11 +33,12 @@ export type RawImage =
   | ({ sha256: string; data: Buffer; png: { width: number; height: number } | null } & Proof);
 
 /**
- * What the reader's decode of a PNG found: `decoded` when every row decoded; `undecodable` with libvips'
- * words when not (then the file was not stored); neither when it was not decoded here (over the size
- * limits, not a PNG, or sharp not loadable in the thread): the import's thread decides as before.
+ * What the reader's decode of a PNG found: `decoded` when every row decoded, with `dhash`, the pixels'
+ * near-duplicate hash (16 hex digits, lib/domain/near-duplicates.ts) made by that same decode; `undecodable`
+ * with libvips' words when not (then the file was not stored); none when it was not decoded here (over the
+ * size limits, not a PNG, or sharp not loadable in the thread): the import's thread decides as before.
  */
-export type Proof = { decoded?: true; undecodable?: string };
+export type Proof = { decoded?: true; dhash?: string; undecodable?: string };
 
 export type ReadRequest = {
   files: string[];

@@ -1,6 +1,7 @@
 // The import's screenshot reader thread (started by lib/server/import-reader.ts through startWorker): reads,
 // hashes, decodes and stores one request's files and answers their RawImages. A worker entry of its own, so it
-// imports only node's modules (and loads sharp from where the import's thread found it); see
+// imports only node's modules and the pure dHash rule (lib/domain/near-duplicates.ts, by a relative path that
+// every bundler of this file resolves), and loads sharp from where the import's thread found it; see
 // lib/server/worker-file.ts for how each way the studio runs finds this file.
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
@@ -8,6 +9,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import type sharpModule from "sharp";
+import { dHashOf, hashHex } from "../domain/near-duplicates";
 import type { Proof, ReaderLimits, ReadReply, ReadRequest } from "./import-reader";
 
 type Sharp = typeof sharpModule;
@@ -79,20 +81,20 @@ const proofs = new Map<string, Promise<Proof>>();
 /** Whether the reader decodes a PNG of this declared size (a bigger one is refused on the import's thread). */
 const fits = (png: Png) => png.width <= limits.side && png.height <= limits.side && png.width * png.height <= limits.pixels;
 
-/** { decoded: true }, { undecodable: words } or {} (not decoded here), for PNG bytes of this size. */
+/**
+ * { decoded: true, dhash }, { undecodable: words } or {} (not decoded here), for PNG bytes of this size. The
+ * one decode both proves every row and makes the near-duplicate hash (dHashOf: shrinking to the dHash grid
+ * reads every row), as proveDecodes does on the import's thread (import-image.ts).
+ */
 function prove(sha256: string, bytes: Buffer, png: Png): Promise<Proof> {
   const decoder = fits(png) ? loadSharp() : null;
   if (!decoder) return Promise.resolve({});
   let p = proofs.get(sha256);
   if (!p) {
-    p = decoder(bytes, { limitInputPixels: limits.pixels, failOn: "error" })
-      .extract({ left: png.width - 1, top: png.height - 1, width: 1, height: 1 })
-      .raw()
-      .toBuffer()
-      .then(
-        (): Proof => ({ decoded: true }),
-        (e: unknown): Proof => ({ undecodable: String((e as Error | undefined)?.message ?? e).trim() }),
-      );
+    p = dHashOf(decoder(bytes, { limitInputPixels: limits.pixels, failOn: "error" })).then(
+      (hash): Proof => ({ decoded: true, dhash: hashHex(hash) }),
+      (e: unknown): Proof => ({ undecodable: String((e as Error | undefined)?.message ?? e).trim() }),
+    );
     proofs.set(sha256, p);
   }
   return p;

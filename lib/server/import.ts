@@ -21,7 +21,7 @@ import { AppError, appError } from "./errors";
 import { CLI_ACTOR, recordAudit, type AuditActor } from "./audit";
 import { storeScreenshotBytes, type ImageInfo } from "./screenshot-store";
 import { openBulkWriter, type BulkWriter, type StagedChunk } from "./bulk";
-import { finishImage, ImageProblem, READER_LIMITS } from "./import-image";
+import { finishImage, ImageProblem, READER_LIMITS, type ImportedImage } from "./import-image";
 import { ScreenshotReader } from "./import-reader";
 import { objectStoreConfig } from "./config";
 import { TaskPool } from "./bulk/pool";
@@ -165,10 +165,10 @@ async function* readLines(file: string, size: number, hash?: Hash): AsyncGenerat
   if (length > 0 || tooLong) yield finish();
 }
 
-type Checked = { line: number; trajectory: BuiltTrajectory; images: ImageInfo[]; fingerprint: string };
+type Checked = { line: number; trajectory: BuiltTrajectory; images: ImportedImage[]; fingerprint: string };
 type LineResult = { checked?: Checked; problems: ImportProblem[] };
 /** A screenshot read (its information), or the problem reading it. */
-type KnownImage = ImageInfo | ImageProblem["problem"] | Promise<ImageInfo | ImageProblem["problem"]>;
+type KnownImage = ImportedImage | ImageProblem["problem"] | Promise<ImportedImage | ImageProblem["problem"]>;
 
 /**
  * Read a JSONL file of trajectories line by line, yielding each fully checked trajectory or its
@@ -199,7 +199,7 @@ async function* readTrajectories(
     const at = (p: Omit<ImportProblem, "file" | "line">): ImportProblem => ({ file: fileLabel, line, ...p });
     const storeNow = storing();
     const ask = [...new Set(draft.steps.map((s) => s.screenshotName).filter((name) => !images.has(name)))];
-    const fresh: { bytes: Buffer; info: ImageInfo }[] = [];
+    const fresh: { bytes: Buffer; info: ImportedImage }[] = [];
     if (ask.length > 0) {
       const files = ask.map((name) => path.join(dir, name));
       const raw = reader.read({ files, storeDir: storeNow ? storeDir : null, wantBytes: storeNow && !storeDir });
@@ -226,7 +226,7 @@ async function* readTrajectories(
       });
     }
     const problems: ImportProblem[] = [];
-    const infos: (ImageInfo | undefined)[] = [];
+    const infos: (ImportedImage | undefined)[] = [];
     for (const [step, s] of draft.steps.entries()) {
       const info = await images.get(s.screenshotName)!;
       if ("code" in info) {
@@ -240,7 +240,7 @@ async function* readTrajectories(
     const built = buildTrajectory(draft, sizes, opts.frame ?? { kind: "original" });
     problems.push(...built.problems.map(at));
     if (problems.length > 0 || !built.trajectory) return { problems };
-    const imgs = infos as ImageInfo[];
+    const imgs = infos as ImportedImage[];
     return {
       checked: { line, trajectory: built.trajectory, images: imgs, fingerprint: fingerprint(built.trajectory, imgs) },
       problems: [],
@@ -540,7 +540,7 @@ async function stage(prisma: Db, writer: BulkWriter, opts: ImportOptions, size: 
 }
 
 /** The staged rows of one new trajectory (and of its screenshots not staged yet). */
-function addRows(chunk: StagedChunk, batchId: string, t: BuiltTrajectory, imgs: ImageInfo[], fp: string, shas: Set<string>) {
+function addRows(chunk: StagedChunk, batchId: string, t: BuiltTrajectory, imgs: ImportedImage[], fp: string, shas: Set<string>) {
   const trajectoryId = timeOrderedId();
   chunk.trajectories.push({
     id: trajectoryId,
@@ -563,7 +563,15 @@ function addRows(chunk: StagedChunk, batchId: string, t: BuiltTrajectory, imgs: 
     const img = imgs[i]!;
     if (!shas.has(img.sha256)) {
       shas.add(img.sha256);
-      chunk.screenshots.push({ batchId, sha256: img.sha256, width: img.width, height: img.height, bytes: img.bytes, mime: img.mime });
+      chunk.screenshots.push({
+        batchId,
+        sha256: img.sha256,
+        width: img.width,
+        height: img.height,
+        bytes: img.bytes,
+        mime: img.mime,
+        dhash: img.dhash,
+      });
     }
     chunk.steps.push({
       id: timeOrderedId(),
@@ -632,9 +640,11 @@ async function commitBatch(prisma: Db, opts: ImportOptions, batchId: string, pro
   return prisma.$transaction(
     async (tx) => {
       const now = new Date();
-      await tx.$executeRaw`INSERT INTO "Screenshot" ("sha256", "width", "height", "bytes", "mime", "createdAt")
-        SELECT "sha256", "width", "height", "bytes", "mime", ${now} FROM "ImportStagedScreenshot" WHERE "batchId" = ${batchId}
-        ON CONFLICT ("sha256") DO NOTHING`;
+      // Each screenshot with the dHash its decode made (near-duplicate grouping reads it, never the image);
+      // one the studio already holds without a hash (imported before hashing at import) gets it now.
+      await tx.$executeRaw`INSERT INTO "Screenshot" ("sha256", "width", "height", "bytes", "mime", "dhash", "createdAt")
+        SELECT "sha256", "width", "height", "bytes", "mime", "dhash", ${now} FROM "ImportStagedScreenshot" WHERE "batchId" = ${batchId}
+        ON CONFLICT ("sha256") DO UPDATE SET "dhash" = excluded."dhash" WHERE "Screenshot"."dhash" IS NULL`;
       const stagedCount = await tx.importStagedTrajectory.count({ where: { batchId } });
       const trajectories =
         await tx.$executeRaw`INSERT INTO "Trajectory" ("id", "projectId", "batchId", ${columns(TRAJECTORY_COLUMNS)}, "createdAt", "updatedAt")

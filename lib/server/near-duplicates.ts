@@ -3,17 +3,17 @@
 // digits per step instead of decoding every image again. The rule and the grouping are
 // lib/domain/near-duplicates.ts, the same as `bridge dedupe` applies to an export.
 //
-// Why not inside the import (yet): this dHash (greyscale, shrunk to 9x8 with lanczos3, as the bridge's) costs
-// ~180 ms per 1080x2400 PNG on this loaded 2-core machine against ~5 ms for the import's own decode proof;
-// hooked after the import's commit it took the UI-S1 fixture's import (8,444 screenshots) from 89 s to 697 s. So the
-// hashes are made by storeScreenshotHashes when grouping first needs them (and stored), until a cheaper
-// hash computed in the import's reader threads (import-reader.worker.ts) replaces it.
+// The import makes each hash from the decode that proves the screenshot (import-reader.worker.ts,
+// import-image.ts: dHashOf, as dHashOfImage below, on the same bytes) and writes it with the screenshot's
+// row, so a fresh import leaves nothing to hash here. storeScreenshotHashes is the lazy pass for rows
+// imported before that (old data, and every row once the dHash's definition changed: migration
+// 20261128112832_dhash_shrink_first cleared the hashes made the older way): it reads each image from the
+// store and hashes it once, when grouping first needs it.
 import type { default as Sharp } from "sharp";
 import {
   actionToken,
   DEFAULT_MAX_SCREEN_DISTANCE,
-  DHASH_GRID,
-  dHashOfGrid,
+  dHashOf,
   groupNearDuplicates,
   hashHex,
   normaliseInstruction,
@@ -39,15 +39,10 @@ const HASH_PARALLEL = 4;
 /** Trajectories read per page when grouping. */
 const READ_PAGE = 2_000;
 
-/** The dHash of an image's bytes: greyscale, shrunk to 9x8 with sharp, then dHashOfGrid (as lib/bridge/dedupe.ts does). */
+/** The dHash of an image's bytes (dHashOf, as lib/bridge/dedupe.ts and the import make it). */
 export async function dHashOfImage(bytes: Uint8Array): Promise<bigint> {
   const sharp = await loadSharp();
-  const px = await sharp(bytes, { limitInputPixels: LIMITS.screenshotPixels })
-    .greyscale()
-    .resize(DHASH_GRID.width, DHASH_GRID.height, { fit: "fill", kernel: "lanczos3" })
-    .raw()
-    .toBuffer();
-  return dHashOfGrid(px);
+  return dHashOf(sharp(bytes, { limitInputPixels: LIMITS.screenshotPixels }));
 }
 
 /**

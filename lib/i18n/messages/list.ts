@@ -59,6 +59,7 @@ const en = {
   "list.assign.submit": "Assign",
   "list.assign.pool": "Return to pool",
   "list.assign.done": "{n} assigned",
+  "list.assign.returned": "{n} returned to the pool",
   "list.assign.skipDuplicates": "Skip near-duplicates",
   "list.assign.doneSkipped": "{n} assigned, {skipped} near-duplicates skipped",
   // Overlap and gold (issue 26): the original's marks and the selection bar's quality actions.
@@ -147,6 +148,7 @@ const zh: Catalogue<typeof en> = {
   "list.assign.submit": "分配",
   "list.assign.pool": "退回任务池",
   "list.assign.done": "已分配 {n} 条",
+  "list.assign.returned": "已退回任务池 {n} 条",
   "list.assign.skipDuplicates": "跳过近似重复",
   "list.assign.doneSkipped": "已分配 {n} 条，跳过近似重复 {skipped} 条",
   "list.copies": "{n} 份副本",

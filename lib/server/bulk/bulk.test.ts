@@ -11,8 +11,8 @@ function chunk(prefix: string, batchId: string): StagedChunk {
   const sha = (n: number) => n.toString(16).padStart(64, "0");
   return {
     screenshots: [
-      { batchId, sha256: sha(1), width: 1080, height: 2400, bytes: 123_456, mime: "image/png" },
-      { batchId, sha256: sha(2), width: 720, height: 1280, bytes: 0, mime: "image/jpeg" },
+      { batchId, sha256: sha(1), width: 1080, height: 2400, bytes: 123_456, mime: "image/png", dhash: "f0e1d2c3b4a59687" },
+      { batchId, sha256: sha(2), width: 720, height: 1280, bytes: 0, mime: "image/jpeg", dhash: null },
     ],
     trajectories: [
       {

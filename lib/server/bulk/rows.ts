@@ -1,7 +1,16 @@
 // The rows an import stages (ImportStaged* in prisma/schema.prisma), with each column's SQL type, in one
 // place for both dialects' bulk writers. A column added to a staged table in the schema is added here.
 
-export type StagedScreenshotRow = { batchId: string; sha256: string; width: number; height: number; bytes: number; mime: string };
+export type StagedScreenshotRow = {
+  batchId: string;
+  sha256: string;
+  width: number;
+  height: number;
+  bytes: number;
+  mime: string;
+  /** The dHash (16 hex digits) the import's decode made; null when none was made. */
+  dhash: string | null;
+};
 
 export type StagedTrajectoryRow = {
   id: string;
@@ -49,7 +58,7 @@ export type Table<R> = { name: string; columns: { [K in keyof R]-?: ColumnType }
 
 export const STAGED_SCREENSHOT: Table<StagedScreenshotRow> = {
   name: "ImportStagedScreenshot",
-  columns: { batchId: "text", sha256: "text", width: "int", height: "int", bytes: "int", mime: "text" },
+  columns: { batchId: "text", sha256: "text", width: "int", height: "int", bytes: "int", mime: "text", dhash: "text" },
 };
 
 export const STAGED_TRAJECTORY: Table<StagedTrajectoryRow> = {

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "ImportStagedScreenshot" ADD COLUMN "dhash" TEXT;
+
