@@ -55,16 +55,14 @@ import {
   type JobWhere,
 } from "./jobs";
 import { chat, type ChatMessage, type ModelConfig } from "./model";
+import { JOB_HEARTBEAT_MS, JOB_STALE_MS } from "./model-jobs";
 import { workThrough, type PoolItem } from "./model-pool";
 import { isSealed, seal, unseal } from "./server-secret";
 import { auditActor, authorizeCaller, type Caller } from "./session";
 import { findEvalSet, recordOf } from "./snapshots";
 import { readStoredError, storeMessage, storedMessageOf } from "./stored-message";
 import { screenshotDataUrl, modelMaxPixels } from "./suggest";
-import { env } from "./env";
 
-export const EVAL_HEARTBEAT_MS = 5_000;
-export const EVAL_STALE_MS = env().STUDIO_JOB_STALE_MS ?? 30_000;
 /** Members read per query. */
 const PAGE = 100;
 /** The most tokens an answer may take: a thought, an action and one tool call. */
@@ -84,8 +82,9 @@ export const EVAL_JOBS = defineJobKind<RunRow>({
     get: (id) => db.evalRun.findUnique({ where: { id } }),
     update: async (where: JobWhere, data) => (await db.evalRun.updateMany({ where, data })).count,
   }),
-  heartbeatMs: EVAL_HEARTBEAT_MS,
-  staleMs: EVAL_STALE_MS,
+  // The model jobs' timings: both kinds wait on the same endpoints.
+  heartbeatMs: JOB_HEARTBEAT_MS,
+  staleMs: JOB_STALE_MS,
   liveStates: ["running", "paused"],
   whenGone: { takeOver: true },
   resume: (db, id) => launch(db, id),
