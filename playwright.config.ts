@@ -50,7 +50,7 @@ export default defineConfig({
       STUDIO_DATA_DIR: e2eDataDir,
       DATABASE_URL: e2eDatabaseUrl,
       STUDIO_DEMO_TRAJECTORIES: "12",
-      // Every spec signs people in from 127.0.0.1; the per-address limit itself is tested in lib/server/auth.test.ts.
+      // Every spec signs people in from 127.0.0.1; the per-address limit itself is tested in lib/server/people/auth.test.ts.
       STUDIO_SIGN_IN_PER_MINUTE: "1000",
       STUDIO_SKIP_BUILD: process.env.STUDIO_SKIP_BUILD ?? "0",
       // The specs read the editor's state through window.__studio* hooks, which only a test build has

@@ -58,7 +58,7 @@ async function importBound(source: string, studio: string): Promise<number> {
   from.close();
   const url = `file:${path.join(scratch, "studio.db")}`;
   process.env.STUDIO_DATA_DIR = scratch;
-  const { migrate } = await import("@/lib/server/migrate");
+  const { migrate } = await import("@/lib/server/db/migrate");
   await migrate(url);
   const to = new Database(path.join(scratch, "studio.db"));
   to.pragma("journal_mode = WAL");

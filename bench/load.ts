@@ -22,9 +22,9 @@ import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { createDb, loadDialect, type Db } from "@/lib/server/db";
 import { databaseUrl, dialectOf } from "@/lib/server/config";
-import { migrate } from "@/lib/server/migrate";
+import { migrate } from "@/lib/server/db/migrate";
 import { createUser } from "@/lib/server/people";
-import { SYSTEM_ACTOR } from "@/lib/server/audit";
+import { SYSTEM_ACTOR } from "@/lib/server/people/audit";
 import { mobileR1Dataset } from "@/lib/server/testing/dataset";
 
 const ROOT = path.resolve(import.meta.dirname, "..");

@@ -16,10 +16,10 @@ import Database from "better-sqlite3";
 import { groupNearDuplicates, hashHex } from "@/lib/domain/near-duplicates";
 import { mulberry32 } from "@/lib/domain/random";
 import { createDb } from "@/lib/server/db";
-import { migrate } from "@/lib/server/migrate";
-import { CLI_ACTOR } from "@/lib/server/audit";
-import { readSignatures } from "@/lib/server/near-duplicates";
-import { listTrajectories } from "@/lib/server/trajectories";
+import { migrate } from "@/lib/server/db/migrate";
+import { CLI_ACTOR } from "@/lib/server/people/audit";
+import { readSignatures } from "@/lib/server/annotate/near-duplicates";
+import { listTrajectories } from "@/lib/server/annotate/trajectories";
 
 const { values: args } = parseArgs({
   options: {

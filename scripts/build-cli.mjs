@@ -43,7 +43,7 @@ function sourceLocation(outDir, workers = new Map()) {
         if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
         const source = readFileSync(args.path, "utf8");
         if (!source.includes("import.meta.")) return undefined;
-        // A worker named beside its caller (`new URL("./x.worker.ts", import.meta.url)`, lib/server/worker-file.ts)
+        // A worker named beside its caller (`new URL("./x.worker.ts", import.meta.url)`, lib/server/jobs/worker-file.ts)
         // runs from its own built file beside the bundle: that URL is the bundle's, not the source's.
         const text = source.replace(WORKER_URL, (whole, name) => {
           const built = workers.get(path.resolve(path.dirname(args.path), name));
@@ -65,7 +65,7 @@ function sourceLocation(outDir, workers = new Map()) {
   };
 }
 
-/** How a caller names its worker thread's file (lib/server/worker-file.ts). */
+/** How a caller names its worker thread's file (lib/server/jobs/worker-file.ts). */
 const WORKER_URL = /new URL\(\s*"\.\/([\w.-]+\.worker\.ts)"\s*,\s*import\.meta\.url\s*\)/g;
 
 /** Every worker thread's source (lib/server/**\/*.worker.ts): built as entry points of their own. */

@@ -166,7 +166,7 @@ describe("npm run studio starts the compiled command line", () => {
     for (const source of [
       "lib/cli/main.ts",
       "lib/bridge/cli.ts",
-      "lib/server/import.ts",
+      "lib/server/import/index.ts",
       "lib/server/generated/sqlite/client.ts",
       "tsconfig.json",
     ])

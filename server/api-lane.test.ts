@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECURITY_HEADERS } from "@/lib/domain/security-headers";
-import { SYSTEM_ACTOR } from "@/lib/server/audit";
+import { SYSTEM_ACTOR } from "@/lib/server/people/audit";
 import { createUser } from "@/lib/server/people";
 import { freshStudio } from "@/lib/server/testing/fixtures";
 import type { Db } from "@/lib/server/db";

@@ -19,13 +19,13 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { pathToFileURL } from "node:url";
 import { SECURITY_HEADERS } from "@/lib/domain/security-headers";
-import { AppError } from "@/lib/server/errors";
+import { AppError } from "@/lib/server/http/errors";
 import { errorResponse } from "@/lib/server/http";
-import type { Answer } from "@/lib/server/route";
+import type { Answer } from "@/lib/server/http/route";
 
 type Params = Record<string, string | string[]>;
 /**
- * A route's exported handler. One built by route() (lib/server/route.ts) also carries `answer`, which
+ * A route's exported handler. One built by route() (lib/server/http/route.ts) also carries `answer`, which
  * leaves a JSON answer as text: the lane writes that straight to the socket instead of reading it back
  * out of a web Response.
  */
@@ -248,7 +248,7 @@ function toRequest(req: IncomingMessage, { port, hostname }: LaneOptions, signal
 
 /**
  * The request body as a web stream, read as the handler pulls it. A handler that stops reading (route()
- * drains an unwanted body up to LIMITS.drainBodyBytes first, lib/server/body.ts) cancels it: the
+ * drains an unwanted body up to LIMITS.drainBodyBytes first, lib/server/http/body.ts) cancels it: the
  * connection is then closed once the answer is sent, so no one reads on without bound. (Readable.toWeb
  * would destroy the socket at once instead, and the client would see a reset rather than the answer.)
  */

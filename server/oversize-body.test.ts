@@ -13,10 +13,10 @@ import { NextRequestAdapter, signalFromNodeResponse } from "next/dist/server/web
 import { sendResponse } from "next/dist/server/send-response";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "@/lib/domain/limits";
-import { SYSTEM_ACTOR } from "@/lib/server/audit";
+import { SYSTEM_ACTOR } from "@/lib/server/people/audit";
 import type { Db } from "@/lib/server/db";
 import { createUser } from "@/lib/server/people";
-import { createToken } from "@/lib/server/tokens";
+import { createToken } from "@/lib/server/people/tokens";
 import { freshStudio } from "@/lib/server/testing/fixtures";
 import { sendOversize } from "@/lib/server/testing/oversize-body";
 import { apiLaneListener, loadApiRoutes, matchApiRoute, type ApiRoute } from "./api-lane";

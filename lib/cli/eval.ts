@@ -1,11 +1,11 @@
-// `studio eval ...`: evaluation endpoints and runs from the command line (lib/server/eval-jobs.ts), as the CLI
+// `studio eval ...`: evaluation endpoints and runs from the command line (lib/server/eval/index.ts), as the CLI
 // actor. A run started here runs in this process (the same job kind the web page starts), prints its progress
 // to stderr and its figures to stdout, and writes the predictions file `bridge score` reads.
 import { copyFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import type { EvalCompare, EvalFigures, EvalRunView } from "@/lib/domain/eval";
-import type { AuditActor } from "@/lib/server/audit";
+import type { AuditActor } from "@/lib/server/people/audit";
 import { CliUsage } from "./snapshots";
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
@@ -106,7 +106,7 @@ export async function runEval(args: string[], io: Io, core: Core): Promise<numbe
   });
   const { migrate, CLI_ACTOR } = await core();
   await migrate();
-  const evals = await import("@/lib/server/eval-jobs");
+  const evals = await import("@/lib/server/eval");
   const caller = CLI_ACTOR;
   if (sub === "endpoint") {
     if (endpointSub === "list") {
@@ -168,7 +168,7 @@ export async function runEval(args: string[], io: Io, core: Core): Promise<numbe
         if (values.predictions) await copyFile(file, path.resolve(values.predictions));
         const predictions = values.predictions ? path.resolve(values.predictions) : file;
         if (values.export) {
-          const { exportEvalSet } = await import("@/lib/server/release-export");
+          const { exportEvalSet } = await import("@/lib/server/export/release");
           const out = await exportEvalSet({ caller, name: run.set.name, version: run.set.version, outDir: path.resolve(values.export) });
           io.err(`wrote the set's export folder ${out.outDir}\n`);
         }

@@ -1,9 +1,9 @@
 // `studio eval-set ...` and `studio release ...`: frozen evaluation sets and dataset releases from the
-// command line (lib/server/snapshots.ts), as the CLI actor. Loaded only when one of them runs.
+// command line (lib/server/export/snapshots.ts), as the CLI actor. Loaded only when one of them runs.
 import { parseArgs } from "node:util";
 import path from "node:path";
 import type { ReleaseDiff, SnapshotItem } from "@/lib/domain/snapshots";
-import type { AuditActor } from "@/lib/server/audit";
+import type { AuditActor } from "@/lib/server/people/audit";
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
 type Core = () => Promise<{ migrate: () => Promise<unknown>; CLI_ACTOR: AuditActor }>;
@@ -62,7 +62,7 @@ export async function runEvalSet(args: string[], io: Io, core: Core): Promise<nu
   });
   const { migrate, CLI_ACTOR } = await core();
   await migrate();
-  const snapshots = await import("@/lib/server/snapshots");
+  const snapshots = await import("@/lib/server/export/snapshots");
   const { db } = await import("@/lib/server/db");
   switch (sub) {
     case "freeze": {
@@ -125,7 +125,7 @@ export async function runRelease(args: string[], io: Io, core: Core): Promise<nu
   });
   const { migrate, CLI_ACTOR } = await core();
   await migrate();
-  const snapshots = await import("@/lib/server/snapshots");
+  const snapshots = await import("@/lib/server/export/snapshots");
   switch (sub) {
     case "cut": {
       if (!values.name) throw new CliUsage("release cut needs --name <n>");
@@ -150,7 +150,7 @@ export async function runRelease(args: string[], io: Io, core: Core): Promise<nu
     case "export": {
       const number = positiveNumber("the release number", positionals[0]);
       if (!values.out) throw new CliUsage("release export needs --out <dir>");
-      const { exportRelease } = await import("@/lib/server/release-export");
+      const { exportRelease } = await import("@/lib/server/export/release");
       const r = await exportRelease({ caller: CLI_ACTOR, number, outDir: path.resolve(values.out) });
       io.out(
         `exported release ${r.release} (${r.name}): ${r.trajectories} trajectories, ${r.steps} steps, ${r.screenshots} screenshots to ${r.outDir}\n`,

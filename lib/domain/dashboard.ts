@@ -6,7 +6,7 @@ const statusCounts = z.object(
   Object.fromEntries(TASK_STATUSES.map((s) => [s, z.number()])) as Record<(typeof TASK_STATUSES)[number], z.ZodNumber>,
 );
 
-/** What the progress and quality page shows; built by lib/server/dashboard.ts, parsed by the client. */
+/** What the progress and quality page shows; built by lib/server/annotate/dashboard.ts, parsed by the client. */
 export const dashboardSchema = z.object({
   byApp: z.array(z.object({ app: z.string() }).extend(statusCounts.shape)),
   verdicts: z.object(Object.fromEntries(VERDICTS.map((v) => [v, z.number()])) as Record<(typeof VERDICTS)[number], z.ZodNumber>),

@@ -56,7 +56,7 @@ export const originalOutputSchema = z.object({
    * The source row's own fields that the ones above do not keep verbatim, under the source format's
    * names: the image path as written (`image`, `screenshot`), `thought` / `subtask` / `action_description`
    * exactly as given (absent when the row had none), the box as written (`bbox`). An export writes an
-   * unchanged step back from these (lib/server/export.ts).
+   * unchanged step back from these (lib/server/export/index.ts).
    */
   row: z.record(z.string(), z.unknown()).optional(),
 });

@@ -14,12 +14,12 @@ import { POST as importsRoute } from "@/app/api/imports/route";
 import { POST as exportsRoute } from "@/app/api/exports/route";
 import { GET as screenshotRoute } from "@/app/api/screenshots/[sha]/route";
 import { localize } from "@/lib/i18n";
-import { CLI_ACTOR } from "./audit";
+import { CLI_ACTOR } from "./people/audit";
 import { createDb, type Db } from "./db";
 import { importFile } from "./import";
-import { migrate } from "./migrate";
+import { migrate } from "./db/migrate";
 import { createUser } from "./people";
-import { createToken } from "./tokens";
+import { createToken } from "./people/tokens";
 import { blankPng } from "./testing/fixtures";
 import { BOUNDARY } from "./testing/hostile-uploads";
 

@@ -14,11 +14,11 @@ import { POST as tokensRoute } from "@/app/api/tokens/route";
 import { POST as exportsRoute } from "@/app/api/exports/route";
 import { POST as reviewRoute } from "@/app/api/reviews/[id]/route";
 import { LIMITS } from "@/lib/domain/limits";
-import { CLI_ACTOR } from "./audit";
+import { CLI_ACTOR } from "./people/audit";
 import type { Db } from "./db";
 import { importFile } from "./import";
 import { createUser } from "./people";
-import { createToken } from "./tokens";
+import { createToken } from "./people/tokens";
 import { blankPng, freshStudio } from "./testing/fixtures";
 
 let db: Db;

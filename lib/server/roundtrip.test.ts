@@ -21,7 +21,7 @@ import { saveStepAnnotation } from "./annotate";
 import type { Db } from "./db";
 import { exportDataset } from "./export";
 import { importFile } from "./import";
-import { getTrajectory } from "./trajectories";
+import { getTrajectory } from "./annotate/trajectories";
 import { blankPng, freshStudio, uiS1ScreenshotDir, withTextChunk } from "./testing/fixtures";
 
 type Row = Record<string, unknown> & { trajectory: Record<string, unknown>[] };

@@ -10,11 +10,11 @@ import { GET as oneRoute } from "@/app/api/trajectories/[id]/route";
 import { GET as statsRoute } from "@/app/api/stats/route";
 import { GET as commentsRoute } from "@/app/api/comments/route";
 import { GET as screenshotRoute } from "@/app/api/screenshots/[sha]/route";
-import { CLI_ACTOR } from "./audit";
+import { CLI_ACTOR } from "./people/audit";
 import type { Db } from "./db";
 import { importFile } from "./import";
 import { createUser } from "./people";
-import { createToken } from "./tokens";
+import { createToken } from "./people/tokens";
 import { blankPng, freshStudio, withTextChunk } from "./testing/fixtures";
 
 const BASE = "http://127.0.0.1:3000";

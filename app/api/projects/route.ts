@@ -1,7 +1,7 @@
 // GET /api/projects: the projects with their lane settings (admin)
 import { projectLaneListSchema } from "@/lib/domain/lane";
-import { listProjectLanes } from "@/lib/server/fast-lane";
-import { route } from "@/lib/server/route";
+import { listProjectLanes } from "@/lib/server/annotate/fast-lane";
+import { route } from "@/lib/server/http/route";
 
 export const GET = route({
   permission: "project.configure",

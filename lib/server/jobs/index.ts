@@ -3,7 +3,7 @@
 //
 // A job is a row in its kind's table (ImportJob, ExportJob, ModelJob) with the columns every job table
 // shares: state, runnerId (the process running it, `host:pid:random`), heartbeatAt, finishedAt, error.
-// A kind is one handler module that calls defineJobKind once (lib/server/import-jobs.ts, export-jobs.ts,
+// A kind is one handler module that calls defineJobKind once (lib/server/import/jobs.ts, export-jobs.ts,
 // model-jobs.ts); its jobs are then claimed, kept alive, recovered and commanded here, the same way for
 // every kind:
 // - claim: a job is created owned by the process that runs it (`claimed()`), or claimed later by a

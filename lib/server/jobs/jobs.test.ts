@@ -3,18 +3,18 @@
 // table; a runner killed mid-job (a child process) leaves a job that the next look fails (import, export)
 // or takes over and finishes (model), each once, with its audit row; a job whose runner is alive elsewhere
 // is left alone until it goes quiet; pause, resume and cancel work where the kind allows them.
-import { readStoredError } from "../stored-message";
+import { readStoredError } from "../http/stored-message";
 import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../db";
-import { EXPORT_JOBS } from "../export-jobs";
-import { IMPORT_JOBS } from "../import-jobs";
+import { EXPORT_JOBS } from "../export/jobs";
+import { IMPORT_JOBS } from "../import/jobs";
 import { saveModelSettings } from "../model";
-import { MODEL_JOBS, settleModelJobs } from "../model-jobs";
-import { EVAL_JOBS, settleEvalRuns } from "../eval-jobs";
+import { MODEL_JOBS, settleModelJobs } from "../model/jobs";
+import { EVAL_JOBS, settleEvalRuns } from "../eval";
 import { emptyEvalRun } from "../testing/eval-run";
 import { startFakeModelServer, type FakeModelServer } from "../testing/fake-model-server";
 import { freshStudio } from "../testing/fixtures";
@@ -169,7 +169,7 @@ describe.each(databases)("jobs on $name", ({ skip, open }) => {
     } else {
       const row = (await read(db, kind, id))!;
       expect(row.state).toBe("failed");
-      // Stored as a catalogue key with its words (lib/server/stored-message.ts), worded when read.
+      // Stored as a catalogue key with its words (lib/server/http/stored-message.ts), worded when read.
       expect(readStoredError(row.error).error).toMatch(new RegExp(`The studio process running this ${kind} stopped`));
       expect(await actions(db, id)).toEqual([`${kind}.fail`]);
     }

@@ -15,9 +15,9 @@ function sources(): string[] {
     .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.startsWith("generated") && !f.startsWith("testing"));
 }
 const text = (f: string) => readFileSync(path.join(SERVER, f), "utf8");
-// import.ts keeps the lease on an import batch's staged rows (ImportBatch.heartbeatAt, swept by
+// import/index.ts keeps the lease on an import batch's staged rows (ImportBatch.heartbeatAt, swept by
 // sweepAbandonedImports): rows of data that any import writes, job or not (the demo seed's), not a job.
-const outsideJobs = () => sources().filter((f) => !f.startsWith(`jobs${path.sep}`) && f !== "import.ts");
+const outsideJobs = () => sources().filter((f) => !f.startsWith(`jobs${path.sep}`) && f !== path.join("import", "index.ts"));
 
 describe("the job system exists once", () => {
   it("only lib/server/jobs names a runner, writes a heartbeat or decides that a runner is gone", () => {
@@ -34,7 +34,7 @@ describe("the job system exists once", () => {
   });
 
   it("each job kind registers with the jobs module, and recovery goes through it", () => {
-    for (const f of ["import-jobs.ts", "export-jobs.ts", "model-jobs.ts"]) {
+    for (const f of ["import/jobs.ts", "export/jobs.ts", "model/jobs.ts", "eval/index.ts"]) {
       expect(text(f), f).toMatch(/defineJobKind</);
       expect(text(f), f).not.toMatch(/state: "running" \},\s*data: \{ state: "failed"/);
     }

@@ -11,7 +11,7 @@ import { MOBILE_R1_RELEASE_IMAGES, MOBILE_R1_RELEASE_JSONL, UI_S1_TRAIN_JSONL } 
 import { objectStoreConfig, type Env } from "../config";
 import { exportDataset } from "../export";
 import { importFile } from "../import";
-import { openScreenshot, readScreenshot, screenshotKey } from "../screenshot-store";
+import { openScreenshot, readScreenshot, screenshotKey } from "./screenshots";
 import { blankPng, freshStudio, uiS1ScreenshotDir, withTextChunk } from "../testing/fixtures";
 import { startS3, type LocalS3 } from "../testing/s3rver";
 import { checkObjectStoreAtStart, objectStore } from "./index";

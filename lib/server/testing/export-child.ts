@@ -2,7 +2,7 @@
 // the database and data dir in its environment, says "exporting" once the export is under way (its
 // partial folder exists), and then stalls inside the export until it is killed.
 import { startExportInput } from "@/lib/domain/exports";
-import { runCliExport, startExportJob } from "../export-jobs";
+import { runCliExport, startExportJob } from "../export/jobs";
 
 const kind = process.argv[2];
 const stall = () => {

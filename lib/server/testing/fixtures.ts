@@ -7,7 +7,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import sharp from "sharp";
 import { UI_S1_EVAL_JSONL } from "@/fixtures";
-import { migrate } from "../migrate";
+import { migrate } from "../db/migrate";
 import { createDb, type Db } from "../db";
 
 /** A fresh SQLite database and data dir in a temp folder, migrated; sets the env the server reads. */

@@ -2,11 +2,11 @@
 // (database from its environment), owned by this process, keeps it running with a heartbeat every 100 ms
 // and never finishes it. It prints "job <id>" once the row is recorded.
 import { db } from "../db";
-import { EXPORT_JOBS } from "../export-jobs";
-import { IMPORT_JOBS } from "../import-jobs";
+import { EXPORT_JOBS } from "../export/jobs";
+import { IMPORT_JOBS } from "../import/jobs";
 import { claimed, runJob } from "../jobs";
-import { MODEL_JOBS } from "../model-jobs";
-import { EVAL_JOBS } from "../eval-jobs";
+import { MODEL_JOBS } from "../model/jobs";
+import { EVAL_JOBS } from "../eval";
 import { emptyEvalRun } from "./eval-run";
 
 const prisma = db();

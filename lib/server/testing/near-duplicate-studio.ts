@@ -7,7 +7,7 @@ import type { Actor } from "@/lib/domain/permissions";
 import { saveStepAnnotation } from "../annotate";
 import type { Db } from "../db";
 import { importFile } from "../import";
-import { getTrajectory } from "../trajectories";
+import { getTrajectory } from "../annotate/trajectories";
 import { freshStudio } from "./fixtures";
 
 /** A 540x1200 screen: dark bars at the given rows over a light background, `tag` in EXIF (its own sha256). */

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { createDb, loadDialect, type Db } from "../db";
-import { migrate } from "../migrate";
+import { migrate } from "../db/migrate";
 
 /** Debian's server binaries: STUDIO_PG_BIN, else the newest /usr/lib/postgresql/<version>/bin (15 on bookworm). */
 function findPgBin(): string {

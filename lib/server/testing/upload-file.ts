@@ -7,9 +7,9 @@ import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { dataDir } from "../config";
-import { AppError } from "../errors";
-import { migrate } from "../migrate";
-import { importUpload } from "../upload";
+import { AppError } from "../http/errors";
+import { migrate } from "../db/migrate";
+import { importUpload } from "../import/upload";
 import { BOUNDARY } from "./hostile-uploads";
 
 const file = process.argv[2]!;

@@ -2,7 +2,7 @@
 import { commentViewSchema, resolveInput } from "@/lib/domain/review";
 import { idParams } from "@/lib/domain/views";
 import { setCommentResolved } from "@/lib/server/review";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/http/route";
 
 export const PATCH = route({
   permission: "comment.write",

@@ -1,8 +1,8 @@
 // GET /api/exports/:id: one export's state, progress and (when finished) counts
 import { exportAnswerSchema } from "@/lib/domain/exports";
 import { idParams } from "@/lib/domain/views";
-import { getExport } from "@/lib/server/export-jobs";
-import { route } from "@/lib/server/route";
+import { getExport } from "@/lib/server/export/jobs";
+import { route } from "@/lib/server/http/route";
 
 export const GET = route({
   permission: "export.run",

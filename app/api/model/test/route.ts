@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { connectionTestSchema } from "@/lib/domain/model";
 import { testModelConnection } from "@/lib/server/model";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/http/route";
 
 export const POST = route({
   permission: "model.manage",

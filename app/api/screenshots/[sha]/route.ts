@@ -1,8 +1,8 @@
 // GET /api/screenshots/:sha?variant=display|original: screenshot bytes, cached for good in the browser (content-addressed), never by shared caches
 import { screenshotParams, screenshotQuery } from "@/lib/domain/views";
-import { route } from "@/lib/server/route";
-import { openScreenshot } from "@/lib/server/screenshot-store";
-import { getScreenshot } from "@/lib/server/trajectories";
+import { route } from "@/lib/server/http/route";
+import { openScreenshot } from "@/lib/server/object-store/screenshots";
+import { getScreenshot } from "@/lib/server/annotate/trajectories";
 
 export const GET = route({
   permission: "trajectory.read",

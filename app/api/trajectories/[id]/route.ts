@@ -1,7 +1,7 @@
 // GET /api/trajectories/:id: one trajectory with all its steps
 import { idParams, trajectoryViewSchema } from "@/lib/domain/views";
-import { route } from "@/lib/server/route";
-import { getTrajectoryFor } from "@/lib/server/trajectories";
+import { route } from "@/lib/server/http/route";
+import { getTrajectoryFor } from "@/lib/server/annotate/trajectories";
 
 export const GET = route({
   permission: "trajectory.read",

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Adjudication } from "@/components/review/adjudication";
-import { pageActor } from "@/lib/server/page-auth";
+import { pageActor } from "@/lib/server/people/page-auth";
 
 export const metadata: Metadata = { title: "Adjudicate" };
 

@@ -2,7 +2,7 @@
 import { commentViewSchema, replyInput } from "@/lib/domain/review";
 import { idParams } from "@/lib/domain/views";
 import { replyToComment } from "@/lib/server/review";
-import { route } from "@/lib/server/route";
+import { route } from "@/lib/server/http/route";
 
 export const POST = route({
   permission: "comment.write",

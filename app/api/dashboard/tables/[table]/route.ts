@@ -6,13 +6,13 @@ import {
   dashboardTableSchema,
   tableSource,
 } from "@/lib/domain/dashboard-tables";
-import { toCsv } from "@/lib/server/csv";
-import { getDashboard } from "@/lib/server/dashboard";
-import { effortFigures } from "@/lib/server/effort";
-import { goldAccuracy } from "@/lib/server/gold";
-import { judgeAgreement } from "@/lib/server/judge";
-import { agreementFigures } from "@/lib/server/overlap";
-import { route } from "@/lib/server/route";
+import { toCsv } from "@/lib/server/export/csv";
+import { getDashboard } from "@/lib/server/annotate/dashboard";
+import { effortFigures } from "@/lib/server/annotate/effort";
+import { goldAccuracy } from "@/lib/server/review/gold";
+import { judgeAgreement } from "@/lib/server/model/judge";
+import { agreementFigures } from "@/lib/server/review/overlap";
+import { route } from "@/lib/server/http/route";
 
 export const GET = route({
   permission: "trajectory.review",

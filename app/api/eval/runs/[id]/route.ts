@@ -1,8 +1,8 @@
 // GET /api/eval/runs/:id: one run with its figures. PATCH /api/eval/runs/:id: pause, resume or cancel it
 import { evalCommandInput, evalRunAnswerSchema } from "@/lib/domain/eval";
 import { idParams } from "@/lib/domain/views";
-import { commandEvalRun, getEvalRun } from "@/lib/server/eval-jobs";
-import { route } from "@/lib/server/route";
+import { commandEvalRun, getEvalRun } from "@/lib/server/eval";
+import { route } from "@/lib/server/http/route";
 
 export const GET = route({
   permission: "model.manage",

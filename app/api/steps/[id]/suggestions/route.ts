@@ -4,8 +4,8 @@
 import { z } from "zod";
 import { requestSuggestionInput, suggestionViewSchema } from "@/lib/domain/model";
 import { idParams } from "@/lib/domain/views";
-import { route } from "@/lib/server/route";
-import { suggestForStep, waitingSuggestion } from "@/lib/server/suggest";
+import { route } from "@/lib/server/http/route";
+import { suggestForStep, waitingSuggestion } from "@/lib/server/model/suggest";
 
 export const POST = route({
   permission: "trajectory.annotate",

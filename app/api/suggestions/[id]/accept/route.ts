@@ -2,8 +2,8 @@
 import { z } from "zod";
 import { suggestionViewSchema } from "@/lib/domain/model";
 import { idParams } from "@/lib/domain/views";
-import { route } from "@/lib/server/route";
-import { acceptSuggestion } from "@/lib/server/suggest";
+import { route } from "@/lib/server/http/route";
+import { acceptSuggestion } from "@/lib/server/model/suggest";
 
 export const POST = route({
   permission: "trajectory.annotate",

@@ -1,8 +1,8 @@
 // GET /api/eval/runs/:id/failures?app=&action=&failure=: the run's failed steps, both actions in original pixels
 import { evalFailuresQuery, evalFailuresSchema } from "@/lib/domain/eval";
 import { idParams } from "@/lib/domain/views";
-import { evalFailures } from "@/lib/server/eval-jobs";
-import { route } from "@/lib/server/route";
+import { evalFailures } from "@/lib/server/eval";
+import { route } from "@/lib/server/http/route";
 
 export const GET = route({
   permission: "model.manage",

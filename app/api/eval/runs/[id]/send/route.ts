@@ -1,8 +1,8 @@
 // POST /api/eval/runs/:id/send: the run's failing trajectories become tasks of a person, the answers as suggestions
 import { sendResultSchema, sendToAnnotationInput } from "@/lib/domain/eval";
 import { idParams } from "@/lib/domain/views";
-import { sendFailuresToAnnotation } from "@/lib/server/eval-jobs";
-import { route } from "@/lib/server/route";
+import { sendFailuresToAnnotation } from "@/lib/server/eval";
+import { route } from "@/lib/server/http/route";
 
 export const POST = route({
   permission: "trajectory.assign",

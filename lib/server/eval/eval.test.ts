@@ -1,0 +1,341 @@
+// Evaluation runs (issue 25 items 2-6) against a real database and a real HTTP model server that answers
+// from a script: right, wrong type, near miss, text mismatch, unparseable. The run's figures must equal
+// `bridge score --rule ui-s1` on the predictions file the run writes, over an export of the same
+// trajectories, SOP included; the failure kinds, the confusion matrix, pause/resume and the comparison of
+// two runs are checked against what the script makes the model do.
+import { readFileSync } from "node:fs";
+import { mkdtemp, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { framePair, QWEN_MAX_PIXELS, toResizedPoint, type Point } from "@/lib/domain/geometry";
+import type { Actor } from "@/lib/domain/permissions";
+import { runBridge } from "@/lib/bridge/cli";
+import { runEval } from "@/lib/cli/eval";
+import { CLI_ACTOR } from "../people/audit";
+import { captureIo } from "@/lib/bridge/test-fixtures";
+import type { Db } from "../db";
+import { AppError } from "../http/errors";
+import {
+  commandEvalRun,
+  compareEvalRuns,
+  evalFailures,
+  getEvalRun,
+  listEvalEndpoints,
+  predictionsPath,
+  saveEvalEndpoint,
+  sendFailuresToAnnotation,
+  startEvalRun,
+  waitForEvalRun,
+} from "./index";
+import { exportEvalSet } from "../export/release";
+import { importFile } from "../import";
+import { freezeEvalSet } from "../export/snapshots";
+import { acceptSuggestion, waitingSuggestion } from "../model/suggest";
+import { listMyTasks } from "../annotate/tasks";
+import { blankPng, freshStudio } from "../testing/fixtures";
+import { requestText, startFakeModelServer, type ChatRequest, type FakeModelServer } from "../testing/fake-model-server";
+
+let db: Db;
+let dir: string;
+let fake: FakeModelServer;
+let admin: Actor;
+
+const SIZE = { width: 1080, height: 2400 };
+const frames = framePair(SIZE, QWEN_MAX_PIXELS);
+/** A ground-truth point (original pixels) as the model writes it (the resized frame). */
+const resized = (p: Point): Point => toResizedPoint(p, frames).map(Math.round) as Point;
+const uiS1Answer = (action: Record<string, unknown>) => `<think>Looking at the screen.</think><action>${JSON.stringify(action)}</action>`;
+
+/** Three trajectories: each step's ground truth, and what the scripted model answers to it. */
+const SCRIPT = [
+  {
+    goal: "Set an alarm for 7",
+    app: "Clock",
+    steps: [
+      { gt: { action: "click", coordinate: [540, 600] }, answer: uiS1Answer({ action: "click", coordinate: resized([540, 600]) }) },
+      { gt: { action: "click", coordinate: [300, 1200] }, answer: uiS1Answer({ action: "click", coordinate: resized([302, 1198]) }) },
+      // Text mismatch: the right type, another text.
+      { gt: { action: "type", text: "7:00" }, answer: uiS1Answer({ action: "type", text: "8:00" }) },
+    ],
+  },
+  {
+    goal: "Archive the first mail",
+    app: "Mail",
+    steps: [
+      // Wrong type: a back button where a click was wanted.
+      { gt: { action: "click", coordinate: [200, 400] }, answer: uiS1Answer({ action: "system_button", button: "Back" }) },
+      { gt: { action: "click", coordinate: [900, 300] }, answer: uiS1Answer({ action: "click", coordinate: resized([900, 300]) }) },
+    ],
+  },
+  {
+    goal: "Reply to Ann",
+    app: "Mail",
+    steps: [
+      // Near miss: 0.05 of the width away (UI-S1 accepts 0.04 without a box).
+      { gt: { action: "click", coordinate: [500, 1000] }, answer: uiS1Answer({ action: "click", coordinate: resized([554, 1000]) }) },
+      { gt: { action: "click", coordinate: [500, 1800] }, answer: "I am not sure what to do here." },
+    ],
+  },
+];
+
+/** The scripted answer: the trajectory by its instruction, the step by the history the prompt carries. */
+function scripted(req: ChatRequest): string {
+  const text = requestText(req);
+  const t = SCRIPT.find((s) => text.includes(`The user query:  ${s.goal}\n`));
+  if (!t) return "pong";
+  const step = (text.match(/Step \d+: /g) ?? []).length;
+  return t.steps[step]?.answer ?? "pong";
+}
+
+async function expectAppError(p: Promise<unknown>, code: string, words: RegExp) {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(AppError);
+  expect((e as AppError).code).toBe(code);
+  expect((e as AppError).message).toMatch(words);
+}
+
+beforeAll(async () => {
+  ({ db, dir } = await freshStudio());
+  fake = await startFakeModelServer();
+  fake.setResponder(scripted);
+  await writeFile(path.join(dir, "s.png"), await blankPng(SIZE.width, SIZE.height));
+  const u = await db.user.create({ data: { id: "u-admin", email: "admin@test.local", name: "Admin", role: "admin" } });
+  admin = { id: u.id, email: u.email, name: u.name, role: "admin" };
+  const file = path.join(dir, "seed.jsonl");
+  const line = (t: (typeof SCRIPT)[number]) =>
+    JSON.stringify({
+      goal: t.goal,
+      app: t.app,
+      steps: t.steps.map((s, i) => ({
+        action_content: s.gt,
+        thought: `Step ${i + 1}.`,
+        action_description: `Do ${i + 1}`,
+        screenshot: "s.png",
+      })),
+    });
+  await writeFile(file, `${SCRIPT.map(line).join("\n")}\n`);
+  const r = await importFile({ file, format: "ui-s1", screenshotsDir: dir, db });
+  expect(r.ok).toBe(true);
+  // Reviewed work is what a set freezes; the review itself is not what this suite is about.
+  await db.trajectory.updateMany({ data: { status: "approved" } });
+  await freezeEvalSet({ caller: admin, name: "smoke" }, db);
+});
+
+afterAll(async () => {
+  await fake?.close();
+});
+
+describe("evaluation endpoints", () => {
+  it("are saved by name with their frame; a bad URL or a missing one is refused and nothing is saved", async () => {
+    await expect(saveEvalEndpoint({ caller: admin, name: "ckpt-1", baseUrl: "not a url", model: "m" }, db)).rejects.toThrow(/baseUrl/);
+    const saved = await saveEvalEndpoint({ caller: admin, name: "ckpt-1", baseUrl: fake.baseUrl, model: "ckpt-1", concurrency: 2 }, db);
+    expect(saved).toMatchObject({ name: "ckpt-1", coords: "qwen25-abs", hasKey: false, concurrency: 2 });
+    await saveEvalEndpoint({ caller: admin, name: "ckpt-2", baseUrl: fake.baseUrl, model: "ckpt-2", apiKey: "sk-eval-secret" }, db);
+    const list = await listEvalEndpoints({ caller: admin }, db);
+    expect(list.map((e) => [e.name, e.hasKey])).toEqual([
+      ["ckpt-1", false],
+      ["ckpt-2", true],
+    ]);
+    expect(JSON.stringify(await db.auditEvent.findMany())).not.toContain("sk-eval-secret");
+    const annotator = { ...admin, id: "u-ann", role: "annotator" as const };
+    await expectAppError(listEvalEndpoints({ caller: annotator }, db), "forbidden", /./);
+    await expectAppError(startEvalRun({ caller: admin, set: "smoke", endpoint: "nope" }, db), "not_found", /nope/);
+    await expectAppError(startEvalRun({ caller: admin, set: "nope", endpoint: "ckpt-1" }, db), "not_found", /nope/);
+    expect(await db.evalRun.count()).toBe(0);
+  });
+});
+
+describe("an evaluation run", () => {
+  let runId: string;
+
+  it("asks every step teacher-forced and records the answers with token counts", async () => {
+    fake.requests.length = 0;
+    const started = await startEvalRun({ caller: admin, set: "smoke", endpoint: "ckpt-1" }, db);
+    runId = started.id;
+    expect(started).toMatchObject({ state: "running", rule: "ui-s1", set: { name: "smoke", version: 1 }, progress: { total: 7 } });
+    await waitForEvalRun(runId);
+    const run = await getEvalRun({ caller: admin, id: runId }, db);
+    expect(run.error).toBeNull();
+    expect(run.state).toBe("succeeded");
+    expect(run.progress).toEqual({ done: 7, total: 7 });
+    expect(run.tokens.prompt).toBeGreaterThan(0);
+    expect(fake.requests).toHaveLength(7);
+    // Teacher forcing: the third step of the alarm sees the two ground-truth clicks in the resized frame, and its screenshot.
+    const third = fake.requests.map((r) => requestText(r.body)).find((t) => t.includes("Set an alarm") && t.includes("Step 2: "))!;
+    const [x1, y1] = resized([540, 600]);
+    expect(third).toContain(`Step 1: {"name": "mobile_use", "arguments": {"action": "click", "coordinate": [${x1}, ${y1}]}}; `);
+    expect(third).toContain(`The screen's resolution is ${frames.resized.width}x${frames.resized.height}.`);
+  });
+
+  it("has the figures the script makes: type 5/7, step 3/7, SOP 0% with progress 2/9, each failure named", async () => {
+    const { figures } = await getEvalRun({ caller: admin, id: runId }, db);
+    expect(figures).not.toBeNull();
+    expect(figures!.accuracy).toEqual({
+      steps: 7,
+      typeAccuracy: 5 / 7,
+      stepAccuracy: 3 / 7,
+      groundingSteps: 6,
+      groundingAccuracy: 3 / 6,
+    });
+    expect(figures!.sop).toEqual({ definition: "eval_qwenvl", trajectories: 3, successRate: 0, progress: 2 / 3 / 3, incomplete: 0 });
+    expect(figures!.failures).toEqual({ "wrong-type": 1, "outside-box": 1, "text-mismatch": 1, "wrong-argument": 0, unparseable: 1 });
+    expect(figures!.confusion).toEqual({ click: { click: 4, system_button: 1, unparseable: 1 }, type: { type: 1 } });
+    expect(figures!.perApp.Clock).toMatchObject({ steps: 3, stepAccuracy: 2 / 3, sop: { trajectories: 1, progress: 2 / 3 } });
+    expect(figures!.perApp.Mail).toMatchObject({ steps: 4, stepAccuracy: 1 / 4, sop: { trajectories: 2, progress: 0 } });
+  });
+
+  it("equals bridge score --rule ui-s1 on the predictions file it wrote, SOP included", async () => {
+    const { figures } = await getEvalRun({ caller: admin, id: runId }, db);
+    const out = path.join(await mkdtemp(path.join(os.tmpdir(), "eval-export-")), "export");
+    await exportEvalSet({ caller: admin, name: "smoke", outDir: out }, db);
+    const predictions = predictionsPath(runId);
+    expect(readFileSync(predictions, "utf8").trim().split("\n")).toHaveLength(7);
+    const io = captureIo();
+    const code = await runBridge(["score", out, "--predictions", predictions, "--rule", "ui-s1", "--json"], io);
+    expect(code, io.err()).toBe(0);
+    const summary = JSON.parse(io.out()) as Record<string, unknown>;
+    expect(figures!.accuracy).toEqual(summary.accuracy);
+    expect(figures!.perAction).toEqual(summary.perAction);
+    expect(figures!.sop).toEqual(summary.sop);
+    expect(figures!.rewards).toEqual(summary.rewards);
+    expect(figures!.harmful).toEqual(summary.harmful);
+    expect([figures!.scoredSteps, figures!.unpredictedSteps]).toEqual([summary.scoredSteps, summary.unpredictedSteps]);
+  });
+
+  it("lists each failed step with both actions in original pixels and the raw answer, filtered by kind and app", async () => {
+    const all = await evalFailures({ caller: admin, id: runId }, db);
+    expect(all.map((f) => [f.app, f.step, f.failure])).toEqual([
+      ["Clock", 2, "text-mismatch"],
+      ["Mail", 0, "wrong-type"],
+      ["Mail", 0, "outside-box"],
+      ["Mail", 1, "unparseable"],
+    ]);
+    const near = (await evalFailures({ caller: admin, id: runId, failure: "outside-box" }, db))[0]!;
+    expect(near.groundTruth.toolCall).toEqual({ action: "click", coordinate: [500, 1000] });
+    const [px] = (near.predicted as { coordinate: Point }).coordinate;
+    expect(Math.abs(px - 554)).toBeLessThan(2);
+    expect((await evalFailures({ caller: admin, id: runId, app: "Clock" }, db)).map((f) => f.response)).toEqual([
+      SCRIPT[0]!.steps[2]!.answer,
+    ]);
+  });
+
+  it("compares two runs on the same set: each figure with its difference, regressions first", async () => {
+    // The second checkpoint gets the alarm's second step wrong and the reply's first step right.
+    fake.setResponder((req) => {
+      const text = requestText(req);
+      if (text.includes("Set an alarm") && (text.match(/Step \d+: /g) ?? []).length === 1) return uiS1Answer({ action: "wait" });
+      if (text.includes("Reply to Ann") && !text.includes("Step 1: "))
+        return uiS1Answer({ action: "click", coordinate: resized([500, 1000]) });
+      return scripted(req);
+    });
+    const b = await startEvalRun({ caller: admin, set: "smoke", endpoint: "ckpt-2" }, db);
+    await waitForEvalRun(b.id);
+    fake.setResponder(scripted);
+    const cmp = await compareEvalRuns({ caller: admin, a: runId, b: b.id }, db);
+    expect(cmp.steps.map((s) => [s.app, s.step, s.regression])).toEqual([
+      ["Clock", 1, true],
+      ["Mail", 0, false],
+    ]);
+    const step = cmp.figures.find((f) => f.figure === "stepAccuracy")!;
+    expect(step).toEqual({ figure: "stepAccuracy", a: 3 / 7, b: 3 / 7, delta: 0 });
+    // The worst change first: the alarm's app lost a step.
+    expect(cmp.figures[0]).toMatchObject({ figure: "stepAccuracy@Clock", a: 2 / 3, b: 1 / 3 });
+  });
+
+  it("pauses, resumes with the steps not yet answered, and cancels", async () => {
+    fake.setMode({ mode: "slow", delayMs: 300 });
+    const r = await startEvalRun({ caller: admin, set: "smoke", endpoint: "ckpt-1" }, db);
+    const paused = await commandEvalRun({ caller: admin, id: r.id, command: "pause" }, db);
+    expect(paused.state).toBe("paused");
+    await waitForEvalRun(r.id);
+    const answered = await db.evalStep.count({ where: { runId: r.id } });
+    expect(answered).toBeLessThan(7);
+    fake.setMode({ mode: "ok" });
+    fake.requests.length = 0;
+    await commandEvalRun({ caller: admin, id: r.id, command: "resume" }, db);
+    await waitForEvalRun(r.id);
+    const done = await getEvalRun({ caller: admin, id: r.id }, db);
+    expect(done.state).toBe("succeeded");
+    expect(fake.requests).toHaveLength(7 - answered);
+    expect(done.figures!.accuracy).toEqual((await getEvalRun({ caller: admin, id: runId }, db)).figures!.accuracy);
+    await expectAppError(commandEvalRun({ caller: admin, id: r.id, command: "cancel" }, db), "conflict", /succeeded/);
+  });
+});
+
+describe("send to annotation", () => {
+  it("makes the trajectories whose first failure is a click tasks of the chosen annotator, with the answers as suggestions", async () => {
+    const run = (
+      await db.evalRun.findFirstOrThrow({ where: { endpointName: "ckpt-1", figuresJson: { not: null } }, orderBy: { startedAt: "asc" } })
+    ).id;
+    const u = await db.user.create({ data: { id: "u-ann", email: "ann@test.local", name: "Ann", role: "annotator" } });
+    const ann: Actor = { id: u.id, email: u.email, name: u.name, role: "annotator" };
+    await expectAppError(
+      sendFailuresToAnnotation({ caller: admin, id: run, assignee: "ann@test.local", action: "swipe" }, db),
+      "unprocessable",
+      /Nothing to send/,
+    );
+    await expectAppError(sendFailuresToAnnotation({ caller: ann, id: run, assignee: "ann@test.local" }, db), "forbidden", /./);
+    expect(await db.trajectory.count({ where: { assigneeId: u.id } })).toBe(0);
+
+    const sent = await sendFailuresToAnnotation({ caller: admin, id: run, assignee: "ann@test.local", action: "click" }, db);
+    expect(sent).toEqual({ trajectories: 2, suggestions: 2, skipped: 0 });
+    const mine = await listMyTasks({ actor: ann }, db);
+    expect(mine.tasks.map((t) => t.instruction).sort()).toEqual(["Archive the first mail", "Reply to Ann"]);
+    const reply = await db.trajectory.findFirstOrThrow({ where: { instruction: "Reply to Ann" } });
+    expect(reply.status).toBe("in_progress");
+    const suggestions = await db.stepSuggestion.findMany({ where: { trajectoryId: reply.id } });
+    expect(suggestions).toHaveLength(1);
+    const output = JSON.parse(suggestions[0]!.outputJson) as { toolCall: { action: string; coordinate: Point } };
+    expect(output.toolCall.action).toBe("click");
+    expect(Math.abs(output.toolCall.coordinate[0] - 554)).toBeLessThan(2);
+    expect(suggestions[0]).toMatchObject({ kind: "action", origin: "eval", model: "ckpt-1", jobId: run });
+    // The editor offers it on that step: the assignee reads it, someone else may not, and once accepted it is no longer waiting.
+    const waiting = await waitingSuggestion({ actor: ann, stepId: suggestions[0]!.stepId }, db);
+    expect(waiting).toMatchObject({ id: suggestions[0]!.id, kind: "action", model: "ckpt-1" });
+    const v = await db.user.create({ data: { id: "u-val", email: "val@test.local", name: "Val", role: "annotator" } });
+    await expectAppError(
+      waitingSuggestion({ actor: { id: v.id, email: v.email, name: v.name, role: "annotator" }, stepId: suggestions[0]!.stepId }, db),
+      "forbidden",
+      /./,
+    );
+    const other = await db.step.findFirstOrThrow({ where: { trajectoryId: reply.id, id: { not: suggestions[0]!.stepId } } });
+    expect(await waitingSuggestion({ actor: ann, stepId: other.id }, db)).toBeNull();
+    await acceptSuggestion({ actor: ann, id: suggestions[0]!.id }, db);
+    expect(await waitingSuggestion({ actor: ann, stepId: suggestions[0]!.stepId }, db)).toBeNull();
+    // The alarm's first failure is a typed text, so it was not sent.
+    expect((await db.trajectory.findFirstOrThrow({ where: { instruction: "Set an alarm for 7" } })).status).toBe("approved");
+  });
+});
+
+describe("studio eval (the command line)", () => {
+  it("runs a set against an endpoint: progress on stderr, figures on stdout, and bridge score on its files says the same", async () => {
+    const tmp = await mkdtemp(path.join(os.tmpdir(), "eval-cli-"));
+    const [predictions, exported] = [path.join(tmp, "predictions.jsonl"), path.join(tmp, "smoke")];
+    let out = "";
+    let err = "";
+    const io = { out: (s: string) => void (out += s), err: (s: string) => void (err += s) };
+    const core = async () => ({ migrate: async () => undefined, CLI_ACTOR });
+    const args = ["run", "--set", "smoke", "--endpoint", "ckpt-1", "--predictions", predictions, "--export", exported, "--json"];
+    expect(await runEval(args, io, core)).toBe(0);
+    expect(err).toContain("7/7 steps answered");
+    expect(err).toContain(`npm run bridge -- score ${exported} --predictions ${predictions} --rule ui-s1 --max-pixels ${QWEN_MAX_PIXELS}`);
+    const run = JSON.parse(out) as { id: string; figures: Record<string, unknown> };
+    const bridgeIo = captureIo();
+    expect(await runBridge(["score", exported, "--predictions", predictions, "--rule", "ui-s1", "--json"], bridgeIo), bridgeIo.err()).toBe(
+      0,
+    );
+    const summary = JSON.parse(bridgeIo.out()) as Record<string, unknown>;
+    for (const k of ["accuracy", "perAction", "sop", "rewards"]) expect(run.figures[k], k).toEqual(summary[k]);
+
+    out = "";
+    const first = (await db.evalRun.findFirstOrThrow({ where: { endpointName: "ckpt-2" } })).id;
+    expect(await runEval(["compare", run.id, first], io, core)).toBe(0);
+    expect(out).toMatch(/stepAccuracy@Clock\s+66\.7% -> 33\.3% \(-33\.3 points\)/);
+    expect(out.indexOf("regression")).toBeLessThan(out.indexOf("fixed"));
+    await expect(runEval(["run", "--set", "smoke"], io, core)).rejects.toThrow(/--endpoint/);
+  });
+});

@@ -1,0 +1,488 @@
+// Snapshots: frozen evaluation sets (issue 25 item 1) and dataset releases (issue 27 items 1-2), one
+// mechanism. A snapshot stores each member trajectory's canonical export JSON as it was, with that
+// text's sha256 and the trajectory's annotation version, and a content hash over the members. Storing
+// the JSON itself (not only version numbers) is what makes it immutable: the studio keeps no history of
+// step contents, so versions alone could not rebuild an older annotation once someone edits it.
+import { createHash } from "node:crypto";
+import {
+  cutReleaseInput,
+  freezeEvalSetInput,
+  type CutReleaseInput,
+  type FieldChange,
+  type FreezeEvalSetInput,
+  type ReleaseDiff,
+  type SnapshotItem,
+  type SnapshotKind,
+} from "@/lib/domain/snapshots";
+import { canonicalTrajectorySchema, type CanonicalTrajectory } from "@/lib/domain/trajectory";
+import { exportedStatuses } from "@/lib/domain/exports";
+import { dialectOf } from "../config";
+import { db as defaultDb, urlOfClient, type Db } from "../db";
+import { recordAudit } from "../people/audit";
+import { appError } from "../http/errors";
+import { auditActor, authorizeCaller, type Caller } from "../fast/session";
+import { canonicalHead, canonicalStep, trajectoryPages } from "./index";
+import { openStepReader } from "./read";
+import { latestJudgeVerdicts } from "../model/judge";
+import { heldOutSets, setLabel } from "./held-out";
+import { nearDuplicateMembership } from "../annotate/near-duplicates";
+import { fromStore } from "../http/stored";
+
+const PAGE = 100;
+/** PostgreSQL advisory lock key taken while a snapshot is numbered (migrate.ts holds 727274). */
+const SNAPSHOT_NUMBER_LOCK = 727275;
+/** Members written per insert (SQLite's bound-parameter limit is far above 6 x this). */
+const INSERT_CHUNK = 200;
+
+type Member = { trajectoryId: string; version: number; canonicalJson: string; sha256: string; steps: number };
+type Filter = { status: "approved" | "submitted" | "all"; apps: string[]; lanes?: string[]; project?: string; ids?: string[] };
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/**
+ * The canonical JSON of every trajectory the filter takes, in the export's order (fingerprint, then id),
+ * read as the export reads it. `exclude` leaves trajectories out; `heldOut` marks lines as an export does.
+ */
+async function membersOf(prisma: Db, f: Filter, exclude: ReadonlySet<string>, heldOut?: Map<string, string[]>): Promise<Member[]> {
+  const statuses = f.status === "all" ? undefined : [...exportedStatuses(f.status)];
+  const where = {
+    ...(statuses ? { status: { in: statuses } } : {}),
+    ...(f.apps.length ? { app: { in: f.apps } } : {}),
+    ...(f.lanes?.length ? { lane: { in: f.lanes } } : {}),
+    ...(f.project ? { project: { name: f.project } } : {}),
+    ...(f.ids ? { id: { in: f.ids } } : {}),
+  };
+  const out: Member[] = [];
+  const reader = await openStepReader(prisma);
+  try {
+    for await (const page of trajectoryPages(prisma, where, PAGE)) {
+      const ids = page.map((t) => t.id);
+      const judged = await latestJudgeVerdicts(prisma, ids);
+      const steps = await reader.stepsOf(ids);
+      for (const t of page) {
+        if (exclude.has(t.id)) continue;
+        const record = canonicalHead(t, judged.get(t.id), undefined, heldOut?.get(t.id));
+        for (const s of steps.get(t.id) ?? []) record.steps.push(canonicalStep(s));
+        const canonicalJson = JSON.stringify(record);
+        out.push({ trajectoryId: t.id, version: t.version, canonicalJson, sha256: sha256(canonicalJson), steps: record.steps.length });
+      }
+    }
+  } finally {
+    await reader.close();
+  }
+  return out;
+}
+
+/** sha256 over the members' ids, versions and JSON hashes, in member order: equal hashes, equal contents. */
+function contentHash(members: readonly Pick<Member, "trajectoryId" | "version" | "sha256">[]): string {
+  const h = createHash("sha256");
+  for (const m of members) h.update(`${m.trajectoryId}\t${m.version}\t${m.sha256}\n`);
+  return h.digest("hex");
+}
+
+type SnapshotRow = {
+  id: string;
+  kind: string;
+  name: string;
+  number: number;
+  heldOut: boolean;
+  filtersJson: string;
+  contentSha256: string;
+  trajectoryCount: number;
+  stepCount: number;
+  createdByLabel: string;
+  createdAt: Date;
+};
+
+function snapshotItem(r: SnapshotRow): SnapshotItem {
+  return {
+    id: r.id,
+    kind: r.kind as SnapshotKind,
+    name: r.name,
+    number: r.number,
+    heldOut: r.heldOut,
+    filters: JSON.parse(r.filtersJson) as Record<string, unknown>,
+    contentSha256: r.contentSha256,
+    trajectories: r.trajectoryCount,
+    steps: r.stepCount,
+    createdBy: r.createdByLabel,
+    createdAt: r.createdAt.toISOString(),
+  };
+}
+
+/** Write a snapshot and its members in one transaction, with its audit row. */
+async function writeSnapshot(
+  prisma: Db,
+  caller: Caller,
+  s: { kind: SnapshotKind; name: string; number: (prisma: Db) => Promise<number>; heldOut: boolean; filters: unknown },
+  members: Member[],
+): Promise<SnapshotItem> {
+  const actor = auditActor(caller);
+  const url = urlOfClient(prisma);
+  const isPostgres = url !== undefined && dialectOf(url) === "postgresql";
+  return prisma.$transaction(
+    async (tx) => {
+      // The number is the last one + 1, read in this transaction. SQLite runs one write transaction at a time
+      // (BEGIN IMMEDIATE), but PostgreSQL's read committed lets two cuts read the same last number: this lock,
+      // held until commit, makes the next cut wait and read the number this one writes.
+      if (isPostgres) await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SNAPSHOT_NUMBER_LOCK})`;
+      const number = await s.number(tx as unknown as Db);
+      const row = await tx.snapshot.create({
+        data: {
+          kind: s.kind,
+          name: s.name,
+          number,
+          heldOut: s.heldOut,
+          filtersJson: JSON.stringify(s.filters),
+          contentSha256: contentHash(members),
+          trajectoryCount: members.length,
+          stepCount: members.reduce((n, m) => n + m.steps, 0),
+          createdById: actor.id,
+          createdByLabel: actor.label,
+        },
+      });
+      for (let i = 0; i < members.length; i += INSERT_CHUNK) {
+        await tx.snapshotMember.createMany({
+          data: members.slice(i, i + INSERT_CHUNK).map((m, j) => ({
+            snapshotId: row.id,
+            trajectoryId: m.trajectoryId,
+            position: i + j,
+            version: m.version,
+            canonicalJson: m.canonicalJson,
+            sha256: m.sha256,
+          })),
+        });
+      }
+      await recordAudit(tx, {
+        actor,
+        action: s.kind === "release" ? "release.cut" : "evalset.freeze",
+        entityType: "snapshot",
+        entityId: row.id,
+        after: {
+          kind: s.kind,
+          name: s.name,
+          number,
+          heldOut: s.heldOut,
+          filters: s.filters,
+          trajectories: members.length,
+          contentSha256: row.contentSha256,
+        },
+      });
+      return snapshotItem(row);
+    },
+    { timeout: 120_000 },
+  );
+}
+
+/**
+ * Freeze an evaluation set: the filter's work (approved by default) or exactly the listed ids, as
+ * version n+1 of `name`. The set keeps each trajectory's canonical JSON as it is now, so later edits do
+ * not change it; freezing the name again ("refreeze") makes the next version. A new version is held out
+ * when asked, or when the name's previous version was.
+ */
+export async function freezeEvalSet(
+  { caller, ...raw }: { caller: Caller } & FreezeEvalSetInput,
+  prisma: Db = defaultDb(),
+): Promise<SnapshotItem> {
+  authorizeCaller(caller, "export.run");
+  const input = freezeEvalSetInput.parse(raw);
+  const filter: Filter = { status: input.status, apps: input.apps, project: input.project, ids: input.ids };
+  const members = await membersOf(prisma, filter, new Set());
+  if (input.ids) {
+    const found = new Set(members.map((m) => m.trajectoryId));
+    const missing = input.ids.find((id) => !found.has(id));
+    if (missing !== undefined) {
+      const t = await prisma.trajectory.findUnique({ where: { id: missing }, select: { status: true } });
+      if (!t) throw appError("not_found", "error.trajectoryMissing", { id: missing });
+      throw appError("unprocessable", "error.snapshotWrongStatus", { id: missing, status: t.status, wanted: input.status });
+    }
+  }
+  if (members.length === 0) throw appError("unprocessable", "error.snapshotEmpty", { name: input.name });
+  const previous = await prisma.snapshot.findFirst({ where: { kind: "eval-set", name: input.name }, orderBy: { number: "desc" } });
+  return writeSnapshot(
+    prisma,
+    caller,
+    {
+      kind: "eval-set",
+      name: input.name,
+      number: async (tx) =>
+        ((await tx.snapshot.findFirst({ where: { kind: "eval-set", name: input.name }, orderBy: { number: "desc" } }))?.number ?? 0) + 1,
+      heldOut: input.heldOut || (previous?.heldOut ?? false),
+      filters: { status: input.status, apps: input.apps, project: input.project ?? null, ids: input.ids ?? null },
+    },
+    members,
+  );
+}
+
+/**
+ * Cut a release: the filter's work as it is now, numbered after the last release (1, 2, ...). Trajectories
+ * of held-out evaluation sets are left out unless `includeHeldOut` (then their lines are marked held out,
+ * and the bridge's training commands refuse them).
+ */
+export async function cutRelease(
+  { caller, ...raw }: { caller: Caller } & CutReleaseInput,
+  prisma: Db = defaultDb(),
+): Promise<SnapshotItem> {
+  authorizeCaller(caller, "export.run");
+  const input = cutReleaseInput.parse(raw);
+  const heldOut = await heldOutSets(prisma);
+  const exclude = input.includeHeldOut ? new Set<string>() : new Set(heldOut.keys());
+  const matching = await membersOf(
+    prisma,
+    { status: input.status, apps: input.apps, lanes: input.lanes, project: input.project },
+    exclude,
+    heldOut,
+  );
+  // Grouped among the matching work only: a keeper the filter leaves out must not take its re-runs with it.
+  const dropped = input.dropNearDuplicates
+    ? [...(await nearDuplicateMembership(prisma, { among: new Set(matching.map((m) => m.trajectoryId)) }))].filter(([, m]) => !m.isKeeper)
+    : [];
+  const droppedIds = new Set(dropped.map(([id]) => id));
+  const members = droppedIds.size ? matching.filter((m) => !droppedIds.has(m.trajectoryId)) : matching;
+  if (members.length === 0) throw appError("unprocessable", "error.snapshotEmpty", { name: input.name });
+  return writeSnapshot(
+    prisma,
+    caller,
+    {
+      kind: "release",
+      name: input.name,
+      number: async (tx) => ((await tx.snapshot.findFirst({ where: { kind: "release" }, orderBy: { number: "desc" } }))?.number ?? 0) + 1,
+      heldOut: false,
+      filters: {
+        status: input.status,
+        apps: input.apps,
+        lanes: input.lanes,
+        project: input.project ?? null,
+        includeHeldOut: input.includeHeldOut,
+        heldOutLeftOut: input.includeHeldOut ? 0 : [...exclude].length,
+        dropNearDuplicates: input.dropNearDuplicates,
+        nearDuplicatesLeftOut: droppedIds.size,
+      },
+    },
+    members,
+  );
+}
+
+/** Evaluation sets or releases, newest first. */
+export async function listSnapshots(
+  { caller, kind }: { caller: Caller; kind: SnapshotKind },
+  prisma: Db = defaultDb(),
+): Promise<SnapshotItem[]> {
+  authorizeCaller(caller, "export.run");
+  const rows = await prisma.snapshot.findMany({ where: { kind }, orderBy: [{ createdAt: "desc" }, { number: "desc" }] });
+  return rows.map(snapshotItem);
+}
+
+/** One evaluation set version (the latest when `version` is absent), or throws naming it. */
+export async function findEvalSet(prisma: Db, name: string, version?: number) {
+  const row = await prisma.snapshot.findFirst({
+    where: { kind: "eval-set", name, ...(version ? { number: version } : {}) },
+    orderBy: { number: "desc" },
+  });
+  if (!row) throw appError("not_found", "error.evalSetMissing", { name: version ? setLabel(name, version) : name });
+  return row;
+}
+
+/** One release by number, or throws naming it. */
+export async function findRelease(prisma: Db, number: number) {
+  const row = await prisma.snapshot.findFirst({ where: { kind: "release", number } });
+  if (!row) throw appError("not_found", "error.releaseMissing", { n: number });
+  return row;
+}
+
+/** A snapshot with its members (id, version, hash, app, instruction, steps), in member order. */
+export async function showSnapshot(
+  { caller, id }: { caller: Caller; id: string },
+  prisma: Db = defaultDb(),
+): Promise<{
+  snapshot: SnapshotItem;
+  members: { trajectoryId: string; version: number; sha256: string; app: string; instruction: string; steps: number }[];
+}> {
+  authorizeCaller(caller, "export.run");
+  const row = await prisma.snapshot.findUnique({ where: { id } });
+  if (!row) throw appError("not_found", "error.snapshotMissing", { id });
+  const members = await prisma.snapshotMember.findMany({ where: { snapshotId: id }, orderBy: { position: "asc" } });
+  return {
+    snapshot: snapshotItem(row),
+    members: members.map((m) => {
+      const t = recordOf(m.canonicalJson, m.trajectoryId);
+      return {
+        trajectoryId: m.trajectoryId,
+        version: m.version,
+        sha256: m.sha256,
+        app: t.app,
+        instruction: t.instruction,
+        steps: t.steps.length,
+      };
+    }),
+  };
+}
+
+/** Mark an evaluation set version held out of training exports, or not (the one thing about a set that changes). */
+export async function setHeldOut(
+  { caller, id, heldOut }: { caller: Caller; id: string; heldOut: boolean },
+  prisma: Db = defaultDb(),
+): Promise<SnapshotItem> {
+  authorizeCaller(caller, "export.run");
+  return prisma.$transaction(async (tx) => {
+    const row = await tx.snapshot.findUnique({ where: { id } });
+    if (!row || row.kind !== "eval-set") throw appError("not_found", "error.snapshotMissing", { id });
+    const updated = await tx.snapshot.update({ where: { id }, data: { heldOut } });
+    await recordAudit(tx, {
+      actor: auditActor(caller),
+      action: "evalset.heldout",
+      entityType: "snapshot",
+      entityId: id,
+      before: { heldOut: row.heldOut },
+      after: { heldOut },
+    });
+    return snapshotItem(updated);
+  });
+}
+
+/** A stored member's canonical JSON, parsed (a damaged row is an error naming it). */
+export function recordOf(json: string, trajectoryId: string): CanonicalTrajectory {
+  return fromStore(canonicalTrajectorySchema, JSON.parse(json), `snapshot member ${trajectoryId}`);
+}
+
+/** Trajectory fields a diff reports (the rest are identity or bookkeeping: provenance.updatedAt moves on any touch). */
+const TRAJECTORY_FIELDS = [
+  "app",
+  "instruction",
+  "systemPrompt",
+  "status",
+  "outcome",
+  "isDiscarded",
+  "cutAfter",
+  "judge",
+  "heldOut",
+] as const;
+/** Step fields a diff reports, flattened, each with the audit row's key for the same field (lib/domain/review auditedStep). */
+const STEP_FIELDS: { field: string; audit: string | null; of: (s: CanonicalTrajectory["steps"][number]) => unknown }[] = [
+  { field: "thought.state", audit: "thoughtState", of: (s) => s.thought.state },
+  { field: "thought.nextAction", audit: "thoughtNext", of: (s) => s.thought.nextAction },
+  { field: "thought.purpose", audit: "thoughtPurpose", of: (s) => s.thought.purpose },
+  { field: "thought.text", audit: "thought", of: (s) => s.thought.text },
+  { field: "clearAction", audit: "clearAction", of: (s) => s.clearAction },
+  { field: "toolCall", audit: "toolCall", of: (s) => s.toolCall },
+  { field: "box", audit: "box", of: (s) => s.box },
+  { field: "verdict", audit: "verdict", of: (s) => s.verdict },
+  { field: "candidateBoxes", audit: null, of: (s) => s.candidateBoxes },
+  { field: "screenshot", audit: null, of: (s) => s.screenshot.sha256 },
+];
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * What changed between two releases: trajectories added, removed, and changed per field (step index +
+ * field, before/after), each change with the people and times the audit trail records for that field
+ * between the two cuts. A trajectory whose line differs only in bookkeeping (its updatedAt) is unchanged.
+ */
+export async function diffReleases(
+  { caller, from, to }: { caller: Caller; from: number; to: number },
+  prisma: Db = defaultDb(),
+): Promise<ReleaseDiff> {
+  authorizeCaller(caller, "export.run");
+  const [a, b] = [await findRelease(prisma, from), await findRelease(prisma, to)];
+  const slim = { trajectoryId: true, version: true, sha256: true, position: true } as const;
+  const [am, bm] = await Promise.all([
+    prisma.snapshotMember.findMany({ where: { snapshotId: a.id }, select: slim, orderBy: { position: "asc" } }),
+    prisma.snapshotMember.findMany({ where: { snapshotId: b.id }, select: slim, orderBy: { position: "asc" } }),
+  ]);
+  const inA = new Map(am.map((m) => [m.trajectoryId, m]));
+  const inB = new Map(bm.map((m) => [m.trajectoryId, m]));
+  const load = async (snapshotId: string, ids: string[]) => {
+    const out = new Map<string, CanonicalTrajectory>();
+    for (let i = 0; i < ids.length; i += PAGE) {
+      const rows = await prisma.snapshotMember.findMany({
+        where: { snapshotId, trajectoryId: { in: ids.slice(i, i + PAGE) } },
+        select: { trajectoryId: true, canonicalJson: true },
+      });
+      for (const r of rows) out.set(r.trajectoryId, recordOf(r.canonicalJson, r.trajectoryId));
+    }
+    return out;
+  };
+  const addedIds = bm.filter((m) => !inA.has(m.trajectoryId)).map((m) => m.trajectoryId);
+  const removedIds = am.filter((m) => !inB.has(m.trajectoryId)).map((m) => m.trajectoryId);
+  const differing = bm.filter((m) => inA.has(m.trajectoryId) && inA.get(m.trajectoryId)!.sha256 !== m.sha256).map((m) => m.trajectoryId);
+  const [before, after] = await Promise.all([load(a.id, [...removedIds, ...differing]), load(b.id, [...addedIds, ...differing])]);
+  const brief = (t: CanonicalTrajectory, id: string) => ({ id, app: t.app, instruction: t.instruction });
+  const window = { gt: a.createdAt, lte: b.createdAt };
+  const changed: ReleaseDiff["changed"] = [];
+  for (const id of differing) {
+    const x = before.get(id)!;
+    const y = after.get(id)!;
+    const fields: FieldChange[] = [];
+    const trajectoryAudit = await authorsOf(prisma, "trajectory", [id], window);
+    for (const f of TRAJECTORY_FIELDS) {
+      if (!same(x[f], y[f]))
+        fields.push({ step: null, field: f, before: x[f] ?? null, after: y[f] ?? null, changedBy: trajectoryAudit(f) });
+    }
+    const n = Math.max(x.steps.length, y.steps.length);
+    const stepIds = await prisma.step.findMany({ where: { trajectoryId: id }, select: { id: true, index: true } });
+    const stepAudit = await authorsOf(
+      prisma,
+      "step",
+      stepIds.map((s) => s.id),
+      window,
+    );
+    const idOfIndex = new Map(stepIds.map((s) => [s.index, s.id]));
+    for (let i = 0; i < n; i++) {
+      const sx = x.steps[i];
+      const sy = y.steps[i];
+      if (!sx || !sy) {
+        fields.push({ step: i, field: "step", before: sx ? "present" : null, after: sy ? "present" : null, changedBy: [] });
+        continue;
+      }
+      for (const f of STEP_FIELDS) {
+        const [vx, vy] = [f.of(sx), f.of(sy)];
+        if (same(vx, vy)) continue;
+        const stepId = idOfIndex.get(i);
+        fields.push({
+          step: i,
+          field: f.field,
+          before: vx ?? null,
+          after: vy ?? null,
+          changedBy: f.audit && stepId ? stepAudit(f.audit, stepId) : [],
+        });
+      }
+    }
+    if (fields.length > 0) changed.push({ ...brief(y, id), fromVersion: inA.get(id)!.version, toVersion: inB.get(id)!.version, fields });
+  }
+  return {
+    from,
+    to,
+    added: addedIds.map((id) => brief(after.get(id)!, id)),
+    removed: removedIds.map((id) => brief(before.get(id)!, id)),
+    changed,
+    unchanged: bm.length - addedIds.length - changed.length,
+  };
+}
+
+/**
+ * The audit trail's authors of each field of these entities in a time window: a function from
+ * (audit field key, entity id) to who and when, oldest first. Only rows whose before/after name the field count.
+ */
+async function authorsOf(prisma: Db, entityType: string, ids: string[], at: { gt: Date; lte: Date }) {
+  const rows = ids.length
+    ? await prisma.auditEvent.findMany({
+        where: { entityType, entityId: { in: ids }, at },
+        orderBy: [{ at: "asc" }, { id: "asc" }],
+        select: { entityId: true, actorLabel: true, at: true, beforeJson: true, afterJson: true },
+      })
+    : [];
+  const parsed = rows.map((r) => ({
+    entityId: r.entityId,
+    by: r.actorLabel,
+    at: r.at.toISOString(),
+    keys: new Set([...Object.keys(parseObject(r.beforeJson)), ...Object.keys(parseObject(r.afterJson))]),
+  }));
+  return (field: string, entityId: string = ids[0]!) =>
+    parsed.filter((r) => r.entityId === entityId && r.keys.has(field)).map((r) => ({ by: r.by, at: r.at }));
+}
+
+function parseObject(json: string | null): Record<string, unknown> {
+  if (!json) return {};
+  const v = JSON.parse(json) as unknown;
+  return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}

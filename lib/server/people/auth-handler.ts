@@ -1,0 +1,34 @@
+import { LIMITS } from "@/lib/domain/limits";
+import { auth } from "./auth";
+import { readBoundedText } from "../http/body";
+import { errorResponse, json } from "../http";
+
+export const AUTH_BASE_PATH = "/api/auth";
+
+/**
+ * The better-auth endpoints the studio uses over HTTP; every other one (update-user, sign-up,
+ * reset-password, list-sessions, ...) answers 404 without reaching better-auth. People's names,
+ * roles and languages change through /api/me and /api/users, which validate and audit.
+ */
+export const OPEN_AUTH_ROUTES = ["POST /sign-in/email", "POST /sign-out", "POST /change-password"] as const;
+
+/**
+ * /api/auth/*: only the open routes, with bodies bounded before anything parses them, then
+ * better-auth's own handler (which adds its rate limits, the sign-in hooks and their audit rows).
+ */
+export async function authHandler(req: Request): Promise<Response> {
+  const { pathname } = new URL(req.url);
+  const sub = pathname.startsWith(`${AUTH_BASE_PATH}/`) ? pathname.slice(AUTH_BASE_PATH.length) : null;
+  if (!sub || !(OPEN_AUTH_ROUTES as readonly string[]).includes(`${req.method} ${sub}`)) {
+    return json({ error: { code: "not_found", message: `${req.method} ${pathname} is not an endpoint of this studio.` } }, 404);
+  }
+  let body: string;
+  try {
+    body = await readBoundedText(req, LIMITS.authBodyBytes);
+  } catch (e) {
+    return errorResponse(e);
+  }
+  const headers = new Headers(req.headers);
+  headers.delete("content-length");
+  return auth().handler(new Request(req.url, { method: req.method, headers, body }));
+}

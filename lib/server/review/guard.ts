@@ -1,0 +1,80 @@
+import type { Actor } from "@/lib/domain/permissions";
+import type { Db, Tx } from "../db";
+import { AppError } from "../http/errors";
+
+/** Audit actions that mean "this person changed or handed in this trajectory's work". */
+export const AUTHORING_ACTIONS = {
+  trajectory: ["trajectory.start", "trajectory.annotate", "trajectory.fastLane", "trajectory.submit"],
+  step: ["step.annotate"],
+} as const;
+
+export type Authorship = { isAssignee: boolean; editedSteps: number[]; editedTrajectory: boolean; submitted: boolean };
+
+/**
+ * What `actorId` has authored of a trajectory, from the audit trail (every save and submit writes a
+ * row in the same transaction as the change), not only from who holds it now: an admin who edited
+ * someone's task, or assigned it to themself, edited and handed it back, is still its author.
+ */
+export async function authorshipOf(
+  client: Db | Tx,
+  actorId: string,
+  trajectory: { id: string; assigneeId: string | null },
+): Promise<Authorship> {
+  const steps = await client.step.findMany({ where: { trajectoryId: trajectory.id }, select: { id: true, index: true } });
+  const indexOf = new Map(steps.map((s) => [s.id, s.index]));
+  const rows = await client.auditEvent.findMany({
+    where: {
+      actorId,
+      OR: [
+        { entityType: "trajectory", entityId: trajectory.id, action: { in: [...AUTHORING_ACTIONS.trajectory] } },
+        ...(steps.length
+          ? [{ entityType: "step", entityId: { in: steps.map((s) => s.id) }, action: { in: [...AUTHORING_ACTIONS.step] } }]
+          : []),
+      ],
+    },
+    select: { action: true, entityId: true },
+  });
+  const editedSteps = [
+    ...new Set(
+      rows
+        .filter((r) => r.action === "step.annotate")
+        .map((r) => indexOf.get(r.entityId ?? ""))
+        .filter((i): i is number => i !== undefined),
+    ),
+  ].sort((a, b) => a - b);
+  return {
+    isAssignee: trajectory.assigneeId === actorId,
+    editedSteps,
+    editedTrajectory: rows.some(
+      (r) => r.action === "trajectory.annotate" || r.action === "trajectory.start" || r.action === "trajectory.fastLane",
+    ),
+    submitted: rows.some((r) => r.action === "trajectory.submit"),
+  };
+}
+
+/**
+ * Nobody approves or sends back work they edited or submitted, whatever their role: 403 with the
+ * reason. Call it inside the decision's transaction, BEFORE writing anything of the decision.
+ *
+ * Fix-and-approve (planned): a reviewer's own fixes made as part of one fix-and-approve action are
+ * allowed, because the guard runs before that action writes them; edits the reviewer made earlier
+ * (and then handed over) are not.
+ */
+export async function assertNotOwnWork(
+  client: Db | Tx,
+  actor: Actor,
+  trajectory: { id: string; assigneeId: string | null },
+): Promise<void> {
+  const a = await authorshipOf(client, actor.id, trajectory);
+  const reasons = [
+    ...(a.isAssignee ? ["it is assigned to you"] : []),
+    ...(a.submitted ? ["you submitted it"] : []),
+    ...(a.editedSteps.length
+      ? [`you edited step${a.editedSteps.length > 1 ? "s" : ""} ${a.editedSteps.map((i) => i + 1).join(", ")}`]
+      : []),
+    ...(a.editedTrajectory && !a.editedSteps.length ? ["you edited it"] : []),
+  ];
+  if (reasons.length > 0) {
+    throw new AppError("forbidden", `You worked on this trajectory (${reasons.join("; ")}); someone else has to review it.`, { reasons });
+  }
+}
