@@ -19,7 +19,7 @@ const pkg = (...names) => names.map((n) => ({ origin: "external", source: n }));
 const TOOL_PACKAGES = [CORE, { origin: "external" }];
 const LAYERS = {
   domain: { pattern: "lib/domain/**", uses: [], packages: pkg("zod") },
-  i18n: { pattern: "lib/i18n/**", uses: ["domain"], packages: pkg("zod", "react") },
+  i18n: { pattern: "lib/i18n/**", uses: ["domain"], packages: pkg("zod", "react", "intl-messageformat") },
   canvas: { pattern: "lib/canvas/**", uses: ["domain"], packages: pkg("zod") },
   bridge: {
     pattern: "lib/bridge/**",

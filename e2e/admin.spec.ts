@@ -125,7 +125,7 @@ test("the audit trail filters by action and date and says when nothing matches",
   await expect(page).toHaveURL(/action=auth.sign_in/);
   const { total } = (await (await page.request.get("/api/audit?action=auth.sign_in")).json()) as { total: number };
   expect(total).toBeGreaterThan(0);
-  await expect(audit.matching).toHaveText(`${total} events`);
+  await expect(audit.matching).toHaveText(total === 1 ? "1 event" : `${total} events`);
   await expect(audit.rows.locator("td:nth-child(3)")).toHaveText(Array(Math.min(total, 50)).fill("auth.sign_in"));
   await audit.filter({ from: "2999-01-01", to: "2999-01-02" });
   await expect(audit.page.getByText("No events match these filters")).toBeVisible();

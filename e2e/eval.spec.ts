@@ -162,7 +162,7 @@ test("a run's figures and failures over the screenshots, a comparison with regre
   const send = page.getByRole("form", { name: "Send failing trajectories to annotation" });
   await send.getByLabel("Annotator (email)").fill("annotator@studio.local");
   await send.getByRole("button", { name: "Send to annotation" }).click();
-  await expect(send.getByRole("status")).toHaveText("1 trajectories sent with 1 suggestions (0 under review left alone).");
+  await expect(send.getByRole("status")).toHaveText("1 trajectory sent with 1 suggestion (0 under review left alone).");
   const annotatorPage = await (await browser.newContext({ storageState: storageStateFor("annotator") })).newPage();
   await annotatorPage.goto("/tasks");
   const row = annotatorPage.getByRole("table", { name: "My tasks" }).getByRole("row", { name: new RegExp(TWO) });

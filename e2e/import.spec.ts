@@ -13,7 +13,7 @@ test("uploading a .zip imports its trajectory", async ({ page, importPage, list,
   await importPage.goto();
   await importPage.upload([zip], { format: "ui-s1", project: "e2e" });
   await expect(importPage.result).toContainText("Import succeeded");
-  await expect(importPage.result).toContainText("Imported 1 trajectories and 2 steps into project e2e");
+  await expect(importPage.result).toContainText("Imported 1 trajectory and 2 steps into project e2e");
   const row = importPage.recentImports.getByRole("row", { name: /batch\.zip\/batch\/data\.jsonl/ }).first();
   await expect(row).toContainText("Imported");
   await expect(row).toContainText("admin@studio.local");

@@ -111,7 +111,7 @@ test("importing data already in another project asks first: cancel, skip those, 
   await importPage.goto();
   await intoB();
   await ask.getByRole("button", { name: "Import anyway" }).click();
-  await expect(importPage.result).toContainText(`Imported 1 trajectories and 2 steps into project ${projectB}`);
+  await expect(importPage.result).toContainText(`Imported 1 trajectory and 2 steps into project ${projectB}`);
   await expect(importPage.result).toContainText("1 already in other projects, imported as copies.");
   expect((await stats(request)).trajectories).toBe(afterA + 1);
 
@@ -125,5 +125,7 @@ test("the import page says where the demo trajectories came from", async ({ page
   expect(seeded).toBeGreaterThan(0);
   await page.goto("/import");
   const recent = page.getByRole("region", { name: "Recent imports" });
-  await expect(recent).toContainText(`${seeded} demo trajectories came from the seed, not from an import.`);
+  await expect(recent).toContainText(
+    `${seeded} ${seeded === 1 ? "demo trajectory" : "demo trajectories"} came from the seed, not from an import.`,
+  );
 });

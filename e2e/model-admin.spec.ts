@@ -168,7 +168,7 @@ test("pre-annotation started from the list's selection runs to done on /admin/mo
   await expect(dialog).toContainText(`text “Model prefill ${RUN}”`);
   const secondId = startedJobId(page);
   await dialog.getByRole("button", { name: "Start pre-annotation" }).click();
-  await expect(dialog.getByRole("status")).toContainText("Started over 1 trajectories (4 steps).");
+  await expect(dialog.getByRole("status")).toContainText("Started over 1 trajectory (4 steps).");
   await page.goto("/admin/model");
   const second = jobsTable(page).getByTestId(`model-job-${await secondId}`);
   await expect(second).toContainText("running");

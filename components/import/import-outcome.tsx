@@ -20,12 +20,7 @@ export function CopiesQuestion({ job, onAnswer }: { job: ImportJob; onAnswer: (a
       <h2>{t("import.copies.title")}</h2>
       <ul>
         {job.otherProjects.map((c) => (
-          <li key={c.project}>
-            {fillNodes(t(c.count === 1 ? "import.copies.one" : "import.copies.many"), {
-              n: nf(c.count),
-              project: <strong>{c.project}</strong>,
-            })}
-          </li>
+          <li key={c.project}>{fillNodes(t("import.copies.inProject", { n: nf(c.count) }), { project: <strong>{c.project}</strong> })}</li>
         ))}
       </ul>
       <p>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CATALOGUE } from "./index";
+import { CATALOGUE, LOCALES, messageArguments, parseMessage } from "./index";
 
 /** Every feature catalogue file, to check that each is merged and that no two define the same key. */
 const FEATURES = import.meta.glob<{ [name: string]: { en: Record<string, string>; zh: Record<string, string> } }>("./messages/*.ts", {
@@ -11,8 +11,6 @@ const FEATURES = import.meta.glob<{ [name: string]: { en: Record<string, string>
  * annotators see in English in their data and tools too.
  */
 const ASCII_ALLOWED = new Set(["JSON", "API", "JSONL", "MB", "max_pixels", "Trajectory Studio"]);
-
-const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!).sort();
 
 describe("merged message catalogue", () => {
   const en: Record<string, string> = CATALOGUE.en;
@@ -71,9 +69,24 @@ describe("merged message catalogue", () => {
     expect(suspicious).toEqual([]);
   });
 
-  it("keeps every {placeholder} of the English text in the Chinese one", () => {
+  it("parses every message of every language as ICU", () => {
+    const broken: string[] = [];
+    for (const locale of LOCALES) {
+      for (const [key, text] of Object.entries(CATALOGUE[locale] as Record<string, string>)) {
+        try {
+          parseMessage(text, locale);
+        } catch (e) {
+          broken.push(`${locale} ${key}: ${String(e)} in ${text}`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it("uses the same arguments in the Chinese text as in the English one", () => {
+    const args = (text: string, locale: "en" | "zh") => messageArguments(parseMessage(text, locale)).sort();
     const broken = Object.keys(en)
-      .filter((k) => JSON.stringify(placeholders(en[k]!)) !== JSON.stringify(placeholders(zh[k] ?? "")))
+      .filter((k) => JSON.stringify(args(en[k]!, "en")) !== JSON.stringify(args(zh[k] ?? "", "zh")))
       .map((k) => `${k}: ${en[k]} → ${zh[k]}`);
     expect(broken).toEqual([]);
   });

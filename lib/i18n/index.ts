@@ -15,6 +15,8 @@ import { review } from "./messages/review";
 import { snapshots } from "./messages/snapshots";
 import { evalRuns } from "./messages/eval";
 import { viewer } from "./messages/viewer";
+import { IntlMessageFormat } from "intl-messageformat";
+import { intlLocale } from "./format";
 
 /**
  * One message catalogue for every UI string, in English and Simplified Chinese. Each feature keeps
@@ -74,13 +76,85 @@ export function isLocale(x: unknown): x is Locale {
   return typeof x === "string" && (LOCALES as readonly string[]).includes(x);
 }
 
-/** A translate function for `locale`: `{name}` placeholders are filled from `vars`. */
+/** One element of a parsed ICU message (FormatJS's AST, without importing its parser package). */
+type IcuElement = ReturnType<IntlMessageFormat["getAst"]>[number];
+
+/** A compiled message: its formatter and every argument name it reads (plural and select ones included). */
+type Compiled = { format: IntlMessageFormat; args: string[] };
+
+/** Messages are plain text around ICU arguments; `<token>` and the like are text, not rich-text tags. */
+const PARSE_OPTIONS = { ignoreTag: true } as const;
+
+/** Parses `text` as an ICU message (throws on a syntax error), as the translator and the catalogue test read it. */
+export function parseMessage(text: string, locale: Locale): IcuElement[] {
+  return new IntlMessageFormat(text, intlLocale(locale), undefined, PARSE_OPTIONS).getAst();
+}
+
+/** Every argument name `ast` reads, nested plural and select branches included, in order of first use. */
+export function messageArguments(ast: IcuElement[], into = new Set<string>()): string[] {
+  for (const el of ast) {
+    if ("options" in el) for (const option of Object.values(el.options)) messageArguments(option.value, into);
+    // Literal text has a `value` too; an argument's (number, date, plural...) is its name.
+    if ("value" in el && !isLiteral(el)) into.add(el.value);
+  }
+  return [...into];
+}
+
+const LITERAL_TYPE = parseMessage("x", "en")[0]!.type;
+const isLiteral = (el: IcuElement) => el.type === LITERAL_TYPE;
+
+/**
+ * `#` inside a plural becomes a plain `{count}` of that plural's argument, so the count reads exactly
+ * as the caller gave it (numbers are formatted by lib/i18n/format.ts first, `nf(n)`), while the
+ * branch is still chosen by its numeric value ("1" is one; "1,234" is not a plain number and reads
+ * as other, which is right for every count of a thousand or more in both languages).
+ */
+function poundsToArguments(ast: IcuElement[], count?: string): IcuElement[] {
+  return ast.flatMap((el): IcuElement[] => {
+    if (!("value" in el)) return count === undefined ? [el] : parseMessage(`{${count}}`, "en"); // the pound sign
+    if (!("options" in el)) return [el];
+    const inner = "pluralType" in el && !el.offset ? el.value : count;
+    const options = Object.fromEntries(Object.entries(el.options).map(([k, o]) => [k, { ...o, value: poundsToArguments(o.value, inner) }]));
+    return [{ ...el, options } as IcuElement];
+  });
+}
+
+const compiled = new Map<string, Compiled | null>();
+
+/** The compiled message of `key` in `locale` (cached), or null when its text is not valid ICU. */
+function compile(locale: Locale, key: string, text: string): Compiled | null {
+  const cacheKey = `${locale}:${key}`;
+  let c = compiled.get(cacheKey);
+  if (c === undefined) {
+    try {
+      const ast = parseMessage(text, locale);
+      c = { format: new IntlMessageFormat(poundsToArguments(ast), intlLocale(locale)), args: messageArguments(ast) };
+    } catch {
+      c = null; // the catalogue test names such a message; the UI shows its text rather than crash
+    }
+    compiled.set(cacheKey, c);
+  }
+  return c;
+}
+
+/**
+ * A translate function for `locale`. Messages are ICU (intl-messageformat): `{name}` arguments and
+ * `{n, plural, one {# step} other {# steps}}`. An argument missing from `vars` stays in the text as
+ * `{name}` (components fill such ones with React nodes, components/ui/format.tsx); a missing plural
+ * count reads as the `other` branch with `{n}` for its number.
+ */
 export function translator(locale: Locale): Translate {
   const messages: Record<string, string> = CATALOGUE[locale];
   return (key, vars) => {
     // A key the catalogue lacks (a code added elsewhere before its message) prints as the key, never crashes.
-    const text: string = messages[key] ?? CATALOGUE.en[key] ?? key;
-    return vars ? text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m)) : text;
+    const own = messages[key];
+    const text: string | undefined = own ?? CATALOGUE.en[key];
+    if (text === undefined) return key;
+    const c = compile(own !== undefined ? locale : "en", key, text);
+    if (!c) return text;
+    const values: Record<string, string | number> = {};
+    for (const name of c.args) values[name] = vars && name in vars ? vars[name]! : `{${name}}`;
+    return String(c.format.format(values));
   };
 }
 

@@ -51,7 +51,7 @@ export function StepPanel({ step, stepCount }: { step: StepView; stepCount: numb
         {(step.box || step.candidateBoxes.length > 0) && (
           <p className="muted small">
             {step.box && <>{t("viewer.targetBox", { box: step.box.map((n) => Math.round(n)).join(", ") })} · </>}
-            {t(step.candidateBoxes.length === 1 ? "viewer.candidates.one" : "viewer.candidates.other", {
+            {t("viewer.candidates", {
               n: nf(step.candidateBoxes.length),
             })}{" "}
             · {t("viewer.originalPixels")}

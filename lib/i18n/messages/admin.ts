@@ -93,7 +93,7 @@ const en = {
   "audit.apply": "Apply",
   "audit.clear": "Clear filters",
   "audit.matching": "Matching events",
-  "audit.count": "{n} events",
+  "audit.count": "{n, plural, one {# event} other {# events}}",
   "audit.events": "Audit events",
   "audit.time": "Time",
   "audit.entity": "Entity",
@@ -137,10 +137,11 @@ const en = {
   "export.someApps": "{n} selected (Ctrl/⌘-click to change)",
   "export.start": "Start export",
   "export.running": "Export running…",
-  "export.matchingHint": "{n} trajectories have this status (before the app and project filters).",
+  "export.matchingHint":
+    "{n, plural, one {# trajectory has} other {# trajectories have}} this status (before the app and project filters).",
   "export.current": "Current export",
   "export.progress": "Export progress",
-  "export.progressText": "{done} of {total} trajectories ({pct}%)",
+  "export.progressText": "{done} of {total, plural, one {# trajectory} other {# trajectories}} ({pct}%)",
   "export.state.running": "Exporting…",
   "export.state.succeeded": "Export finished",
   "export.state.failed": "Export failed",
@@ -165,7 +166,7 @@ const en = {
   "export.trainerSettings": "Settings",
   "export.copySettings": "Copy settings",
   "export.trainerMeasured":
-    "Measured over {rows} training samples at max_pixels {maxPixels}: longest prompt ≈ {prompt} tokens ({image} image tokens), longest sample ≈ {sequence} tokens. The bridge measures its own rows again and prints the same settings.",
+    "Measured over {rows, plural, one {# training sample} other {# training samples}} at max_pixels {maxPixels}: longest prompt ≈ {prompt, plural, one {# token} other {# tokens}} ({image, plural, one {# image token} other {# image tokens}}), longest sample ≈ {sequence, plural, one {# token} other {# tokens}}. The bridge measures its own rows again and prints the same settings.",
   "export.trainerNotMeasured": "Run a bridge command: it measures the rows it writes and prints the lengths and pixel limits they need.",
   "export.unreviewedWarning":
     "Exported with status “all”: it holds unreviewed model output. The bridge refuses it for training unless run with --allow-unreviewed.",

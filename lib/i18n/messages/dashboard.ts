@@ -39,7 +39,7 @@ const en = {
   // Agreement between people on overlapped work (issue 26 items 1 and 2).
   "dashboard.agreement": "Agreement between people",
   "dashboard.agreement.sub":
-    "{n} trajectories corrected independently by two or three people, compared step by step: points agree inside the same target box (else within {px} px), boxes at IoU {iou} or more, texts after normalising.",
+    "{n, plural, one {# trajectory} other {# trajectories}} corrected independently by two or three people, compared step by step: points agree inside the same target box (else within {px} px), boxes at IoU {iou} or more, texts after normalising.",
   "dashboard.agreement.alpha": "Krippendorff's alpha across everyone: action type {actionType}, verdict {verdict}, outcome {outcome}.",
   "dashboard.agreement.none":
     "No overlapped work handed in yet: an admin gives trajectories to 2 or 3 people from the trajectory list's selection bar.",

@@ -176,7 +176,7 @@ const en = {
   "shortcut.zoomFit": "Fit to pane",
   "shortcut.help": "Keyboard shortcuts",
   "tasks.title": "My tasks",
-  "tasks.available": "{count} unassigned tasks waiting",
+  "tasks.available": "{count, plural, one {# unassigned task} other {# unassigned tasks}} waiting",
   "tasks.startNext": "Start next task",
   "tasks.starting": "Starting…",
   "tasks.nothing": "Nothing to do: no task of yours is open and none is waiting.",

@@ -52,7 +52,7 @@ const en = {
   "lane.admin.after.queue": "Queue for full correction",
   "lane.admin.none": "No projects yet.",
   "lane.admin.saved": "Saved.",
-  "lane.error.firstErrorPastEnd": "Step {n} cannot be the first error: the trajectory has {count} steps.",
+  "lane.error.firstErrorPastEnd": "Step {n} cannot be the first error: the trajectory has {count, plural, one {# step} other {# steps}}.",
   "lane.error.correctedBeforeError":
     "Step {n} comes before the first error but its action was corrected: mark it as the first error, or put its action back.",
   "lane.error.discarded": "A discarded trajectory is not handed in through the fast lane.",

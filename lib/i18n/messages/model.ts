@@ -31,7 +31,7 @@ const en = {
   "model.test.running": "Sending one request…",
   "model.test.ok": "{model} answered in {duration}:",
   "model.test.failed": "The test request failed after {duration}:",
-  "model.test.tokens": "{prompt} prompt + {completion} completion tokens",
+  "model.test.tokens": "{prompt} prompt + {completion, plural, one {# completion token} other {# completion tokens}}",
 
   "model.settings.keyUnreadable":
     "A key is saved but cannot be read with this server's secret (BETTER_AUTH_SECRET changed?): enter the key again, or run `studio model rekey`.",
@@ -68,11 +68,14 @@ const en = {
   "model.error.cancelled": "The model request was cancelled.",
   "model.error.unusable": "The model's answer cannot be used: {why}",
   "model.error.tooLong":
-    "The model's answer is longer than the studio keeps: {field} has {n} characters, at most {max}. Nothing was saved.",
-  "model.budget.personQueue": "You already have {n} model requests waiting; wait for them to finish.",
-  "model.budget.personMinute": "You have asked the model {n} times in the last minute; try again in {s} s.",
-  "model.budget.endpointMinute": "The model endpoint has had {n} requests in the last minute; try again in {s} s.",
-  "model.budget.endpointQueue": "{n} model requests are already waiting for the endpoint; try again in a moment.",
+    "The model's answer is longer than the studio keeps: {field} has {n, plural, one {# character} other {# characters}}, at most {max}. Nothing was saved.",
+  "model.budget.personQueue":
+    "You already have {n, plural, one {# model request} other {# model requests}} waiting; wait for them to finish.",
+  "model.budget.personMinute": "You have asked the model {n, plural, one {# time} other {# times}} in the last minute; try again in {s} s.",
+  "model.budget.endpointMinute":
+    "The model endpoint has had {n, plural, one {# request} other {# requests}} in the last minute; try again in {s} s.",
+  "model.budget.endpointQueue":
+    "{n, plural, one {# model request is} other {# model requests are}} already waiting for the endpoint; try again in a moment.",
 
   "model.jobs.title": "Background jobs",
   "model.jobs.sub":
@@ -83,7 +86,7 @@ const en = {
   "model.jobs.startJudge": "Judge",
   "model.jobs.fromList": "To pre-annotate from the list, select trajectories there and choose “Pre-annotate…”.",
   "model.jobs.toList": "Open the trajectory list",
-  "model.jobs.trajectories": "{n} trajectories",
+  "model.jobs.trajectories": "{n, plural, one {# trajectory} other {# trajectories}}",
   "model.jobs.none": "No jobs yet.",
   "model.jobs.kind": "Job",
   "model.jobs.kind.prefill": "pre-annotation",
@@ -120,7 +123,8 @@ const en = {
   "model.prefill.filter.assignee": "assignee {assignee}",
   "model.prefill.start": "Start pre-annotation",
   "model.prefill.close": "Close",
-  "model.prefill.started": "Started over {trajectories} trajectories ({steps} steps).",
+  "model.prefill.started":
+    "Started over {trajectories, plural, one {# trajectory} other {# trajectories}} ({steps, plural, one {# step} other {# steps}}).",
   "model.prefill.follow": "Follow it on the Model page",
   "model.prefill.include": "Include submitted and approved work",
   "model.prefill.includeHint":

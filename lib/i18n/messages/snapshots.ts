@@ -11,7 +11,7 @@ const en = {
   "snapshots.projectPlaceholder": "all projects",
   "snapshots.apps": "Apps (comma-separated)",
   "snapshots.appsPlaceholder": "all apps",
-  "snapshots.counts": "{trajectories} trajectories, {steps} steps",
+  "snapshots.counts": "{trajectories, plural, one {# trajectory} other {# trajectories}}, {steps, plural, one {# step} other {# steps}}",
   "snapshots.cutBy": "by {who}, {when}",
   "snapshots.none": "None yet.",
   "snapshots.loading": "Loading…",
