@@ -19,7 +19,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { pathToFileURL } from "node:url";
 import { SECURITY_HEADERS } from "@/lib/domain/security-headers";
-import { AppError } from "@/lib/server/http/errors";
+import { appError } from "@/lib/server/http/errors";
 import { errorResponse } from "@/lib/server/http";
 import type { Answer } from "@/lib/server/http/route";
 
@@ -210,7 +210,7 @@ export async function serveApi(
     // route() maps every error a handler throws; what reaches here is a request Node accepted but a web
     // Request cannot carry (a malformed Host header), or a bug in this lane.
     console.error(`${req.method} ${req.url}: the API lane could not serve it`, e);
-    answer = { response: errorResponse(new AppError("bad_request", `The request could not be read: ${(e as Error).message}`)) };
+    answer = { response: errorResponse(appError("bad_request", "error.requestUnreadable", { detail: (e as Error).message })) };
   }
   if ("response" in answer) await writeAnswer(answer.response, req, res);
   else writeJson(answer, req, res);

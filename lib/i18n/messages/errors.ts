@@ -42,6 +42,12 @@ const en = {
   "error.trajectoryConflictNow": "This trajectory was saved by someone else a moment ago.",
   "error.screenshotUndecodable": "Screenshot {sha}… does not decode as an image; import it again from a good copy.",
   "error.pathParam": "Nothing is found at this address: its {field} {problem}.",
+  // Requests the server could not take (lib/server/http/body.ts, server/api-lane.ts).
+  "error.bodyTooLarge":
+    "The request body is {bytes} bytes; over the limit of {limit} bytes. Field limits (characters): thought {thought}, each thought part {thoughtPart}, clear action {clearAction}, comment {comment}.",
+  "error.bodyOverLimit":
+    "The request body is over the limit of {limit} bytes. Field limits (characters): thought {thought}, each thought part {thoughtPart}, clear action {clearAction}, comment {comment}.",
+  "error.requestUnreadable": "The request could not be read: {detail}",
   "error.diskFull": "The server's disk is full, so this was not saved. Ask the administrator to free space or add disk, then try again.",
   "error.stepNotInTrajectory": "Step {step} is not a step of trajectory {id}.",
   "error.snapshotEmpty": "Nothing to take into “{name}”: no trajectory matches the filter.",
@@ -175,6 +181,11 @@ const zh: Catalogue<typeof en> = {
   "error.trajectoryConflictNow": "此轨迹刚刚被他人保存。",
   "error.screenshotUndecodable": "截图 {sha}… 无法解码为图像；请用完好的文件重新导入。",
   "error.pathParam": "此地址下没有内容：其 {field} {problem}。",
+  "error.bodyTooLarge":
+    "请求内容为 {bytes} 字节，超过上限 {limit} 字节。字段上限（字符）：思考 {thought}，思考的每一部分 {thoughtPart}，清晰动作 {clearAction}，评论 {comment}。",
+  "error.bodyOverLimit":
+    "请求内容超过上限 {limit} 字节。字段上限（字符）：思考 {thought}，思考的每一部分 {thoughtPart}，清晰动作 {clearAction}，评论 {comment}。",
+  "error.requestUnreadable": "无法读取此请求：{detail}",
   "error.diskFull": "服务器磁盘已满，此项未能保存。请联系管理员释放空间或扩容后重试。",
   "error.stepNotInTrajectory": "步骤 {step} 不属于轨迹 {id}。",
   "error.snapshotEmpty": "“{name}”没有可收入的内容：没有轨迹符合筛选条件。",

@@ -1,14 +1,19 @@
 import { LIMITS } from "@/lib/domain/limits";
-import { AppError } from "./errors";
+import { appError, type AppError } from "./errors";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
 function tooLarge(bytes: number | null, limit: number): AppError {
-  return new AppError(
-    "payload_too_large",
-    `The request body is ${bytes === null ? "over" : `${fmt(bytes)} bytes; over`} the limit of ${fmt(limit)} bytes. Field limits (characters): thought ${fmt(LIMITS.thought)}, each thought part ${fmt(LIMITS.thoughtPart)}, clear action ${fmt(LIMITS.clearAction)}, comment ${fmt(LIMITS.comment)}.`,
-    { limitBytes: limit, ...(bytes === null ? {} : { bytes }) },
-  );
+  const fields = {
+    limit: fmt(limit),
+    thought: fmt(LIMITS.thought),
+    thoughtPart: fmt(LIMITS.thoughtPart),
+    clearAction: fmt(LIMITS.clearAction),
+    comment: fmt(LIMITS.comment),
+  };
+  return bytes === null
+    ? appError("payload_too_large", "error.bodyOverLimit", fields, { limitBytes: limit })
+    : appError("payload_too_large", "error.bodyTooLarge", { ...fields, bytes: fmt(bytes) }, { limitBytes: limit, bytes });
 }
 
 /**

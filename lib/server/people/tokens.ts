@@ -4,7 +4,7 @@ import { toToken, type Token } from "@/lib/domain/tokens";
 import { recordAudit } from "./audit";
 import { db as defaultDb, type Db } from "../db";
 import { appError } from "../http/errors";
-import { auditActor, authorizeCaller, isPerson, type Caller } from "../fast/session";
+import { auditActor, authorizeCaller, isPerson, type Caller } from "./actor";
 
 const TOKEN_PREFIX = "studio_";
 

@@ -1,0 +1,95 @@
+// The shape a newcomer can find their room in (issue 23, "Done when"): no import cycle anywhere in the sources, no
+// lib/server file over 400 lines, and no function over 150 lines outside the data tables and registries named below.
+// These read the sources, so the rule holds for code written after it: a cycle, a long file or a long function added
+// later fails here with its name.
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { parseCircular, parseDependencyTree } from "dpdm";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SKIP = new Set(["node_modules", "generated", ".next", ".tmp", "data"]);
+const FOLDERS = ["app", "components", "lib", "server", "scripts", "bench", "e2e"];
+
+/** Our sources under `dir` (relative to the root), tests included unless `tests` is false. */
+function sources(dir: string, tests = true): string[] {
+  return readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => {
+    const rel = path.join(dir, e.name);
+    if (e.isDirectory()) return SKIP.has(e.name) || e.name.startsWith("out") ? [] : sources(rel, tests);
+    if (!/\.tsx?$/.test(e.name) || e.name.endsWith(".d.ts")) return [];
+    return tests || !/\.(test|spec)\.tsx?$/.test(e.name) ? [rel] : [];
+  });
+}
+
+/** Long by nature: one table of every shortcut (each entry a line or two), one per editor mode. */
+const LONG_ALLOWED = new Set(["lib/canvas/editor-shortcuts.ts:allShortcuts"]);
+
+/** Every function (declared, arrow or method) longer than `max` lines in `file`, as "file:name (n lines)". */
+function longFunctions(file: string, max: number): string[] {
+  const text = readFileSync(path.join(ROOT, file), "utf8");
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const long: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && "body" in node && node.body) {
+      const first = sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
+      const lines = sf.getLineAndCharacterOfPosition(node.end).line - first + 1;
+      const name = node.name && ts.isIdentifier(node.name) ? node.name.text : nameFromParent(node);
+      if (lines > max && !LONG_ALLOWED.has(`${file}:${name}`)) long.push(`${file}:${first + 1} ${name} (${lines} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return long;
+}
+
+/** The name an arrow function or function expression is given by the variable or property that holds it. */
+function nameFromParent(node: ts.Node): string {
+  const p = node.parent;
+  if (p && (ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p)) && ts.isIdentifier(p.name)) return p.name.text;
+  return "(anonymous)";
+}
+
+describe("the code's shape", () => {
+  it("has no import cycle (type-only imports aside: they vanish when compiled)", async () => {
+    const entries = FOLDERS.flatMap((d) => sources(d));
+    const tree = await parseDependencyTree(entries, {
+      context: ROOT,
+      cwd: ROOT,
+      tsconfig: path.join(ROOT, "tsconfig.json"),
+      transform: true,
+      exclude: /node_modules|[\\/]generated[\\/]/,
+    });
+    expect(parseCircular(tree).map((cycle) => cycle.join(" -> "))).toEqual([]);
+  }, 120_000);
+
+  it("keeps every lib/server source under 400 lines", () => {
+    const long = sources("lib/server", false)
+      .filter((f) => !f.startsWith(path.join("lib", "server", "testing")))
+      .map((f) => [f, readFileSync(path.join(ROOT, f), "utf8").split("\n").length] as const)
+      .filter(([, n]) => n > 400)
+      .map(([f, n]) => `${f} (${n} lines)`);
+    expect(long).toEqual([]);
+  });
+
+  it("has no function over 150 lines outside the tables and registries allowed by name", () => {
+    const long = ["app", "components", "lib", "server", "scripts"].flatMap((d) => sources(d, false)).flatMap((f) => longFunctions(f, 150));
+    expect(long).toEqual([]);
+  });
+
+  it("finds a cycle and a long function when there is one (the probes work)", async () => {
+    mkdirSync(path.join(ROOT, ".tmp"), { recursive: true });
+    const dir = await mkdtemp(path.join(ROOT, ".tmp", "shape-probe-"));
+    try {
+      await writeFile(path.join(dir, "a.ts"), 'import { b } from "./b";\nexport const a = () => b;\n');
+      await writeFile(path.join(dir, "b.ts"), 'import { a } from "./a";\nexport const b = () => a;\n');
+      await writeFile(path.join(dir, "c.ts"), 'import type { a } from "./a";\nexport type C = typeof a;\n');
+      const tree = await parseDependencyTree([path.join(dir, "a.ts"), path.join(dir, "c.ts")], { context: dir, cwd: dir, transform: true });
+      expect(parseCircular(tree)).toHaveLength(1);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    expect(longFunctions("lib/i18n/index.ts", 5).length).toBeGreaterThan(0);
+  }, 60_000);
+});
