@@ -104,6 +104,17 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware rules: a promise nobody awaits loses its error (an unhandled rejection, or a save that failed
+    // silently), and a promise handed to something that expects a plain callback (onClick, a listener) is the same.
+    name: "promises",
+    files: ["**/*.{ts,tsx}"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
+    },
+  },
+  {
     // One formatter for dates, times and numbers (lib/i18n/format.ts): a page that formats its own
     // writes a sixth date style, or US AM/PM inside the Chinese UI.
     name: "i18n/one-formatter",
