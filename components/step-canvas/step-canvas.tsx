@@ -108,16 +108,7 @@ export function StepCanvas(props: StepCanvasProps) {
   useViewportOf(host, view);
   useSpacePan(isOver, setSpaceHeld);
 
-  const scale = useViewState(view, (s) => transformOf(s).scale);
-  const dpr = useViewState(view, (s) => s.dpr);
-  const isFit = useViewState(view, (s) => s.camera === null);
-  const wanted = variantFor(scale, size, dpr);
-  const display = useImage(screenshotUrl(screenshot.sha256, "display"));
-  const original = useImage(wanted === "original" ? screenshotUrl(screenshot.sha256, "original") : null);
-  const image: StageImage =
-    wanted === "original" && original.image
-      ? { element: original.image, variant: "original", isError: false }
-      : { element: display.image, variant: "display", isError: display.isError };
+  const { scale, dpr, isFit, wanted, isOriginalLoading, image } = useStageImage(view, screenshot.sha256, size);
   const isLoaded = Boolean(image.element);
   useEffect(() => onImageLoaded?.(isLoaded), [isLoaded, onImageLoaded]);
 
@@ -126,24 +117,7 @@ export function StepCanvas(props: StepCanvasProps) {
     [model, corrected, importedBoxes, correctedBox, suggested],
   );
   const percent = Math.round(zoomPercent({ scale, x: 0, y: 0 }, dpr));
-  const centre = () => {
-    const v = view.get().viewport;
-    return [v.width / 2, v.height / 2] as [number, number];
-  };
-  const tip = (label: string, key?: string) => (key ? `${label} (${key})` : label);
-
-  const sideToggle = onToggleSide && (
-    <button
-      type="button"
-      className="btn btn-small side-toggle"
-      aria-expanded={!isSideCollapsed}
-      aria-label={t(isSideCollapsed ? "layout.legendExpand" : "layout.legendCollapse")}
-      title={`${t(isSideCollapsed ? "layout.legendExpand" : "layout.legendCollapse")}. ${t("layout.settingHint")}`}
-      onClick={onToggleSide}
-    >
-      {isSideCollapsed ? "«" : "»"}
-    </button>
-  );
+  const sideToggle = onToggleSide && <SideToggle isSideCollapsed={isSideCollapsed} onToggle={onToggleSide} />;
 
   return (
     <div className={`step-canvas is-${isSideCollapsed ? "collapsed" : layout}${className ? ` ${className}` : ""}`}>
@@ -179,43 +153,9 @@ export function StepCanvas(props: StepCanvasProps) {
         <aside className="step-canvas-side" aria-label={t("canvas.legend")}>
           {sideToggle}
           {header}
-          <div className="zoom-controls" role="group" aria-label={t("canvas.zoom")}>
-            <button
-              type="button"
-              className="btn btn-icon"
-              onClick={() => view.zoomOut(centre())}
-              aria-label={t("canvas.zoomOut")}
-              title={tip(t("canvas.zoomOut"), hints.zoomOut)}
-            >
-              −
-            </button>
-            <output className="zoom-level" role="status" aria-label={t("canvas.zoomLevel")}>
-              {percent} %
-            </output>
-            <button
-              type="button"
-              className="btn btn-icon"
-              onClick={() => view.zoomIn(centre())}
-              aria-label={t("canvas.zoomIn")}
-              title={tip(t("canvas.zoomIn"), hints.zoomIn)}
-            >
-              +
-            </button>
-            <button
-              type="button"
-              className="btn"
-              aria-pressed={!isFit && percent === 100}
-              onClick={() => view.zoomActual(centre())}
-              title={tip(t("canvas.actualHint"), hints.actual)}
-            >
-              {t("canvas.actual")}
-            </button>
-            <button type="button" className="btn" aria-pressed={isFit} onClick={view.fit} title={tip(t("canvas.fitHint"), hints.fit)}>
-              {t("canvas.fit")}
-            </button>
-          </div>
+          <ZoomControls view={view} percent={percent} isFit={isFit} hints={hints} />
           <p className="canvas-variant" data-variant={image.variant}>
-            {wanted === "original" && !original.image
+            {wanted === "original" && isOriginalLoading
               ? t("canvas.variant.loading")
               : image.variant === "original"
                 ? t("canvas.variant.original")
@@ -234,6 +174,88 @@ export function StepCanvas(props: StepCanvasProps) {
           {children}
         </aside>
       )}
+    </div>
+  );
+}
+
+/**
+ * The screenshot to draw: the display variant, or the full-resolution original once the zoom needs
+ * more pixels than the display variant has (and it has arrived). Also the zoom the choice was made at.
+ */
+function useStageImage(view: View, sha256: string, size: { width: number; height: number }) {
+  const scale = useViewState(view, (s) => transformOf(s).scale);
+  const dpr = useViewState(view, (s) => s.dpr);
+  const isFit = useViewState(view, (s) => s.camera === null);
+  const wanted = variantFor(scale, size, dpr);
+  const display = useImage(screenshotUrl(sha256, "display"));
+  const original = useImage(wanted === "original" ? screenshotUrl(sha256, "original") : null);
+  const image: StageImage =
+    wanted === "original" && original.image
+      ? { element: original.image, variant: "original", isError: false }
+      : { element: display.image, variant: "display", isError: display.isError };
+  return { scale, dpr, isFit, wanted, isOriginalLoading: !original.image, image };
+}
+
+/** Fold or unfold the side column (the person's setting). */
+function SideToggle({ isSideCollapsed, onToggle }: { isSideCollapsed: boolean; onToggle: () => void }) {
+  const t = useT();
+  return (
+    <button
+      type="button"
+      className="btn btn-small side-toggle"
+      aria-expanded={!isSideCollapsed}
+      aria-label={t(isSideCollapsed ? "layout.legendExpand" : "layout.legendCollapse")}
+      title={`${t(isSideCollapsed ? "layout.legendExpand" : "layout.legendCollapse")}. ${t("layout.settingHint")}`}
+      onClick={onToggle}
+    >
+      {isSideCollapsed ? "«" : "»"}
+    </button>
+  );
+}
+
+/** Zoom out, the zoom level, zoom in, 100 % and Fit; the buttons zoom at the stage's centre. */
+function ZoomControls({ view, percent, isFit, hints }: { view: View; percent: number; isFit: boolean; hints: ZoomHints }) {
+  const t = useT();
+  const centre = () => {
+    const v = view.get().viewport;
+    return [v.width / 2, v.height / 2] as [number, number];
+  };
+  const tip = (label: string, key?: string) => (key ? `${label} (${key})` : label);
+  return (
+    <div className="zoom-controls" role="group" aria-label={t("canvas.zoom")}>
+      <button
+        type="button"
+        className="btn btn-icon"
+        onClick={() => view.zoomOut(centre())}
+        aria-label={t("canvas.zoomOut")}
+        title={tip(t("canvas.zoomOut"), hints.zoomOut)}
+      >
+        −
+      </button>
+      <output className="zoom-level" role="status" aria-label={t("canvas.zoomLevel")}>
+        {percent} %
+      </output>
+      <button
+        type="button"
+        className="btn btn-icon"
+        onClick={() => view.zoomIn(centre())}
+        aria-label={t("canvas.zoomIn")}
+        title={tip(t("canvas.zoomIn"), hints.zoomIn)}
+      >
+        +
+      </button>
+      <button
+        type="button"
+        className="btn"
+        aria-pressed={!isFit && percent === 100}
+        onClick={() => view.zoomActual(centre())}
+        title={tip(t("canvas.actualHint"), hints.actual)}
+      >
+        {t("canvas.actual")}
+      </button>
+      <button type="button" className="btn" aria-pressed={isFit} onClick={view.fit} title={tip(t("canvas.fitHint"), hints.fit)}>
+        {t("canvas.fit")}
+      </button>
     </div>
   );
 }
