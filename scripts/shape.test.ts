@@ -78,6 +78,16 @@ describe("the code's shape", () => {
     expect(long).toEqual([]);
   });
 
+  it("writes the export manifest's schema and the step row's annotation columns once", () => {
+    const code = FOLDERS.filter((d) => d !== "e2e" && d !== "bench").flatMap((d) => sources(d, false));
+    const holding = (pattern: RegExp) => code.filter((f) => pattern.test(readFileSync(path.join(ROOT, f), "utf8")));
+    // The format tag names the manifest's one schema; a second schema would spell it again.
+    expect(holding(/trajectory-studio-export\//)).toEqual([path.join("lib", "domain", "export-manifest.ts")]);
+    // An annotation becomes Step columns in one function (stepAnnotationColumns); its reverse is stepFromRow.
+    expect(holding(/toolCallJson:\s*JSON\.stringify\(/)).toEqual([path.join("lib", "server", "annotate", "step-row.ts")]);
+    expect(holding(/export function stepFromRow\(/)).toEqual([path.join("lib", "server", "annotate", "trajectories.ts")]);
+  });
+
   it("finds a cycle and a long function when there is one (the probes work)", async () => {
     mkdirSync(path.join(ROOT, ".tmp"), { recursive: true });
     const dir = await mkdtemp(path.join(ROOT, ".tmp", "shape-probe-"));

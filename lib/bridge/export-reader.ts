@@ -3,22 +3,11 @@ import { open, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { z } from "zod";
+import { exportFolderManifestSchema, type ExportFolderManifest } from "@/lib/domain/export-manifest";
 import { canonicalTrajectorySchema, type CanonicalStep, type CanonicalTrajectory } from "@/lib/domain/trajectory";
 
-/** The export folder's manifest format tag (written by the studio's exporter). */
-export const EXPORT_FORMAT = "trajectory-studio-export/v1";
-
-export const manifestSchema = z
-  .object({
-    format: z.literal(EXPORT_FORMAT),
-    counts: z.record(z.string(), z.unknown()).optional(),
-    /** Which work the studio exported (approved, submitted or all); absent in hand-made folders. */
-    filters: z.object({ status: z.string() }).passthrough().optional(),
-    /** Relative path -> sha256 of every file in the export. */
-    files: z.record(z.string(), z.string()),
-  })
-  .passthrough();
-export type Manifest = z.infer<typeof manifestSchema>;
+/** An export folder's manifest as the bridge reads it (lib/domain/export-manifest.ts: the one schema). */
+export type Manifest = ExportFolderManifest;
 
 /** An opened export folder. `dir` is absolute. */
 export type ExportDir = { dir: string; manifest: Manifest; trajectoriesPath: string };
@@ -42,7 +31,7 @@ export async function openExport(dir: string): Promise<ExportDir> {
   } catch (e) {
     throw new ExportError(`${manifestPath}: not valid JSON (${(e as Error).message})`);
   }
-  const parsed = manifestSchema.safeParse(json);
+  const parsed = exportFolderManifestSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ExportError(`${manifestPath}: ${issue?.path.join(".") || "manifest"}: ${issue?.message ?? "invalid"}`);

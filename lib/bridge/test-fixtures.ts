@@ -1,4 +1,5 @@
 // Test helpers: a small real export folder (real cookbook screenshots, synthetic trajectories) in a temp dir.
+import { EXPORT_FORMAT } from "@/lib/domain/export-manifest";
 import { createHash } from "node:crypto";
 import { mkdtemp, mkdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -79,7 +80,7 @@ export async function writeExport(
   await writeFile(path.join(dir, "trajectories.jsonl"), `${lines}\n`);
   files["trajectories.jsonl"] = createHash("sha256").update(lines).digest("hex");
   const manifest = {
-    format: "trajectory-studio-export/v1",
+    format: EXPORT_FORMAT,
     ...(opts.filters ? { filters: opts.filters } : {}),
     counts: { trajectories: trajectories.length },
     files,

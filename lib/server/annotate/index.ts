@@ -11,6 +11,7 @@ import { db as defaultDb, type Db, type Tx } from "../db";
 import { appError } from "../http/errors";
 import { auditActor, authorize } from "../fast/session";
 import { getTrajectory, stepFromRow, stepRowWithTrajectory } from "./trajectories";
+import { stepAnnotationColumns } from "./step-row";
 import { fromStore } from "../http/stored";
 import { submitProblemRef } from "@/lib/i18n/problems";
 import { provenanceAfterSave } from "./provenance";
@@ -90,16 +91,7 @@ async function checkStepSave(client: Db | Tx, actor: Actor, stepId: string, inpu
     throw appError("conflict", "error.stepConflict", { n: row.index + 1, now: row.version, yours: input.version }, { current: before });
   }
   const { version: _v, ...annotation } = input;
-  const data = {
-    thoughtState: annotation.thought.state,
-    thoughtNext: annotation.thought.nextAction,
-    thoughtPurpose: annotation.thought.purpose,
-    thought: annotation.thought.text,
-    clearAction: annotation.clearAction,
-    toolCallJson: JSON.stringify(annotation.toolCall),
-    boxJson: annotation.box ? JSON.stringify(annotation.box) : null,
-    verdict: annotation.verdict,
-  };
+  const data = stepAnnotationColumns(annotation);
   const at = new Date();
   const provenance = await provenanceAfterSave(client, row, annotationOf(before), annotation, auditActor(actor).label, at);
   const diff = changedFields(auditedStep(annotationOf(before)), auditedStep(annotation));

@@ -3,6 +3,7 @@
 // trail and in the export as alternatives (`annotations[]`), so a trainer can learn from the chosen
 // values or from all of them.
 import { adjudicateInput, type AdjudicateInput, type AdjudicationView, type Alternative } from "@/lib/domain/adjudication";
+import { stepAnnotationColumns } from "../annotate/step-row";
 import { annotationOf, submitProblems, trajectoryAnnotationOf } from "@/lib/domain/annotation";
 import type { Actor } from "@/lib/domain/permissions";
 import { taskStatusSchema } from "@/lib/domain/status";
@@ -90,17 +91,7 @@ export async function adjudicate(
       const a = data.steps[i]!;
       await tx.step.update({
         where: { id: s.id },
-        data: {
-          thoughtState: a.thought.state,
-          thoughtNext: a.thought.nextAction,
-          thoughtPurpose: a.thought.purpose,
-          thought: a.thought.text,
-          clearAction: a.clearAction,
-          toolCallJson: JSON.stringify(a.toolCall),
-          boxJson: a.box ? JSON.stringify(a.box) : null,
-          verdict: a.verdict,
-          version: { increment: 1 },
-        },
+        data: { ...stepAnnotationColumns(a), version: { increment: 1 } },
       });
     }
     await tx.trajectory.update({

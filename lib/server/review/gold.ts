@@ -4,6 +4,7 @@
 // API answers them tells it apart), and what they hand in is scored against the gold annotation with
 // the agreement measures of lib/domain/agreement.ts.
 import { stepAgreement, trajectoryAgreement, STEP_AGREEMENT_FIELDS, TRAJECTORY_AGREEMENT_FIELDS } from "@/lib/domain/agreement";
+import { stepAnnotationColumns } from "../annotate/step-row";
 import { annotationOf, trajectoryAnnotationOf } from "@/lib/domain/annotation";
 import { goldMarkInput, goldRateInput, type GoldAccuracy, type GoldMarkInput, type GoldRateInput, type GoldRates } from "@/lib/domain/gold";
 import type { Actor } from "@/lib/domain/permissions";
@@ -143,13 +144,12 @@ export async function takeGoldTask(prisma: Db, actor: Actor, leaseUntil: Date): 
               index: s.index,
               screenshotSha: s.screenshotSha,
               originalJson: s.originalJson,
-              thoughtState: parts.state,
-              thoughtNext: parts.nextAction,
-              thoughtPurpose: parts.purpose,
-              thought: thoughtText || composeThought(parts),
-              clearAction: original.clearAction ?? "",
-              toolCallJson: JSON.stringify(original.toolCall),
-              boxJson: original.box ? JSON.stringify(original.box) : null,
+              ...stepAnnotationColumns({
+                thought: { ...parts, text: thoughtText || composeThought(parts) },
+                clearAction: original.clearAction ?? "",
+                toolCall: original.toolCall,
+                box: original.box ?? null,
+              }),
               candidateBoxJson: s.candidateBoxJson,
             };
           }),
