@@ -269,7 +269,7 @@ const zh: Catalogue<typeof en> = {
   // Review: why someone may not decide on work (lib/server/review/guard.ts), joined into error.ownWork.
   "error.ownWorkAssigned": "它已分配给你",
   "error.ownWorkSubmitted": "你提交了它",
-  "error.ownWorkEditedSteps": "你编辑了 {n} 个步骤（第 {steps} 步）",
+  "error.ownWorkEditedSteps": "你编辑了 {n} 个步骤：第 {steps} 步",
   "error.ownWorkEdited": "你编辑过它",
   "error.ownWorkList": "{first}；{rest}",
 };
