@@ -22,7 +22,7 @@ export function collectFixes(s: Pick<EditorState, "doc" | "server" | "steps">): 
 /**
  * The steps whose fix the decision would refuse, by step id: a field out of its limits, or (for a step that
  * is trained on) a blocking problem such as a point outside the target box, as the server checks it
- * (lib/server/review/index.ts applyFixes). The page keeps "Fix and approve" off while any is left.
+ * (lib/server/review/decide.ts applyFixes). The page keeps "Fix and approve" off while any is left.
  */
 export function invalidFixes(s: Pick<EditorState, "doc" | "server" | "steps">): string[] {
   const metaOf = new Map(s.steps.map((m) => [m.id, m]));

@@ -1,5 +1,5 @@
 // `studio eval-set ...` and `studio release ...`: frozen evaluation sets and dataset releases from the
-// command line (lib/server/export/snapshots.ts), as the CLI actor. Loaded only when one of them runs.
+// command line (lib/server/export/snapshots.ts, release-diff.ts), as the CLI actor. Loaded only when one of them runs.
 import { parseArgs } from "node:util";
 import path from "node:path";
 import type { ReleaseDiff, SnapshotItem } from "@/lib/domain/snapshots";
@@ -160,7 +160,8 @@ export async function runRelease(args: string[], io: Io, core: Core): Promise<nu
     case "diff": {
       const from = positiveNumber("the first release number", positionals[0]);
       const to = positiveNumber("the second release number", positionals[1]);
-      const diff = await snapshots.diffReleases({ caller: CLI_ACTOR, from, to });
+      const { diffReleases } = await import("@/lib/server/export/release-diff");
+      const diff = await diffReleases({ caller: CLI_ACTOR, from, to });
       io.out(values.json ? `${JSON.stringify(diff)}\n` : formatDiff(diff));
       return 0;
     }

@@ -138,6 +138,12 @@ const en = {
   "error.noTrajectories": "no trajectory {ids}",
   "error.exportStatus": "status must be one of {list}",
   "error.ownWork": "You worked on this trajectory ({reasons}); someone else has to review it.",
+  // Review: why someone may not decide on work (lib/server/review/guard.ts), joined into error.ownWork.
+  "error.ownWorkAssigned": "it is assigned to you",
+  "error.ownWorkSubmitted": "you submitted it",
+  "error.ownWorkEditedSteps": "you edited {n, plural, one {step} other {steps}} {steps}",
+  "error.ownWorkEdited": "you edited it",
+  "error.ownWorkList": "{first}; {rest}",
 } as const;
 
 const zh: Catalogue<typeof en> = {
@@ -271,6 +277,12 @@ const zh: Catalogue<typeof en> = {
   "error.noTrajectories": "没有轨迹 {ids}",
   "error.exportStatus": "status 必须是以下之一：{list}",
   "error.ownWork": "你参与过这条轨迹（{reasons}）；须由其他人审核。",
+  // Review: why someone may not decide on work (lib/server/review/guard.ts), joined into error.ownWork.
+  "error.ownWorkAssigned": "它已分配给你",
+  "error.ownWorkSubmitted": "你提交了它",
+  "error.ownWorkEditedSteps": "你编辑了 {n} 个步骤：第 {steps} 步",
+  "error.ownWorkEdited": "你编辑过它",
+  "error.ownWorkList": "{first}；{rest}",
 };
 
 export const errors = { en, zh };

@@ -11,7 +11,7 @@ import type { TrajectoryView } from "@/lib/domain/views";
 import { recordAudit } from "../people/audit";
 import { db as defaultDb, type Db, type Tx } from "../db";
 import { appError } from "../http/errors";
-import { snapshotOf } from "./index";
+import { snapshotOf } from "./context";
 import { auditActor, authorize } from "../fast/session";
 import { fromStore } from "../http/stored";
 import { getTrajectory } from "../annotate/trajectories";

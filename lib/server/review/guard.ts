@@ -1,6 +1,7 @@
 import type { Actor } from "@/lib/domain/permissions";
 import type { Db, Tx } from "../db";
-import { AppError } from "../http/errors";
+import { localize, type MessageRef } from "@/lib/i18n";
+import { appError } from "../http/errors";
 
 /** Audit actions that mean "this person changed or handed in this trajectory's work". */
 export const AUTHORING_ACTIONS = {
@@ -66,15 +67,17 @@ export async function assertNotOwnWork(
   trajectory: { id: string; assigneeId: string | null },
 ): Promise<void> {
   const a = await authorshipOf(client, actor.id, trajectory);
-  const reasons = [
-    ...(a.isAssignee ? ["it is assigned to you"] : []),
-    ...(a.submitted ? ["you submitted it"] : []),
+  const reasons: MessageRef[] = [
+    ...(a.isAssignee ? [{ key: "error.ownWorkAssigned" } as const] : []),
+    ...(a.submitted ? [{ key: "error.ownWorkSubmitted" } as const] : []),
     ...(a.editedSteps.length
-      ? [`you edited step${a.editedSteps.length > 1 ? "s" : ""} ${a.editedSteps.map((i) => i + 1).join(", ")}`]
+      ? [{ key: "error.ownWorkEditedSteps", vars: { n: a.editedSteps.length, steps: a.editedSteps.map((i) => i + 1).join(", ") } } as const]
       : []),
-    ...(a.editedTrajectory && !a.editedSteps.length ? ["you edited it"] : []),
+    ...(a.editedTrajectory && !a.editedSteps.length ? [{ key: "error.ownWorkEdited" } as const] : []),
   ];
   if (reasons.length > 0) {
-    throw new AppError("forbidden", `You worked on this trajectory (${reasons.join("; ")}); someone else has to review it.`, { reasons });
+    // "a; b; c": each reason joined to the rest, so each language keeps its own separator.
+    const list = reasons.reduceRight((rest, first) => ({ key: "error.ownWorkList", vars: { first, rest } }));
+    throw appError("forbidden", "error.ownWork", { reasons: list }, { reasons: reasons.map((r) => localize(r, "en")) });
   }
 }
