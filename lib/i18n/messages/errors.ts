@@ -132,6 +132,9 @@ const en = {
   "error.noTrajectories": "no trajectory {ids}",
   "error.exportStatus": "status must be one of {list}",
   "error.ownWork": "You worked on this trajectory ({reasons}); someone else has to review it.",
+  // Model suggestions (lib/server/model/suggest.ts).
+  "error.suggestNotEditable": "This trajectory is {status}; suggestions are for work being edited.",
+  "error.acceptNotEditable": "This trajectory is {status}; it cannot be edited now.",
 } as const;
 
 const zh: Catalogue<typeof en> = {
@@ -260,6 +263,9 @@ const zh: Catalogue<typeof en> = {
   "error.noTrajectories": "没有轨迹 {ids}",
   "error.exportStatus": "status 必须是以下之一：{list}",
   "error.ownWork": "你参与过这条轨迹（{reasons}）；须由其他人审核。",
+  // Model suggestions (lib/server/model/suggest.ts).
+  "error.suggestNotEditable": "此轨迹状态为“{status}”；建议只用于正在编辑的工作。",
+  "error.acceptNotEditable": "此轨迹状态为“{status}”；现在不能编辑。",
 };
 
 export const errors = { en, zh };
