@@ -18,7 +18,7 @@ import { recordAudit } from "../people/audit";
 import { db as defaultDb, type Db, type Tx } from "../db";
 import { Prisma } from "../db/prisma-namespace";
 import { readRows } from "../fast";
-import { AppError, appError } from "../http/errors";
+import { appError, type AppError } from "../http/errors";
 import { chat, type ChatMessage } from "./chat";
 import { modelCallError, redactedDetail } from "./call-errors";
 import { fill, loadPrompt, PROMPTS } from "./prompt-files";
