@@ -3,8 +3,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { ErrorBox, Loading } from "@/components/ui/states";
-import { useFormat, useT } from "@/lib/i18n/react";
+import { useT } from "@/lib/i18n/react";
 import { modelSettingsQuery, useSaveModelSettings, useTestModelConnection, type ModelSettingsView } from "@/lib/queries/model";
+import { KeyFields, SettingsStatus } from "./model-settings-parts";
 
 /** The model endpoint: base URL, model, key (write-only), concurrency, timeout; and "test connection". */
 export function ModelSettings() {
@@ -29,7 +30,6 @@ function SettingsForm({
   test: ReturnType<typeof useTestModelConnection>;
   t: ReturnType<typeof useT>;
 }) {
-  const format = useFormat();
   const [clearKey, setClearKey] = useState(false);
   const saved = (field: keyof ModelSettingsView["sources"]) => settings.sources[field] === "saved";
   const source = (field: keyof ModelSettingsView["sources"], value: string | number | null) =>
@@ -79,31 +79,7 @@ function SettingsForm({
           />
           <small className="muted">{source("model", settings.model)}</small>
         </label>
-        <label className="field">
-          <span>{t("model.settings.apiKey")}</span>
-          <input
-            className="input"
-            name="apiKey"
-            type="password"
-            autoComplete="off"
-            placeholder={t("model.settings.apiKeyKeep")}
-            disabled={clearKey}
-          />
-          <small className="muted">
-            {settings.keyUnreadable
-              ? t("model.settings.keyUnreadable")
-              : settings.hasKey
-                ? t("model.settings.hasKey", { source: t(`model.settings.source.${settings.sources.apiKey}`) })
-                : t("model.settings.noKey")}
-          </small>
-        </label>
-        {saved("apiKey") && (
-          <label className="field">
-            <span>
-              <input type="checkbox" checked={clearKey} onChange={(e) => setClearKey(e.target.checked)} /> {t("model.settings.clearKey")}
-            </span>
-          </label>
-        )}
+        <KeyFields settings={settings} clearKey={clearKey} setClearKey={setClearKey} t={t} />
         <label className="field">
           <span>{t("model.settings.concurrency")}</span>
           <input
@@ -137,40 +113,7 @@ function SettingsForm({
           {t("model.test.button")}
         </button>
       </form>
-      {save.error && <ErrorBox error={save.error} />}
-      {save.isSuccess && (
-        <p className="muted" role="status">
-          {t("model.settings.saved")}
-        </p>
-      )}
-      {test.isPending && (
-        <p className="muted" role="status">
-          {t("model.test.running")}
-        </p>
-      )}
-      {test.error && <ErrorBox error={test.error} />}
-      {test.data && (
-        <div className={test.data.test.ok ? "test-ok" : "error-box"} role="status" data-testid="model-test">
-          <p>
-            {test.data.test.ok
-              ? t("model.test.ok", { model: test.data.test.model ?? "", duration: format.duration(test.data.test.ms) })
-              : t("model.test.failed", { duration: format.duration(test.data.test.ms) })}
-          </p>
-          {test.data.test.ok ? (
-            <pre className="code wrap">{test.data.test.reply}</pre>
-          ) : (
-            <p>
-              {test.data.test.status !== null && <>{t("model.test.status", { status: test.data.test.status })} · </>}
-              {t(`model.test.reason.${test.data.test.reason ?? "bad_answer"}`)}
-            </p>
-          )}
-          {test.data.test.usage && (
-            <p className="muted small">
-              {t("model.test.tokens", { prompt: test.data.test.usage.promptTokens, completion: test.data.test.usage.completionTokens })}
-            </p>
-          )}
-        </div>
-      )}
+      <SettingsStatus save={save} test={test} t={t} />
     </section>
   );
 }

@@ -144,6 +144,9 @@ const en = {
   "error.ownWorkEditedSteps": "you edited {n, plural, one {step} other {steps}} {steps}",
   "error.ownWorkEdited": "you edited it",
   "error.ownWorkList": "{first}; {rest}",
+  // Model suggestions (lib/server/model/suggest.ts).
+  "error.suggestNotEditable": "This trajectory is {status}; suggestions are for work being edited.",
+  "error.acceptNotEditable": "This trajectory is {status}; it cannot be edited now.",
 } as const;
 
 const zh: Catalogue<typeof en> = {
@@ -283,6 +286,9 @@ const zh: Catalogue<typeof en> = {
   "error.ownWorkEditedSteps": "你编辑了 {n} 个步骤：第 {steps} 步",
   "error.ownWorkEdited": "你编辑过它",
   "error.ownWorkList": "{first}；{rest}",
+  // Model suggestions (lib/server/model/suggest.ts).
+  "error.suggestNotEditable": "此轨迹状态为“{status}”；建议只用于正在编辑的工作。",
+  "error.acceptNotEditable": "此轨迹状态为“{status}”；现在不能编辑。",
 };
 
 export const errors = { en, zh };

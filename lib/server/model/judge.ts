@@ -4,22 +4,14 @@ import type { Actor } from "@/lib/domain/permissions";
 import { formatMobileUseCall } from "@/lib/domain/tool-call";
 import { fenceData } from "@/lib/domain/prompt";
 import { db as defaultDb, type Db } from "../db";
-import { AppError, appError } from "../http/errors";
-import {
-  chat,
-  fill,
-  loadPrompt,
-  modelCallError,
-  PROMPTS,
-  redactedDetail,
-  type ChatMessage,
-  type ChatPart,
-  type ModelConfig,
-} from "./index";
+import { appError } from "../http/errors";
+import { chat, type ChatMessage, type ChatPart } from "./chat";
+import { fill, loadPrompt, PROMPTS } from "./prompt-files";
+import type { ModelConfig } from "./settings";
 import type { ModelCaller } from "./budget";
 import { authorize } from "../fast/session";
 import { stepFromRow } from "../annotate/trajectories";
-import { screenshotDataUrl } from "./suggest";
+import { screenshotDataUrl, unusable } from "./suggest";
 import { env } from "../env";
 
 /** At most this many screenshots go with one judge request (the last ones: where completion shows). */
@@ -93,17 +85,7 @@ export async function judgeTrajectory(
   try {
     v = parseJudgeReply(a.text);
   } catch (e) {
-    const err = modelCallError("unusable", { key: "model.error.unusable", vars: { why: (e as Error).message } }, config);
-    throw new AppError(
-      err.code,
-      err.message,
-      {
-        reason: "unusable",
-        reply: redactedDetail(a.text, config, 500),
-        tokens: { prompt: a.promptTokens, completion: a.completionTokens },
-      },
-      err.ref,
-    );
+    throw unusable(config, (e as Error).message, a);
   }
   const guard = opts.guard ?? (<T>(write: (db: Db) => Promise<T>) => write(prisma));
   const row = await guard((db) =>

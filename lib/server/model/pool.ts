@@ -4,7 +4,7 @@
 // not one item odd). Exactly that many are counted: the calls still in flight then are aborted, not counted,
 // and asked again on resume. The job's own signal (cancel, takeover) aborts the calls in flight too.
 import { AppError } from "../http/errors";
-import { reasonOf } from "./index";
+import { reasonOf } from "./call-errors";
 import { storeMessage } from "../http/stored-message";
 
 /** A job stops (failed, resumable) after this many model failures in a row. */

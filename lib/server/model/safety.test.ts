@@ -429,8 +429,8 @@ describe("every model call is bounded", () => {
     );
     expect(burst.filter((a) => a.status === 201)).toHaveLength(3);
     expect(burst.filter((a) => a.status === 429).map((a) => JSON.parse(a.text).error.message)).toEqual([
-      "1 model requests are already waiting for the endpoint; try again in a moment.",
-      "1 model requests are already waiting for the endpoint; try again in a moment.",
+      "1 model request is already waiting for the endpoint; try again in a moment.",
+      "1 model request is already waiting for the endpoint; try again in a moment.",
     ]);
   }, 30_000);
 

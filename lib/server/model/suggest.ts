@@ -18,8 +18,11 @@ import { recordAudit } from "../people/audit";
 import { db as defaultDb, type Db, type Tx } from "../db";
 import { Prisma } from "../db/prisma-namespace";
 import { readRows } from "../fast";
-import { AppError, appError } from "../http/errors";
-import { chat, fill, loadPrompt, modelCallError, modelConfig, PROMPTS, redactedDetail, type ChatMessage, type ModelConfig } from "./index";
+import { appError, type AppError } from "../http/errors";
+import { chat, type ChatMessage } from "./chat";
+import { modelCallError, redactedDetail } from "./call-errors";
+import { fill, loadPrompt, PROMPTS } from "./prompt-files";
+import { modelConfig, type ModelConfig } from "./settings";
 import type { ModelCaller } from "./budget";
 import { readScreenshot } from "../object-store/screenshots";
 import { auditActor, authorize } from "../fast/session";
@@ -133,14 +136,10 @@ export type AskOptions = { caller: ModelCaller; signal?: AbortSignal };
  * A model answer that cannot be used: 502 with the studio's reason, the tokens it cost (jobs count
  * them) and the start of the reply, redacted.
  */
-function unusable(config: ModelConfig, why: string, a: { text: string; promptTokens: number; completionTokens: number }): AppError {
-  const e = modelCallError("unusable", { key: "model.error.unusable", vars: { why } }, config);
-  return new AppError(
-    e.code,
-    e.message,
-    { reason: "unusable", reply: redactedDetail(a.text, config, 500), tokens: { prompt: a.promptTokens, completion: a.completionTokens } },
-    e.ref,
-  );
+export function unusable(config: ModelConfig, why: string, a: { text: string; promptTokens: number; completionTokens: number }): AppError {
+  return modelCallError("unusable", { key: "model.error.unusable", vars: { why } }, config, {
+    details: { reply: redactedDetail(a.text, config, 500), tokens: { prompt: a.promptTokens, completion: a.completionTokens } },
+  });
 }
 
 /**
@@ -155,13 +154,9 @@ export function checkAnswerLimits(
 ): void {
   for (const [field, value, limit] of fields) {
     if (value.length <= LIMITS[limit]) continue;
-    const e = modelCallError("unusable", { key: "model.error.tooLong", vars: { field, n: value.length, max: LIMITS[limit] } }, config);
-    throw new AppError(
-      e.code,
-      e.message,
-      { reason: "unusable", field, tokens: { prompt: a.promptTokens, completion: a.completionTokens } },
-      e.ref,
-    );
+    throw modelCallError("unusable", { key: "model.error.tooLong", vars: { field, n: value.length, max: LIMITS[limit] } }, config, {
+      details: { field, tokens: { prompt: a.promptTokens, completion: a.completionTokens } },
+    });
   }
 }
 
@@ -257,10 +252,7 @@ export async function suggestForStep(
   const ctx = await loadContext(prisma, stepId);
   authorize(actor, "trajectory.annotate", ctx.trajectory);
   if (!isEditableStatus(ctx.trajectory.status))
-    throw new AppError(
-      "forbidden",
-      `This trajectory is ${ctx.trajectory.status.replace("_", " ")}; suggestions are for work being edited.`,
-    );
+    throw appError("forbidden", "error.suggestNotEditable", { status: ctx.trajectory.status.replace("_", " ") });
   const config = await modelConfig(prisma);
   const opts: AskOptions = { caller: { personId: actor.id }, signal };
   const asked = kind === "thought" ? await askThought(config, ctx, opts) : await askAction(config, ctx, opts);
@@ -337,8 +329,7 @@ export async function acceptSuggestion(
     if (!row) throw appError("not_found", "error.suggestionMissing", { id: suggestionId });
     const t = await tx.trajectory.findUniqueOrThrow({ where: { id: row.trajectoryId }, select: { assigneeId: true, status: true } });
     authorize(actor, "trajectory.annotate", t);
-    if (!isEditableStatus(t.status))
-      throw new AppError("forbidden", `This trajectory is ${t.status.replace("_", " ")}; it cannot be edited now.`);
+    if (!isEditableStatus(t.status)) throw appError("forbidden", "error.acceptNotEditable", { status: t.status.replace("_", " ") });
     const acceptedAt = new Date();
     const updated = await tx.stepSuggestion.update({ where: { id: suggestionId }, data: { acceptedAt, acceptedById: actor.id } });
     await recordAudit(tx, {
