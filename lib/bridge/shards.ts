@@ -394,7 +394,7 @@ async function writeParquetShards(opts: ShardOptions): Promise<ShardSummary> {
   };
   const finishShard = async () => {
     await flushGroup();
-    writer?.finish();
+    await writer?.finish();
     writer = undefined;
   };
 

@@ -106,7 +106,10 @@ const own = (b: Buffer): ArrayBuffer[] =>
 
 type Work = { missing: true } | { bytes: Buffer; sha256: string; png: Png | null; proof: Promise<Proof> };
 
-port.on("message", async ({ id, files, storeDir, wantBytes }: ReadRequest & { id: number }) => {
+// Each request is answered (its work, or the error that stopped it) by answer(), which never rejects.
+port.on("message", (request: ReadRequest & { id: number }) => void answer(request));
+
+async function answer({ id, files, storeDir, wantBytes }: ReadRequest & { id: number }): Promise<void> {
   try {
     // Read and hash every file first, starting each PNG's decode as it comes: the decodes run on libuv's
     // threads while this one reads the next files.
@@ -146,4 +149,4 @@ port.on("message", async ({ id, files, storeDir, wantBytes }: ReadRequest & { id
     const err = e as NodeJS.ErrnoException | undefined;
     port.postMessage({ id, error: { message: String(err?.message), ...(err?.code ? { code: err.code } : {}) } } satisfies ReadReply);
   }
-});
+}

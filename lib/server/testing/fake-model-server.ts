@@ -7,7 +7,7 @@
 // In a test: `const server = await startFakeModelServer()`; as a process (browser tests):
 // `tsx lib/server/testing/fake-model-server.ts --port 3299`, controlled over HTTP:
 // POST /_control {"mode":"ok"|"slow"|"fail","delayMs":n}, GET /_requests, DELETE /_requests.
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
 export type ChatPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
@@ -70,7 +70,8 @@ export async function startFakeModelServer(opts: { port?: number; host?: string 
   let responder = defaultReply;
   const sockets = new Set<Socket>();
 
-  const server: Server = createServer(async (req, res) => {
+  // Each request is answered by serve(), which catches what it throws (a 400), so it never rejects.
+  const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const send = (status: number, body: unknown) => {
       if (res.destroyed) return;
       res.writeHead(status, { "content-type": "application/json" });
@@ -133,7 +134,8 @@ export async function startFakeModelServer(opts: { port?: number; host?: string 
     } catch (e) {
       send(400, { error: { message: `bad request: ${(e as Error).message}`, type: "invalid_request_error" } });
     }
-  });
+  };
+  const server: Server = createServer((req, res) => void serve(req, res));
   server.on("connection", (s) => {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
