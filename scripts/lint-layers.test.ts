@@ -6,7 +6,16 @@ import { ESLint } from "eslint";
 import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const eslint = new ESLint({ cwd: ROOT });
+// The probes are files that do not exist; the type-aware rules need a file the TypeScript project holds, so
+// they are probed apart (below) over the text of real files.
+const eslint = new ESLint({
+  cwd: ROOT,
+  overrideConfig: {
+    languageOptions: { parserOptions: { projectService: false } },
+    rules: { "@typescript-eslint/no-floating-promises": "off", "@typescript-eslint/no-misused-promises": "off" },
+  },
+});
+const typed = new ESLint({ cwd: ROOT });
 
 async function layerErrors(file: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: path.join(ROOT, file) });
@@ -79,4 +88,28 @@ describe("layer rules", () => {
   it("lets tests reach any layer", async () => {
     expect(await layerErrors("lib/domain/probe.test.ts", `import * as m from "@/lib/server/db";\nexport const x = m;\n`)).toEqual([]);
   });
+});
+
+describe("promise rules (type-aware)", () => {
+  const rulesHit = async (file: string, code: string) => {
+    const [result] = await typed.lintText(code, { filePath: path.join(ROOT, file) });
+    return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
+  };
+  const floating = `const later = async () => 1;\nexport function f() {\n  later();\n}\n`;
+  const misused = `import { EventEmitter } from "node:events";\nexport const e = new EventEmitter();\ne.on("x", async () => {\n  await Promise.resolve();\n});\nexport const ok = [1].forEach(async () => {});\n`;
+
+  it("refuse a promise nobody awaits, in every layer's code and in tests", async () => {
+    for (const file of ["lib/server/http/body.ts", "lib/canvas/history.ts", "server/api-lane.ts", "lib/server/http/errors.test.ts"])
+      expect(await rulesHit(file, floating), file).toContain("@typescript-eslint/no-floating-promises");
+    expect(
+      await rulesHit(
+        "lib/server/http/body.ts",
+        `const later = async () => 1;\nexport async function f() {\n  await later();\n  void later();\n}\n`,
+      ),
+    ).toEqual([]);
+  }, 120_000);
+
+  it("refuse an async function where a callback's return is ignored", async () => {
+    expect(await rulesHit("lib/server/http/body.ts", misused)).toContain("@typescript-eslint/no-misused-promises");
+  }, 120_000);
 });
