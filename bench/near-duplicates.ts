@@ -19,7 +19,7 @@ import { createDb } from "@/lib/server/db";
 import { migrate } from "@/lib/server/db/migrate";
 import { CLI_ACTOR } from "@/lib/server/people/audit";
 import { readSignatures } from "@/lib/server/annotate/near-duplicates";
-import { listTrajectories } from "@/lib/server/annotate/trajectories";
+import { listTrajectories } from "@/lib/server/annotate/trajectory-list";
 
 const { values: args } = parseArgs({
   options: {

@@ -236,6 +236,26 @@ export async function runBridge(argv: string[], io: BridgeIo = processIo): Promi
   }
 }
 
+type Values = ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true }>>["values"];
+type Frame = { maxPixels: number; minPixels: number };
+
+/** What a command of the table runs with: its options, the export folder it reads, and how it ends. */
+type Run = {
+  command: string;
+  values: Values;
+  io: BridgeIo;
+  frame: Frame;
+  coords: CoordinateConvention;
+  allowProblems: boolean;
+  exportDir: string;
+  imageRoot: string | undefined;
+  maxDistance: number | undefined;
+  requireOut: () => string;
+  rowOptions: () => { outDir: string; allowProblems: boolean; allowUnreviewed: boolean; imageRoot: string | undefined };
+  /** Print a row command's summary, after writing its shards and card when --shards asks (only from a finished run). */
+  finish: (summary: { file: string }, exitCode: number) => Promise<number>;
+};
+
 async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === "help" || command === "--help" || command === "-h") {
@@ -247,6 +267,31 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
     io.stdout.write(BRIDGE_HELP);
     return 0;
   }
+  const { frame, coords } = commonOptions(command, values);
+  if (command === "reward-plugin") {
+    if (!values.out) throw new UsageError("--out <dir> is required");
+    const { writeRewardPlugin } = await import("./reward-plugin");
+    const file = await writeRewardPlugin(path.resolve(values.out));
+    io.stderr.write(`wrote ${file}\n`);
+    io.stdout.write(`${file}\n`);
+    return 0;
+  }
+  const run = await exportRun(command, values, positionals, io, frame, coords);
+  const { exportDir } = run;
+  const refused = await refuseHeldOut(command, values, exportDir, io);
+  if (refused !== undefined) return refused;
+  try {
+    const runCommand = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+    if (!runCommand) throw new UsageError(`unknown command "${command}"`);
+    return await runCommand(run);
+  } finally {
+    // The filtered copy --drop-duplicates made (its screenshots are a link to the export's: only the copy goes).
+    if (exportDir !== positionals[0]) await rm(exportDir, { recursive: true, force: true });
+  }
+}
+
+/** The frame and coordinate options every command shares, and the options only some commands take. */
+function commonOptions(command: string, values: Values): { frame: Frame; coords: CoordinateConvention } {
   const frame = {
     maxPixels: positiveInt("max-pixels", values["max-pixels"], QWEN_MAX_PIXELS),
     minPixels: positiveInt("min-pixels", values["min-pixels"], QWEN_MIN_PIXELS),
@@ -257,7 +302,6 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
       `--max-pixels must be at least ${QWEN_FACTOR * QWEN_FACTOR} (one ${QWEN_FACTOR}x${QWEN_FACTOR} patch), got ${frame.maxPixels}`,
     );
   if (frame.minPixels > frame.maxPixels) throw new UsageError(`--min-pixels ${frame.minPixels} exceeds --max-pixels ${frame.maxPixels}`);
-  const allowProblems = values["allow-problems"];
   const coords = oneOf<CoordinateConvention>("coords", values.coords, COORDINATE_CONVENTION_NAMES, DEFAULT_COORDINATE_CONVENTION);
   if (values.coords !== undefined && !["sft", "grpo", "traj", "score", "dpo", "prm"].includes(command)) {
     throw new UsageError(
@@ -268,16 +312,22 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
   if ((values.balance !== undefined || values.seed !== undefined) && command !== "critic") {
     throw new UsageError("--balance and --seed are for critic");
   }
+  return { frame, coords };
+}
 
-  if (command === "reward-plugin") {
-    if (!values.out) throw new UsageError("--out <dir> is required");
-    const { writeRewardPlugin } = await import("./reward-plugin");
-    const file = await writeRewardPlugin(path.resolve(values.out));
-    io.stderr.write(`wrote ${file}\n`);
-    io.stdout.write(`${file}\n`);
-    return 0;
-  }
-
+/**
+ * The export folder a command reads (a copy without near-duplicates for --drop-duplicates) and the
+ * options about its output, checked before anything runs.
+ */
+async function exportRun(
+  command: string,
+  values: Values,
+  positionals: string[],
+  io: BridgeIo,
+  frame: Frame,
+  coords: CoordinateConvention,
+): Promise<Run> {
+  const allowProblems = values["allow-problems"];
   const givenExportDir = positionals[0];
   if (!givenExportDir) throw new UsageError(`${command}: the export folder is required`);
   if (positionals.length > 1) throw new UsageError(`${command}: unexpected argument "${positionals[1]}"`);
@@ -311,7 +361,6 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
   if (shardRequest && values["embed-images"]) {
     throw new UsageError("--shards embeds every screenshot itself; leave out --embed-images");
   }
-  /** Print a row command's summary, after writing its shards and card when --shards asks (only from a finished run). */
   const finish = async (summary: { file: string }, exitCode: number): Promise<number> => {
     if (!shardRequest || exitCode !== 0) {
       if (shardRequest) io.stderr.write(`bridge: no shards written: the run did not finish cleanly (exit ${exitCode})\n`);
@@ -327,110 +376,111 @@ async function dispatch(argv: string[], io: BridgeIo): Promise<number> {
     io.stdout.write(`${JSON.stringify({ ...summary, shards })}\n`);
     return exitCode;
   };
+  return { command, values, io, frame, coords, allowProblems, exportDir, imageRoot, maxDistance, requireOut, rowOptions, finish };
+}
+
+/**
+ * One check for every training command, before any row is written: held-out steps stop the run (the
+ * exit status), unless --allow-held-out; undefined when the command may go on.
+ */
+async function refuseHeldOut(command: string, values: Values, exportDir: string, io: BridgeIo): Promise<number | undefined> {
   const training = TRAINING_COMMANDS.includes(command);
   if (values["allow-held-out"] && !training) throw new UsageError(`--allow-held-out is for ${TRAINING_COMMANDS.join(", ")}`);
-  if (training) {
-    // One check for every training command, before any row is written: held-out steps stop the run.
-    const [{ openExport }, { countHeldOut, heldOutRefusal }] = await Promise.all([import("./export-reader"), import("./output")]);
-    const held = await countHeldOut(await openExport(exportDir));
-    const refused = heldOutRefusal(held, values["allow-held-out"]);
-    if (refused) {
-      io.stderr.write(`bridge ${command}: ${refused}\n`);
-      return 1;
-    }
-    if (held.steps > 0)
-      io.stderr.write(`bridge ${command}: writing ${held.steps} held-out steps (${held.sets.join(", ")}): --allow-held-out\n`);
+  if (!training) return undefined;
+  const [{ openExport }, { countHeldOut, heldOutRefusal }] = await Promise.all([import("./export-reader"), import("./output")]);
+  const held = await countHeldOut(await openExport(exportDir));
+  const refused = heldOutRefusal(held, values["allow-held-out"]);
+  if (refused) {
+    io.stderr.write(`bridge ${command}: ${refused}\n`);
+    return 1;
   }
-
-  try {
-    switch (command) {
-      case "sft": {
-        const [{ exportSft, SFT_TARGETS }, { SFT_PROMPTS }] = await Promise.all([import("./sft"), import("./source-prompt")]);
-        const target = oneOf<SftTarget>("target", values.target, SFT_TARGETS);
-        const prompt = oneOf<SftPrompt>("prompt", values.prompt, SFT_PROMPTS, "cookbook");
-        const { summary, exitCode } = await exportSft(exportDir, { ...frame, ...rowOptions(), target, coords, prompt }, io);
-        return await finish(summary, exitCode);
-      }
-      case "grpo": {
-        const { exportGrpo, GRPO_TARGETS } = await import("./grpo");
-        const target = oneOf<GrpoTarget>("target", values.target, GRPO_TARGETS);
-        const rule = oneOf<RewardRule>("rule", values.rule, REWARD_RULES, "mobile-r1");
-        const { summary, exitCode } = await exportGrpo(
-          exportDir,
-          { ...frame, ...rowOptions(), target, rule, coords, embedImages: values["embed-images"] },
-          io,
-        );
-        return await finish(summary, exitCode);
-      }
-      case "dpo": {
-        const [{ exportDpo, DPO_TARGETS }, { SFT_PROMPTS }] = await Promise.all([import("./dpo"), import("./source-prompt")]);
-        const target = oneOf<DpoTarget>("target", values.target, DPO_TARGETS);
-        const prompt = oneOf<SftPrompt>("prompt", values.prompt, SFT_PROMPTS, "cookbook");
-        const { summary, exitCode } = await exportDpo(
-          exportDir,
-          { ...frame, ...rowOptions(), target, coords, prompt, minChange: values["min-change"] },
-          io,
-        );
-        return await finish(summary, exitCode);
-      }
-      case "critic": {
-        const { exportCritic, parseBalance } = await import("./critic");
-        const balance = values.balance === undefined ? undefined : parseBalance(values.balance);
-        if (balance === null)
-          throw new UsageError(`--balance must be <positives>:<negatives> (positive integers, e.g. 1:1), got "${values.balance}"`);
-        const seed = values.seed === undefined ? 0 : Number(values.seed);
-        if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got "${values.seed}"`);
-        const { summary, exitCode } = await exportCritic(exportDir, { ...frame, ...rowOptions(), balance, seed }, io);
-        return await finish(summary, exitCode);
-      }
-      case "prm": {
-        const { exportPrm } = await import("./prm");
-        const { summary, exitCode } = await exportPrm(exportDir, { ...frame, ...rowOptions(), coords }, io);
-        return await finish(summary, exitCode);
-      }
-      case "traj": {
-        const { exportTraj, TRAJ_TARGETS } = await import("./traj");
-        const target = oneOf<TrajTarget>("target", values.target, TRAJ_TARGETS);
-        const { summary, exitCode } = await exportTraj(exportDir, { ...rowOptions(), target, coords }, io);
-        return await finish(summary, exitCode);
-      }
-      case "score": {
-        if (!values.predictions) throw new UsageError("score: --predictions <file> is required");
-        const rule = oneOf<RewardRule>("rule", values.rule, REWARD_RULES);
-        const outDir = values.out ? path.resolve(values.out) : undefined;
-        const { formatScoreSummary, scorePredictions } = await import("./score");
-        const { summary, exitCode } = await scorePredictions(
-          exportDir,
-          { ...frame, predictions: path.resolve(values.predictions), rule, coords, outDir, allowProblems },
-          io,
-        );
-        io.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : formatScoreSummary(summary));
-        return exitCode;
-      }
-      case "stats": {
-        const maxTokens = values["max-tokens"] === undefined ? undefined : positiveInt("max-tokens", values["max-tokens"]);
-        const { exportStats, formatStats } = await import("./stats");
-        const summary = await exportStats(exportDir, { ...frame, maxTokens }, io);
-        io.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : formatStats(summary));
-        return summary.problems > 0 && !allowProblems ? 1 : 0;
-      }
-      case "dedupe": {
-        const { dedupeExport } = await import("./dedupe");
-        const { summary } = await dedupeExport(exportDir, { outDir: requireOut(), maxDistance }, io);
-        io.stdout.write(`${JSON.stringify(summary)}\n`);
-        return summary.problems > 0 && !allowProblems ? 1 : 0;
-      }
-      case "judge": {
-        const { exportJudge } = await import("./judge");
-        const { summary, exitCode } = await exportJudge(exportDir, requireOut(), io);
-        io.stdout.write(`${JSON.stringify(summary)}\n`);
-        return exitCode;
-      }
-      default:
-        throw new UsageError(`unknown command "${command}"`);
-    }
-  } finally {
-    // The filtered copy --drop-duplicates made (its screenshots are a link to the export's: only the copy goes).
-    if (exportDir !== givenExportDir) await rm(exportDir, { recursive: true, force: true });
-  }
+  if (held.steps > 0)
+    io.stderr.write(`bridge ${command}: writing ${held.steps} held-out steps (${held.sets.join(", ")}): --allow-held-out\n`);
+  return undefined;
 }
+
+/** Each command that reads an export folder, by name. */
+const COMMANDS: Record<string, (run: Run) => Promise<number>> = {
+  async sft({ values, frame, coords, exportDir, io, rowOptions, finish }) {
+    const [{ exportSft, SFT_TARGETS }, { SFT_PROMPTS }] = await Promise.all([import("./sft"), import("./source-prompt")]);
+    const target = oneOf<SftTarget>("target", values.target, SFT_TARGETS);
+    const prompt = oneOf<SftPrompt>("prompt", values.prompt, SFT_PROMPTS, "cookbook");
+    const { summary, exitCode } = await exportSft(exportDir, { ...frame, ...rowOptions(), target, coords, prompt }, io);
+    return await finish(summary, exitCode);
+  },
+  async grpo({ values, frame, coords, exportDir, io, rowOptions, finish }) {
+    const { exportGrpo, GRPO_TARGETS } = await import("./grpo");
+    const target = oneOf<GrpoTarget>("target", values.target, GRPO_TARGETS);
+    const rule = oneOf<RewardRule>("rule", values.rule, REWARD_RULES, "mobile-r1");
+    const { summary, exitCode } = await exportGrpo(
+      exportDir,
+      { ...frame, ...rowOptions(), target, rule, coords, embedImages: values["embed-images"] },
+      io,
+    );
+    return await finish(summary, exitCode);
+  },
+  async dpo({ values, frame, coords, exportDir, io, rowOptions, finish }) {
+    const [{ exportDpo, DPO_TARGETS }, { SFT_PROMPTS }] = await Promise.all([import("./dpo"), import("./source-prompt")]);
+    const target = oneOf<DpoTarget>("target", values.target, DPO_TARGETS);
+    const prompt = oneOf<SftPrompt>("prompt", values.prompt, SFT_PROMPTS, "cookbook");
+    const { summary, exitCode } = await exportDpo(
+      exportDir,
+      { ...frame, ...rowOptions(), target, coords, prompt, minChange: values["min-change"] },
+      io,
+    );
+    return await finish(summary, exitCode);
+  },
+  async critic({ values, frame, exportDir, io, rowOptions, finish }) {
+    const { exportCritic, parseBalance } = await import("./critic");
+    const balance = values.balance === undefined ? undefined : parseBalance(values.balance);
+    if (balance === null)
+      throw new UsageError(`--balance must be <positives>:<negatives> (positive integers, e.g. 1:1), got "${values.balance}"`);
+    const seed = values.seed === undefined ? 0 : Number(values.seed);
+    if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got "${values.seed}"`);
+    const { summary, exitCode } = await exportCritic(exportDir, { ...frame, ...rowOptions(), balance, seed }, io);
+    return await finish(summary, exitCode);
+  },
+  async prm({ frame, coords, exportDir, io, rowOptions, finish }) {
+    const { exportPrm } = await import("./prm");
+    const { summary, exitCode } = await exportPrm(exportDir, { ...frame, ...rowOptions(), coords }, io);
+    return await finish(summary, exitCode);
+  },
+  async traj({ values, coords, exportDir, io, rowOptions, finish }) {
+    const { exportTraj, TRAJ_TARGETS } = await import("./traj");
+    const target = oneOf<TrajTarget>("target", values.target, TRAJ_TARGETS);
+    const { summary, exitCode } = await exportTraj(exportDir, { ...rowOptions(), target, coords }, io);
+    return await finish(summary, exitCode);
+  },
+  async score({ values, frame, coords, allowProblems, exportDir, io }) {
+    if (!values.predictions) throw new UsageError("score: --predictions <file> is required");
+    const rule = oneOf<RewardRule>("rule", values.rule, REWARD_RULES);
+    const outDir = values.out ? path.resolve(values.out) : undefined;
+    const { formatScoreSummary, scorePredictions } = await import("./score");
+    const { summary, exitCode } = await scorePredictions(
+      exportDir,
+      { ...frame, predictions: path.resolve(values.predictions), rule, coords, outDir, allowProblems },
+      io,
+    );
+    io.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : formatScoreSummary(summary));
+    return exitCode;
+  },
+  async stats({ values, frame, allowProblems, exportDir, io }) {
+    const maxTokens = values["max-tokens"] === undefined ? undefined : positiveInt("max-tokens", values["max-tokens"]);
+    const { exportStats, formatStats } = await import("./stats");
+    const summary = await exportStats(exportDir, { ...frame, maxTokens }, io);
+    io.stdout.write(values.json ? `${JSON.stringify(summary)}\n` : formatStats(summary));
+    return summary.problems > 0 && !allowProblems ? 1 : 0;
+  },
+  async dedupe({ allowProblems, maxDistance, exportDir, io, requireOut }) {
+    const { dedupeExport } = await import("./dedupe");
+    const { summary } = await dedupeExport(exportDir, { outDir: requireOut(), maxDistance }, io);
+    io.stdout.write(`${JSON.stringify(summary)}\n`);
+    return summary.problems > 0 && !allowProblems ? 1 : 0;
+  },
+  async judge({ exportDir, io, requireOut }) {
+    const { exportJudge } = await import("./judge");
+    const { summary, exitCode } = await exportJudge(exportDir, requireOut(), io);
+    io.stdout.write(`${JSON.stringify(summary)}\n`);
+    return exitCode;
+  },
+};

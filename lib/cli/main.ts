@@ -43,7 +43,7 @@ async function readStats() {
   const url = databaseUrl();
   if (dialectOf(url) === "sqlite") return (await import("@/lib/server/fast/stats-direct")).sqliteStats(sqlitePath(url));
   const { CLI_ACTOR } = await serverCore();
-  const { getStats } = await import("@/lib/server/annotate/trajectories");
+  const { getStats } = await import("@/lib/server/annotate/trajectory-list");
   return getStats({ actor: CLI_ACTOR });
 }
 
@@ -135,7 +135,7 @@ async function main(argv: string[]): Promise<number> {
       const { seedDemo, DEMO_ACCOUNTS } = await import("@/lib/server/people/seed");
       await seedDemo({ log: (s) => progress(s), trajectories: env().STUDIO_DEMO_TRAJECTORIES ?? 60 });
       io.err("\n");
-      const { getStats } = await import("@/lib/server/annotate/trajectories");
+      const { getStats } = await import("@/lib/server/annotate/trajectory-list");
       const stats = await getStats({ actor: CLI_ACTOR });
       io.out(`studio holds ${stats.trajectories} trajectories, ${stats.steps} steps over ${stats.apps} apps\n`);
       io.out(

@@ -1,6 +1,7 @@
 // GET /api/exports: running and finished exports. POST /api/exports: start an export in the background (poll GET /api/exports/:id)
 import { exportAnswerSchema, exportsSchema, startExportInput } from "@/lib/domain/exports";
-import { listExports, startExportJob } from "@/lib/server/export/jobs";
+import { startExportJob } from "@/lib/server/export/jobs";
+import { listExports } from "@/lib/server/export/listing";
 import { route } from "@/lib/server/http/route";
 
 export const GET = route({

@@ -112,6 +112,12 @@ const en = {
   "error.modelJobMissing": "no model job {id}",
   "error.modelJobChanged": "The job changed a moment ago; look again.",
   "error.suggestionMissing": "suggestion {id} does not exist",
+  // Export, trajectory list and audit trail (lib/server/export, annotate/trajectories.ts, people/audit-query.ts).
+  "error.exportSplitRatios": 'split random:<seed>:<ratios> needs 1 to 3 positive ratios that add up to 1, got "{got}"',
+  "error.exportSplitForm": 'split must be random:<seed>:<ratios> or by-app:<apps>, got "{got}"',
+  "error.assigneeFilter":
+    "Annotators see only their own work; the assignee filter ({filter, select, none {unassigned} other {someone else}}) is for reviewers and admins.",
+  "error.auditStepMissing": "step {id} does not exist",
   // A failed job's stored error (lib/server/http/stored-message.ts), worded when it is read.
   "job.exportStopped":
     "The studio process running this export stopped (last heard from {heardAt}); nothing was published. Start the export again.",
@@ -257,6 +263,12 @@ const zh: Catalogue<typeof en> = {
   "error.modelJobMissing": "模型任务 {id} 不存在",
   "error.modelJobChanged": "该任务刚刚有变化；请再看一下。",
   "error.suggestionMissing": "建议 {id} 不存在",
+  // Export, trajectory list and audit trail (lib/server/export, annotate/trajectories.ts, people/audit-query.ts).
+  "error.exportSplitRatios": 'split random:<seed>:<ratios> 需要 1 到 3 个正数比例，且总和为 1，收到的是 "{got}"',
+  "error.exportSplitForm": 'split 必须是 random:<seed>:<ratios> 或 by-app:<apps>，收到的是 "{got}"',
+  "error.assigneeFilter":
+    "标注员只能查看自己的工作；按负责人筛选（{filter, select, none {未分配} other {其他人}}）仅供审核员和管理员使用。",
+  "error.auditStepMissing": "步骤 {id} 不存在",
   // A failed job's stored error (lib/server/http/stored-message.ts), worded when it is read.
   "job.exportStopped": "运行此导出的工作室进程已停止（最后一次响应于 {heardAt}）；未发布任何内容。请重新开始导出。",
   "job.importStopped": "运行此导入的工作室进程已停止（最后一次响应于 {heardAt}）；未导入任何内容。请重新导入该文件。",

@@ -8,7 +8,7 @@ import { CLI_ACTOR } from "../people/audit";
 import type { Db } from "../db";
 import { importFile } from "../import";
 import { createUser } from "../people";
-import { listTrajectories } from "./trajectories";
+import { listTrajectories } from "./trajectory-list";
 import { blankPng, freshStudio } from "../testing/fixtures";
 
 let db: Db;

@@ -19,7 +19,7 @@ import { overlapTrajectories } from "../review/overlap";
 import { createUser } from "../people";
 import { blankPng, freshStudio } from "../testing/fixtures";
 import { hasPostgres, startPostgres } from "../testing/postgres";
-import { getStats, listTrajectories } from "./trajectories";
+import { getStats, listTrajectories } from "./trajectory-list";
 
 type Seeded = { admin: Actor; ann: Actor; overlapped: string; gold: string; plain: string; copies: string[] };
 

@@ -8,7 +8,7 @@ import type { Actor } from "@/lib/domain/permissions";
 import type { Db } from "../db";
 import { freshStudio } from "../testing/fixtures";
 import { hasPostgres, startPostgres } from "../testing/postgres";
-import { listSql, listTrajectories } from "./trajectories";
+import { listSql, listTrajectories } from "./trajectory-list";
 
 const APPS = ["clock", "maps", "notes", "settings"];
 const STATUSES = ["new", "in_progress", "submitted", "approved", "rejected"];

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadMigrations, migrate } from "./migrate";
 import { createDb, loadDialect } from "./index";
 import { importFile } from "../import";
-import { getStats } from "../annotate/trajectories";
+import { getStats } from "../annotate/trajectory-list";
 import { blankPng } from "../testing/fixtures";
 import { hasPostgres, startPostgres, type PostgresServer } from "../testing/postgres";
 import { CLI_ACTOR } from "../people/audit";

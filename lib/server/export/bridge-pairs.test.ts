@@ -15,7 +15,8 @@ import { exportDataset } from "./index";
 import { importFile } from "../import";
 import { saveStepAnnotation, saveTrajectoryAnnotation, submitTrajectory } from "../annotate";
 import { createUser } from "../people";
-import { getTrajectory, listTrajectories } from "../annotate/trajectories";
+import { getTrajectory } from "../annotate/trajectories";
+import { listTrajectories } from "../annotate/trajectory-list";
 import { blankPng, freshStudio } from "../testing/fixtures";
 
 const STEPS = [

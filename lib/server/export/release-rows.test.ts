@@ -17,7 +17,8 @@ import { exportDataset } from "./index";
 import { importFile } from "../import";
 import { saveStepAnnotation, saveTrajectoryAnnotation, submitTrajectory } from "../annotate";
 import { createUser } from "../people";
-import { getTrajectory, listTrajectories } from "../annotate/trajectories";
+import { getTrajectory } from "../annotate/trajectories";
+import { listTrajectories } from "../annotate/trajectory-list";
 import { blankPng, freshStudio } from "../testing/fixtures";
 
 /** The release's own system prompt (a stub tool, Chinese lines, the task inside it), as the fixture holds it. */

@@ -7,6 +7,21 @@ import { createHash } from "node:crypto";
 export type SplitSpec =
   { kind: "none" } | { kind: "random"; seed: string; ratios: number[]; names: string[] } | { kind: "by-app"; heldOut: string[] };
 
+/**
+ * A --split the parser refuses, worded for the command line; `problem` and `got` let the web's answer
+ * say the same from the catalogue (lib/server/export/jobs.ts).
+ */
+export class SplitError extends Error {
+  constructor(
+    message: string,
+    readonly problem: "ratios" | "form",
+    readonly got: string,
+  ) {
+    super(message);
+    this.name = "SplitError";
+  }
+}
+
 const NAMES: Record<number, string[]> = { 1: ["train"], 2: ["train", "test"], 3: ["train", "val", "test"] };
 
 export function parseSplit(s: string | undefined): SplitSpec {
@@ -17,7 +32,8 @@ export function parseSplit(s: string | undefined): SplitSpec {
     const sum = ratios.reduce((a, b) => a + b, 0);
     const names = NAMES[ratios.length];
     if (!names || ratios.some((r) => !(r > 0)) || Math.abs(sum - 1) > 1e-6) {
-      throw new Error(`--split random:<seed>:<ratios> needs 1 to 3 positive ratios that add up to 1, got "${random[2]}"`);
+      const message = `--split random:<seed>:<ratios> needs 1 to 3 positive ratios that add up to 1, got "${random[2]}"`;
+      throw new SplitError(message, "ratios", random[2]!);
     }
     return { kind: "random", seed: random[1]!, ratios, names };
   }
@@ -30,7 +46,7 @@ export function parseSplit(s: string | undefined): SplitSpec {
         .map((a) => a.trim())
         .filter(Boolean),
     };
-  throw new Error(`--split must be random:<seed>:<ratios> or by-app:<apps>, got "${s}"`);
+  throw new SplitError(`--split must be random:<seed>:<ratios> or by-app:<apps>, got "${s}"`, "form", s);
 }
 
 /**

@@ -15,7 +15,7 @@ import { makeCopies } from "../review/overlap";
 import { createUser } from "../people";
 import { sqliteStats } from "./stats-direct";
 import { blankPng, freshStudio } from "../testing/fixtures";
-import { getStats } from "../annotate/trajectories";
+import { getStats } from "../annotate/trajectory-list";
 
 let db: Db;
 let dir: string;

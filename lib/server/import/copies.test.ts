@@ -11,7 +11,7 @@ import type { Db } from "../db";
 import { importFile } from "./index";
 import { getImportJob, runImportJob, seededTrajectories } from "./jobs";
 import { blankPng, freshStudio } from "../testing/fixtures";
-import { getStats, listTrajectories } from "../annotate/trajectories";
+import { getStats, listTrajectories } from "../annotate/trajectory-list";
 
 let db: Db;
 let dir: string;

@@ -10,7 +10,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "../db";
-import { EXPORT_JOBS } from "../export/jobs";
+import { EXPORT_JOBS } from "../export/job-kind";
 import { IMPORT_JOBS } from "../import/jobs";
 import { saveModelSettings } from "../model";
 import { MODEL_JOBS, settleModelJobs } from "../model/jobs";

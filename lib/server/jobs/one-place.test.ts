@@ -34,7 +34,7 @@ describe("the job system exists once", () => {
   });
 
   it("each job kind registers with the jobs module, and recovery goes through it", () => {
-    for (const f of ["import/jobs.ts", "export/jobs.ts", "model/job-runner.ts", "eval/runner.ts"]) {
+    for (const f of ["import/jobs.ts", "export/job-kind.ts", "model/job-runner.ts", "eval/runner.ts"]) {
       expect(text(f), f).toMatch(/defineJobKind</);
       expect(text(f), f).not.toMatch(/state: "running" \},\s*data: \{ state: "failed"/);
     }

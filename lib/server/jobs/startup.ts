@@ -1,6 +1,6 @@
 // The job kinds are registered by loading their handler modules; recoverAllJobs then goes over every one.
 import { db } from "../db";
-import { recoverExportJobs } from "../export/jobs";
+import { recoverExportJobs } from "../export/job-kind";
 import { sweepAbandonedImports } from "../import";
 import "../import/jobs";
 import { recoverAllJobs } from "./index";

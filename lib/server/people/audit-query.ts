@@ -8,7 +8,7 @@ import {
   type AuditSubject,
 } from "@/lib/domain/audit-log";
 import { db as defaultDb, type Db } from "../db";
-import { AppError } from "../http/errors";
+import { appError } from "../http/errors";
 import { authorize } from "../fast/session";
 
 /** A recorded JSON column, parsed; text that is not valid JSON is returned as it is. */
@@ -34,7 +34,7 @@ async function authorizeAuditRead(actor: Actor, q: AuditQuery, prisma: Db): Prom
     });
     if (step) return authorize(actor, "trajectory.read", step.trajectory);
     // A step that no longer exists: its history is for auditors only.
-    if (actor.role !== "admin") throw new AppError("not_found", `step ${q.entityId} does not exist`);
+    if (actor.role !== "admin") throw appError("not_found", "error.auditStepMissing", { id: q.entityId });
   }
   authorize(actor, "audit.read");
 }

@@ -2,7 +2,7 @@
 // (database from its environment), owned by this process, keeps it running with a heartbeat every 100 ms
 // and never finishes it. It prints "job <id>" once the row is recorded.
 import { db } from "../db";
-import { EXPORT_JOBS } from "../export/jobs";
+import { EXPORT_JOBS } from "../export/job-kind";
 import { IMPORT_JOBS } from "../import/jobs";
 import { claimed, runJob } from "../jobs";
 import { MODEL_JOBS } from "../model/jobs";

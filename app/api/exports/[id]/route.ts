@@ -1,7 +1,7 @@
 // GET /api/exports/:id: one export's state, progress and (when finished) counts
 import { exportAnswerSchema } from "@/lib/domain/exports";
 import { idParams } from "@/lib/domain/views";
-import { getExport } from "@/lib/server/export/jobs";
+import { getExport } from "@/lib/server/export/listing";
 import { route } from "@/lib/server/http/route";
 
 export const GET = route({
