@@ -79,7 +79,7 @@ export const exportFolderManifestSchema = exportManifestSchema
   .extend({
     createdAt: exportManifestSchema.shape.createdAt.optional(),
     studioVersion: exportManifestSchema.shape.studioVersion,
-    filters: exportManifestSchema.shape.filters.partial().optional(),
+    filters: exportManifestSchema.shape.filters.optional(),
     counts: exportManifestSchema.shape.counts.partial().optional(),
   })
   .loose();

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { exportFolderManifestSchema, exportManifestSchema } from "@/lib/domain/export-manifest";
 import { existsSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
@@ -58,6 +59,9 @@ describe("export", () => {
     expect(lines).toHaveLength(32);
     for (const l of lines) canonicalTrajectorySchema.parse(JSON.parse(l));
     const manifest = JSON.parse(readFileSync(path.join(out, "manifest.json"), "utf8"));
+    // The manifest is the one schema's, field for field (lib/domain/export-manifest.ts), and the bridge reads it.
+    exportManifestSchema.strict().parse(manifest);
+    exportFolderManifestSchema.parse(manifest);
     expect(manifest.counts).toMatchObject({ trajectories: 32, steps: summary.steps });
     expect(Object.keys(manifest.files)).toEqual(expect.arrayContaining(["trajectories.jsonl", "mobile-r1/data.jsonl", "ui-s1/data.jsonl"]));
     // The file list names every file written but the manifest itself, each with its sha256, in the order written.

@@ -31,7 +31,7 @@ import { countTrajectory, manifestOf, newTally, type ExportSummary, type Tally }
 
 // The canonical line's shaping lives in ./canonical (it imports nothing from here); snapshots and
 // releases read it through this module.
-export { EXPORT_FORMAT, type ExportSummary } from "./manifest";
+export { type ExportSummary } from "./manifest";
 export { canonicalHead, canonicalStep, sourceImageName, trajectoryPages, type CanonicalSource } from "./canonical";
 
 /** Which work an export takes; the list lives once, in lib/domain/exports. */

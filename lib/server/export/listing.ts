@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { exportManifestSchema } from "@/lib/domain/export-manifest";
 import { trainerHintsSchema } from "@/lib/domain/trainer-hints";
 import { exportCountsSchema, type ExportItem } from "@/lib/domain/exports";
 import { db as defaultDb, type Db } from "../db";
@@ -51,33 +52,12 @@ export function view(row: JobRow): ExportItem {
   };
 }
 
-const manifestSchema = z.object({
-  createdAt: z.string(),
-  filters: z.object({ status: z.string(), apps: z.array(z.string()).default([]), project: z.string().nullable().default(null) }),
-  split: z
-    .union([
-      z.object({ kind: z.literal("none") }),
-      z.object({ kind: z.literal("random"), seed: z.string(), ratios: z.array(z.number()), names: z.array(z.string()) }),
-      z.object({ kind: z.literal("by-app"), heldOut: z.array(z.string()) }),
-    ])
-    .default({ kind: "none" }),
-  counts: z.object({
-    trajectories: z.number(),
-    steps: z.number(),
-    trainingSteps: z.number(),
-    harmfulSteps: z.number(),
-    screenshots: z.number(),
-    bySplit: z.record(z.string(), z.number()).default({}),
-  }),
-  trainer: trainerHintsSchema.nullable().optional(),
-});
-
 /** A finished export folder, from its manifest; null when it has none or it cannot be read. */
 async function readExportFolder(id: string): Promise<ExportItem | null> {
   const outDir = path.join(exportsDir(), id);
-  let manifest: z.infer<typeof manifestSchema>;
+  let manifest: z.infer<typeof exportManifestSchema>;
   try {
-    manifest = manifestSchema.parse(JSON.parse(await readFile(path.join(outDir, "manifest.json"), "utf8")));
+    manifest = exportManifestSchema.parse(JSON.parse(await readFile(path.join(outDir, "manifest.json"), "utf8")));
   } catch {
     return null;
   }
@@ -88,8 +68,13 @@ async function readExportFolder(id: string): Promise<ExportItem | null> {
     startedAt: manifest.createdAt,
     finishedAt: manifest.createdAt,
     progress: { trajectories: manifest.counts.trajectories, total: manifest.counts.trajectories },
-    filters: { ...manifest.filters, split: splitText(manifest.split) },
-    counts: manifest.counts,
+    filters: {
+      status: manifest.filters.status,
+      apps: manifest.filters.apps,
+      project: manifest.filters.project,
+      split: splitText(manifest.split),
+    },
+    counts: exportCountsSchema.parse(manifest.counts),
     trainer: manifest.trainer ?? null,
     error: null,
   };

@@ -2,13 +2,12 @@
 // those counts end in.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { EXPORT_FORMAT, type ExportManifest } from "@/lib/domain/export-manifest";
 import { QWEN_MIN_PIXELS } from "@/lib/domain/geometry";
 import { emptyHints, measureTrajectorySpaces, SUGGESTED_MAX_PIXELS, usesAnswer, type TrainerHints } from "@/lib/domain/trainer-hints";
 import { isTrainingTarget, type CanonicalTrajectory, type Lane } from "@/lib/domain/trajectory";
 import { FILES_PLACEHOLDER } from "./files";
 import type { SplitSpec } from "./split";
-
-export const EXPORT_FORMAT = "trajectory-studio-export/v1";
 
 export type ExportSummary = {
   outDir: string;
@@ -75,14 +74,18 @@ export function countTrajectory(tally: Tally, record: CanonicalTrajectory, app: 
 }
 
 /** manifest.json's content, its file list still to be streamed in where `files` holds FILES_PLACEHOLDER. */
-export async function manifestOf(tally: Tally, status: string, opts: { apps?: string[]; project?: string; split?: SplitSpec }) {
+export async function manifestOf(
+  tally: Tally,
+  status: string,
+  opts: { apps?: string[]; project?: string; split?: SplitSpec },
+): Promise<Omit<ExportManifest, "files"> & { files: typeof FILES_PLACEHOLDER }> {
   const { summary, byApp, byLane, heldOut } = tally;
   const pkg = JSON.parse(await readFile(path.join(process.cwd(), "package.json"), "utf8")) as { version: string };
   return {
     format: EXPORT_FORMAT,
     createdAt: new Date().toISOString(),
     studioVersion: pkg.version,
-    coordinateFrame: "original screenshot pixels",
+    coordinateFrame: "original screenshot pixels" as const,
     filters: { status, apps: opts.apps ?? [], project: opts.project ?? null },
     split: opts.split ?? { kind: "none" },
     counts: {

@@ -10,7 +10,8 @@ import { db as defaultDb, type Db } from "../db";
 import { recordAudit } from "../people/audit";
 import { appError } from "../http/errors";
 import { auditActor, authorizeCaller, type Caller } from "../fast/session";
-import { EXPORT_FORMAT, sourceImageName } from "./index";
+import { EXPORT_FORMAT, type ExportManifest } from "@/lib/domain/export-manifest";
+import { sourceImageName } from "./index";
 import { copyScreenshotTo, screenshotExt } from "../object-store/screenshots";
 import { findEvalSet, findRelease, recordOf } from "./snapshots";
 
@@ -153,8 +154,9 @@ async function exportSnapshot(
       await appendFile(path.join(work, f.rel), ""); // an empty release still has its files
       files.set(f.rel, f.hash.digest("hex"));
     }
-    const filters = JSON.parse(release.filtersJson) as Record<string, unknown>;
-    const manifest = {
+    // Both kinds of snapshot store their status, apps and project filters (snapshots.ts); the rest is carried as it is.
+    const filters = JSON.parse(release.filtersJson) as ExportManifest["filters"];
+    const manifest: ExportManifest = {
       format: EXPORT_FORMAT,
       createdAt: release.createdAt.toISOString(),
       coordinateFrame: "original screenshot pixels",

@@ -2,6 +2,7 @@
 // and PostgreSQL when the machine has it. A person edits through the real save; the set and the release
 // keep what they held, the diff names exactly the edited step and field with who did it, and a release
 // exported twice is byte-identical.
+import { exportManifestSchema } from "@/lib/domain/export-manifest";
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -230,6 +231,7 @@ function snapshotSuite(open: () => Promise<Studio>) {
     expect(d1.steps[2]!.clearAction).not.toBe("Tap Reply");
     expect(d1.lineage).toEqual({ release: "weekly", releaseNumber: 1, trajectoryVersion: 1 });
     const manifest = JSON.parse(readFileSync(path.join(first, "manifest.json"), "utf8")) as Record<string, unknown>;
+    exportManifestSchema.strict().parse(manifest); // a release's manifest is the export manifest's schema too
     expect(manifest.release).toMatchObject({ name: "weekly", number: 1, contentSha256: r1.contentSha256, cutBy: "admin@test.local" });
   });
 

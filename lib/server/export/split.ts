@@ -1,11 +1,8 @@
 import { createHash } from "node:crypto";
+import type { SplitSpec } from "@/lib/domain/export-manifest";
 
-/**
- * How an export divides trajectories: `random:<seed>:<ratios>` (e.g. random:42:0.9,0.1 gives train
- * and test; three ratios give train, val, test) or `by-app:<app>,<app>` (those apps held out as test).
- */
-export type SplitSpec =
-  { kind: "none" } | { kind: "random"; seed: string; ratios: number[]; names: string[] } | { kind: "by-app"; heldOut: string[] };
+/** How an export divides trajectories: the manifest records it (lib/domain/export-manifest.ts). */
+export type { SplitSpec };
 
 /**
  * A --split the parser refuses, worded for the command line; `problem` and `got` let the web's answer

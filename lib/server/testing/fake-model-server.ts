@@ -110,7 +110,8 @@ export async function startFakeModelServer(opts: { port?: number; host?: string 
         });
       if (mode.mode === "html") {
         res.writeHead(404, { "content-type": "text/html" });
-        return res.end("<html><body><h1>Internal admin panel</h1><p>secret-internal-page-body</p></body></html>");
+        res.end("<html><body><h1>Internal admin panel</h1><p>secret-internal-page-body</p></body></html>");
+        return;
       }
       if (mode.mode === "stall-body") {
         // Headers and the start of a JSON body, then nothing more until the client gives up.
