@@ -123,6 +123,31 @@ export function normalizeAction(input: unknown, screen?: Size): Normalized {
  * release file imports whole and the step is named for a person to fix.
  */
 export function normalizeActionForImport(input: unknown, screen?: Size): NormalizedForImport {
+  const unwrapped = unwrapCall(input);
+  if ("problems" in unwrapped) return unwrapped;
+  const obj = unwrapped.obj;
+  const rawType = obj.action ?? obj.action_type ?? obj.type_of_action;
+  if (typeof rawType !== "string" || rawType.trim() === "") return fail("action", problemOf("missing"));
+  const alias = ACTION_ALIASES[key(rawType)];
+  if (!alias) return fail("action", problemOf("unknownAction", { action: rawType }));
+
+  const notes: string[] = [];
+  if (alias !== rawType) notes.push(`action "${rawType}" read as "${alias}"`);
+  const problems: FieldProblem[] = [];
+  const call = buildCall(alias, obj, screen, problems, notes);
+  if (!call) return fail("action", problemOf("unknownAction", { action: rawType }));
+  if (problems.length > 0) return { ok: false, problems };
+  const parsed = toolCallSchema.safeParse(call);
+  if (!parsed.success) {
+    const pointless = pointlessCallSchema.safeParse(call);
+    if (pointless.success) return { ok: true, call: pointless.data, notes };
+    return { ok: false, problems: parsed.error.issues.map((i) => ({ field: i.path.join(".") || "action", ...zodIssueProblem(i) })) };
+  }
+  return { ok: true, call: parsed.data, notes };
+}
+
+/** The action's own fields: a call JSON-encoded as a string decoded, a wrapped {"name", "arguments"} call unwrapped. */
+function unwrapCall(input: unknown): { obj: Record<string, unknown> } | { ok: false; problems: FieldProblem[] } {
   let raw = input;
   // A call JSON-encoded as a string, possibly more than once (the release's <tool_call> holds `"{\"name\": …}"`).
   for (let i = 0; typeof raw === "string" && i < MAX_STRING_ENCODINGS; i++) {
@@ -137,24 +162,11 @@ export function normalizeActionForImport(input: unknown, screen?: Size): Normali
     if (raw.name !== undefined && raw.name !== "mobile_use") return fail("name", problemOf("unknownTool", { name: raw.name }));
     raw = raw.arguments;
   }
-  const obj = raw as Record<string, unknown>;
-  const rawType = obj.action ?? obj.action_type ?? obj.type_of_action;
-  if (typeof rawType !== "string" || rawType.trim() === "") return fail("action", problemOf("missing"));
-  const alias = ACTION_ALIASES[key(rawType)];
-  if (!alias) return fail("action", problemOf("unknownAction", { action: rawType }));
+  return { obj: raw as Record<string, unknown> };
+}
 
-  const notes: string[] = [];
-  if (alias !== rawType) notes.push(`action "${rawType}" read as "${alias}"`);
-  const problems: FieldProblem[] = [];
-  /** A tap's point, or null when the record has none at all (a pointless call); a malformed one is still a problem. */
-  const tapPoint = (): Point | null | undefined => {
-    const isAbsent = (v: unknown) => v === undefined || v === null;
-    if (isAbsent(obj.coordinate) && isAbsent(obj.x) && isAbsent(obj.y)) {
-      notes.push(`${alias} without a point`);
-      return null;
-    }
-    return point("coordinate");
-  };
+/** Readers of an action's fields: each returns the value read, or records a problem (or a note for a default). */
+function fieldReaders(obj: Record<string, unknown>, alias: string, problems: FieldProblem[], notes: string[]) {
   const point = (field: string, xField = "x", yField = "y"): Point | undefined => {
     const p = readPoint(obj[field]) ?? (field === "coordinate" ? readXY(obj[xField], obj[yField]) : undefined);
     if (!p)
@@ -163,6 +175,15 @@ export function normalizeActionForImport(input: unknown, screen?: Size): Normali
         ...(obj[field] === undefined ? problemOf("missing") : problemOf("notPoint", { value: clip(JSON.stringify(obj[field])) })),
       });
     return p;
+  };
+  /** A tap's point, or null when the record has none at all (a pointless call); a malformed one is still a problem. */
+  const tapPoint = (): Point | null | undefined => {
+    const isAbsent = (v: unknown) => v === undefined || v === null;
+    if (isAbsent(obj.coordinate) && isAbsent(obj.x) && isAbsent(obj.y)) {
+      notes.push(`${alias} without a point`);
+      return null;
+    }
+    return point("coordinate");
   };
   const num = (field: string, fallback?: number): number | undefined => {
     const v = obj[field];
@@ -184,101 +205,92 @@ export function normalizeActionForImport(input: unknown, screen?: Size): Normali
     problems.push({ field: fields[0] ?? "text", ...problemOf("missing") });
     return undefined;
   };
+  return { point, tapPoint, num, text };
+}
 
-  let call: Record<string, unknown>;
+/** The call an action of `alias` makes, before the schema checks it; undefined for an alias with no reading. */
+function buildCall(
+  alias: string,
+  obj: Record<string, unknown>,
+  screen: Size | undefined,
+  problems: FieldProblem[],
+  notes: string[],
+): Record<string, unknown> | undefined {
+  const { point, tapPoint, num, text } = fieldReaders(obj, alias, problems, notes);
   switch (alias) {
     case "click":
-      call = { action: "click", coordinate: tapPoint() };
-      break;
+      return { action: "click", coordinate: tapPoint() };
     case "long_press":
-      call = { action: "long_press", coordinate: tapPoint(), time: num("time", DEFAULT_LONG_PRESS_SECONDS) };
-      break;
+      return { action: "long_press", coordinate: tapPoint(), time: num("time", DEFAULT_LONG_PRESS_SECONDS) };
     case "swipe":
       if (obj.coordinate === undefined && typeof obj.direction === "string") {
-        call = scrollToSwipe(obj.direction, screen, problems, notes);
-        break;
+        return scrollToSwipe(obj.direction, screen, problems, notes);
       }
-      call = { action: "swipe", coordinate: point("coordinate"), coordinate2: point("coordinate2") };
-      break;
+      return { action: "swipe", coordinate: point("coordinate"), coordinate2: point("coordinate2") };
     case "scroll":
-      call = scrollToSwipe(obj.direction, screen, problems, notes);
-      break;
+      return scrollToSwipe(obj.direction, screen, problems, notes);
     case "type":
-      call = { action: "type", text: text("text", "content", "value") };
-      break;
+      return { action: "type", text: text("text", "content", "value") };
     case "key":
-      call = { action: "key", text: text("text", "key") };
-      break;
+      return { action: "key", text: text("text", "key") };
     case "open":
-      call = { action: "open", text: text("text", "app_name", "app") };
-      break;
+      return { action: "open", text: text("text", "app_name", "app") };
     case "wait":
-      call = { action: "wait", time: num("time", DEFAULT_WAIT_SECONDS) };
-      break;
+      return { action: "wait", time: num("time", DEFAULT_WAIT_SECONDS) };
     case "answer":
-      call = { action: "answer", text: text("text", "answer") };
-      break;
-    case "terminate": {
-      const s = obj.status ?? obj.goal_status ?? obj.result;
-      const status = STATUS_ALIASES[key(String(s ?? ""))];
-      if (!status)
-        problems.push({
-          field: "status",
-          ...(s === undefined ? problemOf("missing") : problemOf("notStatus", { value: clip(JSON.stringify(s)) })),
-        });
-      else if (status !== s) notes.push(`status "${String(s)}" read as "${status}"`);
-      call = { action: "terminate", status };
-      break;
-    }
-    case "system_button": {
-      const b = obj.button ?? obj.text;
-      const tap = TAP_BUTTONS[key(String(b ?? ""))];
-      if (tap) {
-        notes.push(`button "${String(b)}" read as a ${tap} without a point`);
-        call =
-          tap === "click"
-            ? { action: "click", coordinate: null }
-            : { action: "long_press", coordinate: null, time: DEFAULT_LONG_PRESS_SECONDS };
-        break;
-      }
-      const keyName = KEY_BUTTONS[key(String(b ?? ""))];
-      if (keyName) {
-        notes.push(`button "${String(b)}" read as key "${keyName}"`);
-        call = { action: "key", text: keyName };
-        break;
-      }
-      const button = BUTTON_ALIASES[key(String(b ?? ""))];
-      if (!button)
-        problems.push({
-          field: "button",
-          ...(b === undefined
-            ? problemOf("missing")
-            : problemOf("notButton", { allowed: SYSTEM_BUTTONS.join(", "), value: clip(JSON.stringify(b)) })),
-        });
-      else if (button !== b) notes.push(`button "${String(b)}" read as "${button}"`);
-      call = { action: "system_button", button };
-      break;
-    }
+      return { action: "answer", text: text("text", "answer") };
+    case "terminate":
+      return terminateCall(obj, problems, notes);
+    case "system_button":
+      return systemButtonCall(obj, problems, notes);
     case "back":
-      call = { action: "system_button", button: "Back" };
-      break;
+      return { action: "system_button", button: "Back" };
     case "home":
-      call = { action: "system_button", button: "Home" };
-      break;
+      return { action: "system_button", button: "Home" };
     case "enter":
-      call = { action: "system_button", button: "Enter" };
-      break;
+      return { action: "system_button", button: "Enter" };
     default:
-      return fail("action", problemOf("unknownAction", { action: rawType }));
+      return undefined;
   }
-  if (problems.length > 0) return { ok: false, problems };
-  const parsed = toolCallSchema.safeParse(call);
-  if (!parsed.success) {
-    const pointless = pointlessCallSchema.safeParse(call);
-    if (pointless.success) return { ok: true, call: pointless.data, notes };
-    return { ok: false, problems: parsed.error.issues.map((i) => ({ field: i.path.join(".") || "action", ...zodIssueProblem(i) })) };
+}
+
+function terminateCall(obj: Record<string, unknown>, problems: FieldProblem[], notes: string[]): Record<string, unknown> {
+  const s = obj.status ?? obj.goal_status ?? obj.result;
+  const status = STATUS_ALIASES[key(String(s ?? ""))];
+  if (!status)
+    problems.push({
+      field: "status",
+      ...(s === undefined ? problemOf("missing") : problemOf("notStatus", { value: clip(JSON.stringify(s)) })),
+    });
+  else if (status !== s) notes.push(`status "${String(s)}" read as "${status}"`);
+  return { action: "terminate", status };
+}
+
+/** A `system_button`: a real button, a tap without a point (TAP_BUTTONS) or a hardware key (KEY_BUTTONS). */
+function systemButtonCall(obj: Record<string, unknown>, problems: FieldProblem[], notes: string[]): Record<string, unknown> {
+  const b = obj.button ?? obj.text;
+  const tap = TAP_BUTTONS[key(String(b ?? ""))];
+  if (tap) {
+    notes.push(`button "${String(b)}" read as a ${tap} without a point`);
+    return tap === "click"
+      ? { action: "click", coordinate: null }
+      : { action: "long_press", coordinate: null, time: DEFAULT_LONG_PRESS_SECONDS };
   }
-  return { ok: true, call: parsed.data, notes };
+  const keyName = KEY_BUTTONS[key(String(b ?? ""))];
+  if (keyName) {
+    notes.push(`button "${String(b)}" read as key "${keyName}"`);
+    return { action: "key", text: keyName };
+  }
+  const button = BUTTON_ALIASES[key(String(b ?? ""))];
+  if (!button)
+    problems.push({
+      field: "button",
+      ...(b === undefined
+        ? problemOf("missing")
+        : problemOf("notButton", { allowed: SYSTEM_BUTTONS.join(", "), value: clip(JSON.stringify(b)) })),
+    });
+  else if (button !== b) notes.push(`button "${String(b)}" read as "${button}"`);
+  return { action: "system_button", button };
 }
 
 /**

@@ -23,7 +23,7 @@ import { importFile, type ImportResult } from "./import";
 import { createUser } from "./people";
 import { createToken } from "./people/tokens";
 import { screenshotFile } from "./object-store/screenshots";
-import { extractZip } from "./import/upload";
+import { extractZip } from "./import/zip";
 import { blankPng, freshStudio } from "./testing/fixtures";
 import { undecodablePngs } from "./testing/hostile-uploads";
 import { hasPostgres, startPostgres, type PostgresServer } from "./testing/postgres";

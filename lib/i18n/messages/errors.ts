@@ -103,6 +103,20 @@ const en = {
   "error.zipLink": 'The zip entry "{name}" is a symbolic link; links are not accepted.',
   "error.uploadMultipart": "Send the upload as multipart/form-data.",
   "error.uploadEndedEarly": "The upload ended early; try again.",
+  // Import: the upload's size, form and zip (lib/server/import/multipart.ts, zip.ts).
+  "error.uploadTooLarge": "The upload is larger than {gb} GB; split the data into smaller files.",
+  "error.uploadFieldTooLong": 'form field "{name}" is too long',
+  "error.uploadTooManyFields": "the form has more than {max} fields",
+  "error.uploadMalformed": "malformed multipart body",
+  "error.zipUnreadable": "The upload is not a readable zip file ({detail}).",
+  "error.zipDamaged": "The zip is damaged: {detail}",
+  "error.zipFileAndFolder":
+    'The zip holds a file "{name}" and also "{inside}" inside a folder of that name; rename one of them. Nothing was extracted.',
+  "error.zipTooBig": "The zip expands to {size} (at most {max} is accepted); nothing was extracted. Split it, or check it is not damaged.",
+  "error.zipExpandsTooMuch":
+    "The zip expands to {size} ({times} times its own size; a zip of {zipSize} may expand to {allowed}); nothing was extracted. Split it, or check it is not damaged.",
+  "error.zipNoSpace": "The zip expands to {size} but the server has {free} free; nothing was extracted.",
+  "error.zipEntryDamaged": 'The zip entry "{name}" is damaged or larger than it declares ({detail}); it was refused.',
   "error.reviewStepSavedNow": "Step {n} was saved by someone else a moment ago; reload before deciding.",
   "error.reviewStepConflict":
     "Step {n} was saved by someone else since you opened it (now version {now}, yours {yours}); reload before deciding.",
@@ -255,6 +269,19 @@ const zh: Catalogue<typeof en> = {
   "error.zipLink": "zip 条目“{name}”是符号链接；不接受链接。",
   "error.uploadMultipart": "请以 multipart/form-data 格式上传。",
   "error.uploadEndedEarly": "上传提前中断；请重试。",
+  // Import: the upload's size, form and zip (lib/server/import/multipart.ts, zip.ts).
+  "error.uploadTooLarge": "上传内容超过 {gb} GB；请把数据拆分成较小的文件。",
+  "error.uploadFieldTooLong": "表单字段“{name}”过长",
+  "error.uploadTooManyFields": "表单字段超过 {max} 个",
+  "error.uploadMalformed": "上传的表单数据格式错误",
+  "error.zipUnreadable": "上传的不是可读取的 zip 文件（{detail}）。",
+  "error.zipDamaged": "该 zip 已损坏：{detail}",
+  "error.zipFileAndFolder": "该 zip 中既有文件“{name}”，又有同名文件夹中的“{inside}”；请重命名其中之一。未解压任何内容。",
+  "error.zipTooBig": "该 zip 解压后为 {size}（至多接受 {max}）；未解压任何内容。请拆分它，或检查它是否损坏。",
+  "error.zipExpandsTooMuch":
+    "该 zip 解压后为 {size}（是其自身大小的 {times} 倍；{zipSize} 的 zip 至多可解压为 {allowed}）；未解压任何内容。请拆分它，或检查它是否损坏。",
+  "error.zipNoSpace": "该 zip 解压后为 {size}，但服务器只剩 {free} 可用空间；未解压任何内容。",
+  "error.zipEntryDamaged": "zip 条目“{name}”已损坏或比其声明的更大（{detail}）；已拒绝。",
   "error.reviewStepSavedNow": "第 {n} 步刚刚被他人保存；请刷新后再做决定。",
   "error.reviewStepConflict": "第 {n} 步在你打开后已被他人保存（当前版本 {now}，你的版本 {yours}）；请刷新后再做决定。",
   "error.reviewTrajectoryConflict": "此轨迹在你打开后已有改动（当前版本 {now}，你看到的是 {yours}）；请刷新后再做决定",

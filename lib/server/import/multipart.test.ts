@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { AppError } from "../http/errors";
-import { receiveMultipart } from "./upload";
+import { receiveMultipart } from "./multipart";
 
 const BOUNDARY = "----studio-test-boundary";
 const part = (headers: string, body: string | Buffer) =>

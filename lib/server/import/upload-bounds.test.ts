@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { MAX_PROBLEMS } from "./index";
-import { extractZip, ZIP_LIMITS } from "./upload";
+import { extractZip, ZIP_LIMITS } from "./zip";
 import { freshStudio } from "../testing/fixtures";
 import { fileContent, junkLineCount, junkLines, writeMultipart, zipBomb } from "../testing/hostile-uploads";
 
