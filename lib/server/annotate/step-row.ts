@@ -4,8 +4,8 @@
 // column names (thoughtState, toolCallJson, …) written from an annotation here only.
 import type { StepAnnotation } from "@/lib/domain/annotation";
 
-/** The Step columns that hold `a` (the verdict only when given: a reset to the model's output keeps the column's). */
-export function stepAnnotationColumns(a: Omit<StepAnnotation, "verdict"> & Partial<Pick<StepAnnotation, "verdict">>) {
+/** The Step columns that hold `a`. */
+export function stepAnnotationColumns(a: StepAnnotation) {
   return {
     thoughtState: a.thought.state,
     thoughtNext: a.thought.nextAction,
@@ -14,6 +14,6 @@ export function stepAnnotationColumns(a: Omit<StepAnnotation, "verdict"> & Parti
     clearAction: a.clearAction,
     toolCallJson: JSON.stringify(a.toolCall),
     boxJson: a.box ? JSON.stringify(a.box) : null,
-    ...(a.verdict === undefined ? {} : { verdict: a.verdict }),
+    verdict: a.verdict,
   };
 }

@@ -26,10 +26,6 @@ const STILL_ENGLISH: Record<string, number> = {
   "lib/server/http/errors.ts": 1, // appError itself
   "lib/server/import/image.ts": 1, // ImageProblem: an import problem's code and parameters, worded on the import page
   "lib/server/model/call-errors.ts": 1, // the endpoint's answer: catalogue words plus the endpoint's own as `upstream`
-  "lib/server/import/upload.ts": 10,
-  "lib/server/export/jobs.ts": 1, // a --split parse error, worded by the bridge's parser
-  "lib/server/people/audit-query.ts": 1,
-  "lib/server/annotate/trajectories.ts": 1,
 };
 
 describe("server errors in the person's language", () => {

@@ -15,6 +15,7 @@ import { originalColumn } from "../db/original-column";
 import type { ImportOptions, ImportProgress } from "./options";
 import { ProblemList } from "./problem-list";
 import { readTrajectories, type KnownImage } from "./read";
+import { stepAnnotationColumns } from "../annotate/step-row";
 
 const PROGRESS_EVERY = 100;
 /**
@@ -180,15 +181,8 @@ function addRows(chunk: StagedChunk, batchId: string, t: BuiltTrajectory, imgs: 
       index: s.index,
       screenshotSha: img.sha256,
       originalJson: originalColumn(s.original, s.elements),
-      thoughtState: s.thought.state,
-      thoughtNext: s.thought.nextAction,
-      thoughtPurpose: s.thought.purpose,
-      thought: s.thought.text,
-      clearAction: s.clearAction,
-      toolCallJson: JSON.stringify(s.toolCall),
-      boxJson: s.box ? JSON.stringify(s.box) : null,
+      ...stepAnnotationColumns(s),
       candidateBoxJson: JSON.stringify(s.candidateBoxes),
-      verdict: s.verdict,
       // A studio-format step keeps who wrote each field and its version, so a moved step is still a person's work.
       provenanceJson: s.provenance ? JSON.stringify(s.provenance) : null,
       version: s.version ?? 1,

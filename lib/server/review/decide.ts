@@ -13,6 +13,7 @@ import { auditActor, authorize } from "../fast/session";
 import { stepFromRow } from "../annotate/trajectories";
 import { heldByOther } from "./claims";
 import { snapshotOf } from "./context";
+import { stepAnnotationColumns } from "../annotate/step-row";
 
 /**
  * The reviewer's own edits of a "fix and approve": each step saved like an annotator's save
@@ -54,14 +55,7 @@ async function applyFixes(
     const { count } = await tx.step.updateMany({
       where: { id: row.id, version: fix.version },
       data: {
-        thoughtState: next.thought.state,
-        thoughtNext: next.thought.nextAction,
-        thoughtPurpose: next.thought.purpose,
-        thought: next.thought.text,
-        clearAction: next.clearAction,
-        toolCallJson: JSON.stringify(next.toolCall),
-        boxJson: next.box ? JSON.stringify(next.box) : null,
-        verdict: next.verdict,
+        ...stepAnnotationColumns(next),
         provenanceJson: provenance.json,
         version: { increment: 1 },
       },

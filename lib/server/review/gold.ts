@@ -149,6 +149,7 @@ export async function takeGoldTask(prisma: Db, actor: Actor, leaseUntil: Date): 
                 clearAction: original.clearAction ?? "",
                 toolCall: original.toolCall,
                 box: original.box ?? null,
+                verdict: "unreviewed", // the column's default: nobody has judged the copy yet
               }),
               candidateBoxJson: s.candidateBoxJson,
             };
