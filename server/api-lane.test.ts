@@ -2,69 +2,36 @@
 // (a handler that answers 299, so a test sees which side answered), the real app/api route handlers,
 // and a fresh SQLite studio. What the lane must keep of Next: route precedence, decoded params, the
 // security headers, cookies, streamed and bounded bodies, the same-origin check, x-forwarded-for.
-import { createServer, request as httpRequest, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SECURITY_HEADERS } from "@/lib/domain/security-headers";
 import { SYSTEM_ACTOR } from "@/lib/server/people/audit";
 import { createUser } from "@/lib/server/people";
 import { freshStudio } from "@/lib/server/testing/fixtures";
+import { NEXT_STAND_IN_STATUS, signIn as signInAs, startLaneServer, type LaneServer } from "@/lib/server/testing/lane-server";
 import type { Db } from "@/lib/server/db";
-import { apiLaneListener, loadApiRoutes, matchApiRoute, type ApiRoute } from "./api-lane";
+import { loadApiRoutes, matchApiRoute, type ApiRoute } from "./api-lane";
 
 const PASSWORD = "api-lane-password-1";
 let routes: ApiRoute[];
-let server: Server;
+let lane: LaneServer;
 let base: string;
 let prisma: Db;
 
-type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
-
-/** A raw HTTP request (fetch would add and normalise headers; these tests need what is sent to be exact). */
-function send(method: string, urlPath: string, headers: Record<string, string> = {}, body?: string | Buffer): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${base}${urlPath}`, { method, headers }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }));
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-async function signIn(email: string): Promise<string> {
-  const body = JSON.stringify({ email, password: PASSWORD });
-  const res = await send("POST", "/api/auth/sign-in/email", { "content-type": "application/json", origin: base }, body);
-  expect(res.status, res.body).toBe(200);
-  const cookies = res.headers["set-cookie"];
-  expect(Array.isArray(cookies) && cookies.length > 0).toBe(true);
-  return (cookies as string[]).map((c) => c.split(";")[0]).join("; ");
-}
+const send: LaneServer["send"] = (...args) => lane.send(...args);
+const signIn = (email: string) => signInAs(lane, email, PASSWORD);
 
 beforeAll(async () => {
   ({ db: prisma } = await freshStudio());
   process.env.STUDIO_SIGN_IN_PER_MINUTE = "1000";
   routes = await loadApiRoutes(path.resolve("app"));
-  server = createServer((req, res) =>
-    apiLaneListener(
-      routes,
-      (_req, fallbackRes) => {
-        fallbackRes.statusCode = 299;
-        fallbackRes.end("next");
-      },
-      { port: (server.address() as AddressInfo).port, hostname: "127.0.0.1" },
-    )(req, res),
-  );
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  process.env.BETTER_AUTH_URL = base;
+  lane = await startLaneServer(routes);
+  base = lane.base;
   await createUser({ actor: SYSTEM_ACTOR, email: "lane-admin@studio.local", role: "admin", password: PASSWORD, name: "Lane" }, prisma);
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await lane.close();
   await prisma.$disconnect();
 });
 
@@ -112,7 +79,7 @@ describe("answering over HTTP", () => {
       ["DELETE", "/api/health"],
     ] as const) {
       const res = await send(method, p);
-      expect(res.status, `${method} ${p}`).toBe(299);
+      expect(res.status, `${method} ${p}`).toBe(NEXT_STAND_IN_STATUS);
     }
   });
 
