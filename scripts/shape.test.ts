@@ -78,7 +78,7 @@ describe("the code's shape", () => {
     expect(long).toEqual([]);
   });
 
-  it("writes the export manifest's schema and the step row's annotation columns once", () => {
+  it("writes the export manifest's schema, the step row's annotation columns, the PNG header reader and smart_resize once", () => {
     const code = FOLDERS.filter((d) => d !== "e2e" && d !== "bench").flatMap((d) => sources(d, false));
     const holding = (pattern: RegExp) => code.filter((f) => pattern.test(readFileSync(path.join(ROOT, f), "utf8")));
     // The format tag names the manifest's one schema; a second schema would spell it again.
@@ -86,6 +86,9 @@ describe("the code's shape", () => {
     // An annotation becomes Step columns in one function (stepAnnotationColumns); its reverse is stepFromRow.
     expect(holding(/toolCallJson:\s*JSON\.stringify\(/)).toEqual([path.join("lib", "server", "annotate", "step-row.ts")]);
     expect(holding(/export function stepFromRow\(/)).toEqual([path.join("lib", "server", "annotate", "trajectories.ts")]);
+    // One reader of a PNG's header (the import's thread and its reader thread share it), one smart_resize.
+    expect(holding(/readUInt32BE\(16\)|getUint32\(16\)/)).toEqual([path.join("lib", "domain", "png.ts")]);
+    expect(holding(/export function smartResize\(/)).toEqual([path.join("lib", "domain", "geometry.ts")]);
   });
 
   it("finds a cycle and a long function when there is one (the probes work)", async () => {

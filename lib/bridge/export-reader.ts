@@ -3,6 +3,7 @@ import { open, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { z } from "zod";
+import { pngSize } from "@/lib/domain/png";
 import { exportFolderManifestSchema, type ExportFolderManifest } from "@/lib/domain/export-manifest";
 import { canonicalTrajectorySchema, type CanonicalStep, type CanonicalTrajectory } from "@/lib/domain/trajectory";
 
@@ -168,8 +169,7 @@ async function readPngSize(file: string): Promise<{ width: number; height: numbe
   try {
     const buf = Buffer.alloc(24);
     const { bytesRead } = await handle.read(buf, 0, 24, 0);
-    const isPng = bytesRead === 24 && buf.readUInt32BE(0) === 0x89504e47 && buf.toString("ascii", 12, 16) === "IHDR";
-    return isPng ? { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) } : null;
+    return pngSize(buf.subarray(0, bytesRead));
   } finally {
     await handle.close();
   }

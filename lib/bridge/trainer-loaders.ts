@@ -21,6 +21,7 @@
 //   later opened as is.
 // - UI-S1 ImageIO2 (X-PLUG/MobileAgent UI-S1/x/io/image_io.py, commit 11cea575; MIT): http(s)
 //   fetched; os.path.isfile(path) → Image.open(path); otherwise base64-decoded.
+import { pngSize } from "@/lib/domain/png";
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
@@ -112,12 +113,8 @@ export function uiS1Image(ref: string, cwd: string): OpenedImage {
   throw new LoaderError(`not a file and not base64: ${JSON.stringify(ref)}`);
 }
 
-/** Width and height of PNG bytes (IHDR), or null when they are not a PNG. */
-export function pngSize(bytes: Uint8Array): { width: number; height: number } | null {
-  const b = Buffer.from(bytes);
-  if (b.length < 24 || b.readUInt32BE(0) !== 0x89504e47 || b.toString("ascii", 12, 16) !== "IHDR") return null;
-  return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
-}
+/** Width and height of PNG bytes (IHDR), or null when they are not a PNG: the one reader, lib/domain/png.ts. */
+export { pngSize };
 
 // How each trainer's own dataset preprocessing reads a preference row (rules written from their code, read,
 // not copied):

@@ -23,19 +23,13 @@ let sharpModule: Promise<typeof Sharp> | undefined;
 const loadSharp = (): Promise<typeof Sharp> => (sharpModule ??= import("sharp").then((m) => m.default));
 import type { RawImage } from "./reader";
 import type { ImageInfo } from "../object-store/screenshots";
+import { pngSize } from "@/lib/domain/png";
 
 /** A screenshot the import accepted: what the store knows of it, and its dHash (16 hex digits) from the decode that proved it. */
 export type ImportedImage = ImageInfo & { dhash: string };
 
 const MIME_BY_FORMAT: Record<string, string> = { png: "image/png", jpeg: "image/jpeg", webp: "image/webp" };
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const fmt = (n: number) => n.toLocaleString("en-US");
-
-/** Width and height from a PNG's IHDR chunk; null when the bytes are not a PNG. */
-function pngSize(bytes: Buffer): { width: number; height: number } | null {
-  if (bytes.length < 24 || !bytes.subarray(0, 8).equals(PNG_SIGNATURE) || bytes.toString("latin1", 12, 16) !== "IHDR") return null;
-  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
-}
 
 /**
  * Refuse a screenshot whose size (pixels, as its header declares) is over LIMITS.screenshotSide or
@@ -95,7 +89,7 @@ export async function inspectImageBytes(
   sha256 = createHash("sha256").update(bytes).digest("hex"),
 ): Promise<ImportedImage> {
   const png = pngSize(bytes);
-  if (png && png.width > 0 && png.height > 0) {
+  if (png) {
     const dhash = await proveDecodes(file, bytes, png);
     return { sha256, ...png, bytes: bytes.length, mime: "image/png", dhash };
   }

@@ -1,6 +1,6 @@
 // The import's screenshot reader thread (started by lib/server/import/reader.ts through startWorker): reads,
 // hashes, decodes and stores one request's files and answers their RawImages. A worker entry of its own, so it
-// imports only node's modules and the pure dHash rule (lib/domain/near-duplicates.ts, by a relative path that
+// imports only node's modules, and the pure PNG header and dHash rules (lib/domain/png.ts, lib/domain/near-duplicates.ts, by relative paths that
 // every bundler of this file resolves), and loads sharp from where the import's thread found it; see
 // lib/server/jobs/worker-file.ts for how each way the studio runs finds this file.
 import { createHash, randomBytes } from "node:crypto";
@@ -10,6 +10,7 @@ import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import type sharpModule from "sharp";
 import { dHashOf, hashHex } from "../../domain/near-duplicates";
+import { pngSize } from "../../domain/png";
 import type { Proof, ReaderLimits, ReadReply, ReadRequest } from "./reader";
 
 type Sharp = typeof sharpModule;
@@ -18,16 +19,7 @@ type Setup = { limits: ReaderLimits; requireFrom: string[] };
 
 const { limits, requireFrom } = workerData as Setup;
 const port = parentPort!;
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const made = new Set<string>();
-
-/** Width and height (pixels) from a PNG's IHDR chunk; null when the bytes are not a PNG. */
-function pngSize(bytes: Buffer): Png | null {
-  if (bytes.length < 24 || !bytes.subarray(0, 8).equals(PNG_SIGNATURE) || bytes.toString("latin1", 12, 16) !== "IHDR") return null;
-  const width = bytes.readUInt32BE(16);
-  const height = bytes.readUInt32BE(20);
-  return width > 0 && height > 0 ? { width, height } : null;
-}
 
 /** Store the bytes as <storeDir>/<sha[0:2]>/<sha>.png unless there, through a temporary file renamed into place. */
 function put(storeDir: string, sha256: string, bytes: Buffer): void {
