@@ -86,6 +86,8 @@ describe("the code's shape", () => {
     // An annotation becomes Step columns in one function (stepAnnotationColumns); its reverse is stepFromRow.
     expect(holding(/toolCallJson:\s*JSON\.stringify\(/)).toEqual([path.join("lib", "server", "annotate", "step-row.ts")]);
     expect(holding(/export function stepFromRow\(/)).toEqual([path.join("lib", "server", "annotate", "trajectories.ts")]);
+    // The annotator's save and the reviewer's fix write an edited step through one statement (writeStepAnnotation).
+    expect(holding(/UPDATE "Step" SET "thoughtState"/)).toEqual([path.join("lib", "server", "annotate", "step-row.ts")]);
     // One reader of a PNG's header (the import's thread and its reader thread share it), one smart_resize.
     expect(holding(/readUInt32BE\(16\)|getUint32\(16\)/)).toEqual([path.join("lib", "domain", "png.ts")]);
     expect(holding(/export function smartResize\(/)).toEqual([path.join("lib", "domain", "geometry.ts")]);

@@ -11,7 +11,7 @@ import { db as defaultDb, type Db, type Tx } from "../db";
 import { appError } from "../http/errors";
 import { auditActor, authorize } from "../fast/session";
 import { getTrajectory, stepFromRow, stepRowWithTrajectory } from "./trajectories";
-import { stepAnnotationColumns } from "./step-row";
+import { stepAnnotationColumns, writeStepAnnotation } from "./step-row";
 import { fromStore } from "../http/stored";
 import { submitProblemRef } from "@/lib/i18n/problems";
 import { provenanceAfterSave } from "./provenance";
@@ -95,23 +95,22 @@ async function checkStepSave(client: Db | Tx, actor: Actor, stepId: string, inpu
   const at = new Date();
   const provenance = await provenanceAfterSave(client, row, annotationOf(before), annotation, auditActor(actor).label, at);
   const diff = changedFields(auditedStep(annotationOf(before)), auditedStep(annotation));
-  return { row, data, at, provenance, diff, version: input.version };
+  return { row, annotation, data, at, provenance, diff, version: input.version };
 }
 
-/**
- * The writes of a checked save, each conditional on what the check read; null (nothing written) when a
- * fact changed since. In plain SQL both dialects run as written: Prisma's updateMany costs several times the write.
- */
+/** The writes of a checked save, each conditional on what the check read; null (nothing written) when a fact changed since. */
 async function writeStepSave(exec: Exec, actor: Actor, c: CheckedSave): Promise<StepView | null> {
   const { row, data, at, provenance, diff } = c;
-  const count = await exec(Prisma.sql`
-    UPDATE "Step" SET "thoughtState" = ${data.thoughtState}, "thoughtNext" = ${data.thoughtNext}, "thoughtPurpose" = ${data.thoughtPurpose},
-      "thought" = ${data.thought}, "clearAction" = ${data.clearAction}, "toolCallJson" = ${data.toolCallJson}, "boxJson" = ${data.boxJson},
-      "verdict" = ${data.verdict}, "provenanceJson" = ${provenance.json}, "version" = "version" + 1, "updatedAt" = ${at}
-    WHERE "id" = ${row.id} AND "version" = ${c.version}
-      AND EXISTS (SELECT 1 FROM "Trajectory" t WHERE t."id" = ${row.trajectory.id} AND t."status" = ${row.trajectory.status}
-                  AND t."assigneeId" IS NOT DISTINCT FROM ${row.trajectory.assigneeId})`);
-  if (count !== 1) return null;
+  const landed = await writeStepAnnotation(exec, {
+    stepId: row.id,
+    version: c.version,
+    annotation: c.annotation,
+    provenanceJson: provenance.json,
+    at,
+    guard: Prisma.sql`EXISTS (SELECT 1 FROM "Trajectory" t WHERE t."id" = ${row.trajectory.id} AND t."status" = ${row.trajectory.status}
+                  AND t."assigneeId" IS NOT DISTINCT FROM ${row.trajectory.assigneeId})`,
+  });
+  if (!landed) return null;
   await exec(
     auditStatement({
       actor: auditActor(actor),

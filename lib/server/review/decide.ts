@@ -13,7 +13,8 @@ import { auditActor, authorize } from "../fast/session";
 import { stepFromRow } from "../annotate/trajectories";
 import { heldByOther } from "./claims";
 import { snapshotOf } from "./context";
-import { stepAnnotationColumns } from "../annotate/step-row";
+import { writeStepAnnotation } from "../annotate/step-row";
+import { prismaExec } from "../fast/sqlite-direct";
 
 /**
  * The reviewer's own edits of a "fix and approve": each step saved like an annotator's save
@@ -52,15 +53,14 @@ async function applyFixes(
       next,
       auditActor(actor).label,
     );
-    const { count } = await tx.step.updateMany({
-      where: { id: row.id, version: fix.version },
-      data: {
-        ...stepAnnotationColumns(next),
-        provenanceJson: provenance.json,
-        version: { increment: 1 },
-      },
+    const landed = await writeStepAnnotation(prismaExec(tx), {
+      stepId: row.id,
+      version: fix.version,
+      annotation: next,
+      provenanceJson: provenance.json,
+      at: new Date(),
     });
-    if (count !== 1) throw appError("conflict", "error.reviewStepSavedNow", { n: row.index + 1 });
+    if (!landed) throw appError("conflict", "error.reviewStepSavedNow", { n: row.index + 1 });
     const diff = changedFields(
       auditedStep({
         thought: before.thought,
