@@ -52,12 +52,10 @@ export function ImportOutcome({ job, error }: { job?: ImportJob; error?: unknown
       <section className="panel panel-pad outcome outcome-ok" role="status" aria-label={t("import.result")}>
         <h2>{t("import.ok.title")}</h2>
         <p>
-          {fillNodes(t("import.ok.body"), {
-            trajectories: <strong>{nf(job.trajectories)}</strong>,
-            steps: <strong>{nf(job.steps)}</strong>,
+          {/* The counts go to the message itself, which words their plurals ("1 trajectory"); the project is data. */}
+          {fillNodes(t("import.ok.body", { trajectories: nf(job.trajectories), steps: nf(job.steps), screenshots: nf(job.screenshots) }), {
             project: <strong>{job.project}</strong>,
             skipped: job.duplicates > 0 ? t("import.ok.skipped", { n: nf(job.duplicates) }) : "",
-            screenshots: nf(job.screenshots),
           })}{" "}
           <Link href="/trajectories">{t("import.ok.open")}</Link>
         </p>

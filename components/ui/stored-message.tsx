@@ -14,16 +14,18 @@ export function StoredMessageText({ message, fallback }: { message: StoredMessag
   const t = useT();
   const format = useFormat();
   if (!message || !isMessageKey(message.key)) return <span data-i18n="data">{fallback ?? ""}</span>;
-  // Instants in the person's date style (checked like any date on the page); other values are data.
+  // Counts go to the message itself, which words their plurals; instants in the person's date style (checked like any
+  // date on the page); other values are data.
+  const vars = Object.entries(message.vars ?? {});
+  const counts = Object.fromEntries(vars.filter(([name, v]) => typeof v === "number" && !name.endsWith("At")));
   const nodes = Object.fromEntries(
-    Object.entries(message.vars ?? {}).map(([name, v]) => [
-      name,
-      name.endsWith("At") ? format.dateTime(String(v)) : <span data-i18n="data">{v}</span>,
-    ]),
+    vars
+      .filter(([name]) => !(name in counts))
+      .map(([name, v]) => [name, name.endsWith("At") ? format.dateTime(String(v)) : <span data-i18n="data">{v}</span>]),
   );
   return (
     <>
-      {fillNodes(t(message.key), nodes)}
+      {fillNodes(t(message.key, counts), nodes)}
       {message.detail && (
         <span className="error-detail">
           {t("error.details")} <span data-i18n="data">{message.detail}</span>
