@@ -136,7 +136,7 @@ test("an admin marks approved work gold and sets the rate; the annotator's gold 
     // Work that is not approved in the selection: gold is refused in words before anything is sent, and the table holds still.
     const before = await keyRow.boundingBox();
     await otherRow.getByRole("checkbox").check();
-    await expect(bar).toContainText("Only approved work can be gold: 1 of the selected are not approved.");
+    await expect(bar).toContainText("Only approved work can be gold: 1 of the selected is not approved.");
     await expect(quality.getByRole("button", { name: "Mark as gold" })).toBeDisabled();
     expect(await keyRow.boundingBox()).toEqual(before);
     await page.screenshot({ path: test.info().outputPath("list-gold-refused.png") });
