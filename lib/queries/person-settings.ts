@@ -35,8 +35,13 @@ export async function savePersonSettings(client: QueryClient, patch: SavePersonS
   unanswered.set(client, waiting);
   waiting.push(patch);
   const answered = () => void waiting.splice(waiting.indexOf(patch), 1);
-  if (client.isFetching({ queryKey: key }) > 0) await client.cancelQueries({ queryKey: key });
+  // Shown at once, before any await: the control that made the change reflects it in the same event.
   client.setQueryData(key, (s: PersonSettings | undefined) => ({ ...s, ...patch }));
+  if (client.isFetching({ queryKey: key }) > 0) {
+    await client.cancelQueries({ queryKey: key });
+    // The cancel put back what the cache held before that read: lay the changes still on their way over it again.
+    client.setQueryData(key, (s: PersonSettings | undefined) => withUnanswered(client, s ?? {}));
+  }
   try {
     const answer = await sendJson("PUT", "/api/me/settings", patch, personSettingsAnswer);
     answered();
