@@ -95,7 +95,7 @@ async function checkStepSave(client: Db | Tx, actor: Actor, stepId: string, inpu
   const at = new Date();
   const provenance = await provenanceAfterSave(client, row, annotationOf(before), annotation, auditActor(actor).label, at);
   const diff = changedFields(auditedStep(annotationOf(before)), auditedStep(annotation));
-  return { row, annotation, data, at, provenance, diff, version: input.version };
+  return { row, data, at, provenance, diff, version: input.version };
 }
 
 /** The writes of a checked save, each conditional on what the check read; null (nothing written) when a fact changed since. */
@@ -104,7 +104,7 @@ async function writeStepSave(exec: Exec, actor: Actor, c: CheckedSave): Promise<
   const landed = await writeStepAnnotation(exec, {
     stepId: row.id,
     version: c.version,
-    annotation: c.annotation,
+    columns: data,
     provenanceJson: provenance.json,
     at,
     guard: Prisma.sql`EXISTS (SELECT 1 FROM "Trajectory" t WHERE t."id" = ${row.trajectory.id} AND t."status" = ${row.trajectory.status}

@@ -26,7 +26,8 @@ export type StepWrite = {
   stepId: string;
   /** The version the edit started from; the write lands only if the row still holds it, and makes it version + 1. */
   version: number;
-  annotation: StepAnnotation;
+  /** What the step now holds, as its columns (stepAnnotationColumns). */
+  columns: ReturnType<typeof stepAnnotationColumns>;
   provenanceJson: string | null;
   at: Date;
   /** A further condition on the write (the annotator's: the trajectory's status and assignee are still as checked). */
@@ -38,7 +39,7 @@ export type StepWrite = {
  * times the write on the save's hot path): true when it landed, false when the row moved on since it was read.
  */
 export async function writeStepAnnotation(exec: Exec, w: StepWrite): Promise<boolean> {
-  const data = stepAnnotationColumns(w.annotation);
+  const data = w.columns;
   const count = await exec(Prisma.sql`
     UPDATE "Step" SET "thoughtState" = ${data.thoughtState}, "thoughtNext" = ${data.thoughtNext}, "thoughtPurpose" = ${data.thoughtPurpose},
       "thought" = ${data.thought}, "clearAction" = ${data.clearAction}, "toolCallJson" = ${data.toolCallJson}, "boxJson" = ${data.boxJson},

@@ -13,7 +13,7 @@ import { auditActor, authorize } from "../fast/session";
 import { stepFromRow } from "../annotate/trajectories";
 import { heldByOther } from "./claims";
 import { snapshotOf } from "./context";
-import { writeStepAnnotation } from "../annotate/step-row";
+import { stepAnnotationColumns, writeStepAnnotation } from "../annotate/step-row";
 import { prismaExec } from "../fast/sqlite-direct";
 
 /**
@@ -56,7 +56,7 @@ async function applyFixes(
     const landed = await writeStepAnnotation(prismaExec(tx), {
       stepId: row.id,
       version: fix.version,
-      annotation: next,
+      columns: stepAnnotationColumns(next),
       provenanceJson: provenance.json,
       at: new Date(),
     });
