@@ -150,6 +150,7 @@ if (pgPass) {
 let passed = 0;
 let failed = 0;
 const skipped = [];
+const failures = [];
 try {
   const v = JSON.parse(readFileSync(path.join(TMP, "vitest.json"), "utf8"));
   passed += v.numPassedTests;
@@ -160,6 +161,7 @@ try {
       if (t.status === "skipped" || t.status === "pending" || t.status === "todo") {
         skipped.push(`${path.relative(ROOT, file.name)}: ${t.fullName ?? t.title}`);
       }
+      if (t.status === "failed") failures.push(`${path.relative(ROOT, file.name)}: ${t.fullName ?? t.title}`);
     }
   }
 } catch {
@@ -174,7 +176,9 @@ function countPlaywright(file, label) {
     const walk = (suite, titles) => {
       for (const spec of suite.specs ?? []) {
         for (const t of spec.tests ?? []) {
-          if (t.status === "skipped") skipped.push(`${label}${suite.file ?? ""}: ${[...titles, spec.title].filter(Boolean).join(" > ")}`);
+          const name = `${label}${suite.file ?? ""}: ${[...titles, spec.title].filter(Boolean).join(" > ")}`;
+          if (t.status === "skipped") skipped.push(name);
+          if (t.status === "unexpected") failures.push(name);
         }
       }
       for (const child of suite.suites ?? []) walk({ ...child, file: child.file ?? suite.file }, [...titles, child.title]);
@@ -191,6 +195,11 @@ if (!unitOk || !e2eOk || !e2ePgOk) failed = Math.max(failed, 1);
 if (skipped.length > 0) {
   console.log(`\nSkipped (${skipped.length}):`);
   for (const name of skipped) console.log(`  - ${name}`);
+}
+// Last, so that a log cut to its tail still names what failed.
+if (failures.length > 0) {
+  console.log(`\nFailed (${failures.length}):`);
+  for (const name of failures) console.log(`  ✗ ${name}`);
 }
 console.log(`\nwhole suite: ${((Date.now() - suiteStarted) / 60_000).toFixed(1)} min`);
 console.log(`\n${passed} passed, ${failed} failed, ${skipped.length} skipped`);
