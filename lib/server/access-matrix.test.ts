@@ -1,6 +1,6 @@
 // Every mutating route, called by each role (and by an annotator on someone else's task) with an
 // API token: allowed calls succeed, forbidden ones answer 403 and change nothing in the database.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +10,7 @@ import { makeCopies } from "./review/overlap";
 import { settleExportJobs } from "./export/jobs";
 import { settleModelJobs } from "./model/jobs";
 import { settleEvalRuns } from "./eval";
+import { routeFiles } from "./testing/route-calls";
 import { seedMatrixStudio, uiS1, WHO, type MatrixStudio as Ctx, type Who } from "./testing/matrix-studio";
 
 type Case = {
@@ -473,15 +474,9 @@ async function call(c: Case, who: Who): Promise<Response> {
   return handler(req, { params: Promise.resolve(params) });
 }
 
-function routeFiles(dir: string, prefix = ""): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? routeFiles(path.join(dir, e.name), prefix ? `${prefix}/${e.name}` : e.name) : e.name === "route.ts" ? [prefix] : [],
-  );
-}
-
 describe("who may change what", () => {
   it("covers every mutating route on disk (a new route must join the matrix)", () => {
-    const onDisk = routeFiles(path.resolve("app/api"))
+    const onDisk = routeFiles()
       .filter((r) => !r.startsWith("auth/"))
       .flatMap((r) => {
         const text = readFileSync(path.resolve("app/api", r, "route.ts"), "utf8");

@@ -1,20 +1,13 @@
 // Every route under app/api answers 401 and returns no data without a session or token, except the
 // few that must be public. The list comes from the file system, so a new route cannot skip this.
-import { readdirSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { freshStudio } from "./testing/fixtures";
+import { API_DIR, routeFiles } from "./testing/route-calls";
 
-const API_DIR = path.resolve("app/api");
 const PUBLIC_ROUTES = new Set(["health", "auth/[...all]"]);
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
-
-function routeFiles(dir: string, prefix = ""): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? routeFiles(path.join(dir, e.name), prefix ? `${prefix}/${e.name}` : e.name) : e.name === "route.ts" ? [prefix] : [],
-  );
-}
 
 /** A concrete URL and params for a route pattern such as trajectories/[id]. */
 function concrete(route: string) {
@@ -26,7 +19,7 @@ function concrete(route: string) {
   return { url: `http://127.0.0.1:3000/api/${urlPath}`, params };
 }
 
-const routes = routeFiles(API_DIR);
+const routes = routeFiles();
 
 describe("every API route needs a session or a token", () => {
   beforeAll(async () => {

@@ -2,7 +2,7 @@
 // the permission it needs; only the liveness probe and the sign-in endpoints are public. Every route
 // that reads a JSON body answers malformed JSON with 400 (not 422, not 500). The list of routes comes
 // from the file system, so a new route cannot skip this.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -11,20 +11,14 @@ import { CLI_ACTOR } from "../people/audit";
 import { createUser } from "../people";
 import type { RouteHandler } from "./route";
 import { freshStudio } from "../testing/fixtures";
+import { API_DIR, routeFiles } from "../testing/route-calls";
 import { createToken } from "../people/tokens";
 
-const API_DIR = path.resolve("app/api");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 const PUBLIC = new Set(["health", "auth/[...all]"]);
 const DECLARABLE = new Set<string>([...ACTIONS, "signed-in", "public"]);
 
-function routeFiles(dir: string, prefix = ""): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? routeFiles(path.join(dir, e.name), prefix ? `${prefix}/${e.name}` : e.name) : e.name === "route.ts" ? [prefix] : [],
-  );
-}
-
-const routes = routeFiles(API_DIR);
+const routes = routeFiles();
 const load = async (r: string) => (await import(pathToFileURL(path.join(API_DIR, r, "route.ts")).href)) as Record<string, unknown>;
 const handlersOf = (mod: Record<string, unknown>) =>
   METHODS.filter((m) => typeof mod[m] === "function").map((m) => [m, mod[m] as RouteHandler] as const);

@@ -4,52 +4,25 @@
 // sources, and the export carries the chosen annotation with both copies as `annotations[]`.
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AdjudicationView } from "@/lib/domain/adjudication";
 import type { StepAnnotation } from "@/lib/domain/annotation";
 import type { CanonicalTrajectory } from "@/lib/domain/trajectory";
 import type { TrajectoryView } from "@/lib/domain/views";
-import { CLI_ACTOR } from "../people/audit";
 import type { Db } from "../db";
 import { exportDataset } from "../export";
 import { importFile } from "../import";
-import { createUser } from "../people";
 import { blankPng, freshStudio } from "../testing/fixtures";
-import { createToken } from "../people/tokens";
+import { apiAs, ok, signUp } from "../testing/route-calls";
 
-type Handler = (r: Request, c: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type Who = "admin" | "ann" | "bob" | "rev";
 
 let db: Db;
 let dir: string;
 const tokens = {} as Record<Who, string>;
+const api = apiAs(tokens);
 let overlappedId: string;
 let plainId: string;
-
-async function api(
-  who: Who,
-  method: "GET" | "POST" | "PUT",
-  route: string,
-  opts: { params?: Record<string, string>; body?: unknown } = {},
-): Promise<Response> {
-  const mod = (await import(pathToFileURL(path.resolve("app/api", route, "route.ts")).href)) as Record<string, Handler>;
-  const params = opts.params ?? {};
-  const url = `http://127.0.0.1:3000/api/${route.replace(/\[(\w+)\]/g, (_m, k: string) => params[k] ?? k)}`;
-  const req = new Request(url, {
-    method,
-    headers: { authorization: `Bearer ${tokens[who]}`, ...(opts.body === undefined ? {} : { "content-type": "application/json" }) },
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-  });
-  return mod[method]!(req, { params: Promise.resolve(params) });
-}
-
-async function ok<T>(res: Promise<Response>): Promise<T> {
-  const r = await res;
-  const text = await r.text();
-  expect(r.status, text).toBeLessThan(300);
-  return JSON.parse(text) as T;
-}
 
 const parts = (text: string) => ({ state: "The search page is open.", nextAction: text, purpose: "To find the drink.", text });
 const tap = (at: [number, number], box: [number, number, number, number], thought: string): StepAnnotation => ({
@@ -73,15 +46,17 @@ const ANSWERS = {
 
 beforeAll(async () => {
   ({ db, dir } = await freshStudio());
-  for (const [who, role] of [
-    ["admin", "admin"],
-    ["ann", "annotator"],
-    ["bob", "annotator"],
-    ["rev", "reviewer"],
-  ] as const) {
-    const { person } = await createUser({ actor: CLI_ACTOR, email: `${who}@example.com`, role, password: "password-123" }, db);
-    tokens[who] = (await createToken({ actor: CLI_ACTOR, user: person.email, name: "adjudicate" }, db)).token;
-  }
+  await signUp(
+    db,
+    [
+      ["admin", "admin"],
+      ["ann", "annotator"],
+      ["bob", "annotator"],
+      ["rev", "reviewer"],
+    ] as const,
+    tokens,
+    "adjudicate",
+  );
   await writeFile(path.join(dir, "s.png"), await blankPng(1080, 2400));
   const line = (goal: string) =>
     JSON.stringify({

@@ -4,51 +4,23 @@
 // points 350 px apart inside one target box counting as agreement.
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { parse } from "csv-parse/sync";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AgreementReport, FieldFigure } from "@/lib/domain/agreement";
 import type { StepAnnotation } from "@/lib/domain/annotation";
 import type { TrajectoryView } from "@/lib/domain/views";
-import { CLI_ACTOR } from "../people/audit";
 import type { Db } from "../db";
 import { exportDataset } from "../export";
 import { importFile } from "../import";
-import { createUser } from "../people";
 import { blankPng, freshStudio } from "../testing/fixtures";
-import { createToken } from "../people/tokens";
+import { apiAs, ok, signUp } from "../testing/route-calls";
 
-type Handler = (r: Request, c: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type Who = "admin" | "ann" | "bob" | "cat" | "rev";
 
 let db: Db;
 let dir: string;
 const tokens = {} as Record<Who, string>;
-
-/** Call a route handler the way Next.js does, with the person's API token. */
-async function api(
-  who: Who,
-  method: "GET" | "POST" | "PUT",
-  route: string,
-  opts: { params?: Record<string, string>; body?: unknown; query?: string } = {},
-): Promise<Response> {
-  const mod = (await import(pathToFileURL(path.resolve("app/api", route, "route.ts")).href)) as Record<string, Handler>;
-  const params = opts.params ?? {};
-  const url = `http://127.0.0.1:3000/api/${route.replace(/\[(\w+)\]/g, (_m, k: string) => params[k] ?? k)}${opts.query ?? ""}`;
-  const req = new Request(url, {
-    method,
-    headers: { authorization: `Bearer ${tokens[who]}`, ...(opts.body === undefined ? {} : { "content-type": "application/json" }) },
-    body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-  });
-  return mod[method]!(req, { params: Promise.resolve(params) });
-}
-
-async function ok<T>(res: Promise<Response>): Promise<T> {
-  const r = await res;
-  const text = await r.text();
-  expect(r.status, text).toBeLessThan(300);
-  return JSON.parse(text) as T;
-}
+const api = apiAs(tokens);
 
 const BOX: [number, number, number, number] = [100, 900, 700, 1100];
 const FAR_BOX: [number, number, number, number] = [800, 1900, 1000, 2100];
@@ -127,16 +99,18 @@ let report: AgreementReport;
 
 beforeAll(async () => {
   ({ db, dir } = await freshStudio());
-  for (const [who, role] of [
-    ["admin", "admin"],
-    ["ann", "annotator"],
-    ["bob", "annotator"],
-    ["cat", "annotator"],
-    ["rev", "reviewer"],
-  ] as const) {
-    const { person } = await createUser({ actor: CLI_ACTOR, email: `${who}@example.com`, role, password: "password-123" }, db);
-    tokens[who] = (await createToken({ actor: CLI_ACTOR, user: person.email, name: "overlap" }, db)).token;
-  }
+  await signUp(
+    db,
+    [
+      ["admin", "admin"],
+      ["ann", "annotator"],
+      ["bob", "annotator"],
+      ["cat", "annotator"],
+      ["rev", "reviewer"],
+    ] as const,
+    tokens,
+    "overlap",
+  );
   await writeFile(path.join(dir, "s.png"), await blankPng(1080, 2400));
   const line = (k: number) =>
     JSON.stringify({
