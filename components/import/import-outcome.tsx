@@ -20,7 +20,12 @@ export function CopiesQuestion({ job, onAnswer }: { job: ImportJob; onAnswer: (a
       <h2>{t("import.copies.title")}</h2>
       <ul>
         {job.otherProjects.map((c) => (
-          <li key={c.project}>{fillNodes(t("import.copies.inProject", { n: nf(c.count) }), { project: <strong>{c.project}</strong> })}</li>
+          <li key={c.project}>
+            {fillNodes(t("import.copies.inProject", { n: nf(c.count) }, ["n"]), {
+              n: <strong>{nf(c.count)}</strong>,
+              project: <strong>{c.project}</strong>,
+            })}
+          </li>
         ))}
       </ul>
       <p>
@@ -52,11 +57,19 @@ export function ImportOutcome({ job, error }: { job?: ImportJob; error?: unknown
       <section className="panel panel-pad outcome outcome-ok" role="status" aria-label={t("import.result")}>
         <h2>{t("import.ok.title")}</h2>
         <p>
-          {/* The counts go to the message itself, which words their plurals ("1 trajectory"); the project is data. */}
-          {fillNodes(t("import.ok.body", { trajectories: nf(job.trajectories), steps: nf(job.steps), screenshots: nf(job.screenshots) }), {
-            project: <strong>{job.project}</strong>,
-            skipped: job.duplicates > 0 ? t("import.ok.skipped", { n: nf(job.duplicates) }) : "",
-          })}{" "}
+          {/* The counts choose their plurals ("1 trajectory") and are drawn bold, as the project is. */}
+          {fillNodes(
+            t("import.ok.body", { trajectories: nf(job.trajectories), steps: nf(job.steps), screenshots: nf(job.screenshots) }, [
+              "trajectories",
+              "steps",
+            ]),
+            {
+              trajectories: <strong>{nf(job.trajectories)}</strong>,
+              steps: <strong>{nf(job.steps)}</strong>,
+              project: <strong>{job.project}</strong>,
+              skipped: job.duplicates > 0 ? t("import.ok.skipped", { n: nf(job.duplicates) }) : "",
+            },
+          )}{" "}
           <Link href="/trajectories">{t("import.ok.open")}</Link>
         </p>
         {job.otherProjects.length > 0 && (

@@ -40,6 +40,17 @@ describe("message catalogue", () => {
     expect(translator("zh")("import.copies.inProject")).toBe("此文件中有 {n} 条轨迹已在项目 {project} 中");
   });
 
+  it("prints a kept argument as {name} for the caller's node, and still chooses its plural by it", () => {
+    const en = translator("en");
+    expect(en("import.copies.inProject", { n: "1", project: "p" }, ["n"])).toBe("{n} trajectory of this file is already in project p");
+    expect(en("import.copies.inProject", { n: "2", project: "p" }, ["n", "project"])).toBe(
+      "{n} trajectories of this file are already in project {project}",
+    );
+    expect(translator("zh")("snapshots.counts", { trajectories: 1, steps: 12 }, ["steps"])).toBe("1 条轨迹，{steps} 个步骤");
+    // Nothing kept: the same as before.
+    expect(en("import.copies.new", { n: 1, total: 3 }, [])).toBe("1 of the file's 3 trajectories is in no other project.");
+  });
+
   it("keeps angle brackets and apostrophes as text, and prints an unknown key as itself", () => {
     expect(translator("en")("error.signIn")).toBe("Sign in, or send an API token as Authorization: Bearer <token>.");
     expect(translator("en")("layout.nextScreenOf", { n: 3 })).toBe("Step 3: the screen after this step's action");

@@ -70,7 +70,11 @@ export const CATALOGUE = {
 };
 
 export type MessageKey = keyof (typeof CATALOGUE)["en"];
-export type Translate = (key: MessageKey, vars?: Record<string, string | number>) => string;
+/**
+ * Translate `key`, filling `vars`. Names in `keep` are still used to choose plurals but are printed as
+ * `{name}`, for the caller to fill with a React node (components/ui/format.tsx: fillNodes).
+ */
+export type Translate = (key: MessageKey, vars?: Record<string, string | number>, keep?: readonly string[]) => string;
 
 export function isLocale(x: unknown): x is Locale {
   return typeof x === "string" && (LOCALES as readonly string[]).includes(x);
@@ -103,18 +107,26 @@ export function messageArguments(ast: IcuElement[], into = new Set<string>()): s
 const LITERAL_TYPE = parseMessage("x", "en")[0]!.type;
 const isLiteral = (el: IcuElement) => el.type === LITERAL_TYPE;
 
+const ARGUMENT_TYPE = parseMessage("{x}", "en")[0]!.type;
+
+/** The name under which an argument's value is printed; its own name is what plurals choose by. */
+const shownName = (name: string) => `${name}@shown`;
+
 /**
- * `#` inside a plural becomes a plain `{count}` of that plural's argument, so the count reads exactly
- * as the caller gave it (numbers are formatted by lib/i18n/format.ts first, `nf(n)`), while the
- * branch is still chosen by its numeric value ("1" is one; "1,234" is not a plain number and reads
- * as other, which is right for every count of a thousand or more in both languages).
+ * Every place an argument is printed reads it under `shownName`: a plain `{count}` stays so, and `#`
+ * inside a plural becomes one too, so a count reads exactly as the caller gave it (numbers are
+ * formatted by lib/i18n/format.ts first, `nf(n)`), while the branch is still chosen by its numeric
+ * value under the argument's own name ("1" is one; "1,234" is not a plain number and reads as other,
+ * which is right for every count of a thousand or more in both languages). Printing apart from
+ * choosing lets a component keep `{count}` in the text for a React node (bold) and still get the plural.
  */
-function poundsToArguments(ast: IcuElement[], count?: string): IcuElement[] {
+function printedArguments(ast: IcuElement[], count?: string): IcuElement[] {
   return ast.flatMap((el): IcuElement[] => {
-    if (!("value" in el)) return count === undefined ? [el] : parseMessage(`{${count}}`, "en"); // the pound sign
+    if (!("value" in el)) return count === undefined ? [el] : [{ ...parseMessage("{x}", "en")[0]!, value: shownName(count) } as IcuElement]; // #
+    if (el.type === ARGUMENT_TYPE) return [{ ...el, value: shownName(el.value) } as IcuElement];
     if (!("options" in el)) return [el];
     const inner = "pluralType" in el && !el.offset ? el.value : count;
-    const options = Object.fromEntries(Object.entries(el.options).map(([k, o]) => [k, { ...o, value: poundsToArguments(o.value, inner) }]));
+    const options = Object.fromEntries(Object.entries(el.options).map(([k, o]) => [k, { ...o, value: printedArguments(o.value, inner) }]));
     return [{ ...el, options } as IcuElement];
   });
 }
@@ -128,7 +140,7 @@ function compile(locale: Locale, key: string, text: string): Compiled | null {
   if (c === undefined) {
     try {
       const ast = parseMessage(text, locale);
-      c = { format: new IntlMessageFormat(poundsToArguments(ast), intlLocale(locale)), args: messageArguments(ast) };
+      c = { format: new IntlMessageFormat(printedArguments(ast), intlLocale(locale)), args: messageArguments(ast) };
     } catch {
       c = null; // the catalogue test names such a message; the UI shows its text rather than crash
     }
@@ -145,7 +157,7 @@ function compile(locale: Locale, key: string, text: string): Compiled | null {
  */
 export function translator(locale: Locale): Translate {
   const messages: Record<string, string> = CATALOGUE[locale];
-  return (key, vars) => {
+  return (key, vars, keep) => {
     // A key the catalogue lacks (a code added elsewhere before its message) prints as the key, never crashes.
     const own = messages[key];
     const text: string | undefined = own ?? CATALOGUE.en[key];
@@ -153,7 +165,10 @@ export function translator(locale: Locale): Translate {
     const c = compile(own !== undefined ? locale : "en", key, text);
     if (!c) return text;
     const values: Record<string, string | number> = {};
-    for (const name of c.args) values[name] = vars && name in vars ? vars[name]! : `{${name}}`;
+    for (const name of c.args) {
+      values[name] = vars && name in vars ? vars[name]! : `{${name}}`;
+      values[shownName(name)] = keep?.includes(name) ? `{${name}}` : values[name];
+    }
     return String(c.format.format(values));
   };
 }
