@@ -151,6 +151,7 @@ let passed = 0;
 let failed = 0;
 const skipped = [];
 const failures = [];
+const flaky = [];
 try {
   const v = JSON.parse(readFileSync(path.join(TMP, "vitest.json"), "utf8"));
   passed += v.numPassedTests;
@@ -171,7 +172,7 @@ try {
 function countPlaywright(file, label) {
   try {
     const p = JSON.parse(readFileSync(file, "utf8"));
-    passed += p.stats.expected;
+    passed += p.stats.expected + (p.stats.flaky ?? 0);
     failed += p.stats.unexpected + (p.errors?.length ?? 0);
     const walk = (suite, titles) => {
       for (const spec of suite.specs ?? []) {
@@ -179,6 +180,7 @@ function countPlaywright(file, label) {
           const name = `${label}${suite.file ?? ""}: ${[...titles, spec.title].filter(Boolean).join(" > ")}`;
           if (t.status === "skipped") skipped.push(name);
           if (t.status === "unexpected") failures.push(name);
+          if (t.status === "flaky") flaky.push(name);
         }
       }
       for (const child of suite.suites ?? []) walk({ ...child, file: child.file ?? suite.file }, [...titles, child.title]);
@@ -195,6 +197,10 @@ if (!unitOk || !e2eOk || !e2ePgOk) failed = Math.max(failed, 1);
 if (skipped.length > 0) {
   console.log(`\nSkipped (${skipped.length}):`);
   for (const name of skipped) console.log(`  - ${name}`);
+}
+if (flaky.length > 0) {
+  console.log(`\nPassed only on their retry (${flaky.length}), to look into:`);
+  for (const name of flaky) console.log(`  ~ ${name}`);
 }
 // Last, so that a log cut to its tail still names what failed.
 if (failures.length > 0) {
