@@ -1,6 +1,6 @@
 import { StoredMessageText } from "@/components/ui/stored-message";
 import Link from "next/link";
-import { fillNodes } from "@/components/ui/format";
+import { fillNodes, messageNodes } from "@/components/ui/format";
 import { ErrorBox } from "@/components/ui/states";
 import { useFormat, useT } from "@/lib/i18n/react";
 import type { ImportJob } from "@/lib/domain/imports";
@@ -21,10 +21,15 @@ export function CopiesQuestion({ job, onAnswer }: { job: ImportJob; onAnswer: (a
       <ul>
         {job.otherProjects.map((c) => (
           <li key={c.project}>
-            {fillNodes(t("import.copies.inProject", { n: nf(c.count) }, ["n"]), {
-              n: <strong>{nf(c.count)}</strong>,
-              project: <strong>{c.project}</strong>,
-            })}
+            {messageNodes(
+              t,
+              "import.copies.inProject",
+              { n: nf(c.count) },
+              {
+                n: <strong>{nf(c.count)}</strong>,
+                project: <strong>{c.project}</strong>,
+              },
+            )}
           </li>
         ))}
       </ul>
@@ -58,11 +63,10 @@ export function ImportOutcome({ job, error }: { job?: ImportJob; error?: unknown
         <h2>{t("import.ok.title")}</h2>
         <p>
           {/* The counts choose their plurals ("1 trajectory") and are drawn bold, as the project is. */}
-          {fillNodes(
-            t("import.ok.body", { trajectories: nf(job.trajectories), steps: nf(job.steps), screenshots: nf(job.screenshots) }, [
-              "trajectories",
-              "steps",
-            ]),
+          {messageNodes(
+            t,
+            "import.ok.body",
+            { trajectories: nf(job.trajectories), steps: nf(job.steps), screenshots: nf(job.screenshots) },
             {
               trajectories: <strong>{nf(job.trajectories)}</strong>,
               steps: <strong>{nf(job.steps)}</strong>,

@@ -3,7 +3,7 @@
 import type { StoredMessage } from "@/lib/domain/stored-message";
 import { isMessageKey } from "@/lib/i18n";
 import { useFormat, useT } from "@/lib/i18n/react";
-import { fillNodes } from "./format";
+import { messageNodes } from "./format";
 
 /**
  * A message kept in the database (a failed job's error) in the reader's language: its sentence
@@ -25,7 +25,7 @@ export function StoredMessageText({ message, fallback }: { message: StoredMessag
   );
   return (
     <>
-      {fillNodes(t(message.key, counts), nodes)}
+      {messageNodes(t, message.key, counts, nodes)}
       {message.detail && (
         <span className="error-detail">
           {t("error.details")} <span data-i18n="data">{message.detail}</span>

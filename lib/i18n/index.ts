@@ -107,7 +107,7 @@ export function messageArguments(ast: IcuElement[], into = new Set<string>()): s
 const LITERAL_TYPE = parseMessage("x", "en")[0]!.type;
 const isLiteral = (el: IcuElement) => el.type === LITERAL_TYPE;
 
-const ARGUMENT_TYPE = parseMessage("{x}", "en")[0]!.type;
+const ARGUMENT = parseMessage("{x}", "en")[0]!;
 
 /** The name under which an argument's value is printed; its own name is what plurals choose by. */
 const shownName = (name: string) => `${name}@shown`;
@@ -122,8 +122,8 @@ const shownName = (name: string) => `${name}@shown`;
  */
 function printedArguments(ast: IcuElement[], count?: string): IcuElement[] {
   return ast.flatMap((el): IcuElement[] => {
-    if (!("value" in el)) return count === undefined ? [el] : [{ ...parseMessage("{x}", "en")[0]!, value: shownName(count) } as IcuElement]; // #
-    if (el.type === ARGUMENT_TYPE) return [{ ...el, value: shownName(el.value) } as IcuElement];
+    if (!("value" in el)) return count === undefined ? [el] : [{ ...ARGUMENT, value: shownName(count) } as IcuElement]; // #
+    if (el.type === ARGUMENT.type) return [{ ...el, value: shownName(el.value) } as IcuElement];
     if (!("options" in el)) return [el];
     const inner = "pluralType" in el && !el.offset ? el.value : count;
     const options = Object.fromEntries(Object.entries(el.options).map(([k, o]) => [k, { ...o, value: printedArguments(o.value, inner) }]));

@@ -2,7 +2,6 @@
 // API token: allowed calls succeed, forbidden ones answer 403 and change nothing in the database.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { waitForImportJob } from "./import/jobs";
 import type { Db } from "./db";
@@ -10,7 +9,7 @@ import { makeCopies } from "./review/overlap";
 import { settleExportJobs } from "./export/jobs";
 import { settleModelJobs } from "./model/jobs";
 import { settleEvalRuns } from "./eval";
-import { routeFiles } from "./testing/route-calls";
+import { API_DIR, loadRoute, routeFiles, routeUrl } from "./testing/route-calls";
 import { seedMatrixStudio, uiS1, WHO, type MatrixStudio as Ctx, type Who } from "./testing/matrix-studio";
 
 type Case = {
@@ -456,17 +455,12 @@ beforeAll(async () => {
 });
 
 async function call(c: Case, who: Who): Promise<Response> {
-  const mod = (await import(pathToFileURL(path.resolve("app/api", c.route, "route.ts")).href)) as Record<
-    string,
-    (req: Request, ctx: unknown) => Promise<Response>
-  >;
-  const handler = mod[c.method];
+  const handler = (await loadRoute(c.route))[c.method];
   if (!handler) throw new Error(`${c.route} has no ${c.method}`);
   const body = await c.body(ctx);
   const isJson = !(body instanceof FormData) && typeof body === "object";
   const params = c.params?.(ctx) ?? {};
-  const url = `http://127.0.0.1:3000/api/${c.route.replace(/\[(\w+)\]/g, (_m, k: string) => params[k] ?? k)}`;
-  const req = new Request(url, {
+  const req = new Request(routeUrl(c.route, params), {
     method: c.method,
     headers: { authorization: `Bearer ${tokens[who]}`, ...(isJson ? { "content-type": "application/json" } : {}) },
     body: isJson ? JSON.stringify(body) : (body as BodyInit),
@@ -479,7 +473,7 @@ describe("who may change what", () => {
     const onDisk = routeFiles()
       .filter((r) => !r.startsWith("auth/"))
       .flatMap((r) => {
-        const text = readFileSync(path.resolve("app/api", r, "route.ts"), "utf8");
+        const text = readFileSync(path.join(API_DIR, r, "route.ts"), "utf8");
         return (["POST", "PUT", "PATCH", "DELETE"] as const)
           .filter((m) => new RegExp(`export const ${m}\\b`).test(text))
           .map((m) => `${m} ${r}`);
