@@ -1,31 +1,33 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { TRAJECTORY_KEY, type Conflict, type Editor } from "@/lib/canvas/editor";
+import type { StepAnnotation, TrajectoryAnnotation } from "@/lib/domain/annotation";
 import {
-  differingFields,
-  getField,
-  isSameValue,
-  mergeAnnotations,
-  TEXT_FIELDS,
-  type MergeChoice,
-  type MergeField,
-  type StepAnnotation,
-  type TrajectoryAnnotation,
-} from "@/lib/domain/annotation";
+  isThoughtRecomposed,
+  mergedThought,
+  openConflicts,
+  planStepMerge,
+  planTrajectoryMerge,
+  resolveStepMerge,
+  resolveTrajectoryMerge,
+  TYPED_MERGE_FIELDS,
+  type MergePick,
+  type MergePicks,
+  type MergeRow as MergeRowPlan,
+} from "@/lib/domain/merge";
 import { describeToolCall, type ToolCall } from "@/lib/domain/tool-call";
 import { useT } from "@/lib/i18n/react";
 import type { MessageKey } from "@/lib/i18n";
 import type { StepView } from "@/lib/domain/views";
+import { MergeRow } from "./merge-row";
 import { useEditor } from "./use-editor";
 
-const TRAJECTORY_FIELDS = ["outcome", "isDiscarded", "cutAfter"] as const;
-type TrajectoryField = (typeof TRAJECTORY_FIELDS)[number];
-
 /**
- * A save answered 409: someone saved this step since it was opened. Each differing field shows
- * mine and theirs; the defaults come from a three-way comparison with the version both started
- * from (a field only they changed takes theirs, only I changed takes mine, both changed text keeps both).
+ * A save answered 409: someone saved this step since it was opened. The three-way merge
+ * (lib/domain/merge.ts) settles what only one side changed; each field both changed is a question
+ * with nothing chosen, and Save waits until every one is answered. The thought's text is never a
+ * question: it is composed from the chosen parts.
  */
 export function MergeDialog({ editor, steps }: { editor: Editor; steps: StepView[] }) {
   const conflicts = useEditor(editor, (s) => s.conflicts);
@@ -45,15 +47,6 @@ export function MergeDialog({ editor, steps }: { editor: Editor; steps: StepView
       mine={doc.steps[key]!}
     />
   );
-}
-
-function defaultChoice(field: MergeField, mine: StepAnnotation, theirs: StepAnnotation, base: StepAnnotation): MergeChoice {
-  const m = getField(mine, field);
-  const th = getField(theirs, field);
-  const b = getField(base, field);
-  if (isSameValue(m, b)) return "theirs";
-  if (isSameValue(th, b)) return "mine";
-  return TEXT_FIELDS.includes(field) ? "both" : "mine";
 }
 
 function show(field: string, v: unknown): string {
@@ -79,65 +72,22 @@ function StepMerge({
   const t = useT();
   const theirs = conflict.theirs as StepAnnotation;
   const base = conflict.base as StepAnnotation;
-  const fields = differingFields(mine, theirs);
-  const [choices, setChoices] = useState<Partial<Record<MergeField, MergeChoice>>>(() =>
-    Object.fromEntries(fields.map((f) => [f, defaultChoice(f, mine, theirs, base)])),
-  );
+  const [picks, setPicks] = useState<MergePicks>({});
+  const rows = planStepMerge(base, mine, theirs);
+  const merged = resolveStepMerge(base, mine, theirs, picks);
   const save = () => {
+    if (!merged) return;
     editor.goTo(stepNumber - 1);
-    editor.resolveConflict(stepKey, mergeAnnotations(mine, theirs, choices));
+    editor.resolveConflict(stepKey, merged);
   };
+  const thought = isThoughtRecomposed(base, mine, theirs) ? mergedThought(base, mine, theirs, picks) : undefined;
   return (
-    <Shell title={t("merge.title", { n: stepNumber })} onSave={save}>
-      {fields.length === 0 ? (
-        <p>{t("merge.same")}</p>
-      ) : (
-        <table className="merge-table">
-          <thead>
-            <tr>
-              <th>{t("merge.field")}</th>
-              <th>{t("merge.mine")}</th>
-              <th>{t("merge.theirs")}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {fields.map((f) => (
-              <tr key={f}>
-                <th scope="row">{t(`merge.field.${f}` as MessageKey)}</th>
-                <td>
-                  <Choice
-                    name={f}
-                    value="mine"
-                    choice={choices[f]}
-                    onChange={(v) => setChoices({ ...choices, [f]: v })}
-                    text={show(f, getField(mine, f))}
-                    label={t("merge.keepMine")}
-                  />
-                </td>
-                <td>
-                  <Choice
-                    name={f}
-                    value="theirs"
-                    choice={choices[f]}
-                    onChange={(v) => setChoices({ ...choices, [f]: v })}
-                    text={show(f, getField(theirs, f))}
-                    label={t("merge.keepTheirs")}
-                  />
-                  {TEXT_FIELDS.includes(f) && (
-                    <Choice
-                      name={f}
-                      value="both"
-                      choice={choices[f]}
-                      onChange={(v) => setChoices({ ...choices, [f]: v })}
-                      text={null}
-                      label={t("merge.keepBoth")}
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+    <Shell title={t("merge.title", { n: stepNumber })} rows={rows} picks={picks} onPicks={setPicks} onSave={save}>
+      {thought !== undefined && (
+        <div className="merge-row is-settled">
+          <span className="merge-field">{t("merge.thoughtText")}</span>
+          <span className={thought ? "merge-value" : "muted"}>{thought ? thought.text : t("merge.thoughtWaiting")}</span>
+        </div>
       )}
     </Shell>
   );
@@ -147,91 +97,66 @@ function TrajectoryMerge({ editor, conflict, mine }: { editor: Editor; conflict:
   const t = useT();
   const theirs = conflict.theirs as TrajectoryAnnotation;
   const base = conflict.base as TrajectoryAnnotation;
-  const fields = TRAJECTORY_FIELDS.filter((f) => !isSameValue(mine[f], theirs[f]));
-  const [choices, setChoices] = useState<Partial<Record<TrajectoryField, MergeChoice>>>(() =>
-    Object.fromEntries(fields.map((f) => [f, isSameValue(mine[f], base[f]) ? "theirs" : "mine"])),
-  );
+  const [picks, setPicks] = useState<MergePicks>({});
+  const rows = planTrajectoryMerge(base, mine, theirs);
   const save = () => {
-    const merged = { ...theirs };
-    for (const f of fields) if (choices[f] !== "theirs") (merged as Record<TrajectoryField, unknown>)[f] = mine[f];
-    editor.resolveConflict(TRAJECTORY_KEY, merged);
+    const merged = resolveTrajectoryMerge(base, mine, theirs, picks);
+    if (merged) editor.resolveConflict(TRAJECTORY_KEY, merged);
   };
-  return (
-    <Shell title={t("merge.titleTrajectory")} onSave={save}>
-      <table className="merge-table">
-        <tbody>
-          {fields.map((f) => (
-            <tr key={f}>
-              <th scope="row">{t(`merge.field.${f}` as MessageKey)}</th>
-              <td>
-                <Choice
-                  name={f}
-                  value="mine"
-                  choice={choices[f]}
-                  onChange={(v) => setChoices({ ...choices, [f]: v })}
-                  text={show(f, mine[f])}
-                  label={t("merge.keepMine")}
-                />
-              </td>
-              <td>
-                <Choice
-                  name={f}
-                  value="theirs"
-                  choice={choices[f]}
-                  onChange={(v) => setChoices({ ...choices, [f]: v })}
-                  text={show(f, theirs[f])}
-                  label={t("merge.keepTheirs")}
-                />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </Shell>
-  );
+  return <Shell title={t("merge.titleTrajectory")} rows={rows} picks={picks} onPicks={setPicks} onSave={save} />;
 }
 
-function Choice({
-  name,
-  value,
-  choice,
-  onChange,
-  text,
-  label,
+/** The dialog around the rows: the changed fields, how many questions are left, and Save (disabled until none). */
+function Shell({
+  title,
+  rows,
+  picks,
+  onPicks,
+  onSave,
+  children,
 }: {
-  name: string;
-  value: MergeChoice;
-  choice?: MergeChoice;
-  onChange: (v: MergeChoice) => void;
-  text: string | null;
-  label: string;
+  title: string;
+  rows: MergeRowPlan[];
+  picks: MergePicks;
+  onPicks: (p: MergePicks) => void;
+  onSave: () => void;
+  children?: React.ReactNode;
 }) {
-  return (
-    <label className={`merge-choice${choice === value ? " is-on" : ""}`}>
-      <input
-        type="radio"
-        name={`merge-${name}`}
-        value={value}
-        checked={choice === value}
-        onChange={() => onChange(value)}
-        aria-label={`${label}: ${name}`}
-      />
-      <span className="merge-label">{label}</span>
-      {text !== null && <span className="merge-value">{text}</span>}
-    </label>
-  );
-}
-
-function Shell({ title, onSave, children }: { title: string; onSave: () => void; children: React.ReactNode }) {
   const t = useT();
+  const ref = useRef<HTMLDivElement>(null);
+  // Keyboard first: focus lands on the first question (or Save when there is none).
+  useEffect(() => ref.current?.querySelector<HTMLElement>("input, button:not(:disabled)")?.focus(), []);
+  const changed = rows.filter((r) => r.settled !== "same");
+  const questions = changed.filter((r) => r.settled === null);
+  const left = openConflicts(rows, picks).length;
   return (
     <div className="overlay" data-modal-open>
-      <div className="merge" role="dialog" aria-modal="true" aria-label={title}>
+      <div className="merge" role="dialog" aria-modal="true" aria-label={title} ref={ref}>
         <h2>{title}</h2>
         <p className="muted">{t("merge.explain")}</p>
-        {children}
+        {changed.length === 0 && <p>{t("merge.same")}</p>}
+        {changed.length > 0 && questions.length === 0 && <p>{t("merge.nothingToChoose")}</p>}
+        <div className="merge-rows">
+          {changed.map((row) => (
+            <MergeRow
+              key={row.field}
+              label={t(`merge.field.${row.field}` as MessageKey)}
+              row={row}
+              show={(v) => show(row.field, v)}
+              pick={picks[row.field]}
+              onPick={(p: MergePick) => onPicks({ ...picks, [row.field]: p })}
+              canWrite={TYPED_MERGE_FIELDS.includes(row.field)}
+            />
+          ))}
+          {children}
+        </div>
         <div className="merge-actions">
-          <button type="button" className="btn btn-primary" onClick={onSave}>
+          {questions.length > 0 && (
+            <p role="status" className={left > 0 ? "merge-left" : "muted"}>
+              {left > 0 ? t("merge.left", { count: left }) : t("merge.allChosen")}
+            </p>
+          )}
+          <button type="button" className="btn btn-primary" onClick={onSave} disabled={left > 0}>
             {t("merge.save")}
           </button>
         </div>

@@ -1,10 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   actionsNamedIn,
-  differingFields,
   groundTruthContradictions,
   isOneSentence,
-  mergeAnnotations,
   stepProblems,
   submitProblems,
   thoughtNamesOtherAction,
@@ -113,18 +111,6 @@ describe("step checks", () => {
   it("a box drawn wholly off the screenshot blocks the step; one reaching past the edge does not", () => {
     expect(codes({ ...complete, box: [-1e9, -1e9, -1e8, -1e8] })).toContain("box.offScreen");
     expect(codes({ ...complete, box: [-20, -20, 2000, 3000] })).not.toContain("box.offScreen");
-  });
-});
-
-describe("merge", () => {
-  const theirs: StepAnnotation = { ...complete, thought: { ...complete.thought, state: "Their state." }, verdict: "good" };
-  const mine: StepAnnotation = { ...complete, thought: { ...complete.thought, state: "My state." }, clearAction: "Tap Settings." };
-  it("lists differing fields and applies choices field by field", () => {
-    expect(differingFields(mine, theirs)).toEqual(["thought.state", "clearAction", "verdict"]);
-    const merged = mergeAnnotations(mine, theirs, { "thought.state": "both", verdict: "theirs" });
-    expect(merged.thought.state).toBe("Their state. My state.");
-    expect(merged.clearAction).toBe("Tap Settings.");
-    expect(merged.verdict).toBe("good");
   });
 });
 

@@ -54,7 +54,7 @@ export function trajectoryAnnotationOf(v: Pick<TrajectoryAnnotationView, "outcom
 export const saveTrajectoryInput = trajectoryAnnotationSchema.extend({ version: z.number().int().positive() });
 export type SaveTrajectoryInput = z.infer<typeof saveTrajectoryInput>;
 
-/** The fields a merge compares one by one (the thought's parts separately, so two people's edits to different parts both survive). */
+/** A step's fields one by one (the thought's parts separately), as a review's change list and the merge (lib/domain/merge.ts) compare them. */
 export const MERGE_FIELDS = [
   "thought.state",
   "thought.nextAction",
@@ -66,8 +66,6 @@ export const MERGE_FIELDS = [
   "verdict",
 ] as const;
 export type MergeField = (typeof MERGE_FIELDS)[number];
-/** Fields holding free text, where "keep both" is a sensible merge. */
-export const TEXT_FIELDS: readonly MergeField[] = ["thought.state", "thought.nextAction", "thought.purpose", "thought.text", "clearAction"];
 
 export function getField(a: StepAnnotation, f: MergeField): unknown {
   switch (f) {
@@ -107,37 +105,6 @@ export function setField(a: StepAnnotation, f: MergeField, value: unknown): Step
 
 export function isSameValue(x: unknown, y: unknown): boolean {
   return JSON.stringify(x) === JSON.stringify(y);
-}
-
-/** The fields where two annotations differ, in MERGE_FIELDS order. */
-export function differingFields(a: StepAnnotation, b: StepAnnotation): MergeField[] {
-  return MERGE_FIELDS.filter((f) => !isSameValue(getField(a, f), getField(b, f)));
-}
-
-export type MergeChoice = "mine" | "theirs" | "both";
-
-/**
- * Merge two annotations field by field. "both" keeps both texts (theirs, then mine) so nobody's
- * writing is lost; for non-text fields it means "mine".
- */
-export function mergeAnnotations(
-  mine: StepAnnotation,
-  theirs: StepAnnotation,
-  choices: Partial<Record<MergeField, MergeChoice>>,
-): StepAnnotation {
-  let out = theirs;
-  for (const f of differingFields(mine, theirs)) {
-    const choice = choices[f] ?? "mine";
-    if (choice === "theirs") continue;
-    if (choice === "both" && TEXT_FIELDS.includes(f)) {
-      const t = String(getField(theirs, f)).trim();
-      const m = String(getField(mine, f)).trim();
-      out = setField(out, f, t && m ? `${t} ${m}` : t || m);
-    } else {
-      out = setField(out, f, getField(mine, f));
-    }
-  }
-  return out;
 }
 
 // ── Checks ──────────────────────────────────────────────────────────────────────────────────────
