@@ -129,45 +129,6 @@ test("the help overlay lists the shortcuts from the registry", async ({ page }) 
   await expect(help).toBeHidden();
 });
 
-test("a stale save gets 409 and a field-by-field merge; neither person's text is lost", async ({ browser, baseURL }) => {
-  const annotator = storageStateFor("annotator");
-  const ctxA = await browser.newContext({ storageState: annotator, baseURL });
-  const ctxB = await browser.newContext({ storageState: annotator, baseURL });
-  const a = new EditorPage(await ctxA.newPage());
-  const b = new EditorPage(await ctxB.newPage());
-
-  // Both open the same task at the same version.
-  const next = await ctxA.request.post("/api/tasks/next", { headers: { origin: baseURL! } });
-  const { id } = (await next.json()) as { id: string };
-  await a.goto(id);
-  await b.goto(id);
-
-  // B saves first.
-  await b.field("State").fill("Bob sees the settings list.");
-  await b.leaveField();
-  await b.waitSaved();
-
-  // A, still on the old version, edits the same field: the server answers 409.
-  const conflict = a.page.waitForResponse((r) => r.url().includes("/annotation") && r.request().method() === "PUT");
-  await a.field("State").fill("Alice sees the home screen.");
-  await a.leaveField();
-  expect((await conflict).status()).toBe(409);
-  await expect(a.mergeDialog).toBeVisible();
-  await expect(a.syncStatus).toHaveText("Needs merge");
-  await expect(a.mergeDialog.getByText("Alice sees the home screen.", { exact: true })).toBeVisible();
-  await expect(a.mergeDialog.getByText("Bob sees the settings list.", { exact: true })).toBeVisible();
-
-  // Both changed the same text: the merge keeps both unless told otherwise.
-  await a.mergeDialog.getByRole("button", { name: "Save merge" }).click();
-  await expect(a.mergeDialog).toBeHidden();
-  await a.waitSaved();
-  const saved = (await (await ctxA.request.get(`/api/trajectories/${id}`)).json()) as TrajectoryView;
-  expect(saved.steps[0]!.thought.state).toContain("Alice sees the home screen.");
-  expect(saved.steps[0]!.thought.state).toContain("Bob sees the settings list.");
-  await ctxA.close();
-  await ctxB.close();
-});
-
 test("unsaved edits survive a dropped connection and a reload", async ({ page, context }) => {
   const editor = new EditorPage(page);
   await page.goto("/tasks");
