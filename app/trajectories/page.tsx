@@ -8,5 +8,11 @@ export const metadata: Metadata = { title: "Trajectories" };
 
 export default async function TrajectoriesPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const actor = await pageActor("/trajectories", "trajectory.list");
-  return <TrajectoryList filters={parseFilters(await searchParams)} canAssign={can(actor, "trajectory.assign")} />;
+  return (
+    <TrajectoryList
+      filters={parseFilters(await searchParams)}
+      canAssign={can(actor, "trajectory.assign")}
+      canSeeCopies={can(actor, "trajectory.review")}
+    />
+  );
 }

@@ -15,9 +15,11 @@ type Props = {
   total: number | undefined;
   onChange: (f: Partial<TrajectoryFilters>) => void;
   canFilterAssignee?: boolean;
+  /** Reviewers and admins: whether people's copies are rows too. */
+  canFilterCopies?: boolean;
 };
 
-export function Filters({ filters, apps, projects, total, onChange, canFilterAssignee = false }: Props) {
+export function Filters({ filters, apps, projects, total, onChange, canFilterAssignee = false, canFilterCopies = false }: Props) {
   const t = useT();
   const nf = useFormat().number;
   const people = useQuery({ ...assignablePeopleQuery(), enabled: canFilterAssignee });
@@ -93,6 +95,23 @@ export function Filters({ filters, apps, projects, total, onChange, canFilterAss
           <option value="only">{t("list.filter.duplicatesOnly")}</option>
         </select>
       </label>
+      {canFilterCopies && (
+        <label className="field">
+          <span>{t("list.filter.copies")}</span>
+          <select
+            className="select"
+            value={filters.copies ?? ""}
+            // Choosing a filter here drops "one trajectory's copies" (the mark's link) for the wider view.
+            onChange={(e) =>
+              onChange({ copies: e.target.value === "" ? undefined : (e.target.value as "only" | "all"), copyOf: undefined })
+            }
+          >
+            <option value="">{t("list.filter.originalsOnly")}</option>
+            <option value="only">{t("list.filter.copiesOnly")}</option>
+            <option value="all">{t("list.filter.copiesAll")}</option>
+          </select>
+        </label>
+      )}
       <label className="field">
         <span>{t("list.filter.query")}</span>
         <input

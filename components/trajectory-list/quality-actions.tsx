@@ -7,6 +7,7 @@ import { errorMessage } from "@/components/ui/states";
 import { useFormat, useT } from "@/lib/i18n/react";
 import { useMarkGold } from "@/lib/queries/gold";
 import { useOverlap } from "@/lib/queries/overlap";
+import { GiveToPeople } from "./give-to-people";
 
 /** What the last action answered, kept until the next one. */
 type Outcome =
@@ -16,7 +17,8 @@ type Outcome =
 
 /**
  * The selection bar's quality actions (issue 26, admins): give the selected trajectories to 2 or 3
- * people independently (POST /api/overlap), mark approved ones as gold tasks or unmark them (POST
+ * people independently (POST /api/overlap), the copies waiting in the pool or given at once to people
+ * the admin chooses (GiveToPeople), mark approved ones as gold tasks or unmark them (POST
  * /api/gold). Their note line is always there, one line high, so a tick never moves the table: it says
  * why the selection cannot be gold, else what the last action did or why it failed.
  */
@@ -86,6 +88,15 @@ export function QualityActions({ selected, onDone }: { selected: TrajectoryRow[]
             {t("list.quality.overlap", { n: nf(n) })}
           </button>
         ))}
+        <GiveToPeople
+          ids={ids}
+          disabled={selected.length === 0 || isBusy}
+          onMade={(people, copies) => {
+            setOutcome({ kind: "overlap", people, copies });
+            onDone();
+          }}
+          onError={onError}
+        />
         <button type="button" className="btn" disabled={selected.length === 0 || notApproved > 0 || isBusy} onClick={() => markGold(true)}>
           {t("list.quality.markGold")}
         </button>

@@ -15,7 +15,16 @@ import { Pager } from "./pager";
 import { StatTiles } from "./stat-tiles";
 import { TrajectoryTable } from "./trajectory-table";
 
-export function TrajectoryList({ filters, canAssign = false }: { filters: TrajectoryFilters; canAssign?: boolean }) {
+export function TrajectoryList({
+  filters,
+  canAssign = false,
+  canSeeCopies = false,
+}: {
+  filters: TrajectoryFilters;
+  canAssign?: boolean;
+  /** Reviewers and admins: the copies filter (an annotator's copies are their work, unmarked). */
+  canSeeCopies?: boolean;
+}) {
   const t = useT();
   const router = useRouter();
   // The selected rows, by id: kept across pages, with what the bar needs to know of each (status, gold).
@@ -40,7 +49,9 @@ export function TrajectoryList({ filters, canAssign = false }: { filters: Trajec
   const stats = useQuery(statsQuery());
   const list = useQuery(trajectoryListQuery(filters));
   const go = (next: Partial<TrajectoryFilters>) => router.push(`/trajectories${filtersToSearch({ ...filters, page: 1, ...next })}`);
-  const isFiltered = Boolean(filters.app || filters.status || filters.q || filters.assignee || filters.project);
+  const isFiltered = Boolean(
+    filters.app || filters.status || filters.q || filters.assignee || filters.project || filters.copies || filters.copyOf,
+  );
 
   if (stats.data && stats.data.trajectories === 0) {
     return (
@@ -81,6 +92,7 @@ export function TrajectoryList({ filters, canAssign = false }: { filters: Trajec
           onChange={go}
           total={list.data?.total}
           canFilterAssignee={canAssign}
+          canFilterCopies={canSeeCopies}
         />
         {/* Always there for those who may assign (its controls wait for a selection): the first tick never pushes the rows down. */}
         {canAssign && <AssignBar selected={[...selected.values()]} onDone={() => setSelected(new Map())} />}

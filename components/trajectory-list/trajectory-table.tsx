@@ -88,9 +88,20 @@ export function TrajectoryTable({ rows, selection, sorting }: { rows: Trajectory
                 {r.instruction}
               </Link>
               {r.copies > 0 && (
-                <span className="badge badge-copies mark" title={t("list.copiesTitle", { n: nf(r.copies) })}>
-                  {t("list.copies", { n: nf(r.copies) })}
-                </span>
+                <Link
+                  className="mark"
+                  href={`/trajectories?copyOf=${encodeURIComponent(r.id)}`}
+                  title={t("list.copiesTitle", { n: nf(r.copies) })}
+                >
+                  <span className="badge badge-copies">{t("list.copies", { n: nf(r.copies) })}</span>
+                </Link>
+              )}
+              {r.copyOf && (
+                <Link className="mark" href={`/trajectories/${r.copyOf.id}`} title={t("list.copyOfTitle")}>
+                  <span className={`badge ${r.copyOf.kind === "gold" ? "badge-gold" : "badge-copies"}`}>
+                    {t("list.copyOf", { kind: r.copyOf.kind })}
+                  </span>
+                </Link>
               )}
               {r.isGold && (
                 <span className="badge badge-gold mark" title={t("list.goldTitle")}>

@@ -12,7 +12,8 @@ export const OVERLAP_COPIES = [2, 3] as const;
 /**
  * POST /api/overlap: make `copies` independent copies of each chosen trajectory. Either `trajectoryIds`
  * (all of them) or `project` with `share` (0..1 of its untouched work, picked by a hash of each
- * trajectory's fingerprint, so the same share picks the same trajectories on every server).
+ * trajectory's fingerprint, so the same share picks the same trajectories on every server), and
+ * optionally `assignees`, the people who get the copies.
  */
 export const overlapInput = z
   .object({
@@ -20,6 +21,12 @@ export const overlapInput = z
     trajectoryIds: z.array(text("id").min(1)).min(1).max(1000).optional(),
     share: z.number().min(0).max(1).default(1),
     copies: z.union([z.literal(2), z.literal(3)]),
+    /**
+     * Who gets each copy, in the same action: one entry per copy (an email, or null to leave that copy
+     * in the pool for "Start next task"), the k-th copy of every chosen trajectory to the k-th person.
+     * Absent: every copy waits in the pool.
+     */
+    assignees: z.array(text("email").min(1).nullable()).min(2).max(3).optional(),
   })
   .refine((v) => (v.project === undefined) !== (v.trajectoryIds === undefined), {
     message: "name a project or trajectory ids, not both",

@@ -51,6 +51,13 @@ export const listTrajectoriesInput = z.object({
   dir: z.enum(["asc", "desc"]).optional(),
   /** "only": just the trajectories in a near-duplicate group (keepers and the others), each row saying its group. */
   duplicates: z.enum(["only"]).optional(),
+  /**
+   * People's copies (overlap and gold): absent, the trajectories themselves only; "only", just the copies;
+   * "all", both. Those who review or assign only: an annotator's list is their own work, copies unmarked.
+   */
+  copies: z.enum(["only", "all"]).optional(),
+  /** Just the copies of this trajectory (by id), as the list's "N copies" mark links to. */
+  copyOf: text("id").optional(),
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(200).default(50),
 });
@@ -73,8 +80,16 @@ export const trajectoryRowSchema = z.object({
   sourceRef: z.string().nullable(),
   assignee: z.string().nullable(),
   updatedAt: z.coerce.string(),
-  /** How many people's independent copies were made of it (overlap, issue 26); 0: not overlapped. Copies themselves are not rows of the list. */
+  /** How many people's independent copies were made of it (overlap, issue 26); 0: not overlapped. Copies are rows of the list only under `copies` or `copyOf`. */
   copies: z.number().int().nonnegative().default(0),
+  /**
+   * A person's copy: the trajectory it copies and why it was made (an overlap copy, or a gold task's copy).
+   * Null on originals, and on every row an annotator is shown (their copies are their work like any other).
+   */
+  copyOf: z
+    .object({ id: z.string(), kind: z.enum(["overlap", "gold"]) })
+    .nullable()
+    .default(null),
   /** Marked as a gold task: its approved annotation is the answer people's gold copies are scored against. */
   isGold: z.boolean().default(false),
   /**

@@ -21,6 +21,8 @@ export function filtersToSearch(f: Partial<TrajectoryFilters>): string {
     q: f.q,
     assignee: f.assignee,
     duplicates: f.duplicates,
+    copies: f.copies,
+    copyOf: f.copyOf,
     sort: f.sort,
     dir: f.sort ? (f.dir ?? "asc") : undefined,
     page: f.page && f.page > 1 ? f.page : undefined,

@@ -77,6 +77,7 @@ const en = {
   "error.overlapProjectMissing": "no project {name}",
   "error.overlapOriginal": "trajectory {id} is overlapped: its copies are assigned, not the trajectory itself",
   "error.overlapSecondCopy": "{email} already holds a copy of trajectory {id}; overlap needs different people",
+  "error.overlapPeople": "Name {copies} different people for {copies} copies, or leave a copy in the pool",
   "error.goldNotApproved": "trajectory {id} is not approved original work: only approved trajectories can be gold tasks",
   "error.notOverlapped": "trajectory {id} was not given to several people: there is nothing to adjudicate",
   "error.adjudicateTooFew": "trajectory {id}: {n, plural, one {# copy is} other {# copies are}} handed in; adjudication needs at least two",
@@ -131,6 +132,7 @@ const en = {
   "error.exportSplitForm": 'split must be random:<seed>:<ratios> or by-app:<apps>, got "{got}"',
   "error.assigneeFilter":
     "Annotators see only their own work; the assignee filter ({filter, select, none {unassigned} other {someone else}}) is for reviewers and admins.",
+  "error.copiesFilter": "Annotators see only their own work; the copies filters are for reviewers and admins.",
   "error.auditStepMissing": "step {id} does not exist",
   // A failed job's stored error (lib/server/http/stored-message.ts), worded when it is read.
   "job.exportStopped":
@@ -243,6 +245,7 @@ const zh: Catalogue<typeof en> = {
   "error.overlapProjectMissing": "项目 {name} 不存在",
   "error.overlapOriginal": "轨迹 {id} 已重叠分配：分配的是它的副本，而不是轨迹本身",
   "error.overlapSecondCopy": "{email} 已持有轨迹 {id} 的一份副本；重叠分配需要不同的人",
+  "error.overlapPeople": "{copies} 份副本需要 {copies} 个不同的人，或把某份副本留在待领取池中",
   "error.goldNotApproved": "轨迹 {id} 不是已通过的原始工作：只有已通过的轨迹可以作为金标任务",
   "error.notOverlapped": "轨迹 {id} 没有分给多人：无需裁决",
   "error.adjudicateTooFew": "轨迹 {id}：已提交 {n} 份副本；裁决至少需要两份",
@@ -295,6 +298,7 @@ const zh: Catalogue<typeof en> = {
   "error.exportSplitForm": 'split 必须是 random:<seed>:<ratios> 或 by-app:<apps>，收到的是 "{got}"',
   "error.assigneeFilter":
     "标注员只能查看自己的工作；按负责人筛选（{filter, select, none {未分配} other {其他人}}）仅供审核员和管理员使用。",
+  "error.copiesFilter": "标注员只能查看自己的工作；副本筛选仅供审核员和管理员使用。",
   "error.auditStepMissing": "步骤 {id} 不存在",
   // A failed job's stored error (lib/server/http/stored-message.ts), worded when it is read.
   "job.exportStopped": "运行此导出的工作室进程已停止（最后一次响应于 {heardAt}）；未发布任何内容。请重新开始导出。",

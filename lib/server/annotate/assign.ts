@@ -7,6 +7,7 @@ import { auditActor, authorize } from "../fast/session";
 import { studioNearDuplicates } from "./near-duplicates";
 import { originalsHeldBy } from "../review/overlap";
 import { fromStore } from "../http/stored";
+import { assignableByEmail } from "../people";
 
 /**
  * Give trajectories to a person (or take them back to the pool). Work under review or approved
@@ -18,10 +19,7 @@ export async function assignTrajectories(
 ): Promise<AssignResult> {
   authorize(actor, "trajectory.assign");
   const data = assignInput.parse(input);
-  const person = data.assignee ? await prisma.user.findUnique({ where: { email: data.assignee } }) : null;
-  if (data.assignee && !person) throw appError("not_found", "error.personMissingEmail", { email: data.assignee });
-  if (person?.isDisabled) throw appError("conflict", "error.personDisabled", { email: person.email });
-  if (person && person.role === "reviewer") throw appError("unprocessable", "error.assignReviewer", { email: person.email });
+  const person = data.assignee ? await assignableByEmail(data.assignee, prisma) : null;
   // Studio-wide groups (the list's), read before the transaction: grouping reads every step's stored hash.
   const others = data.skipNearDuplicates ? await nonKeepers(prisma) : new Set<string>();
   return prisma.$transaction(async (tx) => {

@@ -96,7 +96,9 @@ function suite(open: () => Promise<{ db: Db; dir: string }>) {
 
   it("shows an annotator the copy given to them, without any mark, and counts it as their work", async () => {
     const page = await listTrajectories({ actor: s.ann, page: 1, pageSize: 50 }, db);
-    expect(page.rows.map((r) => [r.id, r.instruction, r.copies, r.isGold])).toEqual([[s.copies[0], "Overlap me", 0, false]]);
+    expect(page.rows.map((r) => [r.id, r.instruction, r.copies, r.isGold, r.copyOf])).toEqual([
+      [s.copies[0], "Overlap me", 0, false, null],
+    ]);
     expect(page.total).toBe(1);
     expect(await getStats({ actor: s.ann }, db)).toMatchObject({
       trajectories: 1,
@@ -122,6 +124,94 @@ function suite(open: () => Promise<{ db: Db; dir: string }>) {
     // Ann's pipeline counts the copy she holds: it is her work.
     expect(dash.annotators).toEqual([{ email: "ann@example.com", assigned: 1, inProgress: 1, submitted: 0, approved: 0, sentBack: 0 }]);
     expect((await listProjectLanes({ actor: s.admin }, db)).projects.map((p) => [p.name, p.trajectories])).toEqual([["drinks", 3]]);
+  });
+
+  it("shows an admin the copies on asking (copies only, all, or one trajectory's), each saying what it copies", async () => {
+    const only = await listTrajectories({ actor: s.admin, copies: "only", page: 1, pageSize: 50 }, db);
+    expect(only.total).toBe(2);
+    expect(only.rows.map((r) => [r.id, r.copyOf, r.assignee]).sort()).toEqual(
+      [
+        [s.copies[0], { id: s.overlapped, kind: "overlap" }, "ann@example.com"],
+        [s.copies[1], { id: s.overlapped, kind: "overlap" }, null],
+      ].sort(),
+    );
+    const all = await listTrajectories({ actor: s.admin, copies: "all", page: 1, pageSize: 50 }, db);
+    expect([all.total, all.rows.filter((r) => r.copyOf === null).length]).toEqual([5, 3]);
+    for (const sort of TRAJECTORY_SORTS) {
+      const sorted = await listTrajectories({ actor: s.admin, copies: "all", sort, dir: "desc", page: 1, pageSize: 50 }, db);
+      expect([sorted.total, sorted.rows.length], sort).toEqual([5, 5]);
+    }
+    const ofOne = await listTrajectories({ actor: s.admin, copyOf: s.overlapped, assignee: "none", page: 1, pageSize: 50 }, db);
+    expect(ofOne.rows.map((r) => r.id)).toEqual([s.copies[1]]);
+    expect((await listTrajectories({ actor: s.admin, copyOf: s.plain, page: 1, pageSize: 50 }, db)).total).toBe(0);
+    // The counts stay over the trajectories themselves.
+    expect((await getStats({ actor: s.admin }, db)).trajectories).toBe(3);
+  });
+
+  it("shows a reviewer a copy only once its person has started it or handed it in", async () => {
+    const { person } = await createUser({ actor: CLI_ACTOR, email: "rev@example.com", role: "reviewer" }, db);
+    const rev: Actor = { id: person.id, email: person.email, name: person.name, role: "reviewer", locale: "en" };
+    const seen = async () => (await listTrajectories({ actor: rev, copies: "all", page: 1, pageSize: 50 }, db)).rows.map((r) => r.id);
+    expect((await seen()).sort()).toEqual([s.overlapped, s.gold, s.plain].sort());
+    expect((await listTrajectories({ actor: rev, copyOf: s.overlapped, page: 1, pageSize: 50 }, db)).total).toBe(0);
+    await db.trajectory.update({ where: { id: s.copies[0]! }, data: { status: "in_progress" } });
+    expect(await seen()).toContain(s.copies[0]);
+    expect(await seen()).not.toContain(s.copies[1]);
+    const only = await listTrajectories({ actor: rev, copies: "only", page: 1, pageSize: 50 }, db);
+    expect(only.rows.map((r) => [r.id, r.copyOf])).toEqual([[s.copies[0], { id: s.overlapped, kind: "overlap" }]]);
+    await db.trajectory.update({ where: { id: s.copies[0]! }, data: { status: "new" } });
+  });
+
+  it("refuses an annotator the copies filters: which of their tasks are copies (a gold one above all) stays hidden", async () => {
+    for (const filter of [{ copies: "only" as const }, { copies: "all" as const }, { copyOf: s.overlapped }]) {
+      await expect(listTrajectories({ actor: s.ann, ...filter, page: 1, pageSize: 50 }, db)).rejects.toMatchObject({
+        code: "forbidden",
+      });
+    }
+  });
+
+  it("lets an admin give a listed copy to a person, never a second copy of one trajectory to the same person", async () => {
+    await expect(
+      assignTrajectories({ actor: s.admin, trajectoryIds: [s.copies[1]!], assignee: "ann@example.com" }, db),
+    ).rejects.toMatchObject({ code: "conflict" });
+    const { person } = await createUser({ actor: CLI_ACTOR, email: "bo@example.com", role: "annotator" }, db);
+    const bo: Actor = { id: person.id, email: person.email, name: person.name, role: "annotator", locale: "en" };
+    await assignTrajectories({ actor: s.admin, trajectoryIds: [s.copies[1]!], assignee: "bo@example.com" }, db);
+    const only = await listTrajectories({ actor: s.admin, copyOf: s.overlapped, page: 1, pageSize: 50 }, db);
+    expect(only.rows.map((r) => r.assignee).sort()).toEqual(["ann@example.com", "bo@example.com"]);
+    // Each of them sees their own copy, unmarked, and neither the other's nor the original.
+    expect((await listTrajectories({ actor: bo, page: 1, pageSize: 50 }, db)).rows.map((r) => [r.id, r.copyOf])).toEqual([
+      [s.copies[1], null],
+    ]);
+    expect((await listTrajectories({ actor: s.ann, page: 1, pageSize: 50 }, db)).rows.map((r) => r.id)).toEqual([s.copies[0]]);
+  });
+
+  it("gives a trajectory to two people in one action: each named person gets one copy, and only theirs", async () => {
+    // The same person twice, a reviewer, or fewer people than copies is refused, and nothing is made.
+    await createUser({ actor: CLI_ACTOR, email: "rex@example.com", role: "reviewer" }, db);
+    const before = await db.trajectory.count();
+    const give = (assignees: (string | null)[]) =>
+      overlapTrajectories({ actor: s.admin, trajectoryIds: [s.plain], copies: 2, assignees }, db);
+    await expect(give(["ann@example.com", "ann@example.com"])).rejects.toMatchObject({ code: "unprocessable" });
+    await expect(give(["rex@example.com", null])).rejects.toMatchObject({ code: "unprocessable" });
+    await expect(give(["ann@example.com"])).rejects.toThrow();
+    expect(await db.trajectory.count()).toBe(before);
+
+    const made = await give(["ann@example.com", "bo@example.com"]);
+    const [toAnn, toBo] = made.overlapped[0]!.copies;
+    const rows = await listTrajectories({ actor: s.admin, copyOf: s.plain, page: 1, pageSize: 50 }, db);
+    expect(rows.rows.map((r) => [r.id, r.assignee]).sort()).toEqual(
+      [
+        [toAnn, "ann@example.com"],
+        [toBo, "bo@example.com"],
+      ].sort(),
+    );
+    const audit = await db.auditEvent.findMany({ where: { action: "trajectory.assign", entityId: { in: [toAnn!, toBo!] } } });
+    expect(audit).toHaveLength(2);
+    // Ann sees her two copies as plain tasks of hers: not bo's, not the originals.
+    const annRows = (await listTrajectories({ actor: s.ann, page: 1, pageSize: 50 }, db)).rows;
+    expect(annRows.map((r) => r.id).sort()).toEqual([s.copies[0], toAnn].sort());
+    expect(annRows.every((r) => r.copyOf === null && r.copies === 0 && !r.isGold)).toBe(true);
   });
 }
 

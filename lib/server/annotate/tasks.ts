@@ -1,5 +1,6 @@
 import type { Actor } from "@/lib/domain/permissions";
 import type { TaskStatus } from "@/lib/domain/status";
+import type { Prisma } from "../db/prisma-namespace";
 import { taskListSchema, type TaskList } from "@/lib/domain/views";
 import { recordAudit } from "../people/audit";
 import { LEASE_MS } from "./index";
@@ -9,9 +10,8 @@ import { takeGoldTask } from "../review/gold";
 import { copiesHeld, originalsHeldBy } from "../review/overlap";
 import { auditActor, authorize } from "../fast/session";
 import { fromStore } from "../http/stored";
+import { OWN_ORDER, takeDialect, workHeldBy } from "./one-lease";
 
-/** Own work comes back in this order: what is under way, what was sent back, then what is new. */
-const OWN_ORDER: TaskStatus[] = ["in_progress", "rejected", "new"];
 /** Thrown inside a take's transaction to roll it back: the person would hold two copies of one trajectory. */
 const SECOND_COPY = new Error("second copy of one trajectory");
 /** Unassigned candidates tried before giving up when others keep taking them first. */
@@ -41,10 +41,24 @@ function takeable(now: Date) {
 }
 
 /**
- * "Start next task": the person's own unfinished work first; otherwise take an unassigned new
- * trajectory. Taking is one conditional update (only while still unassigned), so two people
- * starting at once never get the same task: the loser moves on to the next candidate.
- * Returns the trajectory id, or null when there is nothing to do.
+ * The order work is taken in: overlap copies first (copyKind "overlap"; originals have none), so the
+ * copies of a trajectory go out one after another to different people instead of after the whole
+ * backlog; then oldest first, copies and originals alike (a trajectory's copies were made together).
+ */
+const TAKE_ORDER = [
+  { copyKind: { sort: "asc", nulls: "last" } },
+  { createdAt: "asc" },
+  { id: "asc" },
+] satisfies Prisma.TrajectoryOrderByWithRelationInput[];
+
+/**
+ * "Start next task", in this order: the person's own unfinished work (under way, sent back, new); a
+ * gold task when it is gold's turn (lib/server/review/gold.ts); an overlap copy waiting to be taken;
+ * then the rest of the backlog, oldest first (TAKE_ORDER). Taking is one conditional update (only
+ * while still unassigned), so two people starting at once never get the same task: the loser moves on
+ * to the next candidate. One person holds one task at a time: each take's transaction holds the
+ * person's row first (lib/server/annotate/one-lease.ts), so presses of one person at once all get the
+ * task the first one took. Returns the trajectory id, or null when there is nothing to do.
  */
 export async function startNextTask(
   { actor, skipNearDuplicates = false }: { actor: Actor; skipNearDuplicates?: boolean },
@@ -76,8 +90,9 @@ export async function startNextTask(
     });
     return mine.id;
   }
+  const dialect = takeDialect(prisma);
   // Gold tasks are mixed in at the project's rate, looking like any other take (lib/server/review/gold.ts).
-  const gold = await takeGoldTask(prisma, actor, leaseUntil);
+  const gold = await takeGoldTask(prisma, actor, leaseUntil, dialect);
   if (gold !== null) return gold;
   // Near-duplicates that are not their group's keeper are passed over (never taken), when asked.
   const others = skipNearDuplicates ? await nonKeepers(prisma) : new Set<string>();
@@ -88,20 +103,23 @@ export async function startNextTask(
   for (let attempt = 0; attempt < TAKE_ATTEMPTS; attempt++) {
     const candidates = await prisma.trajectory.findMany({
       where: { ...takeable(now), isDiscarded: false, id: { notIn: [...tried] }, AND: [notHeld] },
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      orderBy: TAKE_ORDER,
       select: { id: true, assigneeId: true, leaseUntil: true, copyOfId: true },
       take: others.size + 1,
     });
     const candidate = candidates.find((c) => !others.has(c.id));
     if (!candidate) return null;
     tried.add(candidate.id);
-    const isTaken = await prisma
-      .$transaction(async (tx) => {
+    const taken = await prisma
+      .$transaction(async (tx): Promise<string | null> => {
+        // Another press of the same person took something meanwhile: that one is their task.
+        const held = await workHeldBy(tx, actor.id, dialect);
+        if (held !== null) return held;
         const { count } = await tx.trajectory.updateMany({
           where: { id: candidate.id, ...takeable(now) },
           data: { assigneeId: actor.id, leaseUntil },
         });
-        if (count !== 1) return false;
+        if (count !== 1) return null;
         // Two takes of the same person at once could each pass the filter above: the second one gives it back.
         if (candidate.copyOfId !== null && (await copiesHeld(tx, actor.id, candidate.copyOfId)) > 1) throw SECOND_COPY;
         await recordAudit(tx, {
@@ -112,13 +130,13 @@ export async function startNextTask(
           before: { assigneeId: candidate.assigneeId, leaseUntil: candidate.leaseUntil?.toISOString() ?? null },
           after: { assigneeId: actor.id, leaseUntil: leaseUntil.toISOString() },
         });
-        return true;
+        return candidate.id;
       })
       .catch((e: unknown) => {
-        if (e === SECOND_COPY) return false;
+        if (e === SECOND_COPY) return null;
         throw e;
       });
-    if (isTaken) return candidate.id;
+    if (taken !== null) return taken;
   }
   return null;
 }

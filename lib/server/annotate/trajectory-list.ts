@@ -104,6 +104,8 @@ type ListSqlRow = {
   assignee: string | null;
   overlap: number | bigint;
   isGold: boolean | number;
+  copyOfId: string | null;
+  copyKind: string | null;
 };
 
 type ListSqlInput = Omit<ListTrajectoriesInput, "pageSize" | "page" | "assignee" | "project"> & {
@@ -124,7 +126,7 @@ type ListSqlInput = Omit<ListTrajectoriesInput, "pageSize" | "page" | "assignee"
 
 // The project's name as a scalar subquery: one lookup by key per row of the page, not a join the planner could start from.
 const LIST_COLUMNS = Prisma.raw(
-  `t."id", (SELECT p."name" FROM "Project" p WHERE p."id" = t."projectId") AS "project", t."app", t."instruction", t."status", t."outcome", t."stepCount", t."source", t."sourceRef", t."updatedAt", t."overlap", t."isGold"`,
+  `t."id", (SELECT p."name" FROM "Project" p WHERE p."id" = t."projectId") AS "project", t."app", t."instruction", t."status", t."outcome", t."stepCount", t."source", t."sourceRef", t."updatedAt", t."overlap", t."isGold", t."copyOfId", t."copyKind"`,
 );
 
 /**
@@ -135,6 +137,20 @@ const LIST_COLUMNS = Prisma.raw(
  * so its planner still prices the NULL test from its statistics. Both run it as written.
  */
 const ORIGINALS_ONLY = Prisma.sql`(t."copyOfId" IS NULL) = (1 = 1)`;
+
+/**
+ * Which rows a reviewer or admin is shown under the copies filters (an annotator's list is their own work,
+ * copies included and unmarked: see listedTo). An admin sees every copy; a reviewer a copy only once its
+ * person has started it (in progress) or handed it in, never one still waiting untouched.
+ */
+function copiesCondition(caller: Caller, copies: "only" | "all" | undefined, copyOf: string | undefined): Prisma.Sql {
+  if (copies === undefined && copyOf === undefined) return ORIGINALS_ONLY;
+  const isAdmin = !isPerson(caller) || caller.role === "admin";
+  const started = isAdmin ? Prisma.empty : Prisma.sql` AND t."status" <> 'new'`;
+  if (copyOf !== undefined) return Prisma.sql`(t."copyOfId" = ${copyOf}${started})`;
+  if (copies === "only") return Prisma.sql`(t."copyOfId" IS NOT NULL${started})`;
+  return isAdmin ? Prisma.sql`(1 = 1)` : Prisma.sql`(t."copyOfId" IS NULL OR t."status" <> 'new')`;
+}
 
 /**
  * The list's queries for what `caller` may see with these filters, sort and page: the count, and the
@@ -149,7 +165,7 @@ export function listSql(caller: Caller, input: ListSqlInput) {
   const pageSize = input.pageSize ?? 50;
   const listed = listedTo(caller);
   const conditions: Prisma.Sql[] = [
-    "assigneeId" in listed ? Prisma.sql`t."assigneeId" = ${listed.assigneeId}` : ORIGINALS_ONLY,
+    "assigneeId" in listed ? Prisma.sql`t."assigneeId" = ${listed.assigneeId}` : copiesCondition(caller, input.copies, input.copyOf),
     ...(input.projectId ? [Prisma.sql`t."projectId" = ${input.projectId}`] : []),
     ...(input.app ? [Prisma.sql`t."app" = ${input.app}`] : []),
     ...(input.status ? [Prisma.sql`t."status" = ${input.status}`] : []),
@@ -200,13 +216,17 @@ export function listSql(caller: Caller, input: ListSqlInput) {
  * assignee, sorted by any column. Filters narrow what is visible and never widen it: visibility
  * and filters are joined with AND, so no filter value can stand in for the visibility rule. An
  * annotator asking for the pool (`assignee=none`) or someone else's work is refused (403) rather
- * than shown an empty page. Two queries (the count, the page) in plain SQL both dialects run as
+ * than shown an empty page, and so is an annotator asking for copies (which of their tasks are copies,
+ * a gold one above all, is not theirs to know). Two queries (the count, the page) in plain SQL both dialects run as
  * written; the instruction filter matches case-insensitively on both.
  */
 export async function listTrajectories({ actor, ...input }: { actor: Caller } & ListTrajectoriesInput, prisma: Db = defaultDb()) {
   const assignee = input.assignee?.trim().toLowerCase();
   if (isPerson(actor) && actor.role === "annotator" && assignee && assignee !== actor.email.toLowerCase()) {
     throw appError("forbidden", "error.assigneeFilter", { filter: assignee === "none" ? "none" : "other" });
+  }
+  if (isPerson(actor) && actor.role === "annotator" && (input.copies !== undefined || input.copyOf !== undefined)) {
+    throw appError("forbidden", "error.copiesFilter");
   }
   const { assignee: _filter, project: projectName, ...rest } = input;
   const empty = { total: 0, page: input.page, pageSize: input.pageSize, rows: [] };
@@ -267,6 +287,11 @@ export async function listTrajectories({ actor, ...input }: { actor: Caller } & 
       updatedAt: new Date(r.updatedAt).toISOString(),
       copies: Number(r.overlap),
       isGold: Boolean(r.isGold),
+      // An annotator's copies are their work like any other: no mark says which are copies.
+      copyOf:
+        r.copyOfId !== null && r.copyKind !== null && !(isPerson(actor) && actor.role === "annotator")
+          ? { id: r.copyOfId, kind: r.copyKind === "gold" ? "gold" : "overlap" }
+          : null,
       ...(groups?.has(r.id) ? { nearDuplicate: groups.get(r.id)! } : {}),
     })),
   };

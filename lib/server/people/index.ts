@@ -14,7 +14,7 @@ import {
 } from "@/lib/domain/people";
 import { recordAudit, changedFields } from "./audit";
 import { hashPassword } from "./auth";
-import { db as defaultDb, type Db } from "../db";
+import { db as defaultDb, type Db, type Tx } from "../db";
 import { appError } from "../http/errors";
 import { auditActor, authorizeCaller, type Caller } from "../fast/session";
 
@@ -149,4 +149,16 @@ export async function resetPassword(
     });
   });
   return next;
+}
+
+/**
+ * The person with this email, if work may be given to them: they exist (404), are active (409) and are
+ * not a reviewer (422: reviewers check work, they are not given any).
+ */
+export async function assignableByEmail(email: string, prisma: Db | Tx = defaultDb()) {
+  const person = await prisma.user.findUnique({ where: { email } });
+  if (!person) throw appError("not_found", "error.personMissingEmail", { email });
+  if (person.isDisabled) throw appError("conflict", "error.personDisabled", { email: person.email });
+  if (person.role === "reviewer") throw appError("unprocessable", "error.assignReviewer", { email: person.email });
+  return person;
 }

@@ -18,6 +18,8 @@ import { originalsHeldBy } from "./overlap";
 import { auditActor, authorize } from "../fast/session";
 import { fromStore } from "../http/stored";
 import { getTrajectory } from "../annotate/trajectories";
+import { workHeldBy } from "../annotate/one-lease";
+import type { Dialect } from "../config";
 
 /** Below this share of agreed comparisons against gold a person is flagged (the dashboard may ask for another). */
 export const DEFAULT_GOLD_THRESHOLD = 0.8;
@@ -91,9 +93,10 @@ export async function listGoldRates({ actor }: { actor: Actor }, prisma: Db = de
  * would fall below the rate with this take (floor(rate x (takes + 1)) > gold tasks so far, so a rate
  * of 0.25 makes every fourth take gold), a fresh copy of a gold trajectory they neither annotated nor
  * had before is made and given to them with the same lease as any take. Null when it is not gold's
- * turn or no gold task fits.
+ * turn or no gold task fits. Like every take, it holds the person's row first (lib/server/annotate/one-lease.ts):
+ * a press of theirs that took something meanwhile wins, and that task is returned instead.
  */
-export async function takeGoldTask(prisma: Db, actor: Actor, leaseUntil: Date): Promise<string | null> {
+export async function takeGoldTask(prisma: Db, actor: Actor, leaseUntil: Date, dialect: Dialect): Promise<string | null> {
   const golds = await prisma.trajectory.findMany({
     where: {
       isGold: true,
@@ -116,6 +119,8 @@ export async function takeGoldTask(prisma: Db, actor: Actor, leaseUntil: Date): 
   ]);
   if (Math.floor((gold.project.goldRate ?? 0) * (takes + 1)) <= goldTakes) return null;
   return prisma.$transaction(async (tx) => {
+    const held = await workHeldBy(tx, actor.id, dialect);
+    if (held !== null) return held;
     const t = await tx.trajectory.findUniqueOrThrow({ where: { id: gold.id }, include: { steps: { orderBy: { index: "asc" } } } });
     const copy = await tx.trajectory.create({
       data: {

@@ -15,6 +15,7 @@ import { db as defaultDb, type Db, type Tx } from "../db";
 import { appError } from "../http/errors";
 import { auditActor, authorize } from "../fast/session";
 import { getTrajectory } from "../annotate/trajectories";
+import { assignableByEmail } from "../people";
 
 /** Statuses of a copy whose person has handed it in: the copies agreement is computed from. */
 const HANDED_IN = ["submitted", "approved"];
@@ -28,7 +29,8 @@ function shareKey(fingerprint: string): number {
  * Make `copies` independent copies of each chosen trajectory. Only untouched work can be overlapped
  * (status new, nobody holds it, not a copy, not overlapped already, not discarded): a person's edits
  * would otherwise leak into the others' starting point. Each copy starts from the trajectory's stored
- * annotation, which for untouched work is the model's output (or its pre-annotation). Admins.
+ * annotation, which for untouched work is the model's output (or its pre-annotation). With `assignees`,
+ * the k-th copy of each goes to the k-th person named, in the same transaction. Admins.
  */
 export async function overlapTrajectories(
   { actor, ...input }: { actor: Actor } & OverlapInput,
@@ -36,6 +38,7 @@ export async function overlapTrajectories(
 ): Promise<OverlapResult> {
   authorize(actor, "trajectory.assign");
   const data = overlapInput.parse(input);
+  const people = await copyTakers(data.assignees, data.copies, prisma);
   return prisma.$transaction(async (tx) => {
     let ids: string[];
     if (data.trajectoryIds) {
@@ -60,8 +63,40 @@ export async function overlapTrajectories(
       ids = fresh.filter((t) => shareKey(t.fingerprint) < data.share).map((t) => t.id);
     }
     const overlapped: OverlapResult["overlapped"] = [];
-    for (const id of ids) overlapped.push({ id, copies: await makeCopies(tx, actor, id, data.copies) });
+    for (const id of ids) {
+      const copies = await makeCopies(tx, actor, id, data.copies);
+      for (const [k, person] of people.entries()) if (person) await giveCopy(tx, actor, copies[k]!, person);
+      overlapped.push({ id, copies });
+    }
     return { overlapped };
+  });
+}
+
+type Taker = { id: string; email: string };
+
+/**
+ * The people named to get the copies, one per copy (null: that copy waits in the pool), each one work
+ * may be given to (lib/server/people). Overlap needs different people: the same person twice is refused.
+ */
+async function copyTakers(emails: (string | null)[] | undefined, copies: number, prisma: Db): Promise<(Taker | null)[]> {
+  if (emails === undefined) return [];
+  const named = emails.filter((e): e is string => e !== null).map((e) => e.trim().toLowerCase());
+  if (emails.length !== copies || new Set(named).size !== named.length) throw appError("unprocessable", "error.overlapPeople", { copies });
+  const takers: (Taker | null)[] = [];
+  for (const email of emails) takers.push(email === null ? null : await assignableByEmail(email.trim().toLowerCase(), prisma));
+  return takers;
+}
+
+/** Give a fresh copy to a person, as an admin's assignment does (no lease: it stays theirs), audited the same way. */
+async function giveCopy(tx: Tx, actor: Actor, copyId: string, person: Taker): Promise<void> {
+  await tx.trajectory.update({ where: { id: copyId }, data: { assigneeId: person.id, leaseUntil: null } });
+  await recordAudit(tx, {
+    actor: auditActor(actor),
+    action: "trajectory.assign",
+    entityType: "trajectory",
+    entityId: copyId,
+    before: { assigneeId: null },
+    after: { assigneeId: person.id, assignee: person.email },
   });
 }
 
