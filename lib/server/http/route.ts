@@ -54,6 +54,8 @@ export type Answer = { status: number; headers: [string, string][]; json: string
 export type RouteHandler = ((req: Request, ctx: RouteContext) => Promise<Response>) & {
   readonly permission: Permission;
   readonly readsBody: boolean;
+  /** The schemas it parses with (tests walk them to send each declared field). */
+  readonly schemas: { readonly params?: Schema; readonly query?: Schema; readonly body?: Schema };
   readonly answer: (req: Request, ctx: RouteContext) => Promise<Answer>;
 };
 
@@ -88,6 +90,36 @@ function parseParams<S extends Schema>(schema: S, raw: unknown): z.output<S> {
 }
 
 const withoutEmpty = (params: URLSearchParams) => Object.fromEntries([...params].filter(([, v]) => v.trim() !== ""));
+
+/** The path of the first string in `value` (a value or a key) holding a NUL, or undefined. */
+function nulAt(value: unknown, at: string[] = []): string[] | undefined {
+  if (typeof value === "string") return value.includes("\0") ? at : undefined;
+  if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) {
+      const found = nulAt(v, [...at, String(i)]);
+      if (found) return found;
+    }
+  } else if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      if (k.includes("\0")) return [...at, k.replaceAll("\0", "\\0")];
+      const found = nulAt(v, [...at, k]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Refuses a query or body holding a NUL anywhere (422 naming the field): PostgreSQL cannot store or
+ * compare text with one, and no field of ours means one, so it is refused here, before any schema or
+ * database sees it, on every route alike.
+ */
+function refuseNul<T>(value: T): T {
+  const at = nulAt(value);
+  if (!at) return value;
+  const field = at.join(".") || "input";
+  throw appError("unprocessable", "error.nulCharacter", { field }, [{ path: field, message: "contains a NUL character" }]);
+}
 
 /**
  * The one way into the API: authenticates (401), refuses cross-site mutations and callers whose
@@ -127,8 +159,8 @@ export function route<
         if (spec.permission !== "signed-in" && !mayAttempt(actor, spec.permission as Action)) authorize(actor, spec.permission as Action);
       }
       const params = spec.params ? parseParams(spec.params, await ctx.params) : undefined;
-      const query = spec.query ? spec.query.parse(withoutEmpty(new URL(req.url).searchParams)) : undefined;
-      const body = spec.body ? spec.body.parse((await readJson(req, { optional: true })) ?? {}) : undefined;
+      const query = spec.query ? spec.query.parse(refuseNul(withoutEmpty(new URL(req.url).searchParams))) : undefined;
+      const body = spec.body ? spec.body.parse(refuseNul((await readJson(req, { optional: true })) ?? {})) : undefined;
       mark("input");
       const result = await spec.handler({ actor, params, query, body, req } as Parameters<typeof spec.handler>[0]);
       mark("handler");
@@ -160,5 +192,10 @@ export function route<
     }
   };
   const handler = async (req: Request, ctx: RouteContext): Promise<Response> => responseOf(await answer(req, ctx));
-  return Object.assign(handler, { permission: spec.permission, readsBody: spec.body !== undefined, answer });
+  return Object.assign(handler, {
+    permission: spec.permission,
+    readsBody: spec.body !== undefined,
+    schemas: { params: spec.params, query: spec.query, body: spec.body },
+    answer,
+  });
 }
