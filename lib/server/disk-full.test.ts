@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, openSync, writeSync, closeSync } from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,6 +25,14 @@ import { BOUNDARY } from "./testing/hostile-uploads";
 
 const isRoot = process.getuid?.() === 0;
 const DISK_FULL = localize({ key: "error.diskFull" }, "en");
+/** The 507 of an upload that could not be written, naming one of the files it carried. */
+const uploadRefused = (...names: string[]) => ({
+  status: 507,
+  error: {
+    code: "insufficient_storage",
+    message: expect.toBeOneOf(names.map((name) => localize({ key: "error.diskFullUpload", vars: { name } }, "en"))),
+  },
+});
 
 type Handler = (req: Request, ctx: never) => Promise<Response>;
 async function call(
@@ -40,7 +48,8 @@ async function call(
     new Request(`http://127.0.0.1:3000${url}`, {
       method,
       headers: { authorization: `Bearer ${token}`, "content-type": type },
-      ...(body ? { body } : {}),
+      // A stream body is sent as it is read (duplex), as the server hands an upload to a route.
+      ...(body ? { body, duplex: "half" } : {}),
     }),
     { params: Promise.resolve(params) } as never,
   );
@@ -83,6 +92,8 @@ describe.skipIf(!isRoot)("a full disk (a 64 MB tmpfs holding the data folder and
   const saved = { url: process.env.DATABASE_URL, data: process.env.STUDIO_DATA_DIR };
 
   const fill = () => fillDisk(filler());
+  /** The upload work folders still in the data folder's tmp. */
+  const uploadsLeft = async () => (await readdir(path.join(mount, "tmp")).catch(() => [])).filter((n) => n.startsWith("upload-"));
 
   const annotation = (text: string, version: number) =>
     JSON.stringify({
@@ -157,9 +168,36 @@ describe.skipIf(!isRoot)("a full disk (a 64 MB tmpfs holding the data folder and
     ]);
     const trajectories = await db.trajectory.count();
     const r = await call(importsRoute, "POST", "/api/imports", token, body, {}, `multipart/form-data; boundary=${BOUNDARY}`);
-    expect(r).toEqual({ status: 507, error: { code: "insufficient_storage", message: DISK_FULL } });
+    expect(r).toEqual(uploadRefused("d.jsonl", "b.png"));
     expect(await db.trajectory.count()).toBe(trajectories);
   });
+
+  it("answers an upload larger than the stream buffers with 507 at once, and leaves no upload folder in tmp", async () => {
+    // Megabytes of image: busboy waits for the file that can no longer be written, so a failed write must end the read.
+    const body = Buffer.concat([
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="format"\r\n\r\nui-s1\r\n`),
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="d.jsonl"\r\n\r\n`),
+      Buffer.from(
+        `${JSON.stringify({ goal: "Big", steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "c.png" }] })}\n`,
+      ),
+      Buffer.from(`\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="c.png"\r\n\r\n`),
+      randomBytes(8 * 1024 * 1024),
+      Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+    ]);
+    // Sent in 64 KB chunks, as a browser's upload arrives through the server (not as one buffer).
+    let at = 0;
+    const chunked = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (at >= body.length) return c.close();
+        c.enqueue(new Uint8Array(body.subarray(at, at + 64 * 1024)));
+        at += 64 * 1024;
+      },
+    });
+    const answered = call(importsRoute, "POST", "/api/imports", token, chunked, {}, `multipart/form-data; boundary=${BOUNDARY}`);
+    const noAnswer = new Promise<string>((resolve) => setTimeout(() => resolve("no answer after 20 s"), 20_000).unref());
+    expect(await Promise.race([answered, noAnswer])).toEqual(uploadRefused("d.jsonl", "c.png"));
+    expect(await uploadsLeft()).toEqual([]);
+  }, 30_000);
 
   it("answers an export with 507 in words", async () => {
     const r = await call(exportsRoute, "POST", "/api/exports", token, JSON.stringify({ status: "all" }));
@@ -173,8 +211,9 @@ describe.skipIf(!isRoot)("a full disk (a 64 MB tmpfs holding the data folder and
     expect(original.status).toBe(200);
   });
 
-  it("works again once space is freed", async () => {
+  it("works again once space is freed, with nothing left in tmp", async () => {
     await rm(filler());
+    expect(await uploadsLeft()).toEqual([]);
     const current = await db.step.findUniqueOrThrow({ where: { id: stepId } });
     const r = await call(stepRoute, "PUT", `/api/steps/${stepId}/annotation`, token, annotation("after", current.version), { id: stepId });
     expect(r.status).toBe(200);
