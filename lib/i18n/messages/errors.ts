@@ -118,7 +118,8 @@ const en = {
   "error.zipTooBig": "The zip expands to {size} (at most {max} is accepted); nothing was extracted. Split it, or check it is not damaged.",
   "error.zipExpandsTooMuch":
     "The zip expands to {size} ({times} times its own size; a zip of {zipSize} may expand to {allowed}); nothing was extracted. Split it, or check it is not damaged.",
-  "error.zipNoSpace": "The zip expands to {size} but the server has {free} free; nothing was extracted.",
+  "error.zipNoSpace":
+    "The zip expands to {size}, and the server keeps {reserve} of its disk free for other work (STUDIO_IMPORT_DISK_RESERVE_MB), but it has only {free} free; nothing was extracted. Free space, or ask the administrator to lower the reserve.",
   "error.zipEntryDamaged": 'The zip entry "{name}" is damaged or larger than it declares ({detail}); it was refused.',
   "error.reviewStepSavedNow": "Step {n} was saved by someone else a moment ago; reload before deciding.",
   "error.reviewStepConflict":
@@ -285,7 +286,8 @@ const zh: Catalogue<typeof en> = {
   "error.zipTooBig": "该 zip 解压后为 {size}（至多接受 {max}）；未解压任何内容。请拆分它，或检查它是否损坏。",
   "error.zipExpandsTooMuch":
     "该 zip 解压后为 {size}（是其自身大小的 {times} 倍；{zipSize} 的 zip 至多可解压为 {allowed}）；未解压任何内容。请拆分它，或检查它是否损坏。",
-  "error.zipNoSpace": "该 zip 解压后为 {size}，但服务器只剩 {free} 可用空间；未解压任何内容。",
+  "error.zipNoSpace":
+    "该 zip 解压后为 {size}，服务器需为其他工作保留 {reserve} 磁盘空间（STUDIO_IMPORT_DISK_RESERVE_MB），但只剩 {free} 可用空间；未解压任何内容。请释放空间，或请管理员调低保留值。",
   "error.zipEntryDamaged": "zip 条目“{name}”已损坏或比其声明的更大（{detail}）；已拒绝。",
   "error.reviewStepSavedNow": "第 {n} 步刚刚被他人保存；请刷新后再做决定。",
   "error.reviewStepConflict": "第 {n} 步在你打开后已被他人保存（当前版本 {now}，你的版本 {yours}）；请刷新后再做决定。",
