@@ -50,6 +50,8 @@ const en = {
     "The request body is over the limit of {limit} bytes. Field limits (characters): thought {thought}, each thought part {thoughtPart}, clear action {clearAction}, comment {comment}.",
   "error.requestUnreadable": "The request could not be read: {detail}",
   "error.diskFull": "The server's disk is full, so this was not saved. Ask the administrator to free space or add disk, then try again.",
+  "error.storeUnreachable":
+    "The screenshot store ({store}) cannot be reached, so this could not be done. Ask the administrator to check that it is running and reachable from the studio (STUDIO_S3_ENDPOINT), then try again.",
   "error.diskFullUpload":
     "The server's disk is full, so the upload could not be received: writing {name} failed. Nothing of it was kept. Ask the administrator to free space or add disk, then try again.",
   "error.stepNotInTrajectory": "Step {step} is not a step of trajectory {id}.",
@@ -221,6 +223,8 @@ const zh: Catalogue<typeof en> = {
     "请求内容超过上限 {limit} 字节。字段上限（字符）：思考 {thought}，思考的每一部分 {thoughtPart}，清晰动作 {clearAction}，评论 {comment}。",
   "error.requestUnreadable": "无法读取此请求：{detail}",
   "error.diskFull": "服务器磁盘已满，此项未能保存。请联系管理员释放空间或扩容后重试。",
+  "error.storeUnreachable":
+    "无法连接截图存储（{store}），此操作未能完成。请联系管理员确认它正在运行且工作室可以访问（STUDIO_S3_ENDPOINT），然后重试。",
   "error.diskFullUpload": "服务器磁盘已满，上传未能接收：写入 {name} 时失败。上传内容均未保留。请联系管理员释放空间或扩容后重试。",
   "error.stepNotInTrajectory": "步骤 {step} 不属于轨迹 {id}。",
   "error.snapshotEmpty": "“{name}”没有可收入的内容：没有轨迹符合筛选条件。",
