@@ -17,6 +17,8 @@ import { localize } from "@/lib/i18n";
 import { CLI_ACTOR } from "./people/audit";
 import { createDb, type Db } from "./db";
 import { importFile } from "./import";
+import { runImportJob } from "./import/jobs";
+import { readStoredError } from "./http/stored-message";
 import { migrate } from "./db/migrate";
 import { createUser } from "./people";
 import { createToken } from "./people/tokens";
@@ -25,6 +27,7 @@ import { BOUNDARY } from "./testing/hostile-uploads";
 
 const isRoot = process.getuid?.() === 0;
 const DISK_FULL = localize({ key: "error.diskFull" }, "en");
+const EXPORT_DISK_FULL = localize({ key: "error.diskFullExport" }, "en");
 /** The 507 of an upload that could not be written, naming one of the files it carried. */
 const uploadRefused = (...names: string[]) => ({
   status: 507,
@@ -201,7 +204,7 @@ describe.skipIf(!isRoot)("a full disk (a 64 MB tmpfs holding the data folder and
 
   it("answers an export with 507 in words", async () => {
     const r = await call(exportsRoute, "POST", "/api/exports", token, JSON.stringify({ status: "all" }));
-    expect(r).toEqual({ status: 507, error: { code: "insufficient_storage", message: DISK_FULL } });
+    expect(r).toEqual({ status: 507, error: { code: "insufficient_storage", message: EXPORT_DISK_FULL } });
   });
 
   it("answers a screenshot's display variant with 507 in words; the original is still served", async () => {
@@ -252,7 +255,27 @@ describe.skipIf(!isRoot)("a full data folder beside a database that still has ro
 
   it("answers an export with 507 at once, and records no job that would fail later", async () => {
     const r = await call(exportsRoute, "POST", "/api/exports", token, JSON.stringify({ status: "all" }));
-    expect(r).toEqual({ status: 507, error: { code: "insufficient_storage", message: DISK_FULL } });
+    expect(r).toEqual({ status: 507, error: { code: "insufficient_storage", message: EXPORT_DISK_FULL } });
     expect(await db.exportJob.count()).toBe(0);
+  });
+
+  it("fails an import job whose screenshots cannot be written with words naming the import", async () => {
+    const src = mkdtempSync(path.join(os.tmpdir(), "full-import-src-"));
+    await writeFile(path.join(src, "big.png"), await blankPng(1080, 2400, "#336699"));
+    await writeFile(
+      path.join(src, "d.jsonl"),
+      `${JSON.stringify({ goal: "Open Gmail", steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "big.png" }] })}\n`,
+    );
+    const failed = await runImportJob({
+      file: path.join(src, "d.jsonl"),
+      format: "ui-s1",
+      screenshotsDir: src,
+      actor: CLI_ACTOR,
+      db,
+    }).catch((e: unknown) => e);
+    expect(failed).toMatchObject({ code: "ENOSPC" });
+    const job = await db.importJob.findFirstOrThrow({ where: { state: "failed" } });
+    expect(readStoredError(job.error).error).toBe(localize({ key: "error.diskFullImport" }, "en"));
+    expect(await db.trajectory.count()).toBe(0);
   });
 });

@@ -52,6 +52,10 @@ const en = {
   "error.diskFull": "The server's disk is full, so this was not saved. Ask the administrator to free space or add disk, then try again.",
   "error.storeUnreachable":
     "The screenshot store ({store}) cannot be reached, so this could not be done. Ask the administrator to check that it is running and reachable from the studio (STUDIO_S3_ENDPOINT), then try again.",
+  "error.diskFullExport":
+    "The server's disk is full, so the export could not be written; its partial folder was removed. Ask the administrator to free space or add disk, then try again.",
+  "error.diskFullImport":
+    "The server's disk is full, so the import could not be written; nothing was imported. Ask the administrator to free space or add disk, then try again.",
   "error.diskFullUpload":
     "The server's disk is full, so the upload could not be received: writing {name} failed. Nothing of it was kept. Ask the administrator to free space or add disk, then try again.",
   "error.stepNotInTrajectory": "Step {step} is not a step of trajectory {id}.",
@@ -225,6 +229,8 @@ const zh: Catalogue<typeof en> = {
   "error.diskFull": "服务器磁盘已满，此项未能保存。请联系管理员释放空间或扩容后重试。",
   "error.storeUnreachable":
     "无法连接截图存储（{store}），此操作未能完成。请联系管理员确认它正在运行且工作室可以访问（STUDIO_S3_ENDPOINT），然后重试。",
+  "error.diskFullExport": "服务器磁盘已满，导出未能写入；其未完成的文件夹已删除。请联系管理员释放空间或扩容后重试。",
+  "error.diskFullImport": "服务器磁盘已满，导入未能写入；未导入任何内容。请联系管理员释放空间或扩容后重试。",
   "error.diskFullUpload": "服务器磁盘已满，上传未能接收：写入 {name} 时失败。上传内容均未保留。请联系管理员释放空间或扩容后重试。",
   "error.stepNotInTrajectory": "步骤 {step} 不属于轨迹 {id}。",
   "error.snapshotEmpty": "“{name}”没有可收入的内容：没有轨迹符合筛选条件。",
