@@ -168,6 +168,17 @@ describe.skipIf(!hasPostgres)("NUL in any field of any route, on PostgreSQL", ()
     expect(await send("eval/compare", "GET", {}, "?a=x%00&b=y")).toEqual(refusal("a"));
     expect(await send("eval/runs/[id]/failures", "GET", { id: "run-1" }, "?app=Gm%00ail")).toEqual(refusal("app"));
     expect(await send("eval/runs/[id]/failures", "GET", { id: "run-1" }, "?action=cl%00ick")).toEqual(refusal("action"));
+    // The sign-in, better-auth's route behind the studio's door, declares no schema of ours: its fields are refused too.
+    const signIn = (await loadRoute("auth/[...all]")).POST!;
+    const res = await signIn(
+      new Request("http://127.0.0.1:3000/api/auth/sign-in/email", {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: "http://127.0.0.1:3000" },
+        body: JSON.stringify({ email: "admin\0@example.com", password: "password-123" }),
+      }),
+      { params: Promise.resolve({ all: ["sign-in", "email"] }) as never },
+    );
+    expect({ status: res.status, body: await res.json() }).toEqual(refusal("email"));
     // Without the NUL the same requests reach the use case and are answered in its words.
     expect((await send("eval/compare", "GET", {}, "?a=x&b=y")).status).toBe(404);
   });

@@ -4,6 +4,7 @@ import { discardBody } from "./body";
 import { appError } from "./errors";
 import { actorLocale, assertSameOrigin, errorResponse, readJson, requestLocale } from "./index";
 import { authorize, requireActor } from "../fast/session";
+import { refuseNul } from "./nul";
 import { isFromStore } from "./stored";
 import { env } from "../env";
 
@@ -90,36 +91,6 @@ function parseParams<S extends Schema>(schema: S, raw: unknown): z.output<S> {
 }
 
 const withoutEmpty = (params: URLSearchParams) => Object.fromEntries([...params].filter(([, v]) => v.trim() !== ""));
-
-/** The path of the first string in `value` (a value or a key) holding a NUL, or undefined. */
-function nulAt(value: unknown, at: string[] = []): string[] | undefined {
-  if (typeof value === "string") return value.includes("\0") ? at : undefined;
-  if (Array.isArray(value)) {
-    for (const [i, v] of value.entries()) {
-      const found = nulAt(v, [...at, String(i)]);
-      if (found) return found;
-    }
-  } else if (value && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) {
-      if (k.includes("\0")) return [...at, k.replaceAll("\0", "\\0")];
-      const found = nulAt(v, [...at, k]);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
-
-/**
- * Refuses a query or body holding a NUL anywhere (422 naming the field): PostgreSQL cannot store or
- * compare text with one, and no field of ours means one, so it is refused here, before any schema or
- * database sees it, on every route alike.
- */
-function refuseNul<T>(value: T): T {
-  const at = nulAt(value);
-  if (!at) return value;
-  const field = at.join(".") || "input";
-  throw appError("unprocessable", "error.nulCharacter", { field }, [{ path: field, message: "contains a NUL character" }]);
-}
 
 /**
  * The one way into the API: authenticates (401), refuses cross-site mutations and callers whose
