@@ -4,6 +4,7 @@
 // declares (every query parameter, every string of the body, nested ones included), not from a list.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
+import { REFUSED_CHARACTER_MESSAGE } from "@/lib/domain/limits";
 import { localize } from "@/lib/i18n";
 import type { RouteHandler as Declared } from "./http/route";
 import { hasPostgres, startPostgres } from "./testing/postgres";
@@ -118,7 +119,7 @@ describe.skipIf(!hasPostgres)("NUL in any field of any route, on PostgreSQL", ()
       error: {
         code: "unprocessable",
         message: localize({ key: "error.nulCharacter", vars: { field } }, "en"),
-        issues: [{ path: field, message: "contains a NUL character" }],
+        issues: [{ path: field, message: REFUSED_CHARACTER_MESSAGE }],
       },
     },
   });

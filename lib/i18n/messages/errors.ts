@@ -42,7 +42,7 @@ const en = {
   "error.trajectoryConflictNow": "This trajectory was saved by someone else a moment ago.",
   "error.screenshotUndecodable": "Screenshot {sha}… does not decode as an image; import it again from a good copy.",
   "error.pathParam": "Nothing is found at this address: its {field} {problem}.",
-  "error.nulCharacter": "{field} contains a NUL character (\\0), which the studio cannot store. Remove it and send again.",
+  "error.nulCharacter": "{field}: must not contain the NUL character (\\u0000)",
   // Requests the server could not take (lib/server/http/body.ts, server/api-lane.ts).
   "error.bodyTooLarge":
     "The request body is {bytes} bytes; over the limit of {limit} bytes. Field limits (characters): thought {thought}, each thought part {thoughtPart}, clear action {clearAction}, comment {comment}.",
@@ -220,7 +220,7 @@ const zh: Catalogue<typeof en> = {
   "error.trajectoryConflictNow": "此轨迹刚刚被他人保存。",
   "error.screenshotUndecodable": "截图 {sha}… 无法解码为图像；请用完好的文件重新导入。",
   "error.pathParam": "此地址下没有内容：其 {field} {problem}。",
-  "error.nulCharacter": "{field} 含有 NUL 字符（\\0），工作室无法保存。请删除后重新发送。",
+  "error.nulCharacter": "{field}：不得包含 NUL 字符（\\u0000）",
   "error.bodyTooLarge":
     "请求内容为 {bytes} 字节，超过上限 {limit} 字节。字段上限（字符）：思考 {thought}，思考的每一部分 {thoughtPart}，清晰动作 {clearAction}，评论 {comment}。",
   "error.bodyOverLimit":

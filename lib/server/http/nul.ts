@@ -1,4 +1,5 @@
 // NUL (U+0000) in what a caller sends: refused in one place for every route, before any schema or database sees it.
+import { REFUSED_CHARACTER_MESSAGE } from "@/lib/domain/limits";
 import { appError } from "./errors";
 
 /** The path of the first string in `value` (a value or a key) holding a NUL, or undefined. */
@@ -28,5 +29,5 @@ export function refuseNul<T>(value: T): T {
   const at = nulAt(value);
   if (!at) return value;
   const field = at.join(".") || "input";
-  throw appError("unprocessable", "error.nulCharacter", { field }, [{ path: field, message: "contains a NUL character" }]);
+  throw appError("unprocessable", "error.nulCharacter", { field }, [{ path: field, message: REFUSED_CHARACTER_MESSAGE }]);
 }
