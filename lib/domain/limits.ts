@@ -62,6 +62,12 @@ export const LIMITS = {
   screenshotSide: 16_383,
   /** A screenshot's width x height, in pixels (decoding one holds 4 bytes per pixel; a 4K screen is 8.3 million). */
   screenshotPixels: 40_000_000,
+  /**
+   * A model's answer as the studio keeps it (a suggestion's raw text, an evaluation step's response): cut
+   * to this many characters. A real answer (a thought, an action, one tool call) is a few hundred; an
+   * endpoint that runs on for megabytes must not grow a run's failures list by megabytes per step.
+   */
+  modelAnswer: 20_000,
   /** How deep the JSON of one imported line may nest (arrays and objects): a trajectory needs about 10. */
   jsonDepth: 64,
 } as const;

@@ -5,7 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, openSync, writeSync, closeSync } from "node:fs";
-import { mkdir, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,6 +17,8 @@ import { localize } from "@/lib/i18n";
 import { CLI_ACTOR } from "./people/audit";
 import { createDb, type Db } from "./db";
 import { importFile } from "./import";
+import { runImportJob } from "./import/jobs";
+import { readStoredError } from "./http/stored-message";
 import { migrate } from "./db/migrate";
 import { createUser } from "./people";
 import { createToken } from "./people/tokens";
@@ -25,6 +27,15 @@ import { BOUNDARY } from "./testing/hostile-uploads";
 
 const isRoot = process.getuid?.() === 0;
 const DISK_FULL = localize({ key: "error.diskFull" }, "en");
+const EXPORT_DISK_FULL = localize({ key: "error.diskFullExport" }, "en");
+/** The 507 of an upload that could not be written, naming one of the files it carried. */
+const uploadRefused = (...names: string[]) => ({
+  status: 507,
+  error: {
+    code: "insufficient_storage",
+    message: expect.toBeOneOf(names.map((name) => localize({ key: "error.diskFullUpload", vars: { name } }, "en"))),
+  },
+});
 
 type Handler = (req: Request, ctx: never) => Promise<Response>;
 async function call(
@@ -40,7 +51,8 @@ async function call(
     new Request(`http://127.0.0.1:3000${url}`, {
       method,
       headers: { authorization: `Bearer ${token}`, "content-type": type },
-      ...(body ? { body } : {}),
+      // A stream body is sent as it is read (duplex), as the server hands an upload to a route.
+      ...(body ? { body, duplex: "half" } : {}),
     }),
     { params: Promise.resolve(params) } as never,
   );
@@ -83,6 +95,8 @@ describe.skipIf(!isRoot)("a full disk (a 64 MB tmpfs holding the data folder and
   const saved = { url: process.env.DATABASE_URL, data: process.env.STUDIO_DATA_DIR };
 
   const fill = () => fillDisk(filler());
+  /** The upload work folders still in the data folder's tmp. */
+  const uploadsLeft = async () => (await readdir(path.join(mount, "tmp")).catch(() => [])).filter((n) => n.startsWith("upload-"));
 
   const annotation = (text: string, version: number) =>
     JSON.stringify({
@@ -157,13 +171,40 @@ describe.skipIf(!isRoot)("a full disk (a 64 MB tmpfs holding the data folder and
     ]);
     const trajectories = await db.trajectory.count();
     const r = await call(importsRoute, "POST", "/api/imports", token, body, {}, `multipart/form-data; boundary=${BOUNDARY}`);
-    expect(r).toEqual({ status: 507, error: { code: "insufficient_storage", message: DISK_FULL } });
+    expect(r).toEqual(uploadRefused("d.jsonl", "b.png"));
     expect(await db.trajectory.count()).toBe(trajectories);
   });
 
+  it("answers an upload larger than the stream buffers with 507 at once, and leaves no upload folder in tmp", async () => {
+    // Megabytes of image: busboy waits for the file that can no longer be written, so a failed write must end the read.
+    const body = Buffer.concat([
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="format"\r\n\r\nui-s1\r\n`),
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="d.jsonl"\r\n\r\n`),
+      Buffer.from(
+        `${JSON.stringify({ goal: "Big", steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "c.png" }] })}\n`,
+      ),
+      Buffer.from(`\r\n--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="c.png"\r\n\r\n`),
+      randomBytes(8 * 1024 * 1024),
+      Buffer.from(`\r\n--${BOUNDARY}--\r\n`),
+    ]);
+    // Sent in 64 KB chunks, as a browser's upload arrives through the server (not as one buffer).
+    let at = 0;
+    const chunked = new ReadableStream<Uint8Array>({
+      pull(c) {
+        if (at >= body.length) return c.close();
+        c.enqueue(new Uint8Array(body.subarray(at, at + 64 * 1024)));
+        at += 64 * 1024;
+      },
+    });
+    const answered = call(importsRoute, "POST", "/api/imports", token, chunked, {}, `multipart/form-data; boundary=${BOUNDARY}`);
+    const noAnswer = new Promise<string>((resolve) => setTimeout(() => resolve("no answer after 20 s"), 20_000).unref());
+    expect(await Promise.race([answered, noAnswer])).toEqual(uploadRefused("d.jsonl", "c.png"));
+    expect(await uploadsLeft()).toEqual([]);
+  }, 30_000);
+
   it("answers an export with 507 in words", async () => {
     const r = await call(exportsRoute, "POST", "/api/exports", token, JSON.stringify({ status: "all" }));
-    expect(r).toEqual({ status: 507, error: { code: "insufficient_storage", message: DISK_FULL } });
+    expect(r).toEqual({ status: 507, error: { code: "insufficient_storage", message: EXPORT_DISK_FULL } });
   });
 
   it("answers a screenshot's display variant with 507 in words; the original is still served", async () => {
@@ -173,8 +214,9 @@ describe.skipIf(!isRoot)("a full disk (a 64 MB tmpfs holding the data folder and
     expect(original.status).toBe(200);
   });
 
-  it("works again once space is freed", async () => {
+  it("works again once space is freed, with nothing left in tmp", async () => {
     await rm(filler());
+    expect(await uploadsLeft()).toEqual([]);
     const current = await db.step.findUniqueOrThrow({ where: { id: stepId } });
     const r = await call(stepRoute, "PUT", `/api/steps/${stepId}/annotation`, token, annotation("after", current.version), { id: stepId });
     expect(r.status).toBe(200);
@@ -213,7 +255,27 @@ describe.skipIf(!isRoot)("a full data folder beside a database that still has ro
 
   it("answers an export with 507 at once, and records no job that would fail later", async () => {
     const r = await call(exportsRoute, "POST", "/api/exports", token, JSON.stringify({ status: "all" }));
-    expect(r).toEqual({ status: 507, error: { code: "insufficient_storage", message: DISK_FULL } });
+    expect(r).toEqual({ status: 507, error: { code: "insufficient_storage", message: EXPORT_DISK_FULL } });
     expect(await db.exportJob.count()).toBe(0);
+  });
+
+  it("fails an import job whose screenshots cannot be written with words naming the import", async () => {
+    const src = mkdtempSync(path.join(os.tmpdir(), "full-import-src-"));
+    await writeFile(path.join(src, "big.png"), await blankPng(1080, 2400, "#336699"));
+    await writeFile(
+      path.join(src, "d.jsonl"),
+      `${JSON.stringify({ goal: "Open Gmail", steps: [{ action_content: { action: "open", text: "Gmail" }, screenshot: "big.png" }] })}\n`,
+    );
+    const failed = await runImportJob({
+      file: path.join(src, "d.jsonl"),
+      format: "ui-s1",
+      screenshotsDir: src,
+      actor: CLI_ACTOR,
+      db,
+    }).catch((e: unknown) => e);
+    expect(failed).toMatchObject({ code: "ENOSPC" });
+    const job = await db.importJob.findFirstOrThrow({ where: { state: "failed" } });
+    expect(readStoredError(job.error).error).toBe(localize({ key: "error.diskFullImport" }, "en"));
+    expect(await db.trajectory.count()).toBe(0);
   });
 });

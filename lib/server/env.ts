@@ -49,6 +49,11 @@ export const ENV_VARS = {
     doc: "Screenshots, exports and the default SQLite file (default ./data).",
     example: "./data",
   },
+  STUDIO_IMPORT_DISK_RESERVE_MB: {
+    group: "Database and files",
+    schema: whole(0, 10_000_000),
+    doc: "Space (MB) a zip import must leave free on the data folder's disk once extracted; a zip needing more is refused, naming it (default 512).",
+  },
   STUDIO_S3_BUCKET: {
     group: "Screenshot store (S3-compatible)",
     schema: text(63),

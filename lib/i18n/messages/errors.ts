@@ -42,6 +42,7 @@ const en = {
   "error.trajectoryConflictNow": "This trajectory was saved by someone else a moment ago.",
   "error.screenshotUndecodable": "Screenshot {sha}… does not decode as an image; import it again from a good copy.",
   "error.pathParam": "Nothing is found at this address: its {field} {problem}.",
+  "error.nulCharacter": "{field}: must not contain the NUL character (\\u0000)",
   // Requests the server could not take (lib/server/http/body.ts, server/api-lane.ts).
   "error.bodyTooLarge":
     "The request body is {bytes} bytes; over the limit of {limit} bytes. Field limits (characters): thought {thought}, each thought part {thoughtPart}, clear action {clearAction}, comment {comment}.",
@@ -49,6 +50,14 @@ const en = {
     "The request body is over the limit of {limit} bytes. Field limits (characters): thought {thought}, each thought part {thoughtPart}, clear action {clearAction}, comment {comment}.",
   "error.requestUnreadable": "The request could not be read: {detail}",
   "error.diskFull": "The server's disk is full, so this was not saved. Ask the administrator to free space or add disk, then try again.",
+  "error.storeUnreachable":
+    "The screenshot store ({store}) cannot be reached, so this could not be done. Ask the administrator to check that it is running and reachable from the studio (STUDIO_S3_ENDPOINT), then try again.",
+  "error.diskFullExport":
+    "The server's disk is full, so the export could not be written; its partial folder was removed. Ask the administrator to free space or add disk, then try again.",
+  "error.diskFullImport":
+    "The server's disk is full, so the import could not be written; nothing was imported. Ask the administrator to free space or add disk, then try again.",
+  "error.diskFullUpload":
+    "The server's disk is full, so the upload could not be received: writing {name} failed. Nothing of it was kept. Ask the administrator to free space or add disk, then try again.",
   "error.stepNotInTrajectory": "Step {step} is not a step of trajectory {id}.",
   "error.snapshotEmpty": "Nothing to take into “{name}”: no trajectory matches the filter.",
   "error.snapshotWrongStatus": "Trajectory {id} is “{status}”; this takes only “{wanted}” work.",
@@ -116,7 +125,8 @@ const en = {
   "error.zipTooBig": "The zip expands to {size} (at most {max} is accepted); nothing was extracted. Split it, or check it is not damaged.",
   "error.zipExpandsTooMuch":
     "The zip expands to {size} ({times} times its own size; a zip of {zipSize} may expand to {allowed}); nothing was extracted. Split it, or check it is not damaged.",
-  "error.zipNoSpace": "The zip expands to {size} but the server has {free} free; nothing was extracted.",
+  "error.zipNoSpace":
+    "The zip expands to {size}, and the server keeps {reserve} of its disk free for other work (STUDIO_IMPORT_DISK_RESERVE_MB), but it has only {free} free; nothing was extracted. Free space, or ask the administrator to lower the reserve.",
   "error.zipEntryDamaged": 'The zip entry "{name}" is damaged or larger than it declares ({detail}); it was refused.',
   "error.reviewStepSavedNow": "Step {n} was saved by someone else a moment ago; reload before deciding.",
   "error.reviewStepConflict":
@@ -212,12 +222,18 @@ const zh: Catalogue<typeof en> = {
   "error.trajectoryConflictNow": "此轨迹刚刚被他人保存。",
   "error.screenshotUndecodable": "截图 {sha}… 无法解码为图像；请用完好的文件重新导入。",
   "error.pathParam": "此地址下没有内容：其 {field} {problem}。",
+  "error.nulCharacter": "{field}：不得包含 NUL 字符（\\u0000）",
   "error.bodyTooLarge":
     "请求内容为 {bytes} 字节，超过上限 {limit} 字节。字段上限（字符）：思考 {thought}，思考的每一部分 {thoughtPart}，清晰动作 {clearAction}，评论 {comment}。",
   "error.bodyOverLimit":
     "请求内容超过上限 {limit} 字节。字段上限（字符）：思考 {thought}，思考的每一部分 {thoughtPart}，清晰动作 {clearAction}，评论 {comment}。",
   "error.requestUnreadable": "无法读取此请求：{detail}",
   "error.diskFull": "服务器磁盘已满，此项未能保存。请联系管理员释放空间或扩容后重试。",
+  "error.storeUnreachable":
+    "无法连接截图存储（{store}），此操作未能完成。请联系管理员确认它正在运行且工作室可以访问（STUDIO_S3_ENDPOINT），然后重试。",
+  "error.diskFullExport": "服务器磁盘已满，导出未能写入；其未完成的文件夹已删除。请联系管理员释放空间或扩容后重试。",
+  "error.diskFullImport": "服务器磁盘已满，导入未能写入；未导入任何内容。请联系管理员释放空间或扩容后重试。",
+  "error.diskFullUpload": "服务器磁盘已满，上传未能接收：写入 {name} 时失败。上传内容均未保留。请联系管理员释放空间或扩容后重试。",
   "error.stepNotInTrajectory": "步骤 {step} 不属于轨迹 {id}。",
   "error.snapshotEmpty": "“{name}”没有可收入的内容：没有轨迹符合筛选条件。",
   "error.snapshotWrongStatus": "轨迹 {id} 的状态为“{status}”；此处只收“{wanted}”的工作。",
@@ -283,7 +299,8 @@ const zh: Catalogue<typeof en> = {
   "error.zipTooBig": "该 zip 解压后为 {size}（至多接受 {max}）；未解压任何内容。请拆分它，或检查它是否损坏。",
   "error.zipExpandsTooMuch":
     "该 zip 解压后为 {size}（是其自身大小的 {times} 倍；{zipSize} 的 zip 至多可解压为 {allowed}）；未解压任何内容。请拆分它，或检查它是否损坏。",
-  "error.zipNoSpace": "该 zip 解压后为 {size}，但服务器只剩 {free} 可用空间；未解压任何内容。",
+  "error.zipNoSpace":
+    "该 zip 解压后为 {size}，服务器需为其他工作保留 {reserve} 磁盘空间（STUDIO_IMPORT_DISK_RESERVE_MB），但只剩 {free} 可用空间；未解压任何内容。请释放空间，或请管理员调低保留值。",
   "error.zipEntryDamaged": "zip 条目“{name}”已损坏或比其声明的更大（{detail}）；已拒绝。",
   "error.reviewStepSavedNow": "第 {n} 步刚刚被他人保存；请刷新后再做决定。",
   "error.reviewStepConflict": "第 {n} 步在你打开后已被他人保存（当前版本 {now}，你的版本 {yours}）；请刷新后再做决定。",

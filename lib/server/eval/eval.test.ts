@@ -8,6 +8,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LIMITS } from "@/lib/domain/limits";
 import { framePair, QWEN_MAX_PIXELS, toResizedPoint, type Point } from "@/lib/domain/geometry";
 import type { Actor } from "@/lib/domain/permissions";
 import { runBridge } from "@/lib/bridge/cli";
@@ -338,4 +339,23 @@ describe("studio eval (the command line)", () => {
     expect(out.indexOf("regression")).toBeLessThan(out.indexOf("fixed"));
     await expect(runEval(["run", "--set", "smoke"], io, core)).rejects.toThrow(/--endpoint/);
   });
+});
+
+describe("an endpoint that answers megabytes", () => {
+  it("has each answer cut at LIMITS.modelAnswer characters, as suggestions are: the failures list stays small", async () => {
+    // 3,670,016 characters per step, as the fault-injection round's endpoint answered.
+    const huge = `I cannot decide. ${"x".repeat(3_670_016)}`;
+    fake.setResponder((req) => (req.model === "runaway" ? huge : scripted(req)));
+    await saveEvalEndpoint({ caller: admin, name: "runaway", baseUrl: fake.baseUrl, model: "runaway" }, db);
+    const { id } = await startEvalRun({ caller: admin, set: "smoke", endpoint: "runaway" }, db);
+    await waitForEvalRun(id);
+    const run = await getEvalRun({ caller: admin, id }, db);
+    expect(run).toMatchObject({ state: "succeeded", error: null, progress: { done: 7, total: 7 } });
+    const stored = await db.evalStep.findMany({ where: { runId: id }, select: { response: true } });
+    expect(stored.map((s) => s.response)).toEqual(Array(7).fill(huge.slice(0, LIMITS.modelAnswer)));
+    const failures = await evalFailures({ caller: admin, id }, db);
+    expect(failures).toHaveLength(7);
+    expect(failures.every((f) => f.response === huge.slice(0, LIMITS.modelAnswer))).toBe(true);
+    expect(JSON.stringify(failures).length).toBeLessThan(8 * LIMITS.modelAnswer);
+  }, 60_000);
 });

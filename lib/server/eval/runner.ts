@@ -9,6 +9,7 @@ import {
   type EvalFrame,
   type EvalSample,
 } from "@/lib/domain/eval";
+import { LIMITS } from "@/lib/domain/limits";
 import { rewardFor, type RewardRule } from "@/lib/domain/rewards";
 import type { CanonicalTrajectory } from "@/lib/domain/trajectory";
 import { SYSTEM_ACTOR } from "../people/audit";
@@ -117,10 +118,12 @@ async function run(prisma: Db, id: string, signal: AbortSignal, me: string): Pro
       signal: callSignal,
     });
     if (callSignal.aborted) return;
-    const r = rewardFor(rule, answer.text, sample.groundTruth);
+    // Kept, scored and listed as the suggestions keep theirs: cut at LIMITS.modelAnswer characters.
+    const text = answer.text.slice(0, LIMITS.modelAnswer);
+    const r = rewardFor(rule, text, sample.groundTruth);
     // A harmful step the model does not repeat is no failure: only non-harmful steps are named.
-    const failure = sample.annotation === "HARMFUL" ? null : failureKind(r, sample.groundTruth, answer.text);
-    const predicted = answerCallInOriginal(answer.text, frame.coords, sample.frames);
+    const failure = sample.annotation === "HARMFUL" ? null : failureKind(r, sample.groundTruth, text);
+    const predicted = answerCallInOriginal(text, frame.coords, sample.frames);
     await prisma.$transaction([
       prisma.evalStep.upsert({
         where: { runId_trajectoryId_stepIndex: { runId: id, trajectoryId: trajectory.id!, stepIndex: sample.step.index } },
@@ -132,7 +135,7 @@ async function run(prisma: Db, id: string, signal: AbortSignal, me: string): Pro
           app: trajectory.app,
           gtAction: sample.groundTruth.gt_action.action,
           predictedAction: predicted?.action ?? null,
-          response: answer.text,
+          response: text,
           extractMatch: r.extractMatch,
           typeMatch: r.typeMatch,
           hit: r.hit,

@@ -85,7 +85,7 @@ async function launch(
       } catch (e) {
         await job.stop();
         // A full disk is said in words (the operator frees space); anything else unexpected is logged.
-        const known = diskFullOr(e);
+        const known = diskFullOr(e, { key: "error.diskFullExport" });
         const error = storeMessage(storedMessageOf(known, "job.exportFailed"));
         if (!(e instanceof AppError)) console.error(`export ${spec.id} failed`, e);
         await prisma.exportJob
@@ -137,7 +137,7 @@ async function proveRoom(dir: string): Promise<void> {
     await mkdir(dir, { recursive: true });
     await writeFile(probe, Buffer.alloc(64 * 1024));
   } catch (e) {
-    throw diskFullOr(e);
+    throw diskFullOr(e, { key: "error.diskFullExport" });
   } finally {
     await rm(probe, { force: true }).catch(() => undefined);
   }

@@ -86,7 +86,7 @@ export function isDiskFull(e: unknown): boolean {
   return false;
 }
 
-/** A disk-full error in words (507), or `e` as it was. */
-export function diskFullOr(e: unknown): unknown {
-  return !(e instanceof AppError) && isDiskFull(e) ? appError("insufficient_storage", "error.diskFull") : e;
+/** A disk-full error in words (507), naming what was being written where the caller knows (`what`), or `e` as it was. */
+export function diskFullOr(e: unknown, what: MessageRef = { key: "error.diskFull" }): unknown {
+  return !(e instanceof AppError) && isDiskFull(e) ? appError("insufficient_storage", what.key, what.vars) : e;
 }

@@ -4,6 +4,7 @@ import { discardBody } from "./body";
 import { appError } from "./errors";
 import { actorLocale, assertSameOrigin, errorResponse, readJson, requestLocale } from "./index";
 import { authorize, requireActor } from "../fast/session";
+import { refuseNul } from "./nul";
 import { isFromStore } from "./stored";
 import { env } from "../env";
 
@@ -54,6 +55,8 @@ export type Answer = { status: number; headers: [string, string][]; json: string
 export type RouteHandler = ((req: Request, ctx: RouteContext) => Promise<Response>) & {
   readonly permission: Permission;
   readonly readsBody: boolean;
+  /** The schemas it parses with (tests walk them to send each declared field). */
+  readonly schemas: { readonly params?: Schema; readonly query?: Schema; readonly body?: Schema };
   readonly answer: (req: Request, ctx: RouteContext) => Promise<Answer>;
 };
 
@@ -127,8 +130,8 @@ export function route<
         if (spec.permission !== "signed-in" && !mayAttempt(actor, spec.permission as Action)) authorize(actor, spec.permission as Action);
       }
       const params = spec.params ? parseParams(spec.params, await ctx.params) : undefined;
-      const query = spec.query ? spec.query.parse(withoutEmpty(new URL(req.url).searchParams)) : undefined;
-      const body = spec.body ? spec.body.parse((await readJson(req, { optional: true })) ?? {}) : undefined;
+      const query = spec.query ? spec.query.parse(refuseNul(withoutEmpty(new URL(req.url).searchParams))) : undefined;
+      const body = spec.body ? spec.body.parse(refuseNul((await readJson(req, { optional: true })) ?? {})) : undefined;
       mark("input");
       const result = await spec.handler({ actor, params, query, body, req } as Parameters<typeof spec.handler>[0]);
       mark("handler");
@@ -160,5 +163,10 @@ export function route<
     }
   };
   const handler = async (req: Request, ctx: RouteContext): Promise<Response> => responseOf(await answer(req, ctx));
-  return Object.assign(handler, { permission: spec.permission, readsBody: spec.body !== undefined, answer });
+  return Object.assign(handler, {
+    permission: spec.permission,
+    readsBody: spec.body !== undefined,
+    schemas: { params: spec.params, query: spec.query, body: spec.body },
+    answer,
+  });
 }

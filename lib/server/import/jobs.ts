@@ -135,7 +135,7 @@ async function launch(
       result = await run(job.progressed);
     } catch (e) {
       // A full disk is said in words (the operator frees space); anything else unexpected is logged.
-      const known = diskFullOr(e);
+      const known = diskFullOr(e, { key: "error.diskFullImport" });
       const error = storeMessage(storedMessageOf(known, "job.importFailed"));
       if (!(e instanceof AppError)) console.error(`import ${id} failed`, e);
       await finish({ state: "failed", error });

@@ -5,7 +5,7 @@ import path from "node:path";
 import { once } from "node:events";
 import { pipeline } from "node:stream/promises";
 import busboy, { type Busboy } from "busboy";
-import { appError, type AppError } from "../http/errors";
+import { appError, isDiskFull, type AppError } from "../http/errors";
 
 /** Largest request body accepted, in bytes (checked on Content-Length and while streaming). */
 export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
@@ -52,6 +52,11 @@ export async function receiveMultipart(req: Request, dir: string): Promise<Recei
   const fail = (e: AppError) => {
     failure ??= e;
   };
+  // A file that cannot be written (a full disk) ends the read at once: busboy would wait for it to drain forever.
+  let writeError: unknown = null;
+  let writeFailed: (e: unknown) => void = () => undefined;
+  const stalled = new Promise<never>((_, reject) => (writeFailed = reject));
+  stalled.catch(() => undefined);
   parser.on("field", (name, value, info) => {
     if (info.valueTruncated) fail(appError("bad_request", "error.uploadFieldTooLong", { name }));
     else fields[name] = value;
@@ -70,7 +75,12 @@ export async function receiveMultipart(req: Request, dir: string): Promise<Recei
       entry.bytes += chunk.length;
     });
     const sink = createWriteStream(entry.file);
-    writes.push(pipeline(stream, sink));
+    const written = pipeline(stream, sink).catch((e: unknown) => {
+      const err = isDiskFull(e) ? appError("insufficient_storage", "error.diskFullUpload", { name }) : e;
+      writeError ??= err;
+      writeFailed(err);
+    });
+    writes.push(written);
   });
   let parseError: unknown = null;
   const finished = new Promise<void>((resolve, reject) => {
@@ -92,16 +102,19 @@ export async function receiveMultipart(req: Request, dir: string): Promise<Recei
       total += value.length;
       if (total > MAX_UPLOAD_BYTES) throw tooLarge();
       if (failure) throw failure;
-      if (!parser.write(value)) await Promise.race([once(parser, "drain"), finished]);
+      if (writeError) throw writeError;
+      if (!parser.write(value)) await Promise.race([once(parser, "drain"), finished, stalled]);
     }
     parser.end();
-    await finished;
+    await Promise.race([finished, stalled]);
     await Promise.all(writes);
+    if (writeError) throw writeError;
   } catch (e) {
     await reader.cancel().catch(() => {});
     parser.destroy();
     await Promise.allSettled(writes);
     if (failure) throw failure;
+    if (writeError) throw writeError;
     // Only what busboy found wrong with the body is the sender's fault; a write that failed (a full disk)
     // goes up as it is, to be answered in its own words.
     if (e !== parseError) throw e;

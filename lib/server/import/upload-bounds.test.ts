@@ -2,13 +2,13 @@
 // refused before anything is extracted, a zip that lies about its sizes stops at what it declared,
 // and a junk upload keeps only the first problems (counted exactly) in a process whose JS heap is
 // capped far below what keeping them all would need.
-import { spawnSync } from "node:child_process";
-import { mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtemp, readdir, readFile, stat, statfs, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { MAX_PROBLEMS } from "./index";
-import { extractZip, ZIP_LIMITS } from "./zip";
+import { extractZip, zipLimits } from "./zip";
 import { freshStudio } from "../testing/fixtures";
 import { fileContent, junkLineCount, junkLines, writeMultipart, zipBomb } from "../testing/hostile-uploads";
 
@@ -65,12 +65,12 @@ describe("zip bombs", () => {
     const bomb = path.join(work, "bomb.zip");
     await zipBomb(bomb, 2, 8 * 1024 ** 2);
     const out = path.join(work, "out");
-    await expect(extractZip(bomb, out, { ...ZIP_LIMITS, totalBytes: 10 * 1024 ** 2, ratio: 1e9 })).rejects.toThrow(
+    await expect(extractZip(bomb, out, { ...zipLimits(), totalBytes: 10 * 1024 ** 2, ratio: 1e9 })).rejects.toThrow(
       /expands to 16 MB \(at most 10 MB is accepted\)/,
     );
     expect(await filesUnder(out)).toEqual({ count: 0, bytes: 0 });
     // The same zip within the limits extracts.
-    await extractZip(bomb, out, { ...ZIP_LIMITS, ratio: 1e9 });
+    await extractZip(bomb, out, { ...zipLimits(), ratio: 1e9 });
     expect(await filesUnder(out)).toEqual({ count: 2, bytes: 16 * 1024 ** 2 });
   });
 
@@ -105,6 +105,50 @@ describe("zip bombs", () => {
     expect(r.message).toMatch(/The zip expands to 5\.9 GB .*nothing was extracted/);
     expect(r.peakRssMB).toBeLessThan(400);
   });
+});
+
+describe("the disk a zip import leaves free (STUDIO_IMPORT_DISK_RESERVE_MB)", () => {
+  const isRoot = process.getuid?.() === 0;
+  const saved = process.env.STUDIO_IMPORT_DISK_RESERVE_MB;
+  afterEach(() => {
+    if (saved === undefined) delete process.env.STUDIO_IMPORT_DISK_RESERVE_MB;
+    else process.env.STUDIO_IMPORT_DISK_RESERVE_MB = saved;
+  });
+
+  it("is named in the refusal of a zip that would eat into it", async () => {
+    const work = await mkdtemp(path.join(os.tmpdir(), "reserve-"));
+    const zip = path.join(work, "small.zip");
+    await zipBomb(zip, 1, 1024);
+    const { bavail, bsize } = await statfs(work);
+    const reserveMB = Math.ceil((bavail * bsize) / 1024 ** 2) + 1024;
+    process.env.STUDIO_IMPORT_DISK_RESERVE_MB = String(reserveMB);
+    const out = path.join(work, "out");
+    await expect(extractZip(zip, out)).rejects.toThrow(
+      /^The zip expands to 1 MB, and the server keeps [\d.]+ GB of its disk free for other work \(STUDIO_IMPORT_DISK_RESERVE_MB\), but it has only [\d.]+ [MG]B free; nothing was extracted\./,
+    );
+    expect(await filesUnder(out)).toEqual({ count: 0, bytes: 0 });
+  });
+
+  // The disk: 64 MB, where the fixed 512 MB reserve refused every zip.
+  it.skipIf(!isRoot)(
+    "is the operator's: on a 64 MB disk a small zip is accepted under a small reserve (root: mounts a tmpfs)",
+    async () => {
+      const mount = await mkdtemp(path.join(os.tmpdir(), "reserve-disk-"));
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=64m", "tmpfs", mount]);
+      try {
+        const zip = path.join(mount, "small.zip");
+        await zipBomb(zip, 1, 1024);
+        const out = path.join(mount, "out");
+        delete process.env.STUDIO_IMPORT_DISK_RESERVE_MB;
+        await expect(extractZip(zip, out)).rejects.toThrow(/the server keeps 512 MB of its disk free for other work/);
+        process.env.STUDIO_IMPORT_DISK_RESERVE_MB = "8";
+        await extractZip(zip, out);
+        expect(await filesUnder(out)).toEqual({ count: 1, bytes: 1024 });
+      } finally {
+        execFileSync("umount", ["-l", mount]);
+      }
+    },
+  );
 });
 
 describe("a junk upload", () => {

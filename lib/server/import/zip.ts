@@ -5,6 +5,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Transform } from "node:stream";
 import yauzl from "yauzl";
+import { env } from "../env";
 import { AppError, appError } from "../http/errors";
 
 /** Largest total size a zip may expand to, in bytes (counted while extracting, not trusted from headers). */
@@ -24,14 +25,20 @@ export type ZipLimits = {
   reserveBytes: number;
 };
 
-export const ZIP_LIMITS: ZipLimits = {
-  entries: MAX_ZIP_ENTRIES,
-  totalBytes: MAX_EXTRACTED_BYTES,
-  // Screenshots are PNG, JPEG or WebP (already compressed) and JSONL compresses about 5-10 times.
-  ratio: 20,
-  floorBytes: 256 * 1024 ** 2,
-  reserveBytes: 512 * 1024 ** 2,
-};
+/** The reserve when STUDIO_IMPORT_DISK_RESERVE_MB is unset: room for the database and the exports to grow. */
+export const DEFAULT_RESERVE_MB = 512;
+
+/** The limits an upload's zip is extracted under; the disk reserve is the operator's (STUDIO_IMPORT_DISK_RESERVE_MB). */
+export function zipLimits(): ZipLimits {
+  return {
+    entries: MAX_ZIP_ENTRIES,
+    totalBytes: MAX_EXTRACTED_BYTES,
+    // Screenshots are PNG, JPEG or WebP (already compressed) and JSONL compresses about 5-10 times.
+    ratio: 20,
+    floorBytes: 256 * 1024 ** 2,
+    reserveBytes: (env().STUDIO_IMPORT_DISK_RESERVE_MB ?? DEFAULT_RESERVE_MB) * 1024 ** 2,
+  };
+}
 
 /** A size for people: MB under a GB, else GB with one decimal. */
 const size = (n: number) => (n < 1024 ** 3 ? `${Math.ceil(n / 1024 ** 2)} MB` : `${(n / 1024 ** 3).toFixed(1)} GB`);
@@ -60,11 +67,12 @@ function eachEntry(zip: yauzl.ZipFile, visit: (entry: yauzl.Entry) => Promise<vo
  * Extract a zip into `dir`. Before anything is written, every entry of the central directory is
  * checked: names that would escape `dir` (absolute paths, ..), symbolic links, more than
  * `limits.entries` entries, and a declared expanded size over `limits.totalBytes`, over
- * `limits.ratio` times the zip's own size (above `limits.floorBytes`), or over the free disk space.
+ * `limits.ratio` times the zip's own size (above `limits.floorBytes`), or over the free disk space less
+ * `limits.reserveBytes`.
  * While extracting, an entry that expands past its declared size is refused (yauzl checks each
  * entry's size; the total is counted too), so the disk used never exceeds what was checked.
  */
-export async function extractZip(zipPath: string, dir: string, limits: ZipLimits = ZIP_LIMITS): Promise<void> {
+export async function extractZip(zipPath: string, dir: string, limits: ZipLimits = zipLimits()): Promise<void> {
   const root = path.resolve(dir);
   const zipBytes = (await stat(zipPath)).size;
   let declared = 0;
@@ -111,7 +119,11 @@ export async function extractZip(zipPath: string, dir: string, limits: ZipLimits
     () => Number.POSITIVE_INFINITY,
   );
   if (declared + limits.reserveBytes > free) {
-    throw appError("payload_too_large", "error.zipNoSpace", { size: size(declared), free: size(free) });
+    throw appError("payload_too_large", "error.zipNoSpace", {
+      size: size(declared),
+      reserve: size(limits.reserveBytes),
+      free: size(free),
+    });
   }
 
   let extracted = 0;

@@ -1,3 +1,4 @@
+import { LIMITS } from "@/lib/domain/limits";
 import { cohensKappa, emptyConfusion, parseJudgeReply, type Confusion, type JudgeAgreement } from "@/lib/domain/model";
 import { outcomeSchema, type Outcome } from "@/lib/domain/trajectory";
 import type { Actor } from "@/lib/domain/permissions";
@@ -98,7 +99,7 @@ export async function judgeTrajectory(
         outcome: v.outcome,
         isConsistent: v.isConsistent,
         reason: v.reason,
-        rawText: a.text.slice(0, 20_000),
+        rawText: a.text.slice(0, LIMITS.modelAnswer),
         promptTokens: a.promptTokens,
         completionTokens: a.completionTokens,
       },

@@ -1,3 +1,4 @@
+import { LIMITS } from "@/lib/domain/limits";
 import { PREFILL_FIELDS, prefillDecision, type PrefillSkipReason, type StartModelJobInput } from "@/lib/domain/model";
 import { HANDED_IN_STATUSES, isHandedIn, taskStatusSchema } from "@/lib/domain/status";
 import { recordAudit, type AuditActor } from "../people/audit";
@@ -127,7 +128,7 @@ export async function prefillStep(
         prompt: asked.prompt,
         model: asked.model,
         outputJson: JSON.stringify(out),
-        rawText: asked.rawText.slice(0, 20_000),
+        rawText: asked.rawText.slice(0, LIMITS.modelAnswer),
         promptTokens: asked.promptTokens,
         completionTokens: asked.completionTokens,
         jobId,

@@ -268,7 +268,7 @@ export async function suggestForStep(
         prompt: asked.prompt,
         model: asked.model,
         outputJson: JSON.stringify(asked.output),
-        rawText: asked.rawText.slice(0, 20_000),
+        rawText: asked.rawText.slice(0, LIMITS.modelAnswer),
         promptTokens: asked.promptTokens,
         completionTokens: asked.completionTokens,
         requestedById: actor.id,

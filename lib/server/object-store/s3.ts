@@ -8,11 +8,21 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type * as S3Sdk from "@aws-sdk/client-s3";
 import type { S3StoreConfig } from "../config";
+import { appError } from "../http/errors";
 import type { ObjectStore } from "./index";
 
 type SdkError = Error & { $metadata?: { httpStatusCode?: number }; code?: string; Code?: string };
 const statusOf = (e: unknown) => (e as SdkError).$metadata?.httpStatusCode;
 const isMissing = (e: unknown) => statusOf(e) === 404 || (e as SdkError).name === "NoSuchKey" || (e as SdkError).name === "NotFound";
+
+const UNREACHABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EPIPE"]);
+
+/** True when the store did not answer at all (refused, no such host, timed out, cut off): down, not wrong. */
+export function isUnreachable(e: unknown): boolean {
+  const err = e as SdkError;
+  const code = err.code ?? (err.cause as { code?: string } | undefined)?.code;
+  return (code !== undefined && UNREACHABLE.has(code)) || err.name === "TimeoutError";
+}
 
 /** Why the bucket cannot be used, naming the setting to look at. */
 export function explainS3Error(e: unknown, config: S3StoreConfig): string {
@@ -52,37 +62,51 @@ export function s3Store(config: S3StoreConfig): ObjectStore {
     });
   const Bucket = config.bucket;
   const Key = (key: string) => `${config.prefix}${key}`;
-  const get = async (key: string) => {
-    const { client, commands } = await connect();
+  const description = `S3 bucket ${Bucket}${config.prefix ? ` (prefix ${config.prefix})` : ""} at ${config.endpoint ?? `AWS region ${config.region}`}`;
+  /** `work` against the bucket; a bucket that cannot be reached is said in words (503), naming it, for the person and the job's error. */
+  const reach = async <T>(work: () => Promise<T>): Promise<T> => {
     try {
-      return await client.send(new commands.GetObjectCommand({ Bucket, Key: Key(key) }));
+      return await work();
     } catch (e) {
-      if (isMissing(e)) return null;
-      throw e;
+      if (!isUnreachable(e)) throw e;
+      console.error(`studio: the screenshot store (${description}) cannot be reached`, e);
+      throw appError("unavailable", "error.storeUnreachable", { store: description });
     }
   };
-  return {
-    description: `S3 bucket ${Bucket}${config.prefix ? ` (prefix ${config.prefix})` : ""} at ${config.endpoint ?? `AWS region ${config.region}`}`,
-    async exists(key) {
+  const get = (key: string) =>
+    reach(async () => {
       const { client, commands } = await connect();
       try {
-        await client.send(new commands.HeadObjectCommand({ Bucket, Key: Key(key) }));
-        return true;
+        return await client.send(new commands.GetObjectCommand({ Bucket, Key: Key(key) }));
       } catch (e) {
-        if (isMissing(e)) return false;
+        if (isMissing(e)) return null;
         throw e;
       }
-    },
+    });
+  return {
+    description,
+    exists: (key) =>
+      reach(async () => {
+        const { client, commands } = await connect();
+        try {
+          await client.send(new commands.HeadObjectCommand({ Bucket, Key: Key(key) }));
+          return true;
+        } catch (e) {
+          if (isMissing(e)) return false;
+          throw e;
+        }
+      }),
     async putFile(key, file, contentType) {
       // Screenshots are small (a few MB at most): one buffered PUT, so the length is known up front.
       await this.putBytes(key, await readFile(file), contentType);
     },
-    async putBytes(key, bytes, contentType) {
-      const { client, commands } = await connect();
-      await client.send(
-        new commands.PutObjectCommand({ Bucket, Key: Key(key), Body: bytes, ContentType: contentType, ContentLength: bytes.byteLength }),
-      );
-    },
+    putBytes: (key, bytes, contentType) =>
+      reach(async () => {
+        const { client, commands } = await connect();
+        await client.send(
+          new commands.PutObjectCommand({ Bucket, Key: Key(key), Body: bytes, ContentType: contentType, ContentLength: bytes.byteLength }),
+        );
+      }),
     async open(key) {
       const out = await get(key);
       if (!out?.Body) return null;
@@ -98,7 +122,7 @@ export function s3Store(config: S3StoreConfig): ObjectStore {
       if (!out?.Body) return false;
       const tmp = `${dest}.${randomBytes(6).toString("hex")}.tmp`;
       try {
-        await pipeline(out.Body as Readable, createWriteStream(tmp, { flags: "wx" }));
+        await reach(() => pipeline(out.Body as Readable, createWriteStream(tmp, { flags: "wx" })));
         // link, not rename: never over a file already at `dest` (EEXIST, as the local store says it).
         await link(tmp, dest);
       } finally {

@@ -2,6 +2,7 @@ import { LIMITS } from "@/lib/domain/limits";
 import { auth } from "./auth";
 import { readBoundedText } from "../http/body";
 import { errorResponse, json } from "../http";
+import { refuseNul } from "../http/nul";
 
 export const AUTH_BASE_PATH = "/api/auth";
 
@@ -25,10 +26,21 @@ export async function authHandler(req: Request): Promise<Response> {
   let body: string;
   try {
     body = await readBoundedText(req, LIMITS.authBodyBytes);
+    // A NUL in an email or password answers 422 naming the field, as on every other route (PostgreSQL cannot look it up).
+    if (body.includes("\\u0000") || body.includes("\0")) refuseNul(parsedOrNothing(body));
   } catch (e) {
     return errorResponse(e);
   }
   const headers = new Headers(req.headers);
   headers.delete("content-length");
   return auth().handler(new Request(req.url, { method: req.method, headers, body }));
+}
+
+/** The body as JSON, or nothing when it is not JSON (better-auth answers that itself). */
+function parsedOrNothing(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return null;
+  }
 }
