@@ -21,6 +21,8 @@ type Props = {
   stepCount: number;
   /** The model's suggested action for this step, not yet accepted: drawn over the screenshot. */
   suggested?: StepToolCall | null;
+  /** An evaluation run's failed prediction on this step: the model's wrong action, drawn as such. */
+  failedPrediction?: StepToolCall | null;
   /** The person's layout settings (kept on the server). */
   isSideCollapsed: boolean;
   onToggleSide: () => void;
@@ -34,6 +36,7 @@ export function CanvasPane({
   nextStep,
   stepCount,
   suggested = null,
+  failedPrediction = null,
   isSideCollapsed,
   onToggleSide,
   isNextScreenShown,
@@ -142,6 +145,7 @@ export function CanvasPane({
           elementBoxes={elementBoxesOf(step)}
           correctedBox={annotation.box}
           suggested={suggested}
+          failedPrediction={failedPrediction}
           editor={editor}
           isBoxSelected={isBoxSelected}
           isDimmed={cutAfter !== null && step.index > cutAfter}

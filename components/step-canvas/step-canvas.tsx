@@ -37,6 +37,8 @@ export type StepCanvasProps = {
   correctedBox: Box | null;
   /** A model suggestion not yet accepted (original pixels): drawn in its own colour, with its legend entry. */
   suggested?: StepToolCall | null;
+  /** An evaluation run's failed prediction on this step (original pixels): the model's wrong action, drawn red and dashed. */
+  failedPrediction?: StepToolCall | null;
   /** The screen's elements (original pixels), when the step came with them: drawn faintly with the imported boxes; the box tool snaps to them. */
   elementBoxes?: Box[];
   /** Edit mode: the editor's tools get the pointer (space+drag still pans). Read-only without it. */
@@ -83,6 +85,7 @@ export function StepCanvas(props: StepCanvasProps) {
     importedBoxes,
     correctedBox,
     suggested = null,
+    failedPrediction = null,
     elementBoxes = NO_BOXES,
     editor,
     isBoxSelected,
@@ -113,8 +116,8 @@ export function StepCanvas(props: StepCanvasProps) {
   useEffect(() => onImageLoaded?.(isLoaded), [isLoaded, onImageLoaded]);
 
   const marks = useMemo(
-    () => stepMarks({ original: model, corrected, importedBoxes, correctedBox, suggested }),
-    [model, corrected, importedBoxes, correctedBox, suggested],
+    () => stepMarks({ original: model, corrected, importedBoxes, correctedBox, suggested, failedPrediction }),
+    [model, corrected, importedBoxes, correctedBox, suggested, failedPrediction],
   );
   const percent = Math.round(zoomPercent({ scale, x: 0, y: 0 }, dpr));
   const sideToggle = onToggleSide && <SideToggle isSideCollapsed={isSideCollapsed} onToggle={onToggleSide} />;
@@ -169,6 +172,7 @@ export function StepCanvas(props: StepCanvasProps) {
             elementCount={elementBoxes.length}
             correctedBox={correctedBox}
             suggested={suggested}
+            failedPrediction={failedPrediction}
           />
           <p className="canvas-hint">{t(isWheelZoomWithModifier ? "canvas.hintModifier" : "canvas.hint")}</p>
           {children}
@@ -285,6 +289,7 @@ function Legend({
   elementCount,
   correctedBox,
   suggested,
+  failedPrediction,
 }: {
   view: View;
   model: StepToolCall;
@@ -293,6 +298,7 @@ function Legend({
   elementCount: number;
   correctedBox: Box | null;
   suggested: StepToolCall | null;
+  failedPrediction: StepToolCall | null;
 }) {
   const t = useT();
   const layers = useViewState(view, (s) => s.layers);
@@ -334,6 +340,20 @@ function Legend({
               <span className="legend-name">{t("canvas.layer.suggested")}</span>
             </label>
             <code className="legend-detail">{describeToolCall(suggested)}</code>
+          </li>
+        )}
+        {/* The model's wrong answer from an evaluation run: evidence, named in words as well as in red. */}
+        {failedPrediction && (
+          <li data-layer="failed-prediction">
+            <label>
+              <span
+                className="swatch swatch-ring"
+                style={{ borderColor: CANVAS_COLOURS.failedPrediction, borderStyle: "dashed" }}
+                aria-hidden
+              />
+              <span className="legend-name">{t("canvas.layer.failedPrediction")}</span>
+            </label>
+            <code className="legend-detail">{describeToolCall(failedPrediction)}</code>
           </li>
         )}
       </ul>
