@@ -241,7 +241,7 @@ describe("an evaluation run", () => {
       ["Mail", 0, false],
     ]);
     const step = cmp.figures.find((f) => f.figure === "stepAccuracy")!;
-    expect(step).toEqual({ figure: "stepAccuracy", a: 3 / 7, b: 3 / 7, delta: 0 });
+    expect(step).toEqual({ figure: "stepAccuracy", a: 3 / 7, b: 3 / 7, delta: 0, points: 0 });
     // The worst change first: the alarm's app lost a step.
     expect(cmp.figures[0]).toMatchObject({ figure: "stepAccuracy@Clock", a: 2 / 3, b: 1 / 3 });
   });
