@@ -26,6 +26,8 @@ type Props = {
   /** The person's layout settings (kept on the server). */
   isSideCollapsed: boolean;
   onToggleSide: () => void;
+  /** The person's settings have not arrived yet: the fold toggle waits (the editor itself waits for them). */
+  isSideToggleWaiting?: boolean;
   isNextScreenShown: boolean;
   /** Without it (a review fix: the next step is right below) there is no next-screen toggle. */
   onToggleNextScreen?: () => void;
@@ -39,6 +41,7 @@ export function CanvasPane({
   failedPrediction = null,
   isSideCollapsed,
   onToggleSide,
+  isSideToggleWaiting = false,
   isNextScreenShown,
   onToggleNextScreen,
 }: Props) {
@@ -155,6 +158,7 @@ export function CanvasPane({
           header={header}
           isSideCollapsed={isSideCollapsed}
           onToggleSide={onToggleSide}
+          isSideToggleWaiting={isSideToggleWaiting}
         />
       </div>
       {isNextScreenShown && <NextScreen step={nextStep} />}

@@ -11,6 +11,7 @@ import { describeToolCall, isPointless, pyJsonDumps, type StepToolCall } from "@
 import type { MessageKey } from "@/lib/i18n";
 import { useT } from "@/lib/i18n/react";
 import { screenshotUrl } from "@/lib/queries/trajectories";
+import { settingControl } from "@/components/ui/person-settings";
 import { Loading } from "@/components/ui/states";
 import type { StageImage } from "./konva-stage";
 import { useImage } from "./use-image";
@@ -65,6 +66,8 @@ export type StepCanvasProps = {
   isSideCollapsed?: boolean;
   /** Fold or unfold the side column; without it the column cannot be folded. */
   onToggleSide?: () => void;
+  /** The folding is a person's setting: the toggle waits (disabled, busy) until their settings have arrived. */
+  isSideToggleWaiting?: boolean;
   className?: string;
 };
 
@@ -100,6 +103,7 @@ export function StepCanvas(props: StepCanvasProps) {
     isWheelZoomWithModifier,
     isSideCollapsed = false,
     onToggleSide,
+    isSideToggleWaiting = false,
   } = props;
   const t = useT();
   const host = useRef<HTMLDivElement>(null);
@@ -120,7 +124,9 @@ export function StepCanvas(props: StepCanvasProps) {
     [model, corrected, importedBoxes, correctedBox, suggested, failedPrediction],
   );
   const percent = Math.round(zoomPercent({ scale, x: 0, y: 0 }, dpr));
-  const sideToggle = onToggleSide && <SideToggle isSideCollapsed={isSideCollapsed} onToggle={onToggleSide} />;
+  const sideToggle = onToggleSide && (
+    <SideToggle isSideCollapsed={isSideCollapsed} isWaiting={isSideToggleWaiting} onToggle={onToggleSide} />
+  );
 
   return (
     <div className={`step-canvas is-${isSideCollapsed ? "collapsed" : layout}${className ? ` ${className}` : ""}`}>
@@ -201,12 +207,13 @@ function useStageImage(view: View, sha256: string, size: { width: number; height
 }
 
 /** Fold or unfold the side column (the person's setting). */
-function SideToggle({ isSideCollapsed, onToggle }: { isSideCollapsed: boolean; onToggle: () => void }) {
+function SideToggle({ isSideCollapsed, isWaiting, onToggle }: { isSideCollapsed: boolean; isWaiting: boolean; onToggle: () => void }) {
   const t = useT();
   return (
     <button
       type="button"
       className="btn btn-small side-toggle"
+      {...settingControl(!isWaiting)}
       aria-expanded={!isSideCollapsed}
       aria-label={t(isSideCollapsed ? "layout.legendExpand" : "layout.legendCollapse")}
       title={`${t(isSideCollapsed ? "layout.legendExpand" : "layout.legendCollapse")}. ${t("layout.settingHint")}`}
