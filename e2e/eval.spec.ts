@@ -170,29 +170,35 @@ test("a run's figures and failures over the screenshots, a comparison with regre
   await expect(annotatorPage.getByRole("table", { name: "My tasks" }).getByRole("row", { name: new RegExp(ONE) })).toContainText(
     "Approved",
   );
-  // The annotator opens TWO: the run's answer waits on its first step as a suggestion, drawn where the model tapped
-  // (270, 900) before anything is accepted; accepting makes it the step's action.
+  // The annotator opens TWO: the run's answer waits on its first step as the run's failed prediction, named by the run
+  // (never its raw id), drawn red and dashed where the model tapped (270, 900), and it cannot be accepted: no button,
+  // and the accept key leaves the step's action as it was.
   await annotatorPage.goto(`/trajectories/${encodeURIComponent(ids[1]!)}`);
   const editor = new EditorPage(annotatorPage);
   await editor.waitForScreenshot();
   const suggestion = annotatorPage.getByTestId("suggestion");
-  await expect(suggestion).toContainText(`ckpt-a-${RUN}`);
+  await expect(suggestion).toContainText(`Failed prediction · ckpt-a-${RUN} on ${SET} v1 (ui-s1)`);
+  await expect(suggestion).not.toContainText("eval-run:");
   await expect(suggestion.locator("code")).toHaveText("click (270, 900)");
-  const suggested = async () => (await editor.canvas.drawn()).marks.filter((m) => m.name === "suggested-action");
-  await expect.poll(async () => (await suggested()).length).toBe(1);
+  await expect(suggestion.getByRole("button", { name: /Accept/ })).toHaveCount(0);
+  const failed = async () => (await editor.canvas.drawn()).marks.filter((m) => m.name === "failed-prediction-action");
+  await expect.poll(async () => (await failed()).length).toBe(1);
   const at = await editor.canvas.toStage([270, 900]);
-  const [mark] = await suggested();
+  const [mark] = await failed();
   expect(Math.abs(mark!.points[0]![0] - at[0])).toBeLessThan(1.5);
   expect(Math.abs(mark!.points[0]![1] - at[1])).toBeLessThan(1.5);
-  await suggestion.getByRole("button", { name: /Accept/ }).click();
-  await expect.poll(async () => (await suggested()).length).toBe(0);
-  const call = (await editor.current()).toolCall as { action: string; coordinate: [number, number] };
-  expect([call.action, ...call.coordinate.map(Math.round)]).toEqual(["click", 270, 900]);
-  // The model's point misses the step's box: undo takes the answer back in one step, as for any suggestion.
-  await editor.press("Control+z");
-  await expect
-    .poll(async () => ((await editor.current()).toolCall as { coordinate: Point }).coordinate.map(Math.round))
-    .toEqual([270, 300]);
+  expect(mark!.stroke).toBe("#dc2626");
+  expect(mark!.dash.length).toBeGreaterThan(0);
+  expect((await editor.canvas.drawn()).marks.filter((m) => m.name === "suggested-action")).toHaveLength(0);
+  await expect(annotatorPage.getByRole("complementary", { name: "What the screenshot shows" })).toContainText(
+    "The model's failed prediction (evaluation run, wrong action)",
+  );
+  await editor.press("a");
+  await expect(suggestion).toBeVisible();
+  expect(((await editor.current()).toolCall as { coordinate: Point }).coordinate.map(Math.round)).toEqual([270, 300]);
+  await suggestion.getByRole("button", { name: "Hide" }).click();
+  await expect.poll(async () => (await failed()).length).toBe(0);
+  expect(((await editor.current()).toolCall as { coordinate: Point }).coordinate.map(Math.round)).toEqual([270, 300]);
   await editor.waitSaved();
   await annotatorPage.context().close();
   // Handed in and approved again, so no later spec's "Start next task" opens this one.

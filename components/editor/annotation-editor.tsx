@@ -82,7 +82,7 @@ function LoadedEditor({
   const doc = useEditor(editor, (s) => s.doc);
   const step = trajectory.steps[stepIndex]!;
   useActiveTime(trajectory.id, step.id);
-  const suggestedAction = useSuggestedAction(suggestions, step.id);
+  const shown = useSuggestedAction(suggestions, step.id);
   const { problems, canSubmit, isSubmitAttempted, isBlockedShown, setBlockedShown, isSubmitted, doSubmit } = useSubmitFlow({
     editor,
     autosave,
@@ -128,7 +128,8 @@ function LoadedEditor({
             step={step}
             nextStep={trajectory.steps[stepIndex + 1] ?? null}
             stepCount={trajectory.steps.length}
-            suggested={suggestedAction}
+            suggested={shown.suggested}
+            failedPrediction={shown.failedPrediction}
             isSideCollapsed={isSideCollapsed}
             onToggleSide={() => setSideCollapsed(!isSideCollapsed)}
             isNextScreenShown={isNextScreenShown}

@@ -21,9 +21,13 @@ type Props = {
   stepCount: number;
   /** The model's suggested action for this step, not yet accepted: drawn over the screenshot. */
   suggested?: StepToolCall | null;
+  /** An evaluation run's failed prediction on this step: the model's wrong action, drawn as such. */
+  failedPrediction?: StepToolCall | null;
   /** The person's layout settings (kept on the server). */
   isSideCollapsed: boolean;
   onToggleSide: () => void;
+  /** The person's settings have not arrived yet: the fold toggle waits (the editor itself waits for them). */
+  isSideToggleWaiting?: boolean;
   isNextScreenShown: boolean;
   /** Without it (a review fix: the next step is right below) there is no next-screen toggle. */
   onToggleNextScreen?: () => void;
@@ -34,8 +38,10 @@ export function CanvasPane({
   nextStep,
   stepCount,
   suggested = null,
+  failedPrediction = null,
   isSideCollapsed,
   onToggleSide,
+  isSideToggleWaiting = false,
   isNextScreenShown,
   onToggleNextScreen,
 }: Props) {
@@ -142,6 +148,7 @@ export function CanvasPane({
           elementBoxes={elementBoxesOf(step)}
           correctedBox={annotation.box}
           suggested={suggested}
+          failedPrediction={failedPrediction}
           editor={editor}
           isBoxSelected={isBoxSelected}
           isDimmed={cutAfter !== null && step.index > cutAfter}
@@ -151,6 +158,7 @@ export function CanvasPane({
           header={header}
           isSideCollapsed={isSideCollapsed}
           onToggleSide={onToggleSide}
+          isSideToggleWaiting={isSideToggleWaiting}
         />
       </div>
       {isNextScreenShown && <NextScreen step={nextStep} />}

@@ -50,7 +50,8 @@ export function createSuggestions(editor: Editor) {
 
   async function accept() {
     const s = store.get().suggestion;
-    if (!s || s.stepId !== currentStepId() || editor.get().isReadOnly) return;
+    // An evaluation run's failed prediction is evidence of a wrong answer: nothing takes it over, the key included.
+    if (!s || s.failedPrediction || s.stepId !== currentStepId() || editor.get().isReadOnly) return;
     try {
       await acceptSuggestionRequest(s.id);
     } catch (e) {
@@ -69,9 +70,10 @@ export function createSuggestions(editor: Editor) {
 
   const dismiss = () => store.set({ suggestion: null, error: null });
 
-  // A job may have left a suggestion on a step (an evaluation run sends the model's failing answer to annotation):
-  // it is offered, drawn and accepted like one the person asked for. Each step is asked about once per page visit,
-  // and what waits is shown only while nothing else is shown for that step.
+  // A job may have left a suggestion on a step: a pre-annotation is offered, drawn and accepted like one the person
+  // asked for; an evaluation run's failing answer (sent to annotation) is shown and drawn as the model's failed
+  // prediction, which cannot be accepted. Each step is asked about once per page visit, and what waits is shown only
+  // while nothing else is shown for that step.
   const looked = new Set<string>();
   async function offerWaiting() {
     const s = editor.get();
@@ -104,11 +106,18 @@ export function createSuggestions(editor: Editor) {
 }
 export type Suggestions = ReturnType<typeof createSuggestions>;
 
-/** The suggested action waiting on this step (none for a thought, another step's, or nothing asked). */
-export function useSuggestedAction(suggestions: Suggestions, stepId: string): StepToolCall | null {
+/**
+ * The action shown on this step's canvas: a suggestion waiting to be accepted, or an evaluation run's failed
+ * prediction (never both; none for a thought, another step's, or nothing asked).
+ */
+export function useSuggestedAction(
+  suggestions: Suggestions,
+  stepId: string,
+): { suggested: StepToolCall | null; failedPrediction: StepToolCall | null } {
   const state = useSyncExternalStore(suggestions.subscribe, suggestions.get, suggestions.get);
   const s = state.stepId === stepId ? state.suggestion : null;
-  return s && s.kind === "action" && s.stepId === stepId ? s.output.toolCall : null;
+  const call = s && s.kind === "action" && s.stepId === stepId ? s.output.toolCall : null;
+  return s?.failedPrediction ? { suggested: null, failedPrediction: call } : { suggested: call, failedPrediction: null };
 }
 
 function errorMessage(e: unknown): State["error"] {
@@ -189,9 +198,23 @@ function SuggestionCard({
   onAccept: () => void;
   onDismiss: () => void;
 }) {
+  const failed = suggestion.failedPrediction;
   return (
-    <div className="suggestion-card" data-testid="suggestion">
-      <p className="muted small">{t("suggest.from", { model: suggestion.model, prompt: suggestion.prompt })}</p>
+    <div className={`suggestion-card${failed ? " is-failed-prediction" : ""}`} data-testid="suggestion">
+      {failed ? (
+        <>
+          <p className="small failed-prediction-label">
+            <strong>
+              {t("suggest.failedPrediction", {
+                run: t("eval.runs.line", { endpoint: failed.endpoint, set: failed.set, version: failed.version, rule: failed.rule }),
+              })}
+            </strong>
+          </p>
+          <p className="muted small">{t("suggest.failedPredictionHint")}</p>
+        </>
+      ) : (
+        <p className="muted small">{t("suggest.from", { model: suggestion.model, prompt: suggestion.prompt })}</p>
+      )}
       <dl>
         {suggestion.kind === "thought" ? (
           <>
@@ -215,11 +238,13 @@ function SuggestionCard({
         )}
       </dl>
       <div className="suggestion-actions">
-        <button type="button" className="btn btn-small btn-primary" onClick={onAccept}>
-          {t("suggest.accept")} <span className="kbd">A</span>
-        </button>
+        {!failed && (
+          <button type="button" className="btn btn-small btn-primary" onClick={onAccept}>
+            {t("suggest.accept")} <span className="kbd">A</span>
+          </button>
+        )}
         <button type="button" className="btn btn-small btn-ghost" onClick={onDismiss}>
-          {t("suggest.dismiss")}
+          {t(failed ? "suggest.hide" : "suggest.dismiss")}
         </button>
       </div>
     </div>

@@ -6,7 +6,15 @@ import { useState, type FormEvent } from "react";
 import { StepCanvas } from "@/components/step-canvas/step-canvas";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
 import { createView } from "@/lib/canvas/view";
-import { FAILURE_KINDS, type EvalFailure, type EvalFigures, type EvalRunView, type FailureKind, type Rates } from "@/lib/domain/eval";
+import {
+  FAILURE_KINDS,
+  isPercentFigure,
+  type EvalFailure,
+  type EvalFigures,
+  type EvalRunView,
+  type FailureKind,
+  type Rates,
+} from "@/lib/domain/eval";
 import { COORDINATE_CONVENTION_NAMES, type CoordinateConvention } from "@/lib/domain/geometry";
 import { REWARD_RULES, type RewardRule } from "@/lib/domain/rewards";
 import { describeToolCall, type ToolCall } from "@/lib/domain/tool-call";
@@ -490,7 +498,10 @@ export function EvalRunPanel({ id }: { id: string }) {
   );
 }
 
-/** Two runs side by side: each figure with its difference (regressions first), and the steps that changed. */
+/**
+ * Two runs side by side: each figure with its difference in percentage points, in the server's order (the largest
+ * regression first, compareFigures), and the steps that changed.
+ */
 export function EvalComparePanel({ a, b }: { a: string; b: string }) {
   const t = useT();
   const format = useFormat();
@@ -498,7 +509,7 @@ export function EvalComparePanel({ a, b }: { a: string; b: string }) {
   if (q.error) return <ErrorBox error={q.error} />;
   if (!q.data) return <Loading />;
   const c = q.data;
-  const show = (figure: string, x: number | null) => format.percent(x === null ? null : figure === "sopSuccessRate" ? x / 100 : x);
+  const show = (figure: string, x: number | null) => format.percent(x === null ? null : isPercentFigure(figure) ? x / 100 : x);
   const line = (r: EvalRunView) =>
     t("eval.runs.line", { endpoint: r.endpoint.name, set: r.set.name, version: r.set.version, rule: r.rule });
   return (
@@ -524,11 +535,7 @@ export function EvalComparePanel({ a, b }: { a: string; b: string }) {
                 <th scope="row">{f.figure}</th>
                 <td>{show(f.figure, f.a)}</td>
                 <td>{show(f.figure, f.b)}</td>
-                <td>
-                  {f.delta === null
-                    ? ""
-                    : `${f.delta > 0 ? "+" : ""}${format.number(f.figure === "sopSuccessRate" ? f.delta : f.delta * 100, { maximumFractionDigits: 1 })}`}
-                </td>
+                <td>{f.points === null ? "" : `${f.points > 0 ? "+" : ""}${format.number(f.points, { maximumFractionDigits: 1 })}`}</td>
               </tr>
             ))}
           </tbody>

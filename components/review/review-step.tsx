@@ -193,7 +193,7 @@ function FixPane({
   onDiscard: () => void;
   t: T;
 }) {
-  const [isSideCollapsed, setSideCollapsed] = usePersonSetting("isLegendCollapsed", false);
+  const [isSideCollapsed, setSideCollapsed, isSettingLoaded] = usePersonSetting("isLegendCollapsed", false);
   const n = step.index + 1;
   return (
     <section className="review-fix" aria-label={t("review.step.fixing", { n })}>
@@ -213,6 +213,7 @@ function FixPane({
           stepCount={stepCount}
           isSideCollapsed={isSideCollapsed}
           onToggleSide={() => setSideCollapsed(!isSideCollapsed)}
+          isSideToggleWaiting={!isSettingLoaded}
           isNextScreenShown={false}
         />
         <StepForm step={step} isSubmitAttempted={false} />

@@ -15,7 +15,7 @@ import { trajectoryQuery } from "@/lib/queries/trajectories";
 import type { TrajectoryView } from "@/lib/domain/views";
 import { SinceLast } from "./since-last";
 import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
-import { usePersonSetting } from "@/components/ui/person-settings";
+import { settingControl, usePersonSetting } from "@/components/ui/person-settings";
 import { EditorProvider } from "@/components/editor/editor-context";
 import { DecisionPanel, ReviewSummary } from "./review-header";
 import { commentInputId, stepItemId } from "./review-ids";
@@ -49,7 +49,7 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
   const fix = useReviewFix(trajectory);
   const { editor, fixKeys, fixList, startFix } = fix;
   const [isHelpOpen, setHelpOpen] = useState(false);
-  const [isCompact, setCompact] = usePersonSetting("isReviewCompact", false);
+  const [isCompact, setCompact, isSettingLoaded] = usePersonSetting("isReviewCompact", false);
   /** Unchanged steps the reviewer opened out of their one line in compact mode. */
   const [unfolded, setUnfolded] = useState<Set<number>>(() => new Set());
   // One zoom per step's canvas, kept here so the zoom keys act on the current step's picture.
@@ -139,6 +139,7 @@ function ReviewBody({ trajectory, context, after, t }: { trajectory: TrajectoryV
             type="button"
             className={`btn btn-small${isCompact ? " is-on" : ""}`}
             aria-pressed={isCompact}
+            {...settingControl(isSettingLoaded)}
             onClick={() => setCompact(!isCompact)}
             title={`${t("review.compactHint")} ${t("layout.settingHint")}`}
           >

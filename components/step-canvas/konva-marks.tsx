@@ -108,6 +108,7 @@ export function MarksGroup({
       {layers.corrected && marks.corrected && <Gesture who="corrected" shape={marks.corrected} s={s} />}
       {/* On top: the suggestion is what the person is deciding about right now. */}
       {marks.suggested && <Gesture who="suggested" shape={marks.suggested} s={s} />}
+      {marks.failedPrediction && <Gesture who="failed-prediction" shape={marks.failedPrediction} s={s} />}
       {isHandlesShown && layers.correctedBox && marks.correctedBox && <Handles box={marks.correctedBox} s={s} />}
     </Group>
   );
@@ -192,14 +193,22 @@ function Handles({ box: [x1, y1, x2, y2], s }: { box: Box; s: number }) {
 /**
  * One action: the model's as a larger dashed violet ring, the correction as a smaller solid pink
  * ring with a crosshair, so both stay visible when they coincide; a suggestion not yet accepted as
- * the largest dotted cyan ring. Sizes are stage pixels / scale.
+ * the largest dotted cyan ring, and an evaluation run's failed prediction as the largest long-dashed red ring (the
+ * model's wrong answer, never the person's). Sizes are stage pixels / scale.
  */
-function Gesture({ who, shape, s }: { who: "model" | "corrected" | "suggested"; shape: GestureShape; s: number }) {
-  const isSuggested = who === "suggested";
+function Gesture({ who, shape, s }: { who: "model" | "corrected" | "suggested" | "failed-prediction"; shape: GestureShape; s: number }) {
+  const isFailed = who === "failed-prediction";
+  const isSuggested = who === "suggested" || isFailed;
   // The suggestion is drawn as an outline like the model's (it is the model's, not yet the person's).
   const isModel = who === "model" || isSuggested;
-  const color = isSuggested ? CANVAS_COLOURS.suggested : isModel ? CANVAS_COLOURS.model : CANVAS_COLOURS.corrected;
-  const dash = isSuggested ? [2, 3] : isModel ? [5, 4] : undefined;
+  const color = isFailed
+    ? CANVAS_COLOURS.failedPrediction
+    : isSuggested
+      ? CANVAS_COLOURS.suggested
+      : isModel
+        ? CANVAS_COLOURS.model
+        : CANVAS_COLOURS.corrected;
+  const dash = isFailed ? [9, 5] : isSuggested ? [2, 3] : isModel ? [5, 4] : undefined;
   const r = (px: number) => px / s;
   const name = `${who}-action`;
   switch (shape.kind) {

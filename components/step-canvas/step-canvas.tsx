@@ -11,6 +11,7 @@ import { describeToolCall, isPointless, pyJsonDumps, type StepToolCall } from "@
 import type { MessageKey } from "@/lib/i18n";
 import { useT } from "@/lib/i18n/react";
 import { screenshotUrl } from "@/lib/queries/trajectories";
+import { settingControl } from "@/components/ui/person-settings";
 import { Loading } from "@/components/ui/states";
 import type { StageImage } from "./konva-stage";
 import { useImage } from "./use-image";
@@ -37,6 +38,8 @@ export type StepCanvasProps = {
   correctedBox: Box | null;
   /** A model suggestion not yet accepted (original pixels): drawn in its own colour, with its legend entry. */
   suggested?: StepToolCall | null;
+  /** An evaluation run's failed prediction on this step (original pixels): the model's wrong action, drawn red and dashed. */
+  failedPrediction?: StepToolCall | null;
   /** The screen's elements (original pixels), when the step came with them: drawn faintly with the imported boxes; the box tool snaps to them. */
   elementBoxes?: Box[];
   /** Edit mode: the editor's tools get the pointer (space+drag still pans). Read-only without it. */
@@ -63,6 +66,8 @@ export type StepCanvasProps = {
   isSideCollapsed?: boolean;
   /** Fold or unfold the side column; without it the column cannot be folded. */
   onToggleSide?: () => void;
+  /** The folding is a person's setting: the toggle waits (disabled, busy) until their settings have arrived. */
+  isSideToggleWaiting?: boolean;
   className?: string;
 };
 
@@ -83,6 +88,7 @@ export function StepCanvas(props: StepCanvasProps) {
     importedBoxes,
     correctedBox,
     suggested = null,
+    failedPrediction = null,
     elementBoxes = NO_BOXES,
     editor,
     isBoxSelected,
@@ -97,6 +103,7 @@ export function StepCanvas(props: StepCanvasProps) {
     isWheelZoomWithModifier,
     isSideCollapsed = false,
     onToggleSide,
+    isSideToggleWaiting = false,
   } = props;
   const t = useT();
   const host = useRef<HTMLDivElement>(null);
@@ -113,11 +120,13 @@ export function StepCanvas(props: StepCanvasProps) {
   useEffect(() => onImageLoaded?.(isLoaded), [isLoaded, onImageLoaded]);
 
   const marks = useMemo(
-    () => stepMarks({ original: model, corrected, importedBoxes, correctedBox, suggested }),
-    [model, corrected, importedBoxes, correctedBox, suggested],
+    () => stepMarks({ original: model, corrected, importedBoxes, correctedBox, suggested, failedPrediction }),
+    [model, corrected, importedBoxes, correctedBox, suggested, failedPrediction],
   );
   const percent = Math.round(zoomPercent({ scale, x: 0, y: 0 }, dpr));
-  const sideToggle = onToggleSide && <SideToggle isSideCollapsed={isSideCollapsed} onToggle={onToggleSide} />;
+  const sideToggle = onToggleSide && (
+    <SideToggle isSideCollapsed={isSideCollapsed} isWaiting={isSideToggleWaiting} onToggle={onToggleSide} />
+  );
 
   return (
     <div className={`step-canvas is-${isSideCollapsed ? "collapsed" : layout}${className ? ` ${className}` : ""}`}>
@@ -169,6 +178,7 @@ export function StepCanvas(props: StepCanvasProps) {
             elementCount={elementBoxes.length}
             correctedBox={correctedBox}
             suggested={suggested}
+            failedPrediction={failedPrediction}
           />
           <p className="canvas-hint">{t(isWheelZoomWithModifier ? "canvas.hintModifier" : "canvas.hint")}</p>
           {children}
@@ -197,12 +207,13 @@ function useStageImage(view: View, sha256: string, size: { width: number; height
 }
 
 /** Fold or unfold the side column (the person's setting). */
-function SideToggle({ isSideCollapsed, onToggle }: { isSideCollapsed: boolean; onToggle: () => void }) {
+function SideToggle({ isSideCollapsed, isWaiting, onToggle }: { isSideCollapsed: boolean; isWaiting: boolean; onToggle: () => void }) {
   const t = useT();
   return (
     <button
       type="button"
       className="btn btn-small side-toggle"
+      {...settingControl(!isWaiting)}
       aria-expanded={!isSideCollapsed}
       aria-label={t(isSideCollapsed ? "layout.legendExpand" : "layout.legendCollapse")}
       title={`${t(isSideCollapsed ? "layout.legendExpand" : "layout.legendCollapse")}. ${t("layout.settingHint")}`}
@@ -285,6 +296,7 @@ function Legend({
   elementCount,
   correctedBox,
   suggested,
+  failedPrediction,
 }: {
   view: View;
   model: StepToolCall;
@@ -293,6 +305,7 @@ function Legend({
   elementCount: number;
   correctedBox: Box | null;
   suggested: StepToolCall | null;
+  failedPrediction: StepToolCall | null;
 }) {
   const t = useT();
   const layers = useViewState(view, (s) => s.layers);
@@ -334,6 +347,20 @@ function Legend({
               <span className="legend-name">{t("canvas.layer.suggested")}</span>
             </label>
             <code className="legend-detail">{describeToolCall(suggested)}</code>
+          </li>
+        )}
+        {/* The model's wrong answer from an evaluation run: evidence, named in words as well as in red. */}
+        {failedPrediction && (
+          <li data-layer="failed-prediction">
+            <label>
+              <span
+                className="swatch swatch-ring"
+                style={{ borderColor: CANVAS_COLOURS.failedPrediction, borderStyle: "dashed" }}
+                aria-hidden
+              />
+              <span className="legend-name">{t("canvas.layer.failedPrediction")}</span>
+            </label>
+            <code className="legend-detail">{describeToolCall(failedPrediction)}</code>
           </li>
         )}
       </ul>

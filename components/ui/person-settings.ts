@@ -7,12 +7,14 @@ import { personSettingsQuery, savePersonSettings } from "@/lib/queries/person-se
 
 /**
  * One of the signed-in person's settings, stored on the server (GET/PUT /api/me/settings), so it
- * follows them to another browser. Until the settings arrive the fallback is used.
+ * follows them to another browser. Until the settings arrive the fallback is shown and `isLoaded` is
+ * false: the control that changes the setting is disabled until then (`settingControl`), so a click
+ * never acts on a value the server's answer is about to replace.
  */
 export function usePersonSetting<K extends keyof PersonSettings>(
   key: K,
   fallback: NonNullable<PersonSettings[K]>,
-): [NonNullable<PersonSettings[K]>, (value: NonNullable<PersonSettings[K]>) => void] {
+): [NonNullable<PersonSettings[K]>, (value: NonNullable<PersonSettings[K]>) => void, boolean] {
   const client = useQueryClient();
   const query = useQuery(personSettingsQuery());
   const value = (query.data?.[key] ?? fallback) as NonNullable<PersonSettings[K]>;
@@ -20,7 +22,12 @@ export function usePersonSetting<K extends keyof PersonSettings>(
     (next: NonNullable<PersonSettings[K]>) => void savePersonSettings(client, { [key]: next } as PersonSettings),
     [client, key],
   );
-  return [value, set];
+  return [value, set, query.data !== undefined];
+}
+
+/** The props of a control that changes a person's setting: disabled and busy until the settings have arrived. */
+export function settingControl(isLoaded: boolean): { disabled: boolean; "aria-busy": boolean } {
+  return { disabled: !isLoaded, "aria-busy": !isLoaded };
 }
 
 /** Whether the person's settings have arrived (a layout waits for them so panes do not jump on load). */

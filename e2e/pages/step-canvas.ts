@@ -2,7 +2,7 @@ import { expect, type Locator, type Page } from "@playwright/test";
 import type { Point } from "@/lib/domain/geometry";
 
 /** A mark as Konva drew it, in stage pixels (CSS pixels from the stage's top-left corner). */
-export type DrawnMark = { name: string; gesture: string; stroke: string; points: Point[] };
+export type DrawnMark = { name: string; gesture: string; stroke: string; dash: number[]; points: Point[] };
 export type DrawnBox = { name: string; stroke: string; dash: number[]; corners: [Point, Point] };
 /** What the step canvas's Konva stage holds right now, read from the nodes themselves. */
 export type DrawnCanvas = {
@@ -68,7 +68,12 @@ export class StepCanvasPart {
         const p = n.getAbsoluteTransform().point({ x, y });
         return [p.x, p.y];
       };
-      const marks = [...stage.find(".model-action"), ...stage.find(".corrected-action"), ...stage.find(".suggested-action")].map((g) => {
+      const marks = [
+        ...stage.find(".model-action"),
+        ...stage.find(".corrected-action"),
+        ...stage.find(".suggested-action"),
+        ...stage.find(".failed-prediction-action"),
+      ].map((g) => {
         const ring = g.findOne(".ring")!;
         const gesture = String(g.getAttr("gesture"));
         const pts = ring.getAttr("points") as number[] | undefined;
@@ -76,7 +81,8 @@ export class StepCanvasPart {
           gesture === "swipe" && pts
             ? [pt(ring, pts[0]!, pts[1]!), pt(ring, pts[2]!, pts[3]!)]
             : [[g.getAbsolutePosition().x, g.getAbsolutePosition().y]];
-        return { name: g.name(), gesture, stroke: String(ring.getAttr("stroke")), points };
+        const dash = (ring.getAttr("dash") as number[] | undefined) ?? [];
+        return { name: g.name(), gesture, stroke: String(ring.getAttr("stroke")), dash, points };
       });
       const boxes = [...stage.find(".imported-box"), ...stage.find(".candidate-box"), ...stage.find(".corrected-box")].map((b) => ({
         name: b.name(),

@@ -59,12 +59,14 @@ function sameBox(a: Box, b: Box): boolean {
 /**
  * The one palette of the step canvas (viewer, editor, review, and the legend's swatches): the
  * model's output is violet and dashed, the person's correction is pink and solid, the other
- * acceptable boxes are grey and dotted, and a model suggestion not yet accepted is cyan and dotted.
+ * acceptable boxes are grey and dotted, a model suggestion not yet accepted is cyan and dotted, and an evaluation
+ * run's failed prediction (the model's wrong action, never to be accepted) is red and long-dashed.
  */
 export const CANVAS_COLOURS = {
   model: "#7c5cff",
   corrected: "#e6206a",
   suggested: "#0891b2",
+  failedPrediction: "#dc2626",
   candidate: "#6b7280",
   halo: "#ffffff",
 } as const;
@@ -87,6 +89,8 @@ export type StepMarks = {
   correctedBox: Box | null;
   /** A model suggestion shown before it is accepted (never part of the step until then). */
   suggested: GestureShape | null;
+  /** An evaluation run's failing answer on this step: the model's wrong action, shown as evidence. */
+  failedPrediction: GestureShape | null;
 };
 
 export function stepMarks(input: {
@@ -96,6 +100,8 @@ export function stepMarks(input: {
   correctedBox: Box | null;
   /** The suggested action, original pixels; none when nothing is suggested. */
   suggested?: StepToolCall | null;
+  /** An evaluation run's failed prediction, original pixels; none when there is none. */
+  failedPrediction?: StepToolCall | null;
 }): StepMarks {
   const imported: Box[] = [];
   for (const b of input.importedBoxes) if (!imported.some((x) => sameBox(x, b))) imported.push(b);
@@ -105,6 +111,7 @@ export function stepMarks(input: {
     importedBoxes: imported,
     correctedBox: input.correctedBox,
     suggested: input.suggested ? gestureOf(input.suggested) : null,
+    failedPrediction: input.failedPrediction ? gestureOf(input.failedPrediction) : null,
   };
 }
 

@@ -4,7 +4,7 @@
 import { copyFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import type { EvalCompare, EvalFigures, EvalRunView } from "@/lib/domain/eval";
+import { isPercentFigure, type EvalCompare, type EvalFigures, type EvalRunView } from "@/lib/domain/eval";
 import type { AuditActor } from "@/lib/server/people/audit";
 import { CliUsage } from "./snapshots";
 
@@ -56,17 +56,11 @@ export function formatFigures(r: EvalRunView): string {
 
 /** A comparison as people read it: each figure a -> b (difference), then the changed steps, regressions first. */
 export function formatCompare(c: EvalCompare): string {
-  const show = (figure: string, x: number | null) =>
-    x === null ? "n/a" : figure.startsWith("sopSuccessRate") ? `${x.toFixed(1)}%` : pct(x);
-  const delta = (figure: string, d: number | null) =>
-    d === null
-      ? ""
-      : figure.startsWith("sopSuccessRate")
-        ? ` (${d >= 0 ? "+" : ""}${d.toFixed(1)} points)`
-        : ` (${d >= 0 ? "+" : ""}${(d * 100).toFixed(1)} points)`;
+  const show = (figure: string, x: number | null) => (x === null ? "n/a" : isPercentFigure(figure) ? `${x.toFixed(1)}%` : pct(x));
+  const delta = (points: number | null) => (points === null ? "" : ` (${points >= 0 ? "+" : ""}${points.toFixed(1)} points)`);
   const lines = [
     `a: run ${c.a.id} ${c.a.endpoint.name}   b: run ${c.b.id} ${c.b.endpoint.name}   on ${c.a.set.name} v${c.a.set.version}`,
-    ...c.figures.map((f) => `  ${f.figure.padEnd(32)} ${show(f.figure, f.a)} -> ${show(f.figure, f.b)}${delta(f.figure, f.delta)}`),
+    ...c.figures.map((f) => `  ${f.figure.padEnd(32)} ${show(f.figure, f.a)} -> ${show(f.figure, f.b)}${delta(f.points)}`),
     `steps b gets wrong that a got right: ${c.steps.filter((s) => s.regression).length}; right that a got wrong: ${c.steps.filter((s) => !s.regression).length}`,
     ...c.steps.map((s) => `  ${s.regression ? "regression " : "fixed      "} ${s.trajectoryId} step ${s.step + 1} ${s.app} ${s.action}`),
   ];

@@ -515,10 +515,33 @@ export class EvalTally {
 
 // ── Comparing two runs ───────────────────────────────────────────────────────────────────────────
 
-/** One figure of two runs: a's value, b's, and b - a (null where either is n/a). Rates in [0, 1], SOP success in %. */
-export type FigureDelta = { figure: string; a: number | null; b: number | null; delta: number | null };
+/**
+ * One figure of two runs: a's value, b's, b - a in the figure's own unit (`delta`: rates in [0, 1], SOP success in %),
+ * and the same change in percentage points (`points`), the one unit the comparison is ordered and shown by (null
+ * where either is n/a).
+ */
+export type FigureDelta = { figure: string; a: number | null; b: number | null; delta: number | null; points: number | null };
 
-/** The headline figures of two runs on the same set, each with its difference (b - a), worst change first. */
+/** Whether a compared figure is already in percent (SOP success); every other one is a ratio in [0, 1]. */
+export function isPercentFigure(figure: string): boolean {
+  return figure.startsWith("sopSuccessRate");
+}
+
+/** A change of a compared figure in percentage points: SOP success is in %, the ratios are scaled by 100. */
+export function pointsChange(figure: string, delta: number | null): number | null {
+  return delta === null ? null : isPercentFigure(figure) ? delta : delta * 100;
+}
+
+/** Regressions first, the largest drop first; then improvements, the largest first; then no change; then n/a. */
+function byChange(p: { points: number | null }, q: { points: number | null }): number {
+  const rank = (x: number | null) => (x === null ? 3 : x < 0 ? 0 : x > 0 ? 1 : 2);
+  return rank(p.points) - rank(q.points) || Math.abs(q.points ?? 0) - Math.abs(p.points ?? 0);
+}
+
+/**
+ * The headline figures of two runs on the same set, each with its difference (b - a), ordered by the size of the
+ * change in percentage points, regressions first (so SOP success, in %, and the ratios are weighed alike).
+ */
 export function compareFigures(a: EvalFigures, b: EvalFigures): FigureDelta[] {
   const rows: [string, number | null, number | null][] = [
     ["typeAccuracy", a.accuracy.typeAccuracy, b.accuracy.typeAccuracy],
@@ -531,12 +554,12 @@ export function compareFigures(a: EvalFigures, b: EvalFigures): FigureDelta[] {
     rows.push([`stepAccuracy.${action}`, a.perAction[action]?.stepAccuracy ?? null, b.perAction[action]?.stepAccuracy ?? null]);
   for (const app of [...new Set([...Object.keys(a.perApp), ...Object.keys(b.perApp)])].sort())
     rows.push([`stepAccuracy@${app}`, a.perApp[app]?.stepAccuracy ?? null, b.perApp[app]?.stepAccuracy ?? null]);
-  const out = rows.map(([figure, x, y]) => ({ figure, a: x, b: y, delta: x === null || y === null ? null : y - x }));
-  // Regressions first (most negative), then the rest in their order.
-  return out
-    .map((r, i) => ({ r, i }))
-    .sort((p, q) => (p.r.delta ?? 0) - (q.r.delta ?? 0) || p.i - q.i)
-    .map(({ r }) => r);
+  const out = rows.map(([figure, x, y]) => {
+    const delta = x === null || y === null ? null : y - x;
+    return { figure, a: x, b: y, delta, points: pointsChange(figure, delta) };
+  });
+  // A stable sort: equal changes keep the order above.
+  return out.sort(byChange);
 }
 
 /** A step one run matched and the other did not. `regression`: a matched it, b did not. */
@@ -552,7 +575,16 @@ export type StepChange = z.infer<typeof stepChangeSchema>;
 export const evalCompareSchema = z.object({
   a: evalRunViewSchema,
   b: evalRunViewSchema,
-  figures: z.array(z.object({ figure: z.string(), a: z.number().nullable(), b: z.number().nullable(), delta: z.number().nullable() })),
+  /** ordered by `points`, regressions first (compareFigures) */
+  figures: z.array(
+    z.object({
+      figure: z.string(),
+      a: z.number().nullable(),
+      b: z.number().nullable(),
+      delta: z.number().nullable(),
+      points: z.number().nullable(),
+    }),
+  ),
   /** regressions first */
   steps: z.array(stepChangeSchema),
 });

@@ -124,6 +124,19 @@ export const actionSuggestionSchema = z.object({ toolCall: toolCallSchema, clear
 export type ThoughtSuggestion = z.infer<typeof thoughtSuggestionSchema>;
 export type ActionSuggestion = z.infer<typeof actionSuggestionSchema>;
 
+/**
+ * The evaluation run whose failing answer a suggestion is (origin eval, from "Send to annotation"): evidence of what the
+ * model got wrong, named by the run, never a default the annotator takes.
+ */
+export const failedPredictionSchema = z.object({
+  runId: z.string(),
+  endpoint: z.string(),
+  set: z.string(),
+  version: z.number().int(),
+  rule: z.string(),
+});
+export type FailedPrediction = z.infer<typeof failedPredictionSchema>;
+
 export const suggestionViewSchema = z.discriminatedUnion("kind", [
   z.object({
     id: z.string(),
@@ -133,6 +146,7 @@ export const suggestionViewSchema = z.discriminatedUnion("kind", [
     model: z.string(),
     output: thoughtSuggestionSchema,
     createdAt: z.coerce.string(),
+    failedPrediction: failedPredictionSchema.nullable(),
   }),
   z.object({
     id: z.string(),
@@ -142,6 +156,8 @@ export const suggestionViewSchema = z.discriminatedUnion("kind", [
     model: z.string(),
     output: actionSuggestionSchema,
     createdAt: z.coerce.string(),
+    /** Set when the suggestion is an evaluation run's failing answer: shown as the model's wrong action, never accepted. */
+    failedPrediction: failedPredictionSchema.nullable(),
   }),
 ]);
 export type SuggestionView = z.infer<typeof suggestionViewSchema>;

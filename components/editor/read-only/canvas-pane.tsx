@@ -20,7 +20,7 @@ export function CanvasPane({ step, stepCount }: Props) {
   const t = useT();
   const { editor, hints } = useEditorContext();
   const onImageLoaded = useCallback((isImageLoaded: boolean) => editor.set({ isImageLoaded }), [editor]);
-  const [isSideCollapsed, setSideCollapsed] = usePersonSetting("isLegendCollapsed", false);
+  const [isSideCollapsed, setSideCollapsed, isSettingLoaded] = usePersonSetting("isLegendCollapsed", false);
   const header = (
     <>
       <div className="canvas-nav">
@@ -84,6 +84,7 @@ export function CanvasPane({ step, stepCount }: Props) {
           header={header}
           isSideCollapsed={isSideCollapsed}
           onToggleSide={() => setSideCollapsed(!isSideCollapsed)}
+          isSideToggleWaiting={!isSettingLoaded}
         />
       </div>
     </section>

@@ -179,6 +179,8 @@ const en = {
   // Model suggestions (lib/server/model/suggest.ts).
   "error.suggestNotEditable": "This trajectory is {status}; suggestions are for work being edited.",
   "error.acceptNotEditable": "This trajectory is {status}; it cannot be edited now.",
+  "error.acceptFailedPrediction":
+    "Suggestion {id} is an evaluation run's failed prediction: it shows what the model got wrong and cannot be accepted.",
 } as const;
 
 const zh: Catalogue<typeof en> = {
@@ -349,6 +351,7 @@ const zh: Catalogue<typeof en> = {
   // Model suggestions (lib/server/model/suggest.ts).
   "error.suggestNotEditable": "此轨迹状态为“{status}”；建议只用于正在编辑的工作。",
   "error.acceptNotEditable": "此轨迹状态为“{status}”；现在不能编辑。",
+  "error.acceptFailedPrediction": "建议 {id} 是评测运行中失败的预测：它展示模型做错了什么，不能被采纳。",
 };
 
 export const errors = { en, zh };

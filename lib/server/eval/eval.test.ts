@@ -242,7 +242,7 @@ describe("an evaluation run", () => {
       ["Mail", 0, false],
     ]);
     const step = cmp.figures.find((f) => f.figure === "stepAccuracy")!;
-    expect(step).toEqual({ figure: "stepAccuracy", a: 3 / 7, b: 3 / 7, delta: 0 });
+    expect(step).toEqual({ figure: "stepAccuracy", a: 3 / 7, b: 3 / 7, delta: 0, points: 0 });
     // The worst change first: the alarm's app lost a step.
     expect(cmp.figures[0]).toMatchObject({ figure: "stepAccuracy@Clock", a: 2 / 3, b: 1 / 3 });
   });
@@ -294,9 +294,15 @@ describe("send to annotation", () => {
     expect(output.toolCall.action).toBe("click");
     expect(Math.abs(output.toolCall.coordinate[0] - 554)).toBeLessThan(2);
     expect(suggestions[0]).toMatchObject({ kind: "action", origin: "eval", model: "ckpt-1", jobId: run });
-    // The editor offers it on that step: the assignee reads it, someone else may not, and once accepted it is no longer waiting.
+    // The editor shows it on that step as the run's failed prediction, named by the run (never by its raw id): the
+    // assignee reads it, someone else may not, and nobody can accept it.
     const waiting = await waitingSuggestion({ actor: ann, stepId: suggestions[0]!.stepId }, db);
-    expect(waiting).toMatchObject({ id: suggestions[0]!.id, kind: "action", model: "ckpt-1" });
+    expect(waiting).toMatchObject({
+      id: suggestions[0]!.id,
+      kind: "action",
+      model: "ckpt-1",
+      failedPrediction: { runId: run, endpoint: "ckpt-1", set: "smoke", version: 1, rule: "ui-s1" },
+    });
     const v = await db.user.create({ data: { id: "u-val", email: "val@test.local", name: "Val", role: "annotator" } });
     await expectAppError(
       waitingSuggestion({ actor: { id: v.id, email: v.email, name: v.name, role: "annotator" }, stepId: suggestions[0]!.stepId }, db),
@@ -305,8 +311,9 @@ describe("send to annotation", () => {
     );
     const other = await db.step.findFirstOrThrow({ where: { trajectoryId: reply.id, id: { not: suggestions[0]!.stepId } } });
     expect(await waitingSuggestion({ actor: ann, stepId: other.id }, db)).toBeNull();
-    await acceptSuggestion({ actor: ann, id: suggestions[0]!.id }, db);
-    expect(await waitingSuggestion({ actor: ann, stepId: suggestions[0]!.stepId }, db)).toBeNull();
+    await expectAppError(acceptSuggestion({ actor: ann, id: suggestions[0]!.id }, db), "conflict", /failed prediction/);
+    expect((await db.stepSuggestion.findUniqueOrThrow({ where: { id: suggestions[0]!.id } })).acceptedAt).toBeNull();
+    expect(await waitingSuggestion({ actor: ann, stepId: suggestions[0]!.stepId }, db)).toMatchObject({ id: suggestions[0]!.id });
     // The alarm's first failure is a typed text, so it was not sent.
     expect((await db.trajectory.findFirstOrThrow({ where: { instruction: "Set an alarm for 7" } })).status).toBe("approved");
   });

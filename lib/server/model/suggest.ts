@@ -4,6 +4,7 @@ import {
   parseThoughtReply,
   suggestionViewSchema,
   thoughtSuggestionSchema,
+  type FailedPrediction,
   type SuggestionKind,
   type SuggestionView,
 } from "@/lib/domain/model";
@@ -226,7 +227,7 @@ async function askAction(config: ModelConfig, ctx: StepContext, opts: AskOptions
 
 type SuggestionRow = Awaited<ReturnType<Db["stepSuggestion"]["findFirstOrThrow"]>>;
 
-export function suggestionView(row: SuggestionRow): SuggestionView {
+export function suggestionView(row: SuggestionRow, failedPrediction: FailedPrediction | null = null): SuggestionView {
   return suggestionViewSchema.parse({
     id: row.id,
     kind: row.kind,
@@ -235,7 +236,24 @@ export function suggestionView(row: SuggestionRow): SuggestionView {
     model: row.model,
     output: JSON.parse(row.outputJson),
     createdAt: row.createdAt.toISOString(),
+    failedPrediction,
   });
+}
+
+/** An evaluation run's failing answer (origin eval) is named by its run; a run since deleted keeps its id. */
+async function failedPredictionOf(prisma: Db | Tx, row: SuggestionRow): Promise<FailedPrediction | null> {
+  if (row.origin !== "eval" || !row.jobId) return null;
+  const run = await prisma.evalRun.findUnique({
+    where: { id: row.jobId },
+    select: { endpointName: true, setName: true, setVersion: true, rule: true },
+  });
+  return {
+    runId: row.jobId,
+    endpoint: run?.endpointName ?? row.model,
+    set: run?.setName ?? row.jobId,
+    version: run?.setVersion ?? 0,
+    rule: run?.rule ?? "",
+  };
 }
 
 /**
@@ -312,7 +330,7 @@ export async function waitingSuggestion(
     where: { stepId, kind: "action", acceptedAt: null, origin: { not: "editor" } },
     orderBy: { createdAt: "desc" },
   });
-  return row ? suggestionView(row) : null;
+  return row ? suggestionView(row, await failedPredictionOf(prisma, row)) : null;
 }
 
 /**
@@ -327,6 +345,8 @@ export async function acceptSuggestion(
   return prisma.$transaction(async (tx) => {
     const row = await tx.stepSuggestion.findUnique({ where: { id: suggestionId } });
     if (!row) throw appError("not_found", "error.suggestionMissing", { id: suggestionId });
+    // A run's failing answer is evidence of what the model got wrong, not a value to take over.
+    if (row.origin === "eval") throw appError("conflict", "error.acceptFailedPrediction", { id: suggestionId });
     const t = await tx.trajectory.findUniqueOrThrow({ where: { id: row.trajectoryId }, select: { assigneeId: true, status: true } });
     authorize(actor, "trajectory.annotate", t);
     if (!isEditableStatus(t.status)) throw appError("forbidden", "error.acceptNotEditable", { status: t.status.replace("_", " ") });
