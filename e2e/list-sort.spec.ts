@@ -10,7 +10,10 @@ async function columnTexts(table: Locator, rows: Locator, header: string): Promi
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-test("clicking a column's header sorts by it, a second click reverses it, and the order survives a reload", async ({ page, list }) => {
+test("clicking a column's header sorts by it, a second click reverses it, and the order survives a reload @storage", async ({
+  page,
+  list,
+}) => {
   await list.goto();
   const header = (name: string) => list.table.getByRole("columnheader", { name, exact: true });
   const sortButton = (name: string) => header(name).getByRole("button", { name, exact: true });
@@ -43,7 +46,7 @@ test("clicking a column's header sorts by it, a second click reverses it, and th
   expect(await steps()).toEqual([...(await steps())].sort((a, b) => a - b));
 });
 
-test("the sort headers work from the keyboard and keep the filters", async ({ page, list }) => {
+test("the sort headers work from the keyboard and keep the filters @storage", async ({ page, list }) => {
   await list.goto();
   await page.getByRole("combobox", { name: "Status", exact: true }).selectOption("new");
   await expect(page).toHaveURL(/[?&]status=new/);

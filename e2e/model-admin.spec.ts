@@ -57,7 +57,9 @@ async function saveEndpoint(page: Page, opts: { concurrency: number; timeoutS: n
   return res;
 }
 
-test("the endpoint is saved with its key never shown back, and Test connection shows what the server answered", async ({ page }) => {
+test("the endpoint is saved with its key never shown back, and Test connection shows what the server answered @storage", async ({
+  page,
+}) => {
   fake.setMode({ mode: "ok" });
   const putAnswer = await saveEndpoint(page, { concurrency: 2, timeoutS: 5, key: KEY });
   expect(await putAnswer.text()).not.toContain(KEY);
@@ -106,7 +108,7 @@ test("the endpoint is saved with its key never shown back, and Test connection s
   fake.setMode({ mode: "ok" });
 });
 
-test("pre-annotation started from the list's selection runs to done on /admin/model; one from the filters is paused, resumed and cancelled", async ({
+test("pre-annotation started from the list's selection runs to done on /admin/model; one from the filters is paused, resumed and cancelled @storage", async ({
   page,
 }) => {
   test.setTimeout(180_000);
@@ -208,7 +210,9 @@ test("pre-annotation started from the list's selection runs to done on /admin/mo
   fake.setMode({ mode: "ok" });
 });
 
-test("a job stopped by failures says so after 5 failures in a row, and Resume finishes the steps not yet done", async ({ page }) => {
+test("a job stopped by failures says so after 5 failures in a row, and Resume finishes the steps not yet done @storage", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const run = `${RUN}r`;
   const [id] = await importTrajectories(admin, run, [{ goal: `Model resume ${run}: open the clock`, app: "Clock", steps: 7 }]);
