@@ -16,6 +16,8 @@ export default defineConfig({
   // retry is reported "flaky" and named at the end of `npm test` (scripts/test-all.mjs); one that fails
   // twice fails the run.
   retries: 1,
+  // A test.only left in a spec would quietly run one test and pass: CI refuses it (scripts/test-all.mjs passes --forbid-only).
+  forbidOnly: !!process.env.CI,
   timeout: 60_000,
   reporter: [["list"], ["json", { outputFile: process.env.E2E_REPORT ?? ".tmp/playwright.json" }]],
   // The two-instance test starts its own PostgreSQL, bucket and servers: once, in the SQLite pass.
@@ -23,6 +25,8 @@ export default defineConfig({
   use: {
     baseURL: `http://127.0.0.1:${PORT}`,
     trace: "retain-on-failure",
+    // No animation to wait out: a test sees the state a person sees once it has settled.
+    reducedMotion: "reduce",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
       args: [
