@@ -180,7 +180,8 @@ test("pre-annotation started from the list's selection runs to done on /admin/mo
   await second.getByRole("button", { name: "Pause" }).click();
   await expect(second).toContainText("paused");
   await expect(second.getByRole("button", { name: "Resume" })).toBeVisible();
-  await page.waitForTimeout(3_500); // the request in flight (3 s) finishes; no new one starts
+  // The request in flight (3 s) finishes; no new one starts.
+  await expect.poll(() => fake.requests.every((r) => r.isEnded), { timeout: 15_000 }).toBe(true);
   const askedWhilePaused = fake.requests.length;
   await page.reload();
   await expect(second).toContainText("paused");
@@ -198,7 +199,7 @@ test("pre-annotation started from the list's selection runs to done on /admin/mo
   await second.getByRole("button", { name: "Cancel" }).click();
   await expect(second).toContainText("cancelled");
   await expect(second.getByRole("button", { name: "Resume" })).toHaveCount(0);
-  await page.waitForTimeout(3_500);
+  await expect.poll(() => fake.requests.every((r) => r.isEnded), { timeout: 15_000 }).toBe(true);
   const askedAfterCancel = fake.requests.length;
   await page.waitForTimeout(2_000);
   expect(fake.requests.length).toBe(askedAfterCancel);
