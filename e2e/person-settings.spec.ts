@@ -16,15 +16,19 @@ test("settings made in one browser are there in another for the same person, and
   const first = await annotatorContext(browser, baseURL!);
   const page = await first.newPage();
   const editor = new EditorPage(page);
-  await editor.goto(t.id, 1);
   // The person's settings arrive from the server after the page draws; a tick before then is taken back by them,
-  // so tick until it stays ticked.
+  // so tick once they have arrived.
+  const settingsRead = page.waitForResponse((r) => r.url().endsWith("/api/me/settings") && r.request().method() === "GET");
+  await editor.goto(t.id, 1);
+  await settingsRead;
   const verdictBox = page.getByRole("checkbox", { name: "A verdict key also goes to the next step" });
-  await expect(async () => {
-    if (!(await verdictBox.isChecked())) await verdictBox.click();
-    await page.waitForTimeout(1_000);
-    expect(await verdictBox.isChecked()).toBe(true);
-  }).toPass({ timeout: 30_000 });
+  await verdictBox.check();
+  await expect
+    .poll(
+      async () => ((await (await first.request.get("/api/me/settings")).json()) as { settings: { verdictAdvances?: boolean } }).settings,
+    )
+    .toMatchObject({ verdictAdvances: true });
+  await expect(verdictBox).toBeChecked();
   await page.getByRole("button", { name: "Hide the legend and zoom column" }).click();
   await page.getByRole("button", { name: /^Next screen/ }).click();
   const splitter = page.getByRole("separator", { name: "Width of the step form" });
