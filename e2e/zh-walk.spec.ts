@@ -192,8 +192,8 @@ type Walk = { found: Found[]; dates: Found[]; visited: string[]; untranslated: S
 
 async function collect(page: Page, label: string, walk: Walk) {
   await page.waitForLoadState("networkidle");
-  // Data still loading shows a spinner's words; wait for it to settle.
-  await page.waitForTimeout(300);
+  // Data still loading shows a spinner's words (components/ui/states.tsx); wait until no spinner is left.
+  await expect(page.locator(".loading, .spinner")).toHaveCount(0);
   walk.visited.push(label);
   const shots = path.resolve(".tmp/zh-walk");
   mkdirSync(shots, { recursive: true });
