@@ -186,6 +186,7 @@ test("pre-annotation started from the list's selection runs to done on /admin/mo
   await page.reload();
   await expect(second).toContainText("paused");
   const progressPaused = (await second.getByRole("cell").nth(2).textContent())!;
+  // A window, not a wait: that a paused job asks nothing more can only be seen by letting time pass.
   await page.waitForTimeout(3_000);
   expect(fake.requests.length).toBe(askedWhilePaused);
   await page.reload();
@@ -201,6 +202,7 @@ test("pre-annotation started from the list's selection runs to done on /admin/mo
   await expect(second.getByRole("button", { name: "Resume" })).toHaveCount(0);
   await expect.poll(() => fake.requests.every((r) => r.isEnded), { timeout: 15_000 }).toBe(true);
   const askedAfterCancel = fake.requests.length;
+  // A window, not a wait, as for the pause above.
   await page.waitForTimeout(2_000);
   expect(fake.requests.length).toBe(askedAfterCancel);
   const filled = (await getJson<TrajectoryView>(admin, `/api/trajectories/${ids[2]}`)).steps.filter(
