@@ -66,7 +66,8 @@ const LAYERS = {
   fixtures: { pattern: "fixtures/**", uses: [], packages: [CORE] },
   scripts: { pattern: "scripts/**", uses: ["domain", "i18n", "server", "bridge", "demo", "fixtures"], packages: TOOL_PACKAGES },
   e2e: { pattern: "e2e/**", uses: ["domain", "i18n", "server", "demo", "fixtures"], packages: TOOL_PACKAGES },
-  bench: { pattern: "bench/**", uses: ["domain", "i18n", "server", "bridge", "demo", "fixtures"], packages: TOOL_PACKAGES },
+  // The fast-lane timing (bench/lane-timing.spec.ts) drives the editor with the browser specs' sign-in, seeds and page objects.
+  bench: { pattern: "bench/**", uses: ["domain", "i18n", "server", "bridge", "demo", "fixtures", "e2e"], packages: TOOL_PACKAGES },
 };
 
 const boundaryPolicies = [

@@ -1,4 +1,4 @@
-// `npm run bench [--steps N] [--rounds 3] [--out bench/out] [--skip-browser] [--skip-load] [--skip-saves] [--skip-hostile]`
+// `npm run bench [--steps N] [--rounds 3] [--out bench/out] [--skip-browser] [--skip-lane] [--skip-load] [--skip-saves] [--skip-hostile]`
 // The command line's start-up (`studio --help`, `studio bridge --help`, `studio stats`, `studio bridge sft`
 // on one app's export, each against `node -e 0` in the same minute). Import and export at Mobile-R1 scale (24,521 steps by default;
 // `--steps 100000` for the large run) as people run them: the compiled command line (scripts/studio.mjs),
@@ -7,7 +7,8 @@
 // calls plus the same rows through the raw driver; the same bytes written and files linked). Then
 // `bridge sft`, annotators' saves while importing, hostile uploads, and the parts that need a running
 // studio: the API under load (bench/load.ts, when present) and the editor's key-to-paint time
-// (bench/step-switch.ts). Every figure is printed with its bound, ratio and target, with the machine's
+// (bench/step-switch.ts), and the first-error fast lane against full correction as one scripted person works the
+// same 10 demo trajectories (bench/lane-timing.spec.ts, run through Playwright). Every figure is printed with its bound, ratio and target, with the machine's
 // load (os.loadavg); all are written to bench/out/results.json (shape: bench/figures.ts).
 //
 // The studio is built into its own folder (.next-bench), so a build elsewhere holding .next/lock neither
@@ -31,6 +32,8 @@ const { values: args } = parseArgs({
     rounds: { type: "string", default: "3" },
     "heap-mb": { type: "string", default: "128" },
     "skip-browser": { type: "boolean", default: process.env.BENCH_SKIP_BROWSER === "1" },
+    // The fast lane against full correction takes a few minutes of a scripted person's keys (a browser part too).
+    "skip-lane": { type: "boolean", default: process.env.BENCH_SKIP_LANE === "1" },
     "skip-load": { type: "boolean", default: false },
     "skip-saves": { type: "boolean", default: false },
     "skip-hostile": { type: "boolean", default: false },
@@ -480,6 +483,7 @@ async function main() {
     await save();
   }
 
+  const runLane = !args["skip-browser"] && !args["skip-lane"];
   const needsServer = !args["skip-load"] || !args["skip-browser"];
   const distDir = needsServer ? studioBuild() : "";
   if (!args["skip-load"]) {
@@ -497,6 +501,11 @@ async function main() {
     console.log(`\n${r.stdout.trim()}`);
     if (r.status !== 0) throw new Error(`step-switch failed:\n${r.stderr.slice(-2000)}`);
   }
+  if (runLane) {
+    console.log(noteLoad());
+    figures.push(...laneFigures(distDir));
+    await save();
+  }
 
   console.log(noteLoad());
   await save();
@@ -505,6 +514,64 @@ async function main() {
   );
   console.log(table(figures));
   console.log(`\nwritten: ${path.relative(ROOT, path.join(OUT, "results.json"))}`);
+}
+
+type LaneTotals = {
+  trajectories: number;
+  steps: number;
+  withMistake: number;
+  fast: { keys: number; clicks: number; ms: number };
+  full: { keys: number; clicks: number; ms: number };
+  actionRatio: number;
+  timeRatio: number;
+};
+
+/**
+ * The fast lane against full correction (bench/lane-timing.spec.ts) on the bench build, its own port and data:
+ * how many times the actions and the wall time full correction takes. The lane's point is fewer of both, so
+ * each ratio's target is at least 1 (the spec itself also fails when any trajectory takes the lane more actions).
+ */
+function laneFigures(distDir: string): Figure[] {
+  const out = path.join(OUT, "lane-timing.json");
+  rmSync(out, { force: true });
+  const dataDir = path.join(ROOT, ".tmp/bench-lane");
+  rmSync(dataDir, { recursive: true, force: true });
+  const r = spawnSync(
+    process.execPath,
+    [path.join(ROOT, "node_modules/@playwright/test/cli.js"), "test", "-c", "bench/lane-timing.config.ts"],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        NEXT_TELEMETRY_DISABLED: "1",
+        STUDIO_DIST_DIR: distDir,
+        STUDIO_SKIP_BUILD: "1",
+        E2E_PORT: process.env.BENCH_LANE_PORT ?? "3196",
+        E2E_DATA_DIR: dataDir,
+        BENCH_LANE_OUT: out,
+      },
+      stdio: "inherit",
+    },
+  );
+  if (r.status !== 0 || !existsSync(out)) throw new Error(`the fast-lane timing failed (exit ${r.status})`);
+  const { totals: t } = JSON.parse(readFileSync(out, "utf8")) as { totals: LaneTotals };
+  const lanes = `${t.trajectories} trajectories, ${t.steps} steps, ${t.withMistake} with a model mistake`;
+  return [
+    figure({
+      name: "full correction's actions ÷ the fast lane's",
+      value: t.actionRatio,
+      unit: "x",
+      target: { min: 1 },
+      note: `${lanes}; fast ${t.fast.keys} keys + ${t.fast.clicks} clicks, full ${t.full.keys} keys + ${t.full.clicks} clicks`,
+    }),
+    figure({
+      name: "full correction's wall time ÷ the fast lane's",
+      value: t.timeRatio,
+      unit: "x",
+      target: { min: 1 },
+      note: `fast ${(t.fast.ms / 1000).toFixed(1)} s, full ${(t.full.ms / 1000).toFixed(1)} s`,
+    }),
+  ];
 }
 
 /**

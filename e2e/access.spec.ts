@@ -21,7 +21,7 @@ const EXPECTED_NAV: Record<DemoRole, string[]> = {
 };
 
 for (const account of DEMO_ACCOUNTS) {
-  test(`${account.role}: signs in, sees exactly their pages, signs out`, async ({ browser, baseURL }) => {
+  test(`${account.role}: signs in, sees exactly their pages, signs out @storage`, async ({ browser, baseURL }) => {
     const page = await anonymousPage(browser, baseURL!);
     await page.goto("/trajectories");
     await expect(page).toHaveURL(/\/sign-in\?next=%2Ftrajectories/);
@@ -47,7 +47,7 @@ for (const account of DEMO_ACCOUNTS) {
   });
 }
 
-test("an annotator sees only the trajectories assigned to them", async ({ browser, baseURL, request }) => {
+test("an annotator sees only the trajectories assigned to them @storage", async ({ browser, baseURL, request }) => {
   const all = (await (await request.get("/api/stats")).json()) as { trajectories: number };
   const page = await anonymousPage(browser, baseURL!);
   await page.goto("/sign-in");
@@ -65,7 +65,7 @@ test("an annotator sees only the trajectories assigned to them", async ({ browse
   await page.context().close();
 });
 
-test("a wrong password is refused with a clear message", async ({ browser, baseURL }) => {
+test("a wrong password is refused with a clear message @storage", async ({ browser, baseURL }) => {
   const page = await anonymousPage(browser, baseURL!);
   await page.goto("/sign-in");
   await signInThroughForm(page, "reviewer@studio.local", "not-the-password");
@@ -74,7 +74,7 @@ test("a wrong password is refused with a clear message", async ({ browser, baseU
   await page.context().close();
 });
 
-test("markup in a thought or instruction is shown as text and runs nothing", async ({ page, request, baseURL }) => {
+test("markup in a thought or instruction is shown as text and runs nothing @storage", async ({ page, request, baseURL }) => {
   const payload = `<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">`;
   const goal = `XSS probe <b onmouseover="window.__xss = 3">bold?</b> ${Date.now()}`;
   const line = JSON.stringify({

@@ -16,7 +16,7 @@ async function signInFresh(browser: Browser, baseURL: string, email: string, pas
   return page;
 }
 
-test("an admin adds a person who signs in; role changes and resets reach their session; disabling shuts them out at once", async ({
+test("an admin adds a person who signs in; role changes and resets reach their session; disabling shuts them out at once @storage", async ({
   page,
   browser,
   baseURL,
@@ -77,7 +77,7 @@ test("an admin adds a person who signs in; role changes and resets reach their s
   await expect(audit.matching).toHaveText("6 events");
 });
 
-test("the last admin cannot be demoted, and the page says why", async ({ page }) => {
+test("the last admin cannot be demoted, and the page says why @storage", async ({ page }) => {
   const people = new PeoplePage(page);
   await people.goto();
   expect(await people.setRole("admin@studio.local", "annotator")).toBeGreaterThanOrEqual(400);
@@ -88,7 +88,7 @@ test("the last admin cannot be demoted, and the page says why", async ({ page })
   await expect(page.getByRole("button", { name: "Disable admin@studio.local" })).toBeDisabled();
 });
 
-test("an admin sees and revokes someone else's API token", async ({ page, baseURL }) => {
+test("an admin sees and revokes someone else's API token @storage", async ({ page, baseURL }) => {
   const reviewer = await apiRequest.newContext({ baseURL, storageState: storageStateFor("reviewer") });
   const name = `reviewer-pipeline-${Date.now()}`;
   const created = await reviewer.post("/api/tokens", { data: { name }, headers: { origin: baseURL! } });
@@ -117,7 +117,7 @@ test("an admin sees and revokes someone else's API token", async ({ page, baseUR
   await bearer.dispose();
 });
 
-test("the audit trail filters by action and date and says when nothing matches", async ({ page }) => {
+test("the audit trail filters by action and date and says when nothing matches @storage", async ({ page }) => {
   const audit = new AuditPage(page);
   await audit.goto();
   await expect(audit.rows.first()).toBeVisible();
@@ -135,7 +135,7 @@ test("the audit trail filters by action and date and says when nothing matches",
   await expect(audit.rows.first()).toBeVisible();
 });
 
-test("an export runs in the background to completion and lists its counts and the bridge command", async ({ page, request }) => {
+test("an export runs in the background to completion and lists its counts and the bridge command @storage", async ({ page, request }) => {
   const stats = (await (await request.get("/api/stats")).json()) as { trajectories: number; steps: number };
   const exporter = new ExportPage(page);
   await exporter.goto();
@@ -169,7 +169,7 @@ for (const role of ["reviewer", "annotator"] as const) {
   test.describe(`as ${role}`, () => {
     test.use({ storageState: storageStateFor(role) });
 
-    test(`${role}s find the admin pages forbidden and the admin APIs refused`, async ({ page }) => {
+    test(`${role}s find the admin pages forbidden and the admin APIs refused @storage`, async ({ page }) => {
       for (const path of ["/admin/people", "/admin/audit", "/export"]) {
         await page.goto(path);
         await expect(page).toHaveURL(/\/forbidden/);
@@ -186,7 +186,7 @@ for (const role of ["reviewer", "annotator"] as const) {
 test.describe("as annotator", () => {
   test.use({ storageState: storageStateFor("annotator") });
 
-  test("an annotator reads the history of their own steps only", async ({ request, baseURL }) => {
+  test("an annotator reads the history of their own steps only @storage", async ({ request, baseURL }) => {
     const own = (await (await request.get("/api/trajectories?pageSize=1")).json()) as { rows: { id: string }[] };
     const mine = (await (await request.get(`/api/trajectories/${own.rows[0]!.id}`)).json()) as { steps: { id: string }[] };
     const history = await request.get(`/api/audit?entityType=step&entityId=${mine.steps[0]!.id}`);

@@ -1,7 +1,7 @@
 import { expect, test } from "./fixtures";
 import { storageStateFor } from "./accounts";
 
-test("the progress page charts work by app and status and lists each annotator's pipeline", async ({ page, request }) => {
+test("the progress page charts work by app and status and lists each annotator's pipeline @storage", async ({ page, request }) => {
   const stats = (await (await request.get("/api/stats")).json()) as { byApp: { app: string }[] };
   await page.goto("/dashboard");
   const byApp = page.getByRole("region", { name: "Trajectories by app and status" });
@@ -13,7 +13,7 @@ test("the progress page charts work by app and status and lists each annotator's
   await expect(page.getByRole("region", { name: "Step verdicts" }).locator("svg.recharts-surface").first()).toBeVisible();
 });
 
-test("each table's CSV download holds the numbers the page shows", async ({ page }) => {
+test("each table's CSV download holds the numbers the page shows @storage", async ({ page }) => {
   await page.goto("/dashboard");
   const region = page.getByRole("region", { name: "Annotators" });
   const link = region.getByRole("link", { name: "Download “Annotators” as CSV" });
@@ -40,7 +40,7 @@ test("each table's CSV download holds the numbers the page shows", async ({ page
 
 test.describe("as annotator", () => {
   test.use({ storageState: storageStateFor("annotator") });
-  test("annotators do not get the progress page", async ({ page }) => {
+  test("annotators do not get the progress page @storage", async ({ page }) => {
     await page.goto("/dashboard");
     await expect(page.getByText("Not allowed", { exact: true })).toBeVisible();
     expect((await page.request.get("/api/dashboard")).status()).toBe(403);

@@ -103,7 +103,7 @@ async function clickAt(page: Page, editor: EditorPage, p: [number, number]) {
 
 test.use({ viewport: { width: 1280, height: 900 } });
 
-test("UI-S1 step: a click with the box tool takes the element's box, ] its parent, Ctrl+Z the previous box", async ({
+test("UI-S1 step: a click with the box tool takes the element's box, ] its parent, Ctrl+Z the previous box @storage", async ({
   page,
   request,
   baseURL,
@@ -173,7 +173,7 @@ test("UI-S1 step: a click with the box tool takes the element's box, ] its paren
   expect(saved.steps[0]!.box).toEqual(SWITCH);
 });
 
-test("studio step with elements: they are drawn, and the box snaps to them rather than to the candidate boxes", async ({
+test("studio step with elements: they are drawn, and the box snaps to them rather than to the candidate boxes @storage", async ({
   page,
   request,
   baseURL,

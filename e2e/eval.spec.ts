@@ -52,7 +52,7 @@ test.afterAll(async () => {
 
 type Run = { id: string; state: string };
 
-test("a run's figures and failures over the screenshots, a comparison with regressions first, and failures sent to the annotator", async ({
+test("a run's figures and failures over the screenshots, a comparison with regressions first, and failures sent to the annotator @storage", async ({
   page,
   baseURL,
   browser,

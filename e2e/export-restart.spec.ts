@@ -12,7 +12,7 @@ import { ExportPage } from "./pages/export-page";
 const exportsDir = path.join(e2eDataDir, "exports");
 const partials = () => (existsSync(exportsDir) ? readdirSync(exportsDir).filter((n) => n.includes(".partial-")) : []);
 
-test("an export whose process is killed mid-way shows as failed on the export page, with nothing half-written left", async ({
+test("an export whose process is killed mid-way shows as failed on the export page, with nothing half-written left @storage", async ({
   page,
   request,
 }) => {

@@ -23,7 +23,7 @@ const LINE = Array.from({ length: 20 }, (_, i) => i).find((i) => demoDraft(i).st
 /** The step marked as the first error (0-based). */
 const MARK = 2;
 
-test("fast lane by keyboard alone: play, mark the first error, correct it on the spot, hand in; the export and bridge prm carry its labels", async ({
+test("fast lane by keyboard alone: play, mark the first error, correct it on the spot, hand in; the export and bridge prm carry its labels @storage", async ({
   page,
   request,
   baseURL,

@@ -5,7 +5,7 @@ import { expect, test } from "./fixtures";
 const trajectoryCount = async (request: APIRequestContext) =>
   ((await (await request.get("/api/stats")).json()) as { trajectories: number }).trajectories;
 
-test("uploading a .zip imports its trajectory", async ({ page, importPage, list, request }, testInfo) => {
+test("uploading a .zip imports its trajectory @storage", async ({ page, importPage, list, request }, testInfo) => {
   const goal = `E2E zip import ${Date.now()}`;
   const zip = await makeUiS1Zip(testInfo.outputPath("zip"), goal);
   const before = await trajectoryCount(request);
@@ -27,7 +27,7 @@ test("uploading a .zip imports its trajectory", async ({ page, importPage, list,
   await expect(page.getByRole("status", { name: "Step counter" })).toHaveText("Step 1 / 2");
 });
 
-test("a broken .jsonl names its problems and imports nothing", async ({ importPage, request }, testInfo) => {
+test("a broken .jsonl names its problems and imports nothing @storage", async ({ importPage, request }, testInfo) => {
   const { jsonl, images } = await makeBrokenJsonl(testInfo.outputPath("broken"));
   const before = await trajectoryCount(request);
 
@@ -51,7 +51,7 @@ test("a broken .jsonl names its problems and imports nothing", async ({ importPa
   await expect(row).toContainText(/\d+ problems found; nothing was imported/);
 });
 
-test("the import API refuses a zip entry that escapes the folder", async ({ request, baseURL }, testInfo) => {
+test("the import API refuses a zip entry that escapes the folder @storage", async ({ request, baseURL }, testInfo) => {
   const yazl = (await import("yazl")).default;
   const { createWriteStream, readFileSync } = await import("node:fs");
   const zip = new yazl.ZipFile();

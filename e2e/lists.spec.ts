@@ -10,7 +10,7 @@ const expect = baseExpect.configure({ timeout: 20_000 });
 
 const stats = async (request: APIRequestContext) => (await (await request.get("/api/stats")).json()) as { trajectories: number };
 
-test("ticking three rows by where they were before the first click selects those three; no row moves", async ({ page, list }) => {
+test("ticking three rows by where they were before the first click selects those three; no row moves @storage", async ({ page, list }) => {
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.goto("/trajectories");
   const rows = list.rows;
@@ -37,7 +37,12 @@ test("ticking three rows by where they were before the first click selects those
   await page.screenshot({ path: test.info().outputPath("list-selected-1440.png") });
 });
 
-test("the list shows each trajectory's project and filters by it, in the URL", async ({ page, list, importPage, request }, testInfo) => {
+test("the list shows each trajectory's project and filters by it, in the URL @storage", async ({
+  page,
+  list,
+  importPage,
+  request,
+}, testInfo) => {
   const project = `e2e-col-${Date.now()}`;
   const goal = `E2E project column ${Date.now()}`;
   const zip = await makeUiS1Zip(testInfo.outputPath("zip"), goal);
@@ -65,7 +70,7 @@ test("the list shows each trajectory's project and filters by it, in the URL", a
   expect(tooLong.status()).toBe(422);
 });
 
-test("importing data already in another project asks first: cancel, skip those, import anyway; the form remembers the project", async ({
+test("importing data already in another project asks first: cancel, skip those, import anyway; the form remembers the project @storage", async ({
   page,
   importPage,
   request,
@@ -120,7 +125,7 @@ test("importing data already in another project asks first: cancel, skip those, 
   await expect(page.getByRole("textbox", { name: "Project" })).toHaveValue(projectB);
 });
 
-test("the import page says where the demo trajectories came from", async ({ page, request }) => {
+test("the import page says where the demo trajectories came from @storage", async ({ page, request }) => {
   const { seeded } = (await (await request.get("/api/imports")).json()) as { seeded: number };
   expect(seeded).toBeGreaterThan(0);
   await page.goto("/import");

@@ -57,7 +57,9 @@ async function saveEndpoint(page: Page, opts: { concurrency: number; timeoutS: n
   return res;
 }
 
-test("the endpoint is saved with its key never shown back, and Test connection shows what the server answered", async ({ page }) => {
+test("the endpoint is saved with its key never shown back, and Test connection shows what the server answered @storage", async ({
+  page,
+}) => {
   fake.setMode({ mode: "ok" });
   const putAnswer = await saveEndpoint(page, { concurrency: 2, timeoutS: 5, key: KEY });
   expect(await putAnswer.text()).not.toContain(KEY);
@@ -106,7 +108,7 @@ test("the endpoint is saved with its key never shown back, and Test connection s
   fake.setMode({ mode: "ok" });
 });
 
-test("pre-annotation started from the list's selection runs to done on /admin/model; one from the filters is paused, resumed and cancelled", async ({
+test("pre-annotation started from the list's selection runs to done on /admin/model; one from the filters is paused, resumed and cancelled @storage", async ({
   page,
 }) => {
   test.setTimeout(180_000);
@@ -178,11 +180,13 @@ test("pre-annotation started from the list's selection runs to done on /admin/mo
   await second.getByRole("button", { name: "Pause" }).click();
   await expect(second).toContainText("paused");
   await expect(second.getByRole("button", { name: "Resume" })).toBeVisible();
-  await page.waitForTimeout(3_500); // the request in flight (3 s) finishes; no new one starts
+  // The request in flight (3 s) finishes; no new one starts.
+  await expect.poll(() => fake.requests.every((r) => r.isEnded), { timeout: 15_000 }).toBe(true);
   const askedWhilePaused = fake.requests.length;
   await page.reload();
   await expect(second).toContainText("paused");
   const progressPaused = (await second.getByRole("cell").nth(2).textContent())!;
+  // A window, not a wait: that a paused job asks nothing more can only be seen by letting time pass.
   await page.waitForTimeout(3_000);
   expect(fake.requests.length).toBe(askedWhilePaused);
   await page.reload();
@@ -196,8 +200,9 @@ test("pre-annotation started from the list's selection runs to done on /admin/mo
   await second.getByRole("button", { name: "Cancel" }).click();
   await expect(second).toContainText("cancelled");
   await expect(second.getByRole("button", { name: "Resume" })).toHaveCount(0);
-  await page.waitForTimeout(3_500);
+  await expect.poll(() => fake.requests.every((r) => r.isEnded), { timeout: 15_000 }).toBe(true);
   const askedAfterCancel = fake.requests.length;
+  // A window, not a wait, as for the pause above.
   await page.waitForTimeout(2_000);
   expect(fake.requests.length).toBe(askedAfterCancel);
   const filled = (await getJson<TrajectoryView>(admin, `/api/trajectories/${ids[2]}`)).steps.filter(
@@ -208,7 +213,9 @@ test("pre-annotation started from the list's selection runs to done on /admin/mo
   fake.setMode({ mode: "ok" });
 });
 
-test("a job stopped by failures says so after 5 failures in a row, and Resume finishes the steps not yet done", async ({ page }) => {
+test("a job stopped by failures says so after 5 failures in a row, and Resume finishes the steps not yet done @storage", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const run = `${RUN}r`;
   const [id] = await importTrajectories(admin, run, [{ goal: `Model resume ${run}: open the clock`, app: "Clock", steps: 7 }]);

@@ -58,7 +58,7 @@ function kappa(m: Matrix): number | null {
   return pe === 1 ? null : (po - pe) / (1 - pe);
 }
 
-test("the dashboard's judge figures match seeded counts, per app too, and each disagreement opens its trajectory", async ({
+test("the dashboard's judge figures match seeded counts, per app too, and each disagreement opens its trajectory @storage", async ({
   page,
   baseURL,
 }) => {

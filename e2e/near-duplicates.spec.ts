@@ -70,7 +70,7 @@ async function returnToPool(request: APIRequestContext, baseURL: string): Promis
   expect(res.status(), await res.text()).toBe(200);
 }
 
-test("the list filtered to near-duplicates shows the planted re-runs with their keeper, and assignment skips the others", async ({
+test("the list filtered to near-duplicates shows the planted re-runs with their keeper, and assignment skips the others @storage", async ({
   page,
   request,
   baseURL,

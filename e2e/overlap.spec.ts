@@ -44,7 +44,7 @@ async function correct(request: APIRequestContext, baseURL: string, id: string, 
   expect(submitted.status(), await submitted.text()).toBe(200);
 }
 
-test("a reviewer adjudicates an overlapped trajectory field by field; the export holds the choice and the alternatives", async ({
+test("a reviewer adjudicates an overlapped trajectory field by field; the export holds the choice and the alternatives @storage", async ({
   browser,
   request,
   baseURL,

@@ -20,6 +20,11 @@ test("settings made in one browser are there in another for the same person, and
   // The editor draws its form only once the person's settings have arrived, so the first tick is the one that counts.
   const verdictBox = page.getByRole("checkbox", { name: "A verdict key also goes to the next step" });
   await verdictBox.click();
+  await expect
+    .poll(
+      async () => ((await (await first.request.get("/api/me/settings")).json()) as { settings: { verdictAdvances?: boolean } }).settings,
+    )
+    .toMatchObject({ verdictAdvances: true });
   await expect(verdictBox).toBeChecked();
   await page.getByRole("button", { name: "Hide the legend and zoom column" }).click();
   await page.getByRole("button", { name: /^Next screen/ }).click();

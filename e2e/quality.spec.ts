@@ -84,7 +84,7 @@ async function ok(res: Awaited<ReturnType<APIRequestContext["post"]>>) {
   expect(res.status(), await res.text()).toBeLessThan(300);
 }
 
-test("an admin marks approved work gold and sets the rate; the annotator's gold copy has no marker; the dashboard scores it per field", async ({
+test("an admin marks approved work gold and sets the rate; the annotator's gold copy has no marker; the dashboard scores it per field @storage", async ({
   page,
   list,
   browser,

@@ -16,7 +16,11 @@ const RUN = Date.now().toString(36);
 const APP = `Lineage ${RUN}`;
 const ACTIONS = ["Open the settings", "Tap Display", "Turn on dark mode"];
 
-test("the editor link built from a release row's lineage opens that trajectory at that step", async ({ page, request, baseURL }) => {
+test("the editor link built from a release row's lineage opens that trajectory at that step @storage", async ({
+  page,
+  request,
+  baseURL,
+}) => {
   test.setTimeout(560_000);
   const line = {
     goal: `Turn on dark mode ${RUN}`,

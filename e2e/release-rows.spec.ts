@@ -36,7 +36,7 @@ function releaseRow() {
   };
 }
 
-test("a release row with a tap that has no point imports whole; the editor names the tap until a click places it", async ({
+test("a release row with a tap that has no point imports whole; the editor names the tap until a click places it @storage", async ({
   browser,
   request,
   baseURL,

@@ -57,7 +57,7 @@ async function annotateAndSubmit(request: APIRequestContext, baseURL: string, id
   expect(submit.status(), await submit.text()).toBe(200);
 }
 
-test("a reviewer fixes a step's point on the canvas and sends the decision: the stored step has the fix and the audit names the reviewer", async ({
+test("a reviewer fixes a step's point on the canvas and sends the decision: the stored step has the fix and the audit names the reviewer @storage", async ({
   browser,
   baseURL,
 }, testInfo) => {

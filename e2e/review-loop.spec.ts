@@ -108,7 +108,7 @@ async function submitInEditor(page: Page, id: string) {
     .toBe("submitted");
 }
 
-test("two people close the review loop: comment on a step, send back, fix, reply, resubmit, see what changed, approve; fix and approve audited as the reviewer's", async ({
+test("two people close the review loop: comment on a step, send back, fix, reply, resubmit, see what changed, approve; fix and approve audited as the reviewer's @storage", async ({
   browser,
   baseURL,
 }, testInfo) => {

@@ -35,7 +35,7 @@ async function trajectory(request: APIRequestContext, id: string): Promise<Traje
   return (await res.json()) as TrajectoryView;
 }
 
-test("a suggested thought is accepted with the key, edited by typing, saved with its provenance and exported", async ({
+test("a suggested thought is accepted with the key, edited by typing, saved with its provenance and exported @storage", async ({
   page,
   request,
 }) => {
@@ -109,7 +109,7 @@ test("a suggested thought is accepted with the key, edited by typing, saved with
   expect(line.steps[0]!.provenance!["thought.purpose"]!.source).toBe("suggested-edited");
 });
 
-test("a slow endpoint and a broken one leave the editor working and lose nothing", async ({ page, request }) => {
+test("a slow endpoint and a broken one leave the editor working and lose nothing @storage", async ({ page, request }) => {
   const editor = new EditorPage(page);
   await page.goto("/tasks");
   await page.getByRole("button", { name: /Start next task/ }).click();
@@ -139,7 +139,9 @@ test("a slow endpoint and a broken one leave the editor working and lose nothing
   fake.setMode({ mode: "ok" });
 });
 
-test("a suggested action is drawn on the screenshot in its own colour before it is accepted, with rounded numbers", async ({ page }) => {
+test("a suggested action is drawn on the screenshot in its own colour before it is accepted, with rounded numbers @storage", async ({
+  page,
+}) => {
   const editor = new EditorPage(page);
   await page.goto("/tasks");
   await page.getByRole("button", { name: /Start next task/ }).click();

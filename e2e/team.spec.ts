@@ -114,7 +114,7 @@ test.beforeEach(() => {
   test.skip(!shared.postgres, "PostgreSQL is not installed (/usr/lib/postgresql/15/bin); scripts/test-all.mjs installs it as root");
 });
 
-test("a session made on one instance is good on the other", async () => {
+test("a session made on one instance is good on the other @storage", async () => {
   const [a, b] = instances;
   const onA = await signIn(a!.url, "admin");
   const onB = await sameSessionOn(onA, b!.url);
@@ -123,7 +123,7 @@ test("a session made on one instance is good on the other", async () => {
   expect(((await me.json()) as { person: { email: string } }).person.email).toBe("admin@studio.local");
 });
 
-test("a stale save on one instance is refused after the other saved", async () => {
+test("a stale save on one instance is refused after the other saved @storage", async () => {
   const [a, b] = instances;
   const onA = await signIn(a!.url, "annotator");
   const onB = await sameSessionOn(onA, b!.url);
@@ -155,7 +155,7 @@ test("a stale save on one instance is refused after the other saved", async () =
   expect((await onB.put(`/api/trajectories/${id}/annotation`, tr(seenByB.version, b!.url))).status()).toBe(409);
 });
 
-test("a screenshot imported through one instance is served by the other, from the bucket", async () => {
+test("a screenshot imported through one instance is served by the other, from the bucket @storage", async () => {
   if (!shared.postgres) return;
   const [a, b] = instances;
   const onA = await signIn(a!.url, "admin");
@@ -203,7 +203,7 @@ test("a screenshot imported through one instance is served by the other, from th
   expect(readdirSync(bucketDir).some((n) => n.startsWith(`${shot.sha256}.png`))).toBe(true);
 });
 
-test("an export started on one instance is reported by the other, with the screenshots from the bucket", async () => {
+test("an export started on one instance is reported by the other, with the screenshots from the bucket @storage", async () => {
   if (!shared.postgres) return;
   const [a, b] = instances;
   const onA = await signIn(a!.url, "admin");
@@ -231,7 +231,7 @@ test("an export started on one instance is reported by the other, with the scree
   expect(readdirSync(path.join(job.outDir, "screenshots")).length).toBeGreaterThan(0);
 });
 
-test("an instance with a wrong store setting does not start, and names the variable", async () => {
+test("an instance with a wrong store setting does not start, and names the variable @storage", async () => {
   if (!shared.postgres) return;
   const port = BASE_PORT + 3;
   const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "server/main.ts")], {

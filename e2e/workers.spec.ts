@@ -75,7 +75,7 @@ function workerPids(): number[] {
   return out.split("\n").filter(Boolean).map(Number);
 }
 
-test("two workers serve one studio: of two saves from the same version, exactly one lands, every time", async () => {
+test("two workers serve one studio: of two saves from the same version, exactly one lands, every time @storage", async () => {
   expect(workerPids()).toHaveLength(2);
   const a = await signedIn();
   // Another connection with the same session: requests from the two are spread over the workers.
@@ -111,7 +111,7 @@ test("two workers serve one studio: of two saves from the same version, exactly 
   expect(now.clearAction).toMatch(new RegExp(`in round ${rounds - 1}$`));
 });
 
-test("a worker that dies stops the whole server, with a line saying so", async () => {
+test("a worker that dies stops the whole server, with a line saying so @storage", async () => {
   const [victim, other] = workerPids();
   expect(victim).toBeGreaterThan(0);
   process.kill(victim!, "SIGKILL");

@@ -192,8 +192,8 @@ type Walk = { found: Found[]; dates: Found[]; visited: string[]; untranslated: S
 
 async function collect(page: Page, label: string, walk: Walk) {
   await page.waitForLoadState("networkidle");
-  // Data still loading shows a spinner's words; wait for it to settle.
-  await page.waitForTimeout(300);
+  // Data still loading shows a spinner's words (components/ui/states.tsx); wait until no spinner is left.
+  await expect(page.locator(".loading, .spinner")).toHaveCount(0);
   walk.visited.push(label);
   const shots = path.resolve(".tmp/zh-walk");
   mkdirSync(shots, { recursive: true });
@@ -321,7 +321,7 @@ test.describe("the Chinese UI, every page", () => {
     }
   });
 
-  test("no English sentence and one date style on any page, for every role", async ({ browser, baseURL }, testInfo) => {
+  test("no English sentence and one date style on any page, for every role @storage", async ({ browser, baseURL }, testInfo) => {
     // Whatever other specs left in the database is walked too: their data must be marked as data, their stored
     // messages worded. The states the walk must see are made by its own setup (seed), never assumed.
     test.setTimeout(1_200_000);
@@ -434,7 +434,10 @@ test.describe("the Chinese UI, every page", () => {
     ).toBe("\n---\n");
   });
 
-  test("the Chinese editor draws its words with the bundled font, on a machine without a CJK font too", async ({ browser, baseURL }) => {
+  test("the Chinese editor draws its words with the bundled font, on a machine without a CJK font too @storage", async ({
+    browser,
+    baseURL,
+  }) => {
     test.setTimeout(300_000);
     const shots = process.env.ZH_SHOTS_DIR ?? path.resolve(".tmp/zh-walk");
     mkdirSync(shots, { recursive: true });

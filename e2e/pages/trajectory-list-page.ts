@@ -6,7 +6,8 @@ export class TrajectoryListPage {
 
   async goto(query = "") {
     await this.page.goto(`/trajectories${query}`);
-    await expect(this.table.or(this.page.getByText("No trajectories"))).toBeVisible();
+    // The first page a fresh browser opens on a busy machine can take over the default 5 s to ask for its rows.
+    await expect(this.table.or(this.page.getByText("No trajectories"))).toBeVisible({ timeout: 30_000 });
   }
 
   get table(): Locator {

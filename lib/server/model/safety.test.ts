@@ -496,9 +496,11 @@ describe("every model call is bounded", () => {
     fake.setMode({ mode: "slow", delayMs: 1_500 });
     const job = await startModelJob({ actor: admin, kind: "prefill", trajectoryIds: [id] }, db);
     await waitUntil(() => fake.requests.length === 1);
+    expect(fake.requests[0]!.isEnded, "still being answered").toBe(false);
     await commandModelJob({ actor: admin, id: job.id, command: "cancel" }, db);
     await waitForModelJob(job.id);
     await waitUntil(() => fake.requests[0]!.closedEarly);
+    expect(fake.requests[0]!.isEnded).toBe(true);
     expect(await db.modelJobItem.count({ where: { jobId: job.id } })).toBe(0);
     expect(await db.stepSuggestion.count({ where: { jobId: job.id } })).toBe(0);
     for (const s of steps) expect((await db.step.findUniqueOrThrow({ where: { id: s } })).version).toBe(1);
@@ -512,6 +514,7 @@ describe("every model call is bounded", () => {
     await waitForModelJob(j2.id);
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]!.closedEarly).toBe(false);
+    expect(fake.requests[0]!.isEnded).toBe(true);
     expect(await db.stepSuggestion.count({ where: { jobId: j2.id } })).toBe(0);
     expect(await db.modelJobItem.count({ where: { jobId: j2.id } })).toBe(0);
     for (const s of steps) expect((await db.step.findUniqueOrThrow({ where: { id: s } })).version).toBe(1);

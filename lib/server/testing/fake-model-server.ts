@@ -13,8 +13,18 @@ import type { AddressInfo, Socket } from "node:net";
 export type ChatPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
 export type ChatMessage = { role: string; content: string | ChatPart[] };
 export type ChatRequest = { model: string; messages: ChatMessage[]; max_tokens?: number; temperature?: number; [k: string]: unknown };
-/** One request as received; `closedEarly` turns true when the client closed it before the answer was complete. */
-export type RecordedRequest = { path: string; authorization: string | null; body: ChatRequest; at: number; closedEarly: boolean };
+/**
+ * One request as received; `closedEarly` turns true when the client closed it before the answer was complete, and
+ * `isEnded` when it is over either way (answered or closed): a test waits on it instead of sleeping out a slow answer.
+ */
+export type RecordedRequest = {
+  path: string;
+  authorization: string | null;
+  body: ChatRequest;
+  at: number;
+  closedEarly: boolean;
+  isEnded: boolean;
+};
 export type FakeMode = { mode: "ok" | "slow" | "fail" | "stall-body" | "echo-auth" | "html"; delayMs?: number };
 
 export type FakeModelServer = {
@@ -97,10 +107,12 @@ export async function startFakeModelServer(opts: { port?: number; host?: string 
         body,
         at: Date.now(),
         closedEarly: false,
+        isEnded: false,
       };
       requests.push(recorded);
       res.once("close", () => {
         if (!res.writableFinished) recorded.closedEarly = true;
+        recorded.isEnded = true;
       });
       if (mode.mode === "slow") await sleep(mode.delayMs ?? 30_000);
       if (mode.mode === "fail") return send(500, { error: { message: "The model server broke (fake 500).", type: "server_error" } });

@@ -4,10 +4,10 @@ import type { Page } from "@playwright/test";
 import { isOneSentence } from "@/lib/domain/annotation";
 import { isPointInBox } from "@/lib/domain/geometry";
 import type { DraftTrajectory } from "@/lib/demo/flows";
-import { storageStateFor } from "./accounts";
-import { expect as baseExpect, test } from "./fixtures";
-import { demoDraft, seedDemoProjects } from "./lane-seed";
-import { EditorPage } from "./pages/editor-page";
+import { storageStateFor } from "../e2e/accounts";
+import { expect as baseExpect, test } from "../e2e/fixtures";
+import { demoDraft, seedDemoProjects } from "../e2e/lane-seed";
+import { EditorPage } from "../e2e/pages/editor-page";
 
 // Issue 24 item 5: the first-error fast lane measured against full correction on the same 10 demo trajectories, by
 // the same scripted person. The person knows where the model went wrong (the demo generator's own truth,
@@ -18,7 +18,9 @@ import { EditorPage } from "./pages/editor-page";
 //   mistaken thought rewritten in its "next action" field (click, Ctrl+A, the words typed, a click on "Corrected"),
 //   J to the next step, the outcome, Ctrl+Enter.
 // Each key press and click is counted; wall time runs from the loaded editor to the server's answer to the hand-in.
-// The figures go to the spec's output (lane-timing.json, attached) and the README reports the ratio.
+// A benchmark, not a browser test: `npm run bench` runs it (bench/lane-timing.config.ts, against the bench's own
+// build and port) and prints its figures with the others; the figures go to BENCH_LANE_OUT (bench/out/lane-timing.json
+// from the bench, else the test's output), and the README reports the ratio from there.
 
 const expect = baseExpect.configure({ timeout: 20_000 });
 // An action that cannot happen fails within a minute instead of waiting for the whole run's limit.
@@ -160,7 +162,7 @@ test("the fast lane against full correction on the same 10 demo trajectories: ke
     machine: { cpus: os.cpus().length, loadavg: os.loadavg().map((l) => Math.round(l * 100) / 100) },
   };
   const report = { totals, rows };
-  const file = test.info().outputPath("lane-timing.json");
+  const file = process.env.BENCH_LANE_OUT ?? test.info().outputPath("lane-timing.json");
   await writeFile(file, `${JSON.stringify(report, null, 2)}\n`);
   await test.info().attach("lane-timing.json", { path: file, contentType: "application/json" });
   console.log(`fast lane vs full correction: ${JSON.stringify(totals)}`);
