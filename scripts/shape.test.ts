@@ -78,7 +78,7 @@ describe("the code's shape", () => {
     expect(long).toEqual([]);
   });
 
-  it("writes the export manifest's schema, the step row's annotation columns, the PNG header reader and smart_resize once", () => {
+  it("writes the export manifest's schema, the step row's annotation columns, the PNG header reader, smart_resize and the scoring tally once", () => {
     const code = FOLDERS.filter((d) => d !== "e2e" && d !== "bench").flatMap((d) => sources(d, false));
     const holding = (pattern: RegExp) => code.filter((f) => pattern.test(readFileSync(path.join(ROOT, f), "utf8")));
     // The format tag names the manifest's one schema; a second schema would spell it again.
@@ -91,6 +91,11 @@ describe("the code's shape", () => {
     // One reader of a PNG's header (the import's thread and its reader thread share it), one smart_resize.
     expect(holding(/readUInt32BE\(16\)|getUint32\(16\)/)).toEqual([path.join("lib", "domain", "png.ts")]);
     expect(holding(/export function smartResize\(/)).toEqual([path.join("lib", "domain", "geometry.ts")]);
+    // `bridge score` and the evaluation run count through one tally: the rewards' sums, the accuracy counts, the SOP.
+    const tally = [path.join("lib", "domain", "score-tally.ts")];
+    expect(holding(/\.format \+= r(esults\[\w+\])?\.format/)).toEqual(tally);
+    expect(holding(/\+= \w+\.extractMatch \? 1 : 0/)).toEqual(tally);
+    expect(holding(/= uiS1SopEpisode\(|\.indexOf\(false\)/)).toEqual(tally);
   });
 
   it("finds a cycle and a long function when there is one (the probes work)", async () => {

@@ -5,10 +5,10 @@ import { createInterface } from "node:readline";
 import { z } from "zod";
 import { openExport, ExportError, type TrajectoryRecord } from "./export-reader";
 import { exitCodeFor, JsonlOutput, RunLog, type BridgeIo } from "./output";
-import { REWARD_RULES, rewardFor, type RewardResult, type RewardRule } from "@/lib/domain/rewards";
+import { REWARD_RULES, type RewardRule } from "@/lib/domain/rewards";
 import { walkSamples, type FrameOptions } from "./samples";
-import { REL1000_SCALE, type CoordinateConvention } from "@/lib/domain/geometry";
-import { uiS1EvalCheckOptions, uiS1SopEpisode, uiS1SopRates, uiS1TrajStep, type SopStep } from "@/lib/domain/ui-s1-reward";
+import type { CoordinateConvention } from "@/lib/domain/geometry";
+import { ScoreTally, SopTrajectory, type Rates, type RewardMeans, type SopFigures } from "@/lib/domain/score-tally";
 
 /**
  * Predictions file: JSON Lines, one model response per step:
@@ -27,40 +27,6 @@ export type Prediction = z.infer<typeof predictionSchema>;
 
 const predictionKey = (trajectory: string, step: number) => `${trajectory}\u0000${step}`;
 
-type Tally = { n: number; format: number; action: number; score: number };
-const emptyTally = (): Tally => ({ n: 0, format: 0, action: 0, score: 0 });
-function add(t: Tally, r: RewardResult) {
-  t.n += 1;
-  t.format += r.format;
-  t.action += r.action;
-  t.score += r.score;
-}
-const mean = (sum: number, n: number) => (n === 0 ? null : sum / n);
-function means(t: Tally) {
-  return { steps: t.n, format: mean(t.format, t.n), action: mean(t.action, t.n), score: mean(t.score, t.n) };
-}
-
-type Accuracy = { n: number; type: number; extract: number; groundingN: number; grounding: number };
-const emptyAccuracy = (): Accuracy => ({ n: 0, type: 0, extract: 0, groundingN: 0, grounding: 0 });
-function addAccuracy(a: Accuracy, r: RewardResult) {
-  a.n += 1;
-  a.type += r.typeMatch ? 1 : 0;
-  a.extract += r.extractMatch ? 1 : 0;
-  if (r.hit !== null) {
-    a.groundingN += 1;
-    a.grounding += r.hit ? 1 : 0;
-  }
-}
-function rates(a: Accuracy) {
-  return {
-    steps: a.n,
-    typeAccuracy: mean(a.type, a.n),
-    stepAccuracy: mean(a.extract, a.n),
-    groundingSteps: a.groundingN,
-    groundingAccuracy: mean(a.grounding, a.groundingN),
-  };
-}
-
 export type ScoreSummary = {
   command: "score";
   rule: RewardRule;
@@ -74,10 +40,10 @@ export type ScoreSummary = {
   /** Kept steps with no prediction. */
   unpredictedSteps: number;
   /** Mean rewards over every scored step, harmful ones included (their action reward is inverted). */
-  rewards: Record<RewardRule, ReturnType<typeof means>>;
+  rewards: Record<RewardRule, RewardMeans>;
   /** Accuracies under `rule` over non-harmful scored steps: type, full step match, click/long_press grounding. */
-  accuracy: ReturnType<typeof rates>;
-  perAction: Record<string, ReturnType<typeof rates>>;
+  accuracy: Rates;
+  perAction: Record<string, Rates>;
   /** Harmful steps where the model repeated the harmful action (full match under `rule`). */
   harmful: { steps: number; repeated: number };
   /**
@@ -90,13 +56,7 @@ export type ScoreSummary = {
    * extract_match. Only trajectories with a response for every step the evaluation reaches count;
    * `incomplete` counts the others.
    */
-  sop: {
-    definition: "eval_qwenvl" | "studio";
-    trajectories: number;
-    successRate: number | null;
-    progress: number | null;
-    incomplete: number;
-  };
+  sop: SopFigures;
   problems: number;
 };
 
@@ -163,20 +123,11 @@ export async function scorePredictions(
   const predictions = await loadPredictions(opts.predictions, log);
   const perStep = opts.outDir ? await JsonlOutput.create(path.join(opts.outDir, "scores.jsonl")) : undefined;
 
-  const tallies = Object.fromEntries(REWARD_RULES.map((r) => [r, emptyTally()])) as Record<RewardRule, Tally>;
-  const accuracy = emptyAccuracy();
-  const perAction = new Map<string, Accuracy>();
-  const harmful = { steps: 0, repeated: 0 };
-  const sop = { trajectories: 0, success: 0, progress: 0, incomplete: 0 };
-  const evalEpisodes: { numSteps: number; finalStepId: number; taskSuccess: boolean }[] = [];
-  let scored = 0;
-  let unpredicted = 0;
+  const tally = new ScoreTally({ rule: opts.rule, coords: opts.coords ?? "qwen25-abs" });
 
-  // SOP state of the trajectory being read. studio: its target steps in order, null = no prediction;
-  // eval_qwenvl: every kept step as UI-S1's evaluation sees it.
+  // The trajectory being read, as the SOP sees it; a problem in it leaves it out of the SOP.
   let ordinal = -1;
-  let sopSteps: (boolean | null)[] = [];
-  let evalSteps: SopStep[] = [];
+  let sopSteps = new SopTrajectory();
   let sopComplete = true;
 
   const counts = await walkSamples(exp, opts, {
@@ -186,45 +137,16 @@ export async function scorePredictions(
     },
     onTrajectory: (record: Extract<TrajectoryRecord, { ok: true }>) => {
       ordinal = record.ordinal;
-      sopSteps = [];
-      evalSteps = [];
+      sopSteps = new SopTrajectory();
       sopComplete = true;
     },
     onSample: async (sample) => {
       const key = predictionKey(sample.where.trajectory, sample.step.index);
       const byPosition = predictionKey(`#${ordinal}`, sample.step.index);
       const prediction = predictions.get(key) ?? predictions.get(byPosition);
-      if (opts.rule === "ui-s1") {
-        evalSteps.push({
-          checkOptions: uiS1EvalCheckOptions(uiS1TrajStep(sample.step, sample.annotation)),
-          width: sample.step.screenshot.width,
-          height: sample.step.screenshot.height,
-          response: prediction ? prediction.response : null,
-          ...(sample.coords === "qwen3-rel1000" ? { predictionFrame: [REL1000_SCALE, REL1000_SCALE] as [number, number] } : {}),
-        });
-      }
-      if (!prediction) {
-        unpredicted += 1;
-        if (sample.isTarget) sopSteps.push(null);
-        return;
-      }
+      const results = tally.step(sopSteps, sample, prediction?.response);
+      if (!prediction || !results) return;
       prediction.used = true;
-      scored += 1;
-      const results = Object.fromEntries(
-        REWARD_RULES.map((rule) => [rule, rewardFor(rule, prediction.response, sample.groundTruth)]),
-      ) as Record<RewardRule, RewardResult>;
-      for (const rule of REWARD_RULES) add(tallies[rule], results[rule]);
-      const r = results[opts.rule];
-      if (sample.annotation === "HARMFUL") {
-        harmful.steps += 1;
-        harmful.repeated += r.extractMatch ? 1 : 0;
-      } else {
-        addAccuracy(accuracy, r);
-        const action = sample.groundTruth.gt_action.action;
-        if (!perAction.has(action)) perAction.set(action, emptyAccuracy());
-        addAccuracy(perAction.get(action)!, r);
-      }
-      if (sample.isTarget) sopSteps.push(r.extractMatch);
       await perStep?.write({
         trajectory: sample.where.trajectory,
         step: sample.step.index,
@@ -235,29 +157,9 @@ export async function scorePredictions(
       });
     },
     onTrajectoryEnd: (record) => {
-      if (record.trajectory.isDiscarded || !sopComplete) return;
-      if (opts.rule === "ui-s1") {
-        // A trajectory with no kept step would make eval_qwenvl.py divide by zero; it is left out.
-        if (evalSteps.length === 0) return;
-        const episode = uiS1SopEpisode(evalSteps);
-        if (!episode.complete) sop.incomplete += 1;
-        else evalEpisodes.push(episode);
-        return;
-      }
-      if (sopSteps.length === 0) return;
-      // Responses are needed up to the first miss (or the end); a gap before that leaves the trajectory out.
-      const firstMiss = sopSteps.indexOf(false);
-      const reached = firstMiss < 0 ? sopSteps : sopSteps.slice(0, firstMiss + 1);
-      if (reached.some((s) => s === null)) {
-        sop.incomplete += 1;
-        return;
-      }
-      const matched = firstMiss < 0 ? sopSteps.length : firstMiss;
-      sop.trajectories += 1;
-      sop.success += matched === sopSteps.length ? 1 : 0;
-      sop.progress += matched / sopSteps.length;
+      if (!record.trajectory.isDiscarded && sopComplete) tally.sop.add(sopSteps);
     },
-    onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${scored} steps scored`),
+    onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${tally.scored} steps scored`),
   });
 
   for (const p of predictions.values()) {
@@ -274,6 +176,7 @@ export async function scorePredictions(
   }
   const exitCode = exitCodeFor(log.problems, opts.allowProblems);
   await perStep?.close(true);
+  const figures = tally.figures();
   const summary: ScoreSummary = {
     command: "score",
     rule: opts.rule,
@@ -281,37 +184,17 @@ export async function scorePredictions(
     maxPixels: opts.maxPixels,
     minPixels: opts.minPixels,
     predictions: predictions.size,
-    scoredSteps: scored,
-    unpredictedSteps: unpredicted,
-    rewards: Object.fromEntries(REWARD_RULES.map((r) => [r, means(tallies[r])])) as Record<RewardRule, ReturnType<typeof means>>,
-    accuracy: rates(accuracy),
-    perAction: Object.fromEntries([...perAction.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, rates(v)])),
-    harmful,
-    sop:
-      opts.rule === "ui-s1"
-        ? evalSop(evalEpisodes, sop.incomplete)
-        : {
-            definition: "studio",
-            trajectories: sop.trajectories,
-            successRate: sop.trajectories === 0 ? null : (sop.success / sop.trajectories) * 100,
-            progress: mean(sop.progress, sop.trajectories),
-            incomplete: sop.incomplete,
-          },
+    scoredSteps: figures.scoredSteps,
+    unpredictedSteps: figures.unpredictedSteps,
+    rewards: figures.rewards,
+    accuracy: figures.accuracy,
+    perAction: figures.perAction,
+    harmful: figures.harmful,
+    sop: figures.sop,
     problems: log.problems,
   };
-  log.progress(`${counts.trajectories} trajectories, ${scored} steps scored, ${log.problems} problems`, true);
+  log.progress(`${counts.trajectories} trajectories, ${figures.scoredSteps} steps scored, ${log.problems} problems`, true);
   return { summary, exitCode };
-}
-
-function evalSop(episodes: { numSteps: number; finalStepId: number; taskSuccess: boolean }[], incomplete: number): ScoreSummary["sop"] {
-  const rates = uiS1SopRates(episodes);
-  return {
-    definition: "eval_qwenvl",
-    trajectories: episodes.length,
-    successRate: rates?.successRate ?? null,
-    progress: rates?.progress ?? null,
-    incomplete,
-  };
 }
 
 const pct = (x: number | null) => (x === null ? "n/a" : `${(x * 100).toFixed(1)}%`);

@@ -7,7 +7,6 @@ import {
   fromConventionPoint,
   isPointOnScreen,
   QWEN_MIN_PIXELS,
-  REL1000_SCALE,
   toConventionPoint,
   boxSchema,
   type CoordinateConvention,
@@ -17,23 +16,16 @@ import {
 import { hasRefusedCharacter, REFUSED_CHARACTER_MESSAGE, text } from "./limits";
 import { mobileUseSystemPrompt, mobileUseUserText, type ActionSpace } from "./prompt";
 import { modelUrlProblem } from "./redact";
-import {
-  readMobileR1Response,
-  REWARD_RULES,
-  rewardFor,
-  type Annotation,
-  type GroundTruth,
-  type RewardResult,
-  type RewardRule,
-} from "./rewards";
+import { readMobileR1Response, REWARD_RULES, type Annotation, type GroundTruth, type RewardResult, type RewardRule } from "./rewards";
 import { isPointless, mapPoints, pointsOf, POINTLESS_MESSAGE, toolCallSchema, type ToolCall } from "./tool-call";
 import { isTrainingTarget, type CanonicalStep, type CanonicalTrajectory, type Verdict } from "./trajectory";
-import { uiS1EvalCheckOptions, uiS1SopEpisode, uiS1SopRates, uiS1Tag, uiS1TrajStep, type SopStep } from "./ui-s1-reward";
+import { AccuracyTally, ScoreTally, SopTally, SopTrajectory } from "./score-tally";
+import { uiS1Tag } from "./ui-s1-reward";
 
 // Evaluation runs (issue 25 items 2-6): a saved endpoint answers every kept step of a frozen evaluation set,
 // teacher-forced as UI-S1's offline evaluation does (each step sees the ground-truth history and its own
-// screenshot), and the answers are scored by the same reward rules and SOP code `bridge score` uses
-// (lib/domain/rewards.ts, lib/domain/ui-s1-reward.ts). This module is the pure part: the samples (the
+// screenshot), and the answers are scored by the same reward rules, SOP code and tally `bridge score` uses
+// (lib/domain/rewards.ts, lib/domain/ui-s1-reward.ts, lib/domain/score-tally.ts). This module is the pure part: the samples (the
 // prompt and the ground truth of each step), the figures, and why a step failed.
 
 // ── Endpoints ────────────────────────────────────────────────────────────────────────────────────
@@ -327,65 +319,35 @@ export function failureKind(r: RewardResult, gt: GroundTruth, response: string):
 
 // ── Figures ──────────────────────────────────────────────────────────────────────────────────────
 
-type Tally = { n: number; format: number; action: number; score: number };
-type Accuracy = { n: number; type: number; extract: number; groundingN: number; grounding: number };
-const emptyTally = (): Tally => ({ n: 0, format: 0, action: 0, score: 0 });
-const emptyAccuracy = (): Accuracy => ({ n: 0, type: 0, extract: 0, groundingN: 0, grounding: 0 });
-const mean = (sum: number, n: number) => (n === 0 ? null : sum / n);
-function addAccuracy(a: Accuracy, r: RewardResult) {
-  a.n += 1;
-  a.type += r.typeMatch ? 1 : 0;
-  a.extract += r.extractMatch ? 1 : 0;
-  if (r.hit !== null) {
-    a.groundingN += 1;
-    a.grounding += r.hit ? 1 : 0;
-  }
-}
-const rates = (a: Accuracy): Rates => ({
-  steps: a.n,
-  typeAccuracy: mean(a.type, a.n),
-  stepAccuracy: mean(a.extract, a.n),
-  groundingSteps: a.groundingN,
-  groundingAccuracy: mean(a.grounding, a.groundingN),
-});
-
-type Episode = { numSteps: number; finalStepId: number; taskSuccess: boolean };
-type Sop = { episodes: Episode[]; studio: { trajectories: number; success: number; progress: number }; incomplete: number };
-const emptySop = (): Sop => ({ episodes: [], studio: { trajectories: 0, success: 0, progress: 0 }, incomplete: 0 });
-
 /** One scored step as the tally reports it back (for storing per-step results). */
 export type ScoredStep = { sample: EvalSample; response: string; result: RewardResult; failure: FailureKind | null; predicted: string };
 
 /**
  * The figures of a run, trajectory by trajectory, computed as `bridge score --rule <rule>` computes them on
- * the same predictions over an export of the same trajectories (lib/bridge/score.ts): mean rewards under every
- * rule over scored steps; accuracies over non-harmful scored steps; SOP under `ui-s1` by eval_qwenvl.py's
- * episode (every kept step, in its own frame), otherwise over training targets by the rule's extract_match. A
- * trajectory with a problem step is left out of the SOP, one missing a needed response counts as incomplete.
+ * the same predictions over an export of the same trajectories (lib/bridge/score.ts), through the same tally
+ * (lib/domain/score-tally.ts ScoreTally): mean rewards under every rule over scored steps; accuracies over
+ * non-harmful scored steps; SOP under `ui-s1` by eval_qwenvl.py's episode (every kept step, in its own frame),
+ * otherwise over training targets by the rule's extract_match. A trajectory with a problem step is left out of
+ * the SOP, one missing a needed response counts as incomplete. Per app, failure kinds and confusion are its own.
  */
 export class EvalTally {
-  private readonly tallies = Object.fromEntries(REWARD_RULES.map((r) => [r, emptyTally()])) as Record<RewardRule, Tally>;
-  private readonly accuracy = emptyAccuracy();
-  private readonly perAction = new Map<string, Accuracy>();
-  private readonly perApp = new Map<string, { acc: Accuracy; sop: Sop }>();
-  private readonly harmful = { steps: 0, repeated: 0 };
-  private readonly sop = emptySop();
+  private readonly tally: ScoreTally;
+  private readonly perApp = new Map<string, { acc: AccuracyTally; sop: SopTally }>();
   private readonly failures = Object.fromEntries(FAILURE_KINDS.map((k) => [k, 0])) as Record<FailureKind, number>;
   private readonly confusion = new Map<string, Map<string, number>>();
-  private scored = 0;
-  private unpredicted = 0;
   private problems = 0;
 
-  constructor(private readonly opts: EvalFrame & { rule: RewardRule }) {}
+  constructor(private readonly opts: EvalFrame & { rule: RewardRule }) {
+    this.tally = new ScoreTally(opts);
+  }
 
   /** Add one trajectory's samples with the responses by step index; returns its scored steps. */
   add(t: CanonicalTrajectory, samples: EvalSampleResult[], responses: ReadonlyMap<number, string>): ScoredStep[] {
-    const app = this.perApp.get(t.app) ?? { acc: emptyAccuracy(), sop: emptySop() };
+    const app = this.perApp.get(t.app) ?? { acc: new AccuracyTally(), sop: new SopTally(this.opts.rule) };
     this.perApp.set(t.app, app);
     const out: ScoredStep[] = [];
     let complete = true;
-    const sopSteps: (boolean | null)[] = [];
-    const evalSteps: SopStep[] = [];
+    const sopSteps = new SopTrajectory();
     for (const s of samples) {
       if (!s.ok) {
         this.problems += 1;
@@ -394,119 +356,41 @@ export class EvalTally {
       }
       const { sample } = s;
       const response = responses.get(sample.step.index);
-      if (this.opts.rule === "ui-s1") {
-        evalSteps.push({
-          checkOptions: uiS1EvalCheckOptions(uiS1TrajStep(sample.step, sample.annotation)),
-          width: sample.step.screenshot.width,
-          height: sample.step.screenshot.height,
-          response: response ?? null,
-          ...(this.opts.coords === "qwen3-rel1000" ? { predictionFrame: [REL1000_SCALE, REL1000_SCALE] as [number, number] } : {}),
-        });
-      }
-      if (response === undefined) {
-        this.unpredicted += 1;
-        if (sample.isTarget) sopSteps.push(null);
-        continue;
-      }
-      this.scored += 1;
-      const results = Object.fromEntries(REWARD_RULES.map((rule) => [rule, rewardFor(rule, response, sample.groundTruth)])) as Record<
-        RewardRule,
-        RewardResult
-      >;
-      for (const rule of REWARD_RULES) {
-        const tally = this.tallies[rule];
-        tally.n += 1;
-        tally.format += results[rule].format;
-        tally.action += results[rule].action;
-        tally.score += results[rule].score;
-      }
+      const results = this.tally.step(sopSteps, sample, response);
+      if (response === undefined || !results) continue;
       const r = results[this.opts.rule];
       const failure = failureKind(r, sample.groundTruth, response);
       const predicted = answerCall(response)?.action ?? "unparseable";
-      if (sample.annotation === "HARMFUL") {
-        this.harmful.steps += 1;
-        this.harmful.repeated += r.extractMatch ? 1 : 0;
-      } else {
+      if (sample.annotation !== "HARMFUL") {
         const action = sample.groundTruth.gt_action.action;
-        addAccuracy(this.accuracy, r);
-        if (!this.perAction.has(action)) this.perAction.set(action, emptyAccuracy());
-        addAccuracy(this.perAction.get(action)!, r);
-        addAccuracy(app.acc, r);
+        app.acc.add(r);
         if (failure) this.failures[failure] += 1;
         const row = this.confusion.get(action) ?? new Map<string, number>();
         this.confusion.set(action, row);
         row.set(predicted, (row.get(predicted) ?? 0) + 1);
       }
-      if (sample.isTarget) sopSteps.push(r.extractMatch);
       out.push({ sample, response, result: r, failure, predicted });
     }
-    if (!t.isDiscarded && complete) for (const sop of [this.sop, app.sop]) this.addSop(sop, sopSteps, evalSteps);
+    if (!t.isDiscarded && complete) for (const sop of [this.tally.sop, app.sop]) sop.add(sopSteps);
     return out;
-  }
-
-  private addSop(sop: Sop, sopSteps: (boolean | null)[], evalSteps: SopStep[]) {
-    if (this.opts.rule === "ui-s1") {
-      // A trajectory with no kept step would make eval_qwenvl.py divide by zero; it is left out.
-      if (evalSteps.length === 0) return;
-      const episode = uiS1SopEpisode(evalSteps);
-      if (!episode.complete) sop.incomplete += 1;
-      else sop.episodes.push(episode);
-      return;
-    }
-    if (sopSteps.length === 0) return;
-    const firstMiss = sopSteps.indexOf(false);
-    const reached = firstMiss < 0 ? sopSteps : sopSteps.slice(0, firstMiss + 1);
-    if (reached.some((s) => s === null)) {
-      sop.incomplete += 1;
-      return;
-    }
-    const matched = firstMiss < 0 ? sopSteps.length : firstMiss;
-    sop.studio.trajectories += 1;
-    sop.studio.success += matched === sopSteps.length ? 1 : 0;
-    sop.studio.progress += matched / sopSteps.length;
-  }
-
-  private sopFigures(sop: Sop): SopFigures {
-    if (this.opts.rule === "ui-s1") {
-      const r = uiS1SopRates(sop.episodes);
-      return {
-        definition: "eval_qwenvl",
-        trajectories: sop.episodes.length,
-        successRate: r?.successRate ?? null,
-        progress: r?.progress ?? null,
-        incomplete: sop.incomplete,
-      };
-    }
-    const n = sop.studio.trajectories;
-    return {
-      definition: "studio",
-      trajectories: n,
-      successRate: n === 0 ? null : (sop.studio.success / n) * 100,
-      progress: mean(sop.studio.progress, n),
-      incomplete: sop.incomplete,
-    };
   }
 
   figures(): EvalFigures {
     const byKey = <T>(m: Map<string, T>) => [...m.entries()].sort(([a], [b]) => a.localeCompare(b));
+    const f = this.tally.figures();
     return {
       rule: this.opts.rule,
       coords: this.opts.coords,
       maxPixels: this.opts.maxPixels,
-      scoredSteps: this.scored,
-      unpredictedSteps: this.unpredicted,
+      scoredSteps: f.scoredSteps,
+      unpredictedSteps: f.unpredictedSteps,
       problems: this.problems,
-      rewards: Object.fromEntries(
-        REWARD_RULES.map((r) => {
-          const t = this.tallies[r];
-          return [r, { steps: t.n, format: mean(t.format, t.n), action: mean(t.action, t.n), score: mean(t.score, t.n) }];
-        }),
-      ),
-      accuracy: rates(this.accuracy),
-      perAction: Object.fromEntries(byKey(this.perAction).map(([k, v]) => [k, rates(v)])),
-      perApp: Object.fromEntries(byKey(this.perApp).map(([k, v]) => [k, { ...rates(v.acc), sop: this.sopFigures(v.sop) }])),
-      harmful: { ...this.harmful },
-      sop: this.sopFigures(this.sop),
+      rewards: f.rewards,
+      accuracy: f.accuracy,
+      perAction: f.perAction,
+      perApp: Object.fromEntries(byKey(this.perApp).map(([k, v]) => [k, { ...v.acc.rates(), sop: v.sop.figures() }])),
+      harmful: f.harmful,
+      sop: f.sop,
       failures: { ...this.failures },
       confusion: Object.fromEntries(byKey(this.confusion).map(([k, row]) => [k, Object.fromEntries(byKey(row))])),
     };
