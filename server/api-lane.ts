@@ -19,7 +19,7 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { pathToFileURL } from "node:url";
 import { SECURITY_HEADERS } from "@/lib/domain/security-headers";
-import { appError } from "@/lib/server/http/errors";
+import { appError } from "@/lib/server/errors/errors";
 import { errorResponse } from "@/lib/server/http";
 import type { Answer } from "@/lib/server/http/route";
 

@@ -132,7 +132,7 @@ async function main(argv: string[]): Promise<number> {
       const { migrate, CLI_ACTOR } = await serverCore();
       const r = await migrate();
       if (r.applied.length) io.out(`applied migrations: ${r.applied.join(", ")}\n`);
-      const { seedDemo, DEMO_ACCOUNTS } = await import("@/lib/server/people/seed");
+      const { seedDemo, DEMO_ACCOUNTS } = await import("@/lib/server/startup/seed");
       await seedDemo({ log: (s) => progress(s), trajectories: env().STUDIO_DEMO_TRAJECTORIES ?? 60 });
       io.err("\n");
       const { getStats } = await import("@/lib/server/annotate/trajectory-list");

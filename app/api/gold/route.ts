@@ -1,6 +1,6 @@
 // POST /api/gold: mark approved trajectories as gold tasks, or unmark them (admins)
 import { goldMarkInput, goldMarkResultSchema } from "@/lib/domain/gold";
-import { markGold } from "@/lib/server/review/gold";
+import { markGold } from "@/lib/server/annotate/gold";
 import { route } from "@/lib/server/http/route";
 
 export const POST = route({

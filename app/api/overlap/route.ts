@@ -1,6 +1,6 @@
 // POST /api/overlap: give chosen trajectories, or a share of a project's untouched work, to 2 or 3 people independently (admins)
 import { overlapInput, overlapResultSchema } from "@/lib/domain/overlap";
-import { overlapTrajectories } from "@/lib/server/review/overlap";
+import { overlapTrajectories } from "@/lib/server/annotate/overlap";
 import { route } from "@/lib/server/http/route";
 
 export const POST = route({

@@ -4,7 +4,7 @@ import type { Actor, Role } from "@/lib/domain/permissions";
 import type { StepView } from "@/lib/domain/views";
 import { renewLease, saveStepAnnotation, saveTrajectoryAnnotation, submitTrajectory } from "./index";
 import type { Db } from "../db";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/errors";
 import { importFile } from "../import";
 import { listMyTasks, startNextTask } from "./tasks";
 import { getTrajectory } from "./trajectories";

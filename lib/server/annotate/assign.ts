@@ -2,11 +2,11 @@ import { assignInput, type AssignablePerson, type AssignInput, type AssignResult
 import { roleSchema, type Actor } from "@/lib/domain/permissions";
 import { recordAudit } from "../people/audit";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../http/errors";
-import { auditActor, authorize } from "../fast/session";
+import { appError } from "../errors/errors";
+import { auditActor, authorize } from "../people/session";
 import { studioNearDuplicates } from "./near-duplicates";
-import { originalsHeldBy } from "../review/overlap";
-import { fromStore } from "../http/stored";
+import { originalsHeldBy } from "./overlap";
+import { fromStore } from "../errors/stored";
 
 /**
  * Give trajectories to a person (or take them back to the pool). Work under review or approved

@@ -4,7 +4,7 @@ import type { Actor } from "@/lib/domain/permissions";
 import type { Dashboard } from "@/lib/domain/dashboard";
 import { db as defaultDb, type Db } from "../db";
 import { Prisma } from "../db/prisma-namespace";
-import { authorize } from "../fast/session";
+import { authorize } from "../people/session";
 
 const DAYS = 14;
 const DAY_MS = 24 * 60 * 60 * 1000;

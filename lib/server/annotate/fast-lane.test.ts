@@ -10,7 +10,7 @@ import { UI_S1_TRAIN_JSONL } from "@/fixtures";
 import { saveStepAnnotation, submitTrajectory } from "./index";
 import { getDashboard } from "./dashboard";
 import type { Db } from "../db";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/errors";
 import { exportDataset } from "../export";
 import { listProjectLanes, setProjectLane, submitFastLane } from "./fast-lane";
 import { importFile } from "../import";

@@ -20,9 +20,9 @@ import { originalOutputSchema, verdictSchema } from "@/lib/domain/trajectory";
 import type { TrajectoryView } from "@/lib/domain/views";
 import { recordAudit } from "../people/audit";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../http/errors";
-import { auditActor, authorize } from "../fast/session";
-import { fromStore } from "../http/stored";
+import { appError } from "../errors/errors";
+import { auditActor, authorize } from "../people/session";
+import { fromStore } from "../errors/stored";
 import { getTrajectory } from "./trajectories";
 
 const statusKey = (status: string) =>

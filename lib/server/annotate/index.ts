@@ -8,11 +8,11 @@ import { auditStatement, changedFields, recordAudit } from "../people/audit";
 import { Prisma } from "../db/prisma-namespace";
 import { prismaExec, writeTransaction, type Exec } from "../fast/sqlite-direct";
 import { db as defaultDb, type Db, type Tx } from "../db";
-import { appError } from "../http/errors";
-import { auditActor, authorize } from "../fast/session";
+import { appError } from "../errors/errors";
+import { auditActor, authorize } from "../people/session";
 import { getTrajectory, stepFromRow, stepRowWithTrajectory } from "./trajectories";
 import { stepAnnotationColumns, writeStepAnnotation } from "./step-row";
-import { fromStore } from "../http/stored";
+import { fromStore } from "../errors/stored";
 import { submitProblemRef } from "@/lib/i18n/problems";
 import { provenanceAfterSave } from "./provenance";
 

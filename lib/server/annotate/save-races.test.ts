@@ -11,7 +11,7 @@ import { saveStepAnnotation } from "./index";
 import { sqlitePath } from "../config";
 import type { Db } from "../db";
 import { writeLockFor } from "../db/sqlite";
-import { type AppError } from "../http/errors";
+import { type AppError } from "../errors/errors";
 import { importFile } from "../import";
 import { getTrajectory } from "./trajectories";
 import { freshStudio, uiS1ScreenshotDir } from "../testing/fixtures";

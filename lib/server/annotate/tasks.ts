@@ -5,10 +5,10 @@ import { recordAudit } from "../people/audit";
 import { LEASE_MS } from "./index";
 import { nonKeepers } from "./assign";
 import { db as defaultDb, type Db } from "../db";
-import { takeGoldTask } from "../review/gold";
-import { copiesHeld, originalsHeldBy } from "../review/overlap";
-import { auditActor, authorize } from "../fast/session";
-import { fromStore } from "../http/stored";
+import { takeGoldTask } from "./gold";
+import { copiesHeld, originalsHeldBy } from "./overlap";
+import { auditActor, authorize } from "../people/session";
+import { fromStore } from "../errors/stored";
 
 /** Own work comes back in this order: what is under way, what was sent back, then what is new. */
 const OWN_ORDER: TaskStatus[] = ["in_progress", "rejected", "new"];
@@ -23,7 +23,7 @@ const TAKE_ATTEMPTS = 8;
  */
 function takeable(now: Date) {
   return {
-    // An overlapped trajectory is never taken itself: its copies are (lib/server/review/overlap.ts).
+    // An overlapped trajectory is never taken itself: its copies are (lib/server/annotate/overlap.ts).
     overlap: 0,
     OR: [
       { assigneeId: null, status: "new" },
@@ -76,7 +76,7 @@ export async function startNextTask(
     });
     return mine.id;
   }
-  // Gold tasks are mixed in at the project's rate, looking like any other take (lib/server/review/gold.ts).
+  // Gold tasks are mixed in at the project's rate, looking like any other take (lib/server/annotate/gold.ts).
   const gold = await takeGoldTask(prisma, actor, leaseUntil);
   if (gold !== null) return gold;
   // Near-duplicates that are not their group's keeper are passed over (never taken), when asked.

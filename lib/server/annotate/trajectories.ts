@@ -3,11 +3,11 @@ import type { Step as StepRow } from "../generated/sqlite/client";
 import { Prisma } from "../db/prisma-namespace";
 import { db as defaultDb, type Db, type Tx } from "../db";
 import type { Actor } from "@/lib/domain/permissions";
-import { appError } from "../http/errors";
-import { fromStore } from "../http/stored";
+import { appError } from "../errors/errors";
+import { fromStore } from "../errors/stored";
 import { readRows } from "../fast";
 import { readOriginalColumn } from "../db/original-column";
-import { authorize, type Caller } from "../fast/session";
+import { authorize, type Caller } from "../people/session";
 import { visibleTo } from "./trajectory-list";
 
 /** A trajectory `actor` may read (404 when it does not exist, 403 when it is someone else's work). */

@@ -6,9 +6,9 @@ import { TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
 import { dialectOf } from "../config";
 import { db as defaultDb, urlOf, type Db } from "../db";
 import { studioNearDuplicates } from "./near-duplicates";
-import { appError } from "../http/errors";
+import { appError } from "../errors/errors";
 import { readRows } from "../fast";
-import { isPerson, type Caller } from "../fast/session";
+import { isPerson, type Caller } from "../people/session";
 
 /**
  * The trajectories a caller may see: annotators only those assigned to them, everyone else (and
@@ -21,7 +21,7 @@ export function visibleTo(caller: Caller): { assigneeId?: string } {
 /**
  * What the list and the counts show a caller: an annotator their own work, copies included (an overlap
  * or gold copy is their task like any other, and a gold task must not stand out); everyone else the
- * trajectories themselves, never people's copies of them (copyOfId set: lib/server/review/overlap.ts and gold.ts),
+ * trajectories themselves, never people's copies of them (copyOfId set: lib/server/annotate/overlap.ts and gold.ts),
  * which the original stands for with its copy count and gold mark.
  */
 export function listedTo(caller: Caller): { assigneeId: string } | { copyOfId: null } {

@@ -3,7 +3,7 @@ import { recordAudit } from "../people/audit";
 import { db as defaultDb, type Db } from "../db";
 import type { ModelConfig } from "../model/settings";
 import { isSealed, seal, unseal } from "../people/server-secret";
-import { auditActor, authorizeCaller, type Caller } from "../fast/session";
+import { auditActor, authorizeCaller, type Caller } from "../people/session";
 
 // Evaluation endpoints (index.ts): saved by name, each with its own key, sealed with the URL it was entered for.
 

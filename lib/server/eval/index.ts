@@ -21,10 +21,10 @@ import {
 import { truncate } from "@/lib/domain/limits";
 import { recordAudit } from "../people/audit";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../http/errors";
+import { appError } from "../errors/errors";
 import { claimed, commandJob, recoverJobs, settleJobs, waitForJob, type JobCommand } from "../jobs";
 import { modelMaxPixels } from "../model/suggest";
-import { auditActor, authorizeCaller, type Caller } from "../fast/session";
+import { auditActor, authorizeCaller, type Caller } from "../people/session";
 import { findEvalSet } from "../export/snapshots";
 import { frameOf, membersOf, view } from "./run-data";
 import { EVAL_JOBS, launch } from "./runner";

@@ -3,7 +3,7 @@ import type { CoordinateConvention } from "@/lib/domain/geometry";
 import type { CanonicalTrajectory } from "@/lib/domain/trajectory";
 import type { Db } from "../db";
 import { recordOf } from "../export/snapshots";
-import { readStoredError } from "../http/stored-message";
+import { readStoredError } from "../errors/stored-message";
 
 // An evaluation run's row as read by the use cases (index.ts) and the runner (runner.ts): its view, its set's
 // members and the frame its answers are in.

@@ -3,8 +3,8 @@ import type { CoordinateConvention } from "@/lib/domain/geometry";
 import { nextStatus } from "@/lib/domain/status";
 import { recordAudit } from "../people/audit";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../http/errors";
-import { auditActor, authorizeCaller, type Caller } from "../fast/session";
+import { appError } from "../errors/errors";
+import { auditActor, authorizeCaller, type Caller } from "../people/session";
 import { recordOf } from "../export/snapshots";
 
 /**

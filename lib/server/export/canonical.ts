@@ -4,7 +4,7 @@ import { z } from "zod";
 import { CANONICAL_FORMAT, laneSchema, type CanonicalTrajectory } from "@/lib/domain/trajectory";
 import { taskStatusSchema } from "@/lib/domain/status";
 import type { Db } from "../db";
-import { fromStore } from "../http/stored";
+import { fromStore } from "../errors/stored";
 import { stepFromRow } from "../annotate/trajectories";
 import { screenshotExt } from "../object-store/screenshots";
 import type { ExportStepRow } from "./read";

@@ -9,7 +9,7 @@ import { db as defaultDb, type Db } from "../db";
 import { EXPORT_STATUS_OPTIONS, exportedStatuses } from "@/lib/domain/exports";
 import { CLI_ACTOR, recordAudit, type AuditActor } from "../people/audit";
 import { alternativesOf } from "../review/adjudicate";
-import { appError } from "../http/errors";
+import { appError } from "../errors/errors";
 import { openStepReader, type ExportStepRow, type StepReader } from "./read";
 import { LinkWorker, NOT_STORED, PLACED } from "./links";
 import { screenshotExt, screenshotKey } from "../object-store/screenshots";

@@ -4,7 +4,7 @@ import path from "node:path";
 import { dataDir } from "../config";
 import { defineJobKind, recoverJobs, requiredColumnsWhere, runnerId as jobRunnerId } from "../jobs";
 import { db as defaultDb, type Db } from "../db";
-import { storeMessage } from "../http/stored-message";
+import { storeMessage } from "../errors/stored-message";
 import { env } from "../env";
 
 /**

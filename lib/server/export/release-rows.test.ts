@@ -12,7 +12,7 @@ import { annotationOf, stepProblems } from "@/lib/domain/annotation";
 import { runBridge } from "@/lib/bridge/cli";
 import { captureIo } from "@/lib/bridge/test-fixtures";
 import { CLI_ACTOR } from "../people/audit";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/errors";
 import { exportDataset } from "./index";
 import { importFile } from "../import";
 import { saveStepAnnotation, saveTrajectoryAnnotation, submitTrajectory } from "../annotate";

@@ -15,7 +15,7 @@ import { runBridge } from "@/lib/bridge/cli";
 import { captureIo, readJsonl } from "@/lib/bridge/test-fixtures";
 import { saveStepAnnotation } from "../annotate";
 import type { Db } from "../db";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/errors";
 import { exportDataset } from "./index";
 import { importFile } from "../import";
 import { exportRelease } from "./release";

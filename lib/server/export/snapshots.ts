@@ -15,11 +15,11 @@ import { canonicalTrajectorySchema, type CanonicalTrajectory } from "@/lib/domai
 import { dialectOf } from "../config";
 import { db as defaultDb, urlOfClient, type Db } from "../db";
 import { recordAudit } from "../people/audit";
-import { appError } from "../http/errors";
-import { auditActor, authorizeCaller, type Caller } from "../fast/session";
+import { appError } from "../errors/errors";
+import { auditActor, authorizeCaller, type Caller } from "../people/session";
 import { heldOutSets, setLabel } from "./held-out";
 import { nearDuplicateMembership } from "../annotate/near-duplicates";
-import { fromStore } from "../http/stored";
+import { fromStore } from "../errors/stored";
 import { contentHash, membersOf, type Filter, type Member } from "./snapshot-members";
 
 /** PostgreSQL advisory lock key taken while a snapshot is numbered (migrate.ts holds 727274). */

@@ -11,7 +11,7 @@ import { CLI_ACTOR } from "../people/audit";
 import { sqlitePath } from "../config";
 import type { Db } from "../db";
 import { importFile } from "../import";
-import { makeCopies } from "../review/overlap";
+import { makeCopies } from "../annotate/overlap";
 import { createUser } from "../people";
 import { sqliteStats } from "./stats-direct";
 import { blankPng, freshStudio } from "../testing/fixtures";

@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI_ACTOR } from "../people/audit";
 import { z } from "zod";
-import { AppError, appError } from "./errors";
+import { AppError, appError } from "../errors/errors";
 import { errorResponse } from "./index";
 import { createUser, updateUser } from "../people";
 import { freshStudio } from "../testing/fixtures";

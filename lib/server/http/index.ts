@@ -2,8 +2,8 @@ import { ZodError } from "zod";
 import { isLocale, translator, type Locale } from "@/lib/i18n";
 import type { Actor } from "@/lib/domain/permissions";
 import { readBoundedText } from "./body";
-import { AppError, appError, diskFullOr, HTTP_STATUS } from "./errors";
-import { BEARER } from "../fast/session";
+import { AppError, appError, diskFullOr, HTTP_STATUS } from "../errors/errors";
+import { BEARER } from "../people/session";
 
 /**
  * The one mapping from thrown errors to HTTP answers: { error: { code, message, issues? } }, the

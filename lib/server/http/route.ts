@@ -1,10 +1,10 @@
 import type { z } from "zod";
 import { mayAttempt, type Action, type Actor } from "@/lib/domain/permissions";
 import { discardBody } from "./body";
-import { appError } from "./errors";
+import { appError } from "../errors/errors";
 import { actorLocale, assertSameOrigin, errorResponse, readJson, requestLocale } from "./index";
-import { authorize, requireActor } from "../fast/session";
-import { isFromStore } from "./stored";
+import { authorize, requireActor } from "../people/session";
+import { isFromStore } from "../errors/stored";
 import { env } from "../env";
 
 /**

@@ -3,7 +3,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import { problemOf } from "@/lib/domain/problems";
 import { db as defaultDb } from "../db";
-import { appError } from "../http/errors";
+import { appError } from "../errors/errors";
 import { openBulkWriter } from "../db/bulk";
 import { DEFAULT_PROJECT, type ImportOptions, type ImportResult } from "./options";
 import { stage } from "./stage";

@@ -17,11 +17,11 @@ import {
 import type { CoordinateFrame, ImportFormat } from "@/lib/domain/import-formats";
 import type { AuditActor } from "../people/audit";
 import { db as defaultDb, type Db } from "../db";
-import { AppError, appError, diskFullOr } from "../http/errors";
-import { readStoredError, storedMessageOf, storeMessage } from "../http/stored-message";
+import { AppError, appError, diskFullOr } from "../errors/errors";
+import { readStoredError, storedMessageOf, storeMessage } from "../errors/stored-message";
 import { DEFAULT_PROJECT, importFile, type ImportProgress, type ImportResult } from "./index";
 import { claimed, defineJobKind, ended, isRunnerGone, recoverJobs, requiredColumnsWhere, runJob, waitForJob } from "../jobs";
-import { auditActor, authorizeCaller, type Caller } from "../fast/session";
+import { auditActor, authorizeCaller, type Caller } from "../people/session";
 import { importReceived, receiveUpload, type ReceivedUpload } from "./upload";
 import { env } from "../env";
 

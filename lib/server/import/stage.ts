@@ -5,7 +5,7 @@ import path from "node:path";
 import type { BuiltTrajectory } from "@/lib/domain/import-formats";
 import type { OtherProjectCopies } from "@/lib/domain/imports";
 import type { Db } from "../db";
-import { appError } from "../http/errors";
+import { appError } from "../errors/errors";
 import type { BulkWriter, StagedChunk } from "../db/bulk";
 import { READER_LIMITS, type ImportedImage } from "./image";
 import { ScreenshotReader } from "./reader";

@@ -8,10 +8,10 @@ import { QWEN_MAX_PIXELS } from "@/lib/domain/geometry";
 import { text } from "@/lib/domain/limits";
 import { dataDir } from "../config";
 import type { Db } from "../db";
-import { appError } from "../http/errors";
+import { appError } from "../errors/errors";
 import { DEFAULT_PROJECT, importFile, type ImportProgress, type ImportResult } from "./index";
 import { CLI_ACTOR } from "../people/audit";
-import { auditActor, authorizeCaller, type Caller } from "../fast/session";
+import { auditActor, authorizeCaller, type Caller } from "../people/session";
 import { MAX_UPLOAD_BYTES, receiveMultipart, tooLarge, type ReceivedFile } from "./multipart";
 import { extractZip } from "./zip";
 

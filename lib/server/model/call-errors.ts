@@ -1,7 +1,7 @@
 import type { ModelCallReason } from "@/lib/domain/model";
 import { redactSecrets } from "@/lib/domain/redact";
 import { localize, type MessageKey, type MessageRef } from "@/lib/i18n";
-import { AppError, appError, type ErrorCode } from "../http/errors";
+import { AppError, appError, type ErrorCode } from "../errors/errors";
 import type { ModelConfig } from "./settings";
 
 // The errors of a model call: the studio's words (catalogue keys), the endpoint's own words redacted

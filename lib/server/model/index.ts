@@ -1,8 +1,8 @@
 import type { ConnectionTest } from "@/lib/domain/model";
 import type { Actor } from "@/lib/domain/permissions";
 import { db as defaultDb, type Db } from "../db";
-import { AppError } from "../http/errors";
-import { authorize } from "../fast/session";
+import { AppError } from "../errors/errors";
+import { authorize } from "../people/session";
 import { chat } from "./chat";
 import { reasonOf } from "./call-errors";
 import { modelConfig, type ModelConfig } from "./settings";

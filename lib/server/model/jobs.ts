@@ -10,15 +10,15 @@ import {
 import type { Actor } from "@/lib/domain/permissions";
 import { recordAudit } from "../people/audit";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../http/errors";
+import { appError } from "../errors/errors";
 import { claimed, commandJob, recoverJobs, settleJobs, waitForJob } from "../jobs";
 import { REVIEWED_WHERE } from "./judge";
 import { launch, MODEL_JOBS, type JobRow, type Selection } from "./job-runner";
 import { prefillMatching } from "./prefill";
 import { PROMPTS } from "./prompt-files";
 import { modelConfig } from "./settings";
-import { auditActor, authorize } from "../fast/session";
-import { readStoredError } from "../http/stored-message";
+import { auditActor, authorize } from "../people/session";
+import { readStoredError } from "../errors/stored-message";
 
 /**
  * Background model jobs, recorded in the database (ModelJob, with one ModelJobItem per finished

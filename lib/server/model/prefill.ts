@@ -2,10 +2,10 @@ import { PREFILL_FIELDS, prefillDecision, type PrefillSkipReason, type StartMode
 import { HANDED_IN_STATUSES, isHandedIn, taskStatusSchema } from "@/lib/domain/status";
 import { recordAudit, type AuditActor } from "../people/audit";
 import type { Db } from "../db";
-import { appError } from "../http/errors";
+import { appError } from "../errors/errors";
 import type { ModelConfig } from "./settings";
 import { storedProvenance } from "../annotate/provenance";
-import { fromStore } from "../http/stored";
+import { fromStore } from "../errors/stored";
 import { askThought } from "./suggest";
 import { stepFromRow } from "../annotate/trajectories";
 

@@ -9,9 +9,9 @@ import type { Actor } from "@/lib/domain/permissions";
 import { modelUrlProblem } from "@/lib/domain/redact";
 import { recordAudit } from "../people/audit";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../http/errors";
+import { appError } from "../errors/errors";
 import { isSealed, seal, unseal } from "../people/server-secret";
-import { auditActor, authorize } from "../fast/session";
+import { auditActor, authorize } from "../people/session";
 import { env } from "../env";
 
 /**

@@ -2,7 +2,6 @@ import { framePair, QWEN_MAX_PIXELS, QWEN_MIN_PIXELS, toOriginalPoint, toResized
 import {
   actionSuggestionSchema,
   parseThoughtReply,
-  suggestionViewSchema,
   thoughtSuggestionSchema,
   type SuggestionKind,
   type SuggestionView,
@@ -15,18 +14,17 @@ import { formatMobileUseCall, mapPoints, screenProblems, type ToolCall } from "@
 import { isEditableStatus } from "@/lib/domain/annotation";
 import { LIMITS, type LimitName } from "@/lib/domain/limits";
 import { recordAudit } from "../people/audit";
-import { db as defaultDb, type Db, type Tx } from "../db";
-import { Prisma } from "../db/prisma-namespace";
-import { readRows } from "../fast";
-import { appError, type AppError } from "../http/errors";
+import { db as defaultDb, type Db } from "../db";
+import { appError, type AppError } from "../errors/errors";
 import { chat, type ChatMessage } from "./chat";
 import { modelCallError, redactedDetail } from "./call-errors";
 import { fill, loadPrompt, PROMPTS } from "./prompt-files";
 import { modelConfig, type ModelConfig } from "./settings";
 import type { ModelCaller } from "./budget";
 import { readScreenshot } from "../object-store/screenshots";
-import { auditActor, authorize } from "../fast/session";
+import { auditActor, authorize } from "../people/session";
 import { stepFromRow } from "../annotate/trajectories";
+import { suggestionView } from "../annotate/suggestion-row";
 import { env } from "../env";
 
 /** The pixel budget the serving side resizes screenshots to (vLLM's Qwen2.5-VL processor default). */
@@ -224,20 +222,6 @@ async function askAction(config: ModelConfig, ctx: StepContext, opts: AskOptions
   };
 }
 
-type SuggestionRow = Awaited<ReturnType<Db["stepSuggestion"]["findFirstOrThrow"]>>;
-
-export function suggestionView(row: SuggestionRow): SuggestionView {
-  return suggestionViewSchema.parse({
-    id: row.id,
-    kind: row.kind,
-    stepId: row.stepId,
-    prompt: row.prompt,
-    model: row.model,
-    output: JSON.parse(row.outputJson),
-    createdAt: row.createdAt.toISOString(),
-  });
-}
-
 /**
  * "Suggest thought" / "Suggest action" for one step: whoever may edit the step may ask. The answer
  * is recorded (table StepSuggestion, audit step.suggest) and returned; nothing in the step changes
@@ -341,23 +325,4 @@ export async function acceptSuggestion(
     });
     return suggestionView(updated);
   });
-}
-
-/** The latest accepted suggestion of each kind for a step, with its acceptance time (for provenance at save). */
-export async function acceptedSuggestions(tx: Db | Tx, stepId: string): Promise<(SuggestionView & { acceptedAt: Date })[]> {
-  // Most steps never had a suggestion accepted: one indexed lookup answers that on every save.
-  const any = await readRows(
-    tx,
-    Prisma.sql`SELECT 1 AS "one" FROM "StepSuggestion" WHERE "stepId" = ${stepId} AND "acceptedAt" IS NOT NULL LIMIT 1`,
-  );
-  if (any.length === 0) return [];
-  const rows = await tx.stepSuggestion.findMany({ where: { stepId, acceptedAt: { not: null } }, orderBy: { acceptedAt: "desc" } });
-  const seen = new Set<string>();
-  const out: (SuggestionView & { acceptedAt: Date })[] = [];
-  for (const r of rows) {
-    if (seen.has(r.kind)) continue;
-    seen.add(r.kind);
-    out.push({ ...suggestionView(r), acceptedAt: r.acceptedAt! });
-  }
-  return out;
 }

@@ -6,8 +6,8 @@ import type { Metadata } from "sharp";
 import { DISPLAY_VARIANT_WIDTH } from "@/lib/domain/geometry";
 import { LIMITS } from "@/lib/domain/limits";
 import { dataDir } from "../config";
-import { appError } from "../http/errors";
-import { ImageProblem } from "../import/image";
+import { appError } from "../errors/errors";
+import { ImageProblem } from "../errors/image-problem";
 import { objectStore } from "./index";
 
 export type ImageInfo = { sha256: string; width: number; height: number; bytes: number; mime: string };

@@ -15,8 +15,8 @@ import {
 import { recordAudit, changedFields } from "./audit";
 import { hashPassword } from "./auth";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../http/errors";
-import { auditActor, authorizeCaller, type Caller } from "../fast/session";
+import { appError } from "../errors/errors";
+import { auditActor, authorizeCaller, type Caller } from "./session";
 
 const personSelect = { id: true, email: true, name: true, role: true, isDisabled: true, locale: true, createdAt: true } as const;
 

@@ -10,10 +10,10 @@ import { taskStatusSchema } from "@/lib/domain/status";
 import type { TrajectoryView } from "@/lib/domain/views";
 import { recordAudit } from "../people/audit";
 import { db as defaultDb, type Db, type Tx } from "../db";
-import { appError } from "../http/errors";
+import { appError } from "../errors/errors";
 import { snapshotOf } from "./context";
-import { auditActor, authorize } from "../fast/session";
-import { fromStore } from "../http/stored";
+import { auditActor, authorize } from "../people/session";
+import { fromStore } from "../errors/stored";
 import { getTrajectory } from "../annotate/trajectories";
 
 /** Copies whose person has handed them in: the ones a reviewer adjudicates between. */

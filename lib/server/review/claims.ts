@@ -2,9 +2,9 @@ import type { Actor } from "@/lib/domain/permissions";
 import type { ReviewClaim } from "@/lib/domain/review";
 import { recordAudit } from "../people/audit";
 import { db as defaultDb, type Db, type Tx } from "../db";
-import { AppError, appError } from "../http/errors";
+import { AppError, appError } from "../errors/errors";
 import { assertNotOwnWork } from "./guard";
-import { auditActor, authorize } from "../fast/session";
+import { auditActor, authorize } from "../people/session";
 import { emails } from "./people";
 
 /** How long a review claim lasts without a heartbeat; the review page renews it every minute. */

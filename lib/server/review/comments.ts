@@ -10,8 +10,8 @@ import {
 import type { Actor } from "@/lib/domain/permissions";
 import { recordAudit } from "../people/audit";
 import { db as defaultDb, type Db, type Tx } from "../db";
-import { appError } from "../http/errors";
-import { auditActor, authorize } from "../fast/session";
+import { appError } from "../errors/errors";
+import { auditActor, authorize } from "../people/session";
 
 type CommentRow = {
   id: string;

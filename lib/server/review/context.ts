@@ -1,9 +1,9 @@
 import { personChanges, reviewSnapshotSchema, snapshotDiff, type ReviewContext, type ReviewSnapshot } from "@/lib/domain/review";
 import type { Actor } from "@/lib/domain/permissions";
 import { db as defaultDb, type Db, type Tx } from "../db";
-import { appError } from "../http/errors";
-import { fromStore } from "../http/stored";
-import { authorize } from "../fast/session";
+import { appError } from "../errors/errors";
+import { fromStore } from "../errors/stored";
+import { authorize } from "../people/session";
 import { stepFromRow } from "../annotate/trajectories";
 import { emails } from "./people";
 

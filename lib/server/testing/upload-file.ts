@@ -7,7 +7,7 @@ import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { dataDir } from "../config";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/errors";
 import { migrate } from "../db/migrate";
 import { importUpload } from "../import/upload";
 import { BOUNDARY } from "./hostile-uploads";

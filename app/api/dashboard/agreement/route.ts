@@ -1,6 +1,6 @@
 // GET /api/dashboard/agreement?project=: agreement between the people who corrected the same trajectories (reviewers and admins)
 import { agreementQuery, agreementReportSchema } from "@/lib/domain/overlap";
-import { agreementFigures } from "@/lib/server/review/overlap";
+import { agreementFigures } from "@/lib/server/annotate/overlap";
 import { route } from "@/lib/server/http/route";
 
 export const GET = route({

@@ -1,6 +1,6 @@
 // GET /api/dashboard/gold?threshold=: each person's accuracy against gold tasks, per field, flagged below the threshold (reviewers and admins)
 import { goldAccuracyQuery, goldAccuracySchema } from "@/lib/domain/gold";
-import { goldAccuracy } from "@/lib/server/review/gold";
+import { goldAccuracy } from "@/lib/server/annotate/gold";
 import { route } from "@/lib/server/http/route";
 
 export const GET = route({

@@ -9,9 +9,9 @@ import {
 import { toCsv } from "@/lib/server/export/csv";
 import { getDashboard } from "@/lib/server/annotate/dashboard";
 import { effortFigures } from "@/lib/server/annotate/effort";
-import { goldAccuracy } from "@/lib/server/review/gold";
+import { goldAccuracy } from "@/lib/server/annotate/gold";
 import { judgeAgreement } from "@/lib/server/model/judge";
-import { agreementFigures } from "@/lib/server/review/overlap";
+import { agreementFigures } from "@/lib/server/annotate/overlap";
 import { route } from "@/lib/server/http/route";
 
 export const GET = route({

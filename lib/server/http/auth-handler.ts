@@ -1,7 +1,7 @@
 import { LIMITS } from "@/lib/domain/limits";
-import { auth } from "./auth";
-import { readBoundedText } from "../http/body";
-import { errorResponse, json } from "../http";
+import { auth } from "../people/auth";
+import { readBoundedText } from "./body";
+import { errorResponse, json } from "./";
 
 export const AUTH_BASE_PATH = "/api/auth";
 

@@ -12,9 +12,9 @@ import { overlapInput, type OverlapInput, type OverlapResult } from "@/lib/domai
 import type { Actor } from "@/lib/domain/permissions";
 import { recordAudit } from "../people/audit";
 import { db as defaultDb, type Db, type Tx } from "../db";
-import { appError } from "../http/errors";
-import { auditActor, authorize } from "../fast/session";
-import { getTrajectory } from "../annotate/trajectories";
+import { appError } from "../errors/errors";
+import { auditActor, authorize } from "../people/session";
+import { getTrajectory } from "./trajectories";
 
 /** Statuses of a copy whose person has handed it in: the copies agreement is computed from. */
 const HANDED_IN = ["submitted", "approved"];

@@ -6,8 +6,8 @@ import { writeCookbookDataset } from "@/lib/demo/cookbook";
 import { dataDir } from "../config";
 import { db as defaultDb, type Db } from "../db";
 import { importFile, type ImportProgress } from "../import";
-import { createUser } from "./index";
-import { SYSTEM_ACTOR } from "./audit";
+import { createUser } from "../people";
+import { SYSTEM_ACTOR } from "../people/audit";
 
 export const DEMO_PROJECT = "demo";
 
