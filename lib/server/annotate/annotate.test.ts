@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { SaveStepInput } from "@/lib/domain/annotation";
 import type { Actor, Role } from "@/lib/domain/permissions";
 import type { StepView } from "@/lib/domain/views";
-import { renewLease, saveStepAnnotation, saveTrajectoryAnnotation, submitTrajectory } from "./index";
+import { renewLease, saveStepAnnotation, saveTrajectoryAnnotation, submitTrajectory } from "./annotation";
 import type { Db } from "../db";
 import { AppError } from "../errors/errors";
 import { importFile } from "../import";

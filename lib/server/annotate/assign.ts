@@ -1,12 +1,10 @@
 import { assignInput, type AssignablePerson, type AssignInput, type AssignResult } from "@/lib/domain/assignments";
 import { roleSchema, type Actor } from "@/lib/domain/permissions";
-import { recordAudit } from "../people/audit";
+import { recordAudit, auditActor, authorize } from "../people";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../errors/errors";
-import { auditActor, authorize } from "../people/session";
+import { appError, fromStore } from "../errors";
 import { studioNearDuplicates } from "./near-duplicates";
 import { originalsHeldBy } from "./overlap";
-import { fromStore } from "../errors/stored";
 
 /**
  * Give trajectories to a person (or take them back to the pool). Work under review or approved

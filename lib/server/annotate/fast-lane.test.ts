@@ -7,7 +7,7 @@ import { firstError, processLabel } from "@/lib/domain/process-label";
 import { canonicalTrajectorySchema } from "@/lib/domain/trajectory";
 import type { StepView } from "@/lib/domain/views";
 import { UI_S1_TRAIN_JSONL } from "@/fixtures";
-import { saveStepAnnotation, submitTrajectory } from "./index";
+import { saveStepAnnotation, submitTrajectory } from "./annotation";
 import { getDashboard } from "./dashboard";
 import type { Db } from "../db";
 import { AppError } from "../errors/errors";

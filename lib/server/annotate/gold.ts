@@ -10,13 +10,10 @@ import { goldMarkInput, goldRateInput, type GoldAccuracy, type GoldMarkInput, ty
 import type { Actor } from "@/lib/domain/permissions";
 import { splitThought, composeThought } from "@/lib/domain/thought";
 import { originalOutputSchema } from "@/lib/domain/trajectory";
-import { recordAudit } from "../people/audit";
-import { db as defaultDb, type Db } from "../db";
-import { appError } from "../errors/errors";
-import { readOriginalColumn } from "../db/original-column";
+import { recordAudit, auditActor, authorize } from "../people";
+import { db as defaultDb, type Db, readOriginalColumn } from "../db";
+import { appError, fromStore } from "../errors";
 import { originalsHeldBy } from "./overlap";
-import { auditActor, authorize } from "../people/session";
-import { fromStore } from "../errors/stored";
 import { getTrajectory } from "./trajectories";
 
 /** Below this share of agreed comparisons against gold a person is flagged (the dashboard may ask for another). */

@@ -10,10 +10,9 @@ import { agreementReport, type AnnotationCopy } from "@/lib/domain/agreement";
 import { annotationOf, trajectoryAnnotationOf } from "@/lib/domain/annotation";
 import { overlapInput, type OverlapInput, type OverlapResult } from "@/lib/domain/overlap";
 import type { Actor } from "@/lib/domain/permissions";
-import { recordAudit } from "../people/audit";
+import { recordAudit, auditActor, authorize } from "../people";
 import { db as defaultDb, type Db, type Tx } from "../db";
-import { appError } from "../errors/errors";
-import { auditActor, authorize } from "../people/session";
+import { appError } from "../errors";
 import { getTrajectory } from "./trajectories";
 
 /** Statuses of a copy whose person has handed it in: the copies agreement is computed from. */

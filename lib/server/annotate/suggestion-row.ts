@@ -1,8 +1,7 @@
 // A step's suggestions as the editor and the provenance read them: the row mapper, and the suggestions a person
 // accepted (the latest of each kind). Below lib/server/model, which asks the endpoint and writes the rows.
 import { suggestionViewSchema, type SuggestionView } from "@/lib/domain/model";
-import type { Db, Tx } from "../db";
-import { Prisma } from "../db/prisma-namespace";
+import { type Db, type Tx, Prisma } from "../db";
 import { readRows } from "../fast";
 
 type SuggestionRow = Awaited<ReturnType<Db["stepSuggestion"]["findFirstOrThrow"]>>;

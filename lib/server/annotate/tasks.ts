@@ -1,14 +1,13 @@
 import type { Actor } from "@/lib/domain/permissions";
 import type { TaskStatus } from "@/lib/domain/status";
 import { taskListSchema, type TaskList } from "@/lib/domain/views";
-import { recordAudit } from "../people/audit";
-import { LEASE_MS } from "./index";
+import { recordAudit, auditActor, authorize } from "../people";
+import { LEASE_MS } from "./annotation";
 import { nonKeepers } from "./assign";
 import { db as defaultDb, type Db } from "../db";
 import { takeGoldTask } from "./gold";
 import { copiesHeld, originalsHeldBy } from "./overlap";
-import { auditActor, authorize } from "../people/session";
-import { fromStore } from "../errors/stored";
+import { fromStore } from "../errors";
 
 /** Own work comes back in this order: what is under way, what was sent back, then what is new. */
 const OWN_ORDER: TaskStatus[] = ["in_progress", "rejected", "new"];

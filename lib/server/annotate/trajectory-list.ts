@@ -1,14 +1,13 @@
 // What a caller sees of the trajectories: which ones (visibility), their counts (the dashboard, `studio
 // stats`) and the list page (filters, sorts, paging) in plain SQL.
 import type { ListTrajectoriesInput, TrajectorySort, StudioStats, TrajectoryRow } from "@/lib/domain/views";
-import { Prisma } from "../db/prisma-namespace";
+import { Prisma, db as defaultDb, urlOf, type Db } from "../db";
 import { TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
-import { dialectOf } from "../config";
-import { db as defaultDb, urlOf, type Db } from "../db";
+import { dialectOf } from "../env";
 import { studioNearDuplicates } from "./near-duplicates";
-import { appError } from "../errors/errors";
+import { appError } from "../errors";
 import { readRows } from "../fast";
-import { isPerson, type Caller } from "../people/session";
+import { isPerson, type Caller } from "../people";
 
 /**
  * The trajectories a caller may see: annotators only those assigned to them, everyone else (and

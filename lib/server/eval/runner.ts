@@ -11,16 +11,12 @@ import {
 } from "@/lib/domain/eval";
 import { rewardFor, type RewardRule } from "@/lib/domain/rewards";
 import type { CanonicalTrajectory } from "@/lib/domain/trajectory";
-import { SYSTEM_ACTOR } from "../people/audit";
-import { dataDir } from "../config";
+import { SYSTEM_ACTOR } from "../people";
+import { dataDir } from "../env";
 import type { Db } from "../db";
-import { appError } from "../errors/errors";
+import { appError, readStoredError, storeMessage, storedMessageOf } from "../errors";
 import { audit, defineJobKind, ended, runJob, type JobWhere } from "../jobs";
-import { chat, type ChatMessage } from "../model/chat";
-import { JOB_HEARTBEAT_MS, JOB_STALE_MS } from "../model/job-runner";
-import { workThrough, type PoolItem } from "../model/pool";
-import { readStoredError, storeMessage, storedMessageOf } from "../errors/stored-message";
-import { screenshotDataUrl } from "../model/suggest";
+import { chat, type ChatMessage, JOB_HEARTBEAT_MS, JOB_STALE_MS, workThrough, type PoolItem, screenshotDataUrl } from "../model";
 import { endpointConfig } from "./endpoints";
 import { frameOf, membersOf, type RunRow } from "./run-data";
 

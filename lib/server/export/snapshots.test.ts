@@ -16,7 +16,7 @@ import { captureIo, readJsonl } from "@/lib/bridge/test-fixtures";
 import { saveStepAnnotation } from "../annotate";
 import type { Db } from "../db";
 import { AppError } from "../errors/errors";
-import { exportDataset } from "./index";
+import { exportDataset } from "./dataset";
 import { importFile } from "../import";
 import { exportRelease } from "./release";
 import { cutRelease, freezeEvalSet, listSnapshots, setHeldOut, showSnapshot } from "./snapshots";

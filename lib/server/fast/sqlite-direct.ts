@@ -5,9 +5,8 @@
 // either. Measured under load, Prisma's interactive transaction cost more per statement than SQLite's
 // write itself, and the lock was held for all of it: every other save waited that long.
 import Database from "better-sqlite3";
-import { dialectOf, sqlitePath } from "../config";
-import { keptStatement, SQLITE_BUSY_TIMEOUT_MS, writeLockFor, type Statement } from "../db/sqlite";
-import { urlOfClient, type Db, type Tx } from "../db";
+import { dialectOf, sqlitePath } from "../env";
+import { keptStatement, SQLITE_BUSY_TIMEOUT_MS, writeLockFor, type Statement, urlOfClient, type Db, type Tx } from "../db";
 import type { Prisma } from "../generated/sqlite/client";
 
 /** Run one statement built with Prisma.sql; the number of rows it changed. */

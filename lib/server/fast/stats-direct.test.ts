@@ -8,7 +8,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/domain/permissions";
 import { CLI_ACTOR } from "../people/audit";
-import { sqlitePath } from "../config";
+import { sqlitePath } from "../env";
 import type { Db } from "../db";
 import { importFile } from "../import";
 import { makeCopies } from "../annotate/overlap";

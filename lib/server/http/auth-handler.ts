@@ -1,7 +1,7 @@
 import { LIMITS } from "@/lib/domain/limits";
-import { auth } from "../people/auth";
+import { auth } from "../people";
 import { readBoundedText } from "./body";
-import { errorResponse, json } from "./";
+import { errorResponse, json } from "./respond";
 
 export const AUTH_BASE_PATH = "/api/auth";
 

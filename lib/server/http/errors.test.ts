@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CLI_ACTOR } from "../people/audit";
 import { z } from "zod";
 import { AppError, appError } from "../errors/errors";
-import { errorResponse } from "./index";
+import { errorResponse } from "./respond";
 import { createUser, updateUser } from "../people";
 import { freshStudio } from "../testing/fixtures";
 import { createToken } from "../people/tokens";

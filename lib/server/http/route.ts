@@ -1,10 +1,9 @@
 import type { z } from "zod";
 import { mayAttempt, type Action, type Actor } from "@/lib/domain/permissions";
 import { discardBody } from "./body";
-import { appError } from "../errors/errors";
-import { actorLocale, assertSameOrigin, errorResponse, readJson, requestLocale } from "./index";
-import { authorize, requireActor } from "../people/session";
-import { isFromStore } from "../errors/stored";
+import { appError, isFromStore } from "../errors";
+import { actorLocale, assertSameOrigin, errorResponse, readJson, requestLocale } from "./respond";
+import { authorize, requireActor } from "../people";
 import { env } from "../env";
 
 /**

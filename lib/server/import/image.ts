@@ -14,14 +14,14 @@ import { createHash } from "node:crypto";
 import type { Metadata, default as Sharp } from "sharp";
 import { LIMITS } from "@/lib/domain/limits";
 import { dHashOf, hashHex } from "@/lib/domain/near-duplicates";
-import { ImageProblem } from "../errors/image-problem";
+import { ImageProblem } from "../errors";
 
 // sharp (half a second to load) is loaded on first use, not with this module: commands that never read an
 // image never pay for it.
 let sharpModule: Promise<typeof Sharp> | undefined;
 const loadSharp = (): Promise<typeof Sharp> => (sharpModule ??= import("sharp").then((m) => m.default));
 import type { RawImage } from "./reader";
-import type { ImageInfo } from "../object-store/screenshots";
+import type { ImageInfo } from "../object-store";
 import { pngSize } from "@/lib/domain/png";
 
 /** A screenshot the import accepted: what the store knows of it, and its dHash (16 hex digits) from the decode that proved it. */

@@ -7,7 +7,7 @@ import { mkdtemp, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { MAX_PROBLEMS } from "./index";
+import { MAX_PROBLEMS } from "./import-file";
 import { extractZip, ZIP_LIMITS } from "./zip";
 import { freshStudio } from "../testing/fixtures";
 import { fileContent, junkLineCount, junkLines, writeMultipart, zipBomb } from "../testing/hostile-uploads";

@@ -16,6 +16,7 @@
 import type { Db } from "../db";
 import type { JobKind, JobRowBase } from "./kind";
 import { recoverJobs } from "./recover";
+export { BUILT_BY_NEXT, startWorker } from "./worker-file";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list of kinds of every row and progress type
 export type AnyJobKind = JobKind<any, any>;

@@ -13,18 +13,16 @@ import { composeThought } from "@/lib/domain/thought";
 import { formatMobileUseCall, mapPoints, screenProblems, type ToolCall } from "@/lib/domain/tool-call";
 import { isEditableStatus } from "@/lib/domain/annotation";
 import { LIMITS, type LimitName } from "@/lib/domain/limits";
-import { recordAudit } from "../people/audit";
+import { recordAudit, auditActor, authorize } from "../people";
 import { db as defaultDb, type Db } from "../db";
-import { appError, type AppError } from "../errors/errors";
+import { appError, type AppError } from "../errors";
 import { chat, type ChatMessage } from "./chat";
 import { modelCallError, redactedDetail } from "./call-errors";
 import { fill, loadPrompt, PROMPTS } from "./prompt-files";
 import { modelConfig, type ModelConfig } from "./settings";
 import type { ModelCaller } from "./budget";
-import { readScreenshot } from "../object-store/screenshots";
-import { auditActor, authorize } from "../people/session";
-import { stepFromRow } from "../annotate/trajectories";
-import { suggestionView } from "../annotate/suggestion-row";
+import { readScreenshot } from "../object-store";
+import { stepFromRow, suggestionView } from "../annotate";
 import { env } from "../env";
 
 /** The pixel budget the serving side resizes screenshots to (vLLM's Qwen2.5-VL processor default). */

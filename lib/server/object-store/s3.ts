@@ -7,8 +7,8 @@ import { link, readFile, unlink } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type * as S3Sdk from "@aws-sdk/client-s3";
-import type { S3StoreConfig } from "../config";
-import type { ObjectStore } from "./index";
+import type { S3StoreConfig } from "../env";
+import type { ObjectStore } from "./store";
 
 type SdkError = Error & { $metadata?: { httpStatusCode?: number }; code?: string; Code?: string };
 const statusOf = (e: unknown) => (e as SdkError).$metadata?.httpStatusCode;

@@ -8,7 +8,7 @@ import {
   type AuditSubject,
 } from "@/lib/domain/audit-log";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../errors/errors";
+import { appError } from "../errors";
 import { authorize } from "./session";
 
 /** A recorded JSON column, parsed; text that is not valid JSON is returned as it is. */

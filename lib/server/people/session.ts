@@ -1,10 +1,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { roleSchema, type Actor } from "@/lib/domain/permissions";
 import type { Auth } from "./auth";
-import { db } from "../db";
-import { Prisma } from "../db/prisma-namespace";
+import { db, Prisma } from "../db";
 import { readRows } from "../fast";
-import { appError } from "../errors/errors";
+import { appError } from "../errors";
 import { userForToken } from "./tokens";
 
 /** An Authorization header that claims token authentication. */

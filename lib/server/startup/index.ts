@@ -3,11 +3,11 @@
 // checks the rows against the job tables of prisma/schema.prisma.
 import { db } from "../db";
 import { EVAL_JOBS } from "../eval";
-import { EXPORT_JOBS, recoverExportJobs } from "../export/job-kind";
-import { sweepAbandonedImports } from "../import";
-import { IMPORT_JOBS } from "../import/jobs";
+import { EXPORT_JOBS, recoverExportJobs } from "../export";
+import { sweepAbandonedImports, IMPORT_JOBS } from "../import";
 import { recoverAllJobs } from "../jobs";
-import { MODEL_JOBS } from "../model/jobs";
+import { MODEL_JOBS } from "../model";
+export { DEMO_ACCOUNTS, seedDemo } from "./seed";
 
 /** Every job kind the studio runs, with the Prisma model of its table (the columns every job table shares). */
 export const JOB_KINDS = [

@@ -6,7 +6,7 @@ import { createReadStream } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
-import { dataDir } from "../config";
+import { dataDir } from "../env";
 import { AppError } from "../errors/errors";
 import { migrate } from "../db/migrate";
 import { importUpload } from "../import/upload";
