@@ -28,7 +28,7 @@ const LAYERS = {
     packages: [CORE, ...pkg("zod", "hyparquet", "hyparquet-writer", "sharp", "tar-stream")],
   },
   queries: { pattern: "lib/queries/**", uses: ["domain", "canvas", "i18n"], packages: pkg("zod", "react", "@tanstack/react-query") },
-  demo: { pattern: "lib/demo/**", uses: ["domain"], packages: [CORE, ...pkg("sharp")] },
+  demo: { pattern: "lib/demo/**", uses: ["domain"], packages: [CORE, ...pkg("sharp", "p-queue")] },
   server: {
     pattern: "lib/server/**",
     uses: ["domain", "i18n", "demo", "fixtures"],

@@ -134,7 +134,7 @@ describe("the code's shape", () => {
     expect(long).toEqual([]);
   });
 
-  it("writes the export manifest's schema, the step row's annotation columns, the PNG header reader and smart_resize once", () => {
+  it("writes the export manifest's schema, the step row's annotation columns, the PNG header reader, smart_resize and uniqueBoxes once", () => {
     const code = FOLDERS.filter((d) => d !== "e2e" && d !== "bench").flatMap((d) => sources(d, false));
     const holding = (pattern: RegExp) => code.filter((f) => pattern.test(readFileSync(path.join(ROOT, f), "utf8")));
     // The format tag names the manifest's one schema; a second schema would spell it again.
@@ -147,6 +147,13 @@ describe("the code's shape", () => {
     // One reader of a PNG's header (the import's thread and its reader thread share it), one smart_resize.
     expect(holding(/readUInt32BE\(16\)|getUint32\(16\)/)).toEqual([path.join("lib", "domain", "png.ts")]);
     expect(holding(/export function smartResize\(/)).toEqual([path.join("lib", "domain", "geometry.ts")]);
+    // One body of smart_resize (qwen-vl-utils' and UI-S1's copies call it), one uniqueBoxes, one tally of a run's scores.
+    expect(holding(/Math\.floor\(\w+ \/ beta \/ \w+\) \* \w+/)).toEqual([path.join("lib", "domain", "geometry.ts")]);
+    expect(holding(/function uniqueBoxes\(/)).toEqual([path.join("lib", "domain", "geometry.ts")]);
+    // No hand-written limiter or lock: queues and slots are p-queue's (a race over pending promises, or a waiter list
+    // shifted by hand, is one written again).
+    expect(holding(/Promise\.race\(this\.|\.shift\(\)\?\.\(\)|class (TaskPool|FifoLock)\b[^{]*\{\s*#(held|pending)/)).toEqual([]);
+    expect(holding(/from "p-queue"/).length).toBeGreaterThanOrEqual(4);
   });
 
   it("finds a cycle and a long function when there is one (the probes work)", async () => {

@@ -61,8 +61,8 @@ async function between<T>(change: (tx: Parameters<Parameters<Db["$transaction"]>
   await holding;
   const running = saves();
   const settled = Promise.allSettled(running);
-  for (let i = 0; lock.waiting < running.length; i++) {
-    if (i > 2000) throw new Error(`only ${lock.waiting} of ${running.length} saves reached the writer`);
+  for (let i = 0; lock.size < running.length; i++) {
+    if (i > 2000) throw new Error(`only ${lock.size} of ${running.length} saves reached the writer`);
     await new Promise((r) => setTimeout(r, 5));
   }
   release();

@@ -63,7 +63,7 @@ export async function writeTransaction<T>(client: Db, body: (exec: Exec) => Prom
     const stmt = keptStatement(w.statements, (sql) => w.db.prepare(sql), q.sql, STATEMENTS);
     return stmt.run(q.values.map((v) => bindable(v, q.sql))).changes;
   };
-  return writeLockFor(file).run(async () => {
+  return writeLockFor(file).add(async () => {
     const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
     // Another process holds the file's write lock (the other studio workers, the command line importing):
     // wait for it here, keeping this process's turn (its later writes queue behind this one), polling
