@@ -6,6 +6,7 @@ import nextPlugin from "@next/eslint-plugin-next";
 import boundaries from "eslint-plugin-boundaries";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
+import { readdirSync } from "node:fs";
 import tseslint from "typescript-eslint";
 
 /**
@@ -27,7 +28,7 @@ const LAYERS = {
     packages: [CORE, ...pkg("zod", "hyparquet", "hyparquet-writer", "sharp", "tar-stream")],
   },
   queries: { pattern: "lib/queries/**", uses: ["domain", "canvas", "i18n"], packages: pkg("zod", "react", "@tanstack/react-query") },
-  demo: { pattern: "lib/demo/**", uses: ["domain"], packages: [CORE, ...pkg("sharp")] },
+  demo: { pattern: "lib/demo/**", uses: ["domain"], packages: [CORE, ...pkg("sharp", "p-queue")] },
   server: {
     pattern: "lib/server/**",
     uses: ["domain", "i18n", "demo", "fixtures"],
@@ -70,14 +71,41 @@ const LAYERS = {
   bench: { pattern: "bench/**", uses: ["domain", "i18n", "server", "bridge", "demo", "fixtures", "e2e"], packages: TOOL_PACKAGES },
 };
 
+/**
+ * lib/server is split by capability (ARCHITECTURE.md, "The layers"): each folder is an element of its own, entered
+ * only through its index.ts from anywhere outside it (a relative path, `@/`, `import()` or a re-export alike), and
+ * lib/server/testing only from tests. A capability may use what the server layer may use. Prisma's generated
+ * clients are no capability: lib/server/db holds them.
+ */
+const CAPABILITIES = readdirSync(new URL("./lib/server", import.meta.url), { withFileTypes: true })
+  .filter((e) => e.isDirectory() && e.name !== "generated")
+  .map((e) => e.name);
+LAYERS.capability = {
+  pattern: `lib/server/{${CAPABILITIES.join(",")}}`,
+  uses: ["server", ...LAYERS.server.uses],
+  packages: LAYERS.server.packages,
+};
+for (const l of Object.values(LAYERS)) if (l.uses.includes("server")) l.uses.push("capability");
+
 const boundaryPolicies = [
   ...Object.entries(LAYERS).flatMap(([type, l]) => [
     { from: { element: { type } }, allow: { to: { element: { types: { anyOf: [type, ...l.uses] } } } } },
     ...l.packages.map((module) => ({ from: { element: { type } }, allow: { to: { module } } })),
   ]),
-  // Tests (and their helpers) stand above every layer: they may reach any layer and any package.
+  // The doors: another capability's inner file, and the test helpers, are refused (the last matching policy decides).
+  {
+    disallow: { to: { element: { type: "capability", fileInternalPath: "!index.ts" } } },
+    message: "Import lib/server/{{to.captured.capability}} through its index.ts (its public face), not {{to.fileInternalPath}}.",
+  },
+  {
+    disallow: { to: { element: { type: "capability", captured: { capability: "testing" } } } },
+    message: "lib/server/testing holds test helpers: production code may not import it.",
+  },
+  // Tests (and their helpers) stand above every layer: they may reach any layer, any file of it and any package; so
+  // may the browser specs and the benchmarks, which drive the studio from outside.
   { from: { file: { categories: "test" } }, allow: { to: { element: { types: { anyOf: Object.keys(LAYERS) } } } } },
   { from: { file: { categories: "test" } }, allow: { to: { module: { origin: ["core", "external"] } } } },
+  { from: { element: { types: { anyOf: ["e2e", "bench"] } } }, allow: { to: { element: { type: "capability" } } } },
 ];
 
 export default tseslint.config(
@@ -158,8 +186,20 @@ export default tseslint.config(
     files: ["**/*.{ts,tsx,mjs}"],
     plugins: { boundaries },
     settings: {
-      "boundaries/elements": Object.entries(LAYERS).map(([type, l]) => ({ type, pattern: l.pattern, partialMatch: false })),
-      "boundaries/files": [{ category: "test", pattern: ["**/*.test.{ts,tsx}", "**/testing/**", "lib/bridge/test-fixtures.ts"] }],
+      "boundaries/elements": [
+        // First, so a file in a capability folder is that capability's (with the folder's name captured).
+        { type: "capability", pattern: LAYERS.capability.pattern, capture: ["capability"], partialMatch: false },
+        ...Object.entries(LAYERS)
+          .filter(([type]) => type !== "capability")
+          .map(([type, l]) => ({ type, pattern: l.pattern, partialMatch: false })),
+      ],
+      "boundaries/files": [
+        {
+          category: "test",
+          // scripts/team-services.ts starts the test suite's private PostgreSQL and bucket.
+          pattern: ["**/*.test.{ts,tsx}", "**/testing/**", "lib/bridge/test-fixtures.ts", "scripts/team-services.ts"],
+        },
+      ],
       "boundaries/dependency-nodes": ["import", "dynamic-import", "export", "require"],
       "import/resolver": { typescript: { project: "./tsconfig.json" }, node: true },
     },

@@ -7,6 +7,6 @@ export async function register() {
   // A wrong store setting stops the server here, with the variable named, rather than at the first screenshot.
   const { requireObjectStoreAtStart } = await import("./lib/server/object-store");
   await requireObjectStoreAtStart();
-  const { recoverAtStart } = await import("./lib/server/jobs/startup");
+  const { recoverAtStart } = await import("./lib/server/startup");
   await recoverAtStart();
 }

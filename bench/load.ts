@@ -21,7 +21,7 @@ import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import { createDb, loadDialect, type Db } from "@/lib/server/db";
-import { databaseUrl, dialectOf } from "@/lib/server/config";
+import { databaseUrl, dialectOf } from "@/lib/server/env";
 import { migrate } from "@/lib/server/db/migrate";
 import { createUser } from "@/lib/server/people";
 import { SYSTEM_ACTOR } from "@/lib/server/people/audit";

@@ -1,6 +1,6 @@
 import path from "node:path";
 
-/** The demo accounts `npm run studio -- setup-demo` creates (lib/server/people/seed.ts). */
+/** The demo accounts `npm run studio -- setup-demo` creates (lib/server/startup/seed.ts). */
 export const DEMO_ACCOUNTS = [
   { role: "admin", email: "admin@studio.local", password: "studio-admin" },
   { role: "reviewer", email: "reviewer@studio.local", password: "studio-reviewer" },

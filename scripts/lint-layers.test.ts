@@ -90,6 +90,63 @@ describe("layer rules", () => {
   });
 });
 
+// The capability folders of lib/server (ARCHITECTURE.md): one is entered only through its index.ts, however the
+// path is spelled, and lib/server/testing only from tests. Inside a folder, files import each other freely.
+describe("capability doors", () => {
+  const errorsOf = async (file: string, code: string) =>
+    ((await eslint.lintText(code, { filePath: path.join(ROOT, file) }))[0]?.messages ?? []).filter(
+      (m) => m.ruleId === "boundaries/dependencies",
+    );
+  const FROM = "lib/server/review/probe.ts";
+
+  it("refuses another capability's inner file by relative path, @/ path, import() and re-export", async () => {
+    const spellings = [
+      `import { recordAudit } from "../people/audit";\nexport const x = recordAudit;\n`,
+      `import { recordAudit } from "@/lib/server/people/audit";\nexport const x = recordAudit;\n`,
+      `export const x = () => import("../people/audit");\n`,
+      `export { recordAudit } from "../people/audit";\n`,
+      `import { migrate } from "../db/migrate";\nexport const x = migrate;\n`,
+    ];
+    for (const code of spellings) {
+      const errors = await errorsOf(FROM, code);
+      expect(errors, code).toHaveLength(1);
+      expect(errors[0]!.message, code).toMatch(/through its index\.ts/);
+    }
+    // The same from outside lib/server: a page, the host, the command line.
+    for (const file of ["app/probe/page.tsx", "server/probe.ts", "lib/cli/probe.ts"])
+      expect(
+        await errorsOf(file, `import { recordAudit } from "@/lib/server/people/audit";\nexport const x = recordAudit;\n`),
+        file,
+      ).toHaveLength(1);
+  });
+
+  it("allows a capability's index.ts, its own inner files and the files at the root of lib/server", async () => {
+    const code = `import { recordAudit } from "../people";\nimport * as q from "./queue";\nimport { env } from "../env";\nexport const x = [recordAudit, q, env];\n`;
+    expect(await errorsOf(FROM, code)).toEqual([]);
+    expect(
+      await errorsOf("app/probe/page.tsx", `import { recordAudit } from "@/lib/server/people";\nexport const x = recordAudit;\n`),
+    ).toEqual([]);
+  });
+
+  it("keeps lib/server/testing out of production code, by any path, and lets tests and browser specs use it", async () => {
+    for (const code of [
+      `import { startPostgres } from "../testing/postgres";\nexport const x = startPostgres;\n`,
+      `export const x = () => import("@/lib/server/testing/postgres");\n`,
+    ]) {
+      const errors = await errorsOf(FROM, code);
+      expect(errors.map((e) => e.message).join(" "), code).toMatch(/test helpers/);
+    }
+    expect(
+      await errorsOf("app/probe/page.tsx", `import { freshStudio } from "@/lib/server/testing/fixtures";\nexport const x = freshStudio;\n`),
+    ).not.toEqual([]);
+    const fromTest = `import { startPostgres } from "../testing/postgres";\nimport { recordAudit } from "../people/audit";\nexport const x = [startPostgres, recordAudit];\n`;
+    expect(await errorsOf("lib/server/review/probe.test.ts", fromTest)).toEqual([]);
+    expect(
+      await errorsOf("e2e/probe.ts", `import { startPostgres } from "../lib/server/testing/postgres";\nexport const x = startPostgres;\n`),
+    ).toEqual([]);
+  });
+});
+
 describe("promise rules (type-aware)", () => {
   const rulesHit = async (file: string, code: string) => {
     const [result] = await typed.lintText(code, { filePath: path.join(ROOT, file) });

@@ -51,7 +51,63 @@ function nameFromParent(node: ts.Node): string {
   return "(anonymous)";
 }
 
+/** The capability folders of `server` (lib/server by default) and, for each, the folders its sources import. */
+function folderImports(server = path.join(ROOT, "lib", "server")): Map<string, Set<string>> {
+  const folders = readdirSync(server, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && e.name !== "generated")
+    .map((e) => e.name);
+  const graph = new Map(folders.map((f) => [f, new Set<string>()]));
+  const resolveFolder = (from: string, spec: string): string | undefined => {
+    const abs = spec.startsWith("@/")
+      ? path.join(ROOT, spec.slice(2))
+      : spec.startsWith(".")
+        ? path.resolve(path.dirname(from), spec)
+        : null;
+    if (!abs || !abs.startsWith(server + path.sep)) return undefined;
+    return path.relative(server, abs).split(path.sep)[0];
+  };
+  for (const folder of folders) {
+    const walk = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory()
+          ? walk(path.join(dir, e.name))
+          : /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name)
+            ? [path.join(dir, e.name)]
+            : [],
+      );
+    for (const file of walk(path.join(server, folder)))
+      for (const [, spec] of readFileSync(file, "utf8").matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
+        const to = resolveFolder(file, spec!);
+        if (to && to !== folder && graph.has(to)) graph.get(folder)!.add(to);
+      }
+  }
+  return graph;
+}
+
+/** Each cycle of folders in `graph` (its strongly connected parts of more than one folder), as "a -> b -> a". */
+function folderCycles(graph: Map<string, Set<string>>): string[] {
+  const cycles: string[] = [];
+  const onPath: string[] = [];
+  const done = new Set<string>();
+  const visit = (f: string) => {
+    if (onPath.includes(f)) return void cycles.push([...onPath.slice(onPath.indexOf(f)), f].join(" -> "));
+    if (done.has(f)) return;
+    onPath.push(f);
+    for (const to of graph.get(f) ?? []) visit(to);
+    onPath.pop();
+    done.add(f);
+  };
+  for (const f of graph.keys()) visit(f);
+  return cycles;
+}
+
 describe("the code's shape", () => {
+  it("has no two capability folders of lib/server that import each other, directly or round a longer cycle (types included)", () => {
+    const graph = folderImports();
+    expect(graph.size).toBeGreaterThan(10);
+    expect(folderCycles(graph)).toEqual([]);
+  });
+
   it("has no import cycle (type-only imports aside: they vanish when compiled)", async () => {
     const entries = FOLDERS.flatMap((d) => sources(d));
     const tree = await parseDependencyTree(entries, {
@@ -78,7 +134,7 @@ describe("the code's shape", () => {
     expect(long).toEqual([]);
   });
 
-  it("writes the export manifest's schema, the step row's annotation columns, the PNG header reader, smart_resize and the scoring tally once", () => {
+  it("writes the export manifest's schema, the step row's annotation columns, the PNG header reader, smart_resize, uniqueBoxes and the scoring tally once, with no limiter of its own", () => {
     const code = FOLDERS.filter((d) => d !== "e2e" && d !== "bench").flatMap((d) => sources(d, false));
     const holding = (pattern: RegExp) => code.filter((f) => pattern.test(readFileSync(path.join(ROOT, f), "utf8")));
     // The format tag names the manifest's one schema; a second schema would spell it again.
@@ -96,6 +152,13 @@ describe("the code's shape", () => {
     expect(holding(/\.format \+= r(esults\[\w+\])?\.format/)).toEqual(tally);
     expect(holding(/\+= \w+\.extractMatch \? 1 : 0/)).toEqual(tally);
     expect(holding(/= uiS1SopEpisode\(|\.indexOf\(false\)/)).toEqual(tally);
+    // One body of smart_resize (qwen-vl-utils' and UI-S1's copies call it), one uniqueBoxes, one tally of a run's scores.
+    expect(holding(/Math\.floor\(\w+ \/ beta \/ \w+\) \* \w+/)).toEqual([path.join("lib", "domain", "geometry.ts")]);
+    expect(holding(/function uniqueBoxes\(/)).toEqual([path.join("lib", "domain", "geometry.ts")]);
+    // No hand-written limiter or lock: queues and slots are p-queue's (a race over pending promises, or a waiter list
+    // shifted by hand, is one written again).
+    expect(holding(/Promise\.race\(this\.|\.shift\(\)\?\.\(\)|class (TaskPool|FifoLock)\b[^{]*\{\s*#(held|pending)/)).toEqual([]);
+    expect(holding(/from "p-queue"/).length).toBeGreaterThanOrEqual(4);
   });
 
   it("finds a cycle and a long function when there is one (the probes work)", async () => {
@@ -105,11 +168,30 @@ describe("the code's shape", () => {
       await writeFile(path.join(dir, "a.ts"), 'import { b } from "./b";\nexport const a = () => b;\n');
       await writeFile(path.join(dir, "b.ts"), 'import { a } from "./a";\nexport const b = () => a;\n');
       await writeFile(path.join(dir, "c.ts"), 'import type { a } from "./a";\nexport type C = typeof a;\n');
+      // Two folders that import each other, one of them by a type only.
+      mkdirSync(path.join(dir, "server", "p"), { recursive: true });
+      mkdirSync(path.join(dir, "server", "q"), { recursive: true });
+      await writeFile(path.join(dir, "server", "p", "index.ts"), 'import { q } from "../q";\nexport const p = q;\n');
+      await writeFile(
+        path.join(dir, "server", "q", "index.ts"),
+        'import type { p } from "../p/index";\nexport const q = 1 as unknown as typeof p;\n',
+      );
+      expect(folderCycles(folderImports(path.join(dir, "server")))).toEqual(["p -> q -> p"]);
       const tree = await parseDependencyTree([path.join(dir, "a.ts"), path.join(dir, "c.ts")], { context: dir, cwd: dir, transform: true });
       expect(parseCircular(tree)).toHaveLength(1);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
     expect(longFunctions("lib/i18n/index.ts", 5).length).toBeGreaterThan(0);
+    expect(
+      folderCycles(
+        new Map([
+          ["a", new Set(["b"])],
+          ["b", new Set(["c"])],
+          ["c", new Set(["a"])],
+          ["d", new Set(["a"])],
+        ]),
+      ),
+    ).toEqual(["a -> b -> c -> a"]);
   }, 60_000);
 });

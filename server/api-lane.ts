@@ -19,9 +19,8 @@ import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { pathToFileURL } from "node:url";
 import { SECURITY_HEADERS } from "@/lib/domain/security-headers";
-import { appError } from "@/lib/server/http/errors";
-import { errorResponse } from "@/lib/server/http";
-import type { Answer } from "@/lib/server/http/route";
+import { appError } from "@/lib/server/errors";
+import { errorResponse, type Answer } from "@/lib/server/http";
 
 type Params = Record<string, string | string[]>;
 /**

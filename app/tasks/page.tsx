@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { MyTasks } from "@/components/editor/my-tasks";
-import { pageActor } from "@/lib/server/people/page-auth";
+import { pageActor } from "@/lib/server/people";
 
 export const metadata: Metadata = { title: "My tasks" };
 

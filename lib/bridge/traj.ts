@@ -1,6 +1,14 @@
 import path from "node:path";
 import { groundTruthContradictions } from "@/lib/domain/annotation";
-import { smartResize, toConventionBox, toConventionPoint, type Box, type CoordinateConvention, type Size } from "@/lib/domain/geometry";
+import {
+  smartResize,
+  toConventionBox,
+  uniqueBoxes,
+  toConventionPoint,
+  type Box,
+  type CoordinateConvention,
+  type Size,
+} from "@/lib/domain/geometry";
 import { mobileUseSystemPrompt, mobileUseUserText } from "@/lib/domain/prompt";
 import { isPointless, mapPoints, POINTLESS_MESSAGE, screenProblems, trainableCall, type ToolCall } from "@/lib/domain/tool-call";
 import {
@@ -83,16 +91,6 @@ export type TrajSummary = {
   problems: number;
   file: string;
 };
-
-function uniqueBoxes(boxes: Box[]): Box[] {
-  const seen = new Set<string>();
-  return boxes.filter((b) => {
-    const k = b.join(",");
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-}
 
 /**
  * A step's call and boxes in the file's convention: unchanged (original pixels) for qwen25-abs, since UI-S1's

@@ -16,6 +16,7 @@
  */
 import {
   framePair,
+  resizeToFactor,
   roundHalfEven,
   toConventionPoint,
   QWEN_FACTOR,
@@ -169,27 +170,20 @@ const UI_S1_MAX_LONG_SIDE = 50000;
  * token count (`seq_len`). Throws a RangeError where smart_resize raises.
  */
 export function uiS1ImageSize(original: Size): { resized: Size; seqLen: number } {
-  let { width, height } = original;
+  const { width, height } = original;
   if (height < 2 || width < 2) throw new RangeError(`height:${height} or width:${width} must be larger than factor:${QWEN_FACTOR}`);
   if (Math.max(height, width) / Math.min(height, width) > 200)
     throw new RangeError(`absolute aspect ratio must be smaller than 100, got ${height} / ${width}`);
-  if (Math.max(height, width) > UI_S1_MAX_LONG_SIDE) {
-    const beta = Math.max(height, width) / UI_S1_MAX_LONG_SIDE;
-    height = Math.trunc(height / beta);
-    width = Math.trunc(width / beta);
-  }
-  const f = QWEN_FACTOR;
-  let h = roundHalfEven(height / f) * f;
-  let w = roundHalfEven(width / f) * f;
-  if (h * w > UI_S1_MAX_PIXELS) {
-    const beta = Math.sqrt((height * width) / UI_S1_MAX_PIXELS);
-    h = Math.floor(height / beta / f) * f;
-    w = Math.floor(width / beta / f) * f;
-  } else if (h * w < UI_S1_MIN_PIXELS) {
-    const beta = Math.sqrt(UI_S1_MIN_PIXELS / (height * width));
-    h = Math.ceil((height * beta) / f) * f;
-    w = Math.ceil((width * beta) / f) * f;
-  }
+  const { width: w, height: h } = resizeToFactor(
+    { width, height },
+    {
+      factor: QWEN_FACTOR,
+      minPixels: UI_S1_MIN_PIXELS,
+      maxPixels: UI_S1_MAX_PIXELS,
+      maxLongSide: UI_S1_MAX_LONG_SIDE,
+      floorAtFactor: false,
+    },
+  );
   return { resized: { width: w, height: h }, seqLen: Math.floor((h * w) / (28 * 28)) + 2 };
 }
 

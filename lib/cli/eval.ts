@@ -5,7 +5,7 @@ import { copyFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { isPercentFigure, type EvalCompare, type EvalFigures, type EvalRunView } from "@/lib/domain/eval";
-import type { AuditActor } from "@/lib/server/people/audit";
+import type { AuditActor } from "@/lib/server/people";
 import { CliUsage } from "./snapshots";
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
@@ -162,7 +162,7 @@ export async function runEval(args: string[], io: Io, core: Core): Promise<numbe
         if (values.predictions) await copyFile(file, path.resolve(values.predictions));
         const predictions = values.predictions ? path.resolve(values.predictions) : file;
         if (values.export) {
-          const { exportEvalSet } = await import("@/lib/server/export/release");
+          const { exportEvalSet } = await import("@/lib/server/export");
           const out = await exportEvalSet({ caller, name: run.set.name, version: run.set.version, outDir: path.resolve(values.export) });
           io.err(`wrote the set's export folder ${out.outDir}\n`);
         }

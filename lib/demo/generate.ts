@@ -4,6 +4,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { once } from "node:events";
 import sharp from "sharp";
+import PQueue from "p-queue";
 import { mobileR1Response } from "@/lib/domain/prompt";
 import { formatMobileUseCall } from "@/lib/domain/tool-call";
 import type { Box } from "@/lib/domain/geometry";
@@ -81,29 +82,13 @@ export async function renderScreen(svg: string): Promise<Buffer> {
   return sharp(Buffer.from(svg), { density: 72 }).removeAlpha().png({ compressionLevel: 6, adaptiveFiltering: false }).toBuffer();
 }
 
-/** A tiny semaphore: at most `limit` tasks at once. */
-function limiter(limit: number) {
-  let active = 0;
-  const waiting: (() => void)[] = [];
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    if (active >= limit) await new Promise<void>((r) => waiting.push(r));
-    active++;
-    try {
-      return await task();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  };
-}
-
 export async function generateDemoDataset(opts: GenerateDemoOptions): Promise<{ trajectories: number; steps: number }> {
   const total = Math.max(0, Math.floor(opts.trajectories));
   const render = opts.renderImages ?? true;
   const imagesDir = path.join(opts.outDir, "images");
   await mkdir(imagesDir, { recursive: true });
   const out = createWriteStream(path.join(opts.outDir, "data.jsonl"));
-  const run = limiter(Math.max(1, opts.concurrency ?? 3));
+  const queue = new PQueue({ concurrency: Math.max(1, opts.concurrency ?? 3) });
   const inFlight = new Set<Promise<void>>();
   let steps = 0;
   let done = 0;
@@ -122,7 +107,7 @@ export async function generateDemoDataset(opts: GenerateDemoOptions): Promise<{ 
         const key = createHash("sha1").update(s.layout.svg).digest("hex");
         let png = cache.get(key);
         if (!png) {
-          png = run(() => renderScreen(s.layout.svg));
+          png = queue.add(() => renderScreen(s.layout.svg));
           cache.set(key, png);
         }
         return png.then((buf) => writeFile(path.join(imagesDir, imageName(i, j)), buf));

@@ -38,30 +38,62 @@ export function roundHalfEven(x: number): number {
 }
 
 /**
- * qwen-vl-utils smart_resize: the size (in pixels) the model actually sees for an image of
- * `size` original pixels. Sides become multiples of 28; the area is clamped to [minPixels, maxPixels].
+ * The body every copy of smart_resize shares (qwen-vl-utils, and UI-S1's own in x/qwen/image.py): a long side over
+ * `maxLongSide` first shrinks the image (truncating, as UI-S1 does), then each side is rounded half to even to a
+ * multiple of `factor` and the area is scaled into [minPixels, maxPixels]. `floorAtFactor` keeps a side at least one
+ * factor, as qwen-vl-utils does and UI-S1's copy does not. Sizes in pixels; the callers check their own errors first.
  */
-export function smartResize(size: Size, opts: { maxPixels?: number; minPixels?: number; factor?: number } = {}): Size {
-  const factor = opts.factor ?? QWEN_FACTOR;
-  const minPixels = opts.minPixels ?? QWEN_MIN_PIXELS;
-  const maxPixels = opts.maxPixels ?? QWEN_MAX_PIXELS;
-  const { width, height } = size;
-  if (!(width > 0 && height > 0)) throw new RangeError(`image size must be positive, got ${width}x${height}`);
-  if (Math.max(width, height) / Math.min(width, height) > MAX_ASPECT_RATIO) {
-    throw new RangeError(`aspect ratio of ${width}x${height} exceeds ${MAX_ASPECT_RATIO}`);
+export function resizeToFactor(
+  { width, height }: Size,
+  opts: { factor: number; minPixels: number; maxPixels: number; floorAtFactor: boolean; maxLongSide?: number },
+): Size {
+  const { factor, minPixels, maxPixels } = opts;
+  if (opts.maxLongSide !== undefined && Math.max(width, height) > opts.maxLongSide) {
+    const beta = Math.max(width, height) / opts.maxLongSide;
+    [width, height] = [Math.trunc(width / beta), Math.trunc(height / beta)];
   }
-  let h = Math.max(factor, roundHalfEven(height / factor) * factor);
-  let w = Math.max(factor, roundHalfEven(width / factor) * factor);
+  const atLeast = (side: number) => (opts.floorAtFactor ? Math.max(factor, side) : side);
+  let h = atLeast(roundHalfEven(height / factor) * factor);
+  let w = atLeast(roundHalfEven(width / factor) * factor);
   if (h * w > maxPixels) {
     const beta = Math.sqrt((height * width) / maxPixels);
-    h = Math.max(factor, Math.floor(height / beta / factor) * factor);
-    w = Math.max(factor, Math.floor(width / beta / factor) * factor);
+    h = atLeast(Math.floor(height / beta / factor) * factor);
+    w = atLeast(Math.floor(width / beta / factor) * factor);
   } else if (h * w < minPixels) {
     const beta = Math.sqrt(minPixels / (height * width));
     h = Math.ceil((height * beta) / factor) * factor;
     w = Math.ceil((width * beta) / factor) * factor;
   }
   return { width: w, height: h };
+}
+
+/**
+ * qwen-vl-utils smart_resize: the size (in pixels) the model actually sees for an image of
+ * `size` original pixels. Sides become multiples of 28; the area is clamped to [minPixels, maxPixels].
+ */
+export function smartResize(size: Size, opts: { maxPixels?: number; minPixels?: number; factor?: number } = {}): Size {
+  const { width, height } = size;
+  if (!(width > 0 && height > 0)) throw new RangeError(`image size must be positive, got ${width}x${height}`);
+  if (Math.max(width, height) / Math.min(width, height) > MAX_ASPECT_RATIO) {
+    throw new RangeError(`aspect ratio of ${width}x${height} exceeds ${MAX_ASPECT_RATIO}`);
+  }
+  return resizeToFactor(size, {
+    factor: opts.factor ?? QWEN_FACTOR,
+    minPixels: opts.minPixels ?? QWEN_MIN_PIXELS,
+    maxPixels: opts.maxPixels ?? QWEN_MAX_PIXELS,
+    floorAtFactor: true,
+  });
+}
+
+/** Boxes without repeats (the same four numbers kept once, first first): candidate boxes as UI-S1 lists them. */
+export function uniqueBoxes(boxes: Box[]): Box[] {
+  const seen = new Set<string>();
+  return boxes.filter((b) => {
+    const k = b.join(",");
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }
 
 /** A pair of frames: the original screenshot and the resized image a model sees. */

@@ -1,5 +1,5 @@
 import type { Box } from "@/lib/domain/geometry";
-import { roundHalfEven } from "@/lib/domain/geometry";
+import { resizeToFactor, uniqueBoxes } from "@/lib/domain/geometry";
 import type { CanonicalStep } from "@/lib/domain/trajectory";
 import { trainableCall, type ToolCall } from "@/lib/domain/tool-call";
 import {
@@ -327,25 +327,8 @@ export function uiS1EvalResize(width: number, height: number): [number, number] 
   if (height < 2 || width < 2) throw new PyError("ValueError", `height:${height} or width:${width} must be larger than factor`);
   if (Math.max(height, width) / Math.min(height, width) > 200)
     throw new PyError("ValueError", "absolute aspect ratio must be smaller than 100");
-  let h = height;
-  let w = width;
-  if (Math.max(h, w) > maxLongSide) {
-    const beta = Math.max(h, w) / maxLongSide;
-    h = Math.trunc(h / beta);
-    w = Math.trunc(w / beta);
-  }
-  let hBar = roundHalfEven(h / factor) * factor;
-  let wBar = roundHalfEven(w / factor) * factor;
-  if (hBar * wBar > maxPixels) {
-    const beta = Math.sqrt((h * w) / maxPixels);
-    hBar = Math.floor(h / beta / factor) * factor;
-    wBar = Math.floor(w / beta / factor) * factor;
-  } else if (hBar * wBar < minPixels) {
-    const beta = Math.sqrt(minPixels / (h * w));
-    hBar = Math.ceil((h * beta) / factor) * factor;
-    wBar = Math.ceil((w * beta) / factor) * factor;
-  }
-  return [wBar, hBar];
+  const { width: w, height: h } = resizeToFactor({ width, height }, { factor, minPixels, maxPixels, maxLongSide, floorAtFactor: false });
+  return [w, h];
 }
 
 /**
@@ -406,16 +389,6 @@ export function uiS1SopRates(
 // ---------------------------------------------------------------------------------------------
 // The studio's steps in UI-S1's shape
 // ---------------------------------------------------------------------------------------------
-
-function uniqueBoxes(boxes: Box[]): Box[] {
-  const seen = new Set<string>();
-  return boxes.filter((b) => {
-    const k = b.join(",");
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-}
 
 /**
  * The UI-S1 step `bridge traj --target ui-s1` writes for a studio step (action_content with the target

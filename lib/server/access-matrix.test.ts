@@ -5,7 +5,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { waitForImportJob } from "./import/jobs";
 import type { Db } from "./db";
-import { makeCopies } from "./review/overlap";
+import { makeCopies } from "./annotate/overlap";
 import { settleExportJobs } from "./export/jobs";
 import { settleModelJobs } from "./model/jobs";
 import { settleEvalRuns } from "./eval";

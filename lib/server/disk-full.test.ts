@@ -18,7 +18,7 @@ import { CLI_ACTOR } from "./people/audit";
 import { createDb, type Db } from "./db";
 import { importFile } from "./import";
 import { runImportJob } from "./import/jobs";
-import { readStoredError } from "./http/stored-message";
+import { readStoredError } from "./errors/stored-message";
 import { migrate } from "./db/migrate";
 import { createUser } from "./people";
 import { createToken } from "./people/tokens";

@@ -5,8 +5,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "./config";
-import { ENV_VARS, envExample, parseEnv } from "./env";
+import { ConfigError, ENV_VARS, envExample, parseEnv } from "./env";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const run = promisify(execFile);
@@ -34,6 +33,19 @@ describe("one env", () => {
     for (const f of files) for (const m of readFileSync(f, "utf8").matchAll(/process\.env(?:\.|\[")(STUDIO_[A-Z0-9_]+)/g)) read.add(m[1]!);
     const declared = new Set(Object.keys(ENV_VARS));
     expect([...read].filter((v) => !declared.has(v))).toEqual([]);
+  });
+
+  it("lib/server reads the environment only through env.ts (tests and their helpers aside)", () => {
+    const readers = sources(path.join(ROOT, "lib/server"))
+      .filter(
+        (f) => !/\.test\.tsx?$/.test(f) && !f.includes(`${path.sep}testing${path.sep}`) && !f.includes(`${path.sep}generated${path.sep}`),
+      )
+      .filter((f) => f !== path.join(ROOT, "lib/server/env.ts"))
+      .filter((f) => /process\.env\b/.test(readFileSync(f, "utf8")))
+      .map((f) => path.relative(ROOT, f));
+    expect(readers).toEqual([]);
+    // The check sees a read where there is one.
+    expect(/process\.env\b/.test(readFileSync(path.join(ROOT, "lib/server/env.ts"), "utf8"))).toBe(true);
   });
 
   it.each([

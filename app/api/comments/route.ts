@@ -1,7 +1,7 @@
 // GET /api/comments?trajectoryId=: a trajectory's comments. POST /api/comments: comment on a trajectory or a step
 import { commentInput, commentsQueryInput, commentsSchema, commentViewSchema } from "@/lib/domain/review";
 import { addComment, listComments } from "@/lib/server/review";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "trajectory.read",

@@ -1,7 +1,7 @@
 // POST /api/effort: the editor's active time since its last report, per step (idle and hidden time excluded)
 import { effortReportAnswer, effortReportInput } from "@/lib/domain/effort";
-import { recordEffort } from "@/lib/server/annotate/effort";
-import { route } from "@/lib/server/http/route";
+import { recordEffort } from "@/lib/server/annotate";
+import { route } from "@/lib/server/http";
 
 export const POST = route({
   permission: "signed-in",

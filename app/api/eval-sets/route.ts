@@ -1,7 +1,7 @@
 // GET /api/eval-sets: frozen evaluation sets, newest first. POST /api/eval-sets: freeze the next version of a set
 import { freezeEvalSetInput, snapshotAnswerSchema, snapshotsSchema } from "@/lib/domain/snapshots";
-import { freezeEvalSet, listSnapshots } from "@/lib/server/export/snapshots";
-import { route } from "@/lib/server/http/route";
+import { freezeEvalSet, listSnapshots } from "@/lib/server/export";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "export.run",

@@ -1,8 +1,7 @@
 // GET /api/exports: running and finished exports. POST /api/exports: start an export in the background (poll GET /api/exports/:id)
 import { exportAnswerSchema, exportsSchema, startExportInput } from "@/lib/domain/exports";
-import { startExportJob } from "@/lib/server/export/jobs";
-import { listExports } from "@/lib/server/export/listing";
-import { route } from "@/lib/server/http/route";
+import { startExportJob, listExports } from "@/lib/server/export";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "export.run",

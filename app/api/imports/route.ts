@@ -2,8 +2,8 @@
 // POST /api/imports: upload a .zip, or a .jsonl with its images; answers 202 with the running import
 // once the files are received (poll GET /api/imports/:id); a refused upload answers its error and leaves nothing.
 import { importJobAnswerSchema, importJobsSchema } from "@/lib/domain/imports";
-import { listImportJobs, seededTrajectories, startUploadImport } from "@/lib/server/import/jobs";
-import { route } from "@/lib/server/http/route";
+import { listImportJobs, seededTrajectories, startUploadImport } from "@/lib/server/import";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "import.run",

@@ -1,7 +1,7 @@
 // GET /api/me: who is asking. PATCH /api/me: change your own language or display name
 import { meSchema, personAnswerSchema, updateMeInput } from "@/lib/domain/people";
 import { updateMe } from "@/lib/server/people";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "signed-in",

@@ -1,7 +1,7 @@
 // GET /api/projects: the projects with their lane settings (admin)
 import { projectLaneListSchema } from "@/lib/domain/lane";
-import { listProjectLanes } from "@/lib/server/annotate/fast-lane";
-import { route } from "@/lib/server/http/route";
+import { listProjectLanes } from "@/lib/server/annotate";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "project.configure",

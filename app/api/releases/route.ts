@@ -1,7 +1,7 @@
 // GET /api/releases: dataset releases, newest first, with counts and who cut them. POST /api/releases: cut the next release
 import { cutReleaseInput, snapshotAnswerSchema, snapshotsSchema } from "@/lib/domain/snapshots";
-import { cutRelease, listSnapshots } from "@/lib/server/export/snapshots";
-import { route } from "@/lib/server/http/route";
+import { cutRelease, listSnapshots } from "@/lib/server/export";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "export.run",

@@ -1,7 +1,7 @@
 // GET /api/reviews: submitted work waiting for review (reviewers and admins)
 import { reviewQueueSchema } from "@/lib/domain/review";
 import { reviewQueue } from "@/lib/server/review";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "trajectory.review",

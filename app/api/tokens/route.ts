@@ -1,7 +1,7 @@
 // GET /api/tokens?scope=own|all: your API tokens, or everyone's (admins). POST /api/tokens: create one for yourself (shown once)
 import { createdTokenSchema, createTokenInput, tokenScopeInput, tokensSchema } from "@/lib/domain/tokens";
-import { route } from "@/lib/server/http/route";
-import { createToken, listTokens } from "@/lib/server/people/tokens";
+import { route } from "@/lib/server/http";
+import { createToken, listTokens } from "@/lib/server/people";
 
 export const GET = route({
   permission: "tokens.manage-own",

@@ -1,7 +1,7 @@
 // GET /api/users: everyone with a studio account. POST /api/users: create a person (the password is in this answer only)
 import { createdPersonSchema, createUserInput, peopleSchema } from "@/lib/domain/people";
 import { createUser, listUsers } from "@/lib/server/people";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "people.manage",

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { ReviewView, type AfterDecision } from "@/components/review/review-view";
-import { pageActor } from "@/lib/server/people/page-auth";
+import { pageActor } from "@/lib/server/people";
 
 export const metadata: Metadata = { title: "Review" };
 

@@ -1,6 +1,6 @@
 import type { Catalogue } from "./types";
 
-// Server error messages in the person's language (lib/server/http/errors.ts `appError`, mapped in http.ts).
+// Server error messages in the person's language (lib/server/errors/errors.ts `appError`, mapped in http.ts).
 const en = {
   // One language in the answer (issue 21 item 7): an error without its own words yet says what kind
   // it is; the untranslated sentence (or a model endpoint's words) follows on the "details" line.
@@ -144,7 +144,7 @@ const en = {
     "Annotators see only their own work; the assignee filter ({filter, select, none {unassigned} other {someone else}}) is for reviewers and admins.",
   "error.copiesFilter": "Annotators see only their own work; the copies filters are for reviewers and admins.",
   "error.auditStepMissing": "step {id} does not exist",
-  // A failed job's stored error (lib/server/http/stored-message.ts), worded when it is read.
+  // A failed job's stored error (lib/server/errors/stored-message.ts), worded when it is read.
   "job.exportStopped":
     "The studio process running this export stopped (last heard from {heardAt}); nothing was published. Start the export again.",
   "job.importStopped":
@@ -319,7 +319,7 @@ const zh: Catalogue<typeof en> = {
     "标注员只能查看自己的工作；按负责人筛选（{filter, select, none {未分配} other {其他人}}）仅供审核员和管理员使用。",
   "error.copiesFilter": "标注员只能查看自己的工作；副本筛选仅供审核员和管理员使用。",
   "error.auditStepMissing": "步骤 {id} 不存在",
-  // A failed job's stored error (lib/server/http/stored-message.ts), worded when it is read.
+  // A failed job's stored error (lib/server/errors/stored-message.ts), worded when it is read.
   "job.exportStopped": "运行此导出的工作室进程已停止（最后一次响应于 {heardAt}）；未发布任何内容。请重新开始导出。",
   "job.importStopped": "运行此导入的工作室进程已停止（最后一次响应于 {heardAt}）；未导入任何内容。请重新导入该文件。",
   "job.exportFailed": "导出在服务器上失败，已记录日志。",

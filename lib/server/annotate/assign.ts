@@ -1,13 +1,10 @@
 import { assignInput, type AssignablePerson, type AssignInput, type AssignResult } from "@/lib/domain/assignments";
 import { roleSchema, type Actor } from "@/lib/domain/permissions";
-import { recordAudit } from "../people/audit";
+import { recordAudit, auditActor, authorize, assignableByEmail } from "../people";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../http/errors";
-import { auditActor, authorize } from "../fast/session";
+import { appError, fromStore } from "../errors";
 import { studioNearDuplicates } from "./near-duplicates";
-import { originalsHeldBy } from "../review/overlap";
-import { fromStore } from "../http/stored";
-import { assignableByEmail } from "../people";
+import { originalsHeldBy } from "./overlap";
 
 /**
  * Give trajectories to a person (or take them back to the pool). Work under review or approved

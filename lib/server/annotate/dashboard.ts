@@ -2,9 +2,8 @@ import { TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
 import { VERDICTS, type Verdict } from "@/lib/domain/trajectory";
 import type { Actor } from "@/lib/domain/permissions";
 import type { Dashboard } from "@/lib/domain/dashboard";
-import { db as defaultDb, type Db } from "../db";
-import { Prisma } from "../db/prisma-namespace";
-import { authorize } from "../fast/session";
+import { db as defaultDb, type Db, Prisma } from "../db";
+import { authorize } from "../people";
 
 const DAYS = 14;
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -12,7 +12,7 @@ import type { Db } from "../db";
 import { effortFigures, recordEffort } from "./effort";
 import { importFile } from "../import";
 import { createUser } from "../people";
-import { auditActor } from "../fast/session";
+import { auditActor } from "../people/session";
 import { blankPng, freshStudio } from "../testing/fixtures";
 
 let db: Db;

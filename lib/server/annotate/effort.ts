@@ -1,9 +1,9 @@
 // Time and effort (issue 26 item 5): the editor's active-time reports, and the dashboard's figures.
 import { effortReportInput, IDLE_AFTER_MS, median, type EffortFigures, type EffortReportInput } from "@/lib/domain/effort";
 import type { Actor } from "@/lib/domain/permissions";
-import { appError } from "../http/errors";
+import { appError } from "../errors";
 import { db as defaultDb, type Db } from "../db";
-import { authorize } from "../fast/session";
+import { authorize } from "../people";
 
 /**
  * Add one report of active time to the asking person's per-step totals. Only the people who may read

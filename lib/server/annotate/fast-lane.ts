@@ -18,11 +18,9 @@ import { nextStatus, type TaskStatus } from "@/lib/domain/status";
 import { stepToolCallSchema } from "@/lib/domain/tool-call";
 import { originalOutputSchema, verdictSchema } from "@/lib/domain/trajectory";
 import type { TrajectoryView } from "@/lib/domain/views";
-import { recordAudit } from "../people/audit";
+import { recordAudit, auditActor, authorize } from "../people";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../http/errors";
-import { auditActor, authorize } from "../fast/session";
-import { fromStore } from "../http/stored";
+import { appError, fromStore } from "../errors";
 import { getTrajectory } from "./trajectories";
 
 const statusKey = (status: string) =>

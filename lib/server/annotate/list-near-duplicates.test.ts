@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as listRoute } from "@/app/api/trajectories/route";
 import { trajectoryPageSchema, type TrajectoryPage } from "@/lib/domain/views";
-import { saveStepAnnotation } from "./index";
+import { saveStepAnnotation } from "./annotation";
 import { CLI_ACTOR } from "../people/audit";
 import { studioNearDuplicates } from "./near-duplicates";
 import { getTrajectory } from "./trajectories";

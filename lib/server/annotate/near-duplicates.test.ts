@@ -11,7 +11,7 @@ import type { Db } from "../db";
 import { importFile } from "../import";
 import type { Actor } from "@/lib/domain/permissions";
 import { nearDuplicateGroups, readSignatures, storeScreenshotHashes } from "./near-duplicates";
-import { makeCopies } from "../review/overlap";
+import { makeCopies } from "./overlap";
 import { freshStudio } from "../testing/fixtures";
 
 /** A 540x1200 screen: dark bars at the given rows over a light background, `tag` in a PNG text chunk (its own sha256). */

@@ -24,9 +24,9 @@ import {
 import { LIMITS } from "@/lib/domain/limits";
 import { fieldsWrittenByPeople, type StepProvenance } from "@/lib/domain/provenance";
 import Database from "better-sqlite3";
-import { dialectOf, sqlitePath } from "../config";
+import { dialectOf, sqlitePath } from "../env";
 import { urlOf, type Db } from "../db";
-import { readScreenshot } from "../object-store/screenshots";
+import { readScreenshot } from "../object-store";
 
 // sharp is loaded on first use (half a second), as import-image.ts does.
 let sharpModule: Promise<typeof Sharp> | undefined;

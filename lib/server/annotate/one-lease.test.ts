@@ -10,7 +10,7 @@ import { CLI_ACTOR } from "../people/audit";
 import type { Db } from "../db";
 import { importFile } from "../import";
 import { createUser } from "../people";
-import { overlapTrajectories } from "../review/overlap";
+import { overlapTrajectories } from "./overlap";
 import { blankPng, freshStudio } from "../testing/fixtures";
 import { hasPostgres, startPostgres } from "../testing/postgres";
 import { startNextTask } from "./tasks";

@@ -2,7 +2,7 @@
 // transaction that first holds the taker's own row, so the presses of one person take their turn, and
 // the second finds the task the first one took instead of taking another.
 import type { TaskStatus } from "@/lib/domain/status";
-import { dialectOf, type Dialect } from "../config";
+import { dialectOf, type Dialect } from "../env";
 import { urlOf, type Db, type Tx } from "../db";
 
 /** A person's own unfinished work, in the order "Start next task" returns it: under way, sent back, new. */

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fieldsWrittenByPeople } from "@/lib/domain/provenance";
 import type { Actor } from "@/lib/domain/permissions";
 import type { StepView } from "@/lib/domain/views";
-import { saveStepAnnotation, saveTrajectoryAnnotation, submitTrajectory } from "./index";
+import { saveStepAnnotation, saveTrajectoryAnnotation, submitTrajectory } from "./annotation";
 import type { Db } from "../db";
 import { exportDataset } from "../export";
 import { importFile } from "../import";

@@ -1,7 +1,7 @@
 import { getField, type StepAnnotation } from "@/lib/domain/annotation";
 import { PROVENANCE_FIELDS, provenanceAfterEdit, stepProvenanceSchema, type StepProvenance } from "@/lib/domain/model";
 import type { Db, Tx } from "../db";
-import { acceptedSuggestions } from "../model/suggest";
+import { acceptedSuggestions } from "./suggestion-row";
 
 /**
  * A step's stored provenance, or null when the stored value cannot be read (a job must then treat

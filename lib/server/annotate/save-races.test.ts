@@ -7,11 +7,11 @@ import type { SaveStepInput } from "@/lib/domain/annotation";
 import type { Actor, Role } from "@/lib/domain/permissions";
 import type { StepView } from "@/lib/domain/views";
 import { UI_S1_TRAIN_JSONL } from "@/fixtures";
-import { saveStepAnnotation } from "./index";
-import { sqlitePath } from "../config";
+import { saveStepAnnotation } from "./annotation";
+import { sqlitePath } from "../env";
 import type { Db } from "../db";
 import { writeLockFor } from "../db/sqlite";
-import { type AppError } from "../http/errors";
+import { type AppError } from "../errors/errors";
 import { importFile } from "../import";
 import { getTrajectory } from "./trajectories";
 import { freshStudio, uiS1ScreenshotDir } from "../testing/fixtures";
@@ -61,8 +61,8 @@ async function between<T>(change: (tx: Parameters<Parameters<Db["$transaction"]>
   await holding;
   const running = saves();
   const settled = Promise.allSettled(running);
-  for (let i = 0; lock.waiting < running.length; i++) {
-    if (i > 2000) throw new Error(`only ${lock.waiting} of ${running.length} saves reached the writer`);
+  for (let i = 0; lock.size < running.length; i++) {
+    if (i > 2000) throw new Error(`only ${lock.size} of ${running.length} saves reached the writer`);
     await new Promise((r) => setTimeout(r, 5));
   }
   release();

@@ -4,8 +4,8 @@
 // an edited step (writeStepAnnotation), which the annotator's save and the reviewer's fix both go through.
 // scripts/shape.test.ts keeps the column names (toolCallJson, …) written from an annotation here only.
 import type { StepAnnotation } from "@/lib/domain/annotation";
-import { Prisma } from "../db/prisma-namespace";
-import type { Exec } from "../fast/sqlite-direct";
+import { Prisma } from "../db";
+import type { Exec } from "../fast";
 
 /** The Step columns that hold `a`. */
 export function stepAnnotationColumns(a: StepAnnotation) {

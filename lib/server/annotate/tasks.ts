@@ -1,15 +1,13 @@
 import type { Actor } from "@/lib/domain/permissions";
 import type { TaskStatus } from "@/lib/domain/status";
-import type { Prisma } from "../db/prisma-namespace";
+import { type Prisma, db as defaultDb, type Db } from "../db";
 import { taskListSchema, type TaskList } from "@/lib/domain/views";
-import { recordAudit } from "../people/audit";
-import { LEASE_MS } from "./index";
+import { recordAudit, auditActor, authorize } from "../people";
+import { LEASE_MS } from "./annotation";
 import { nonKeepers } from "./assign";
-import { db as defaultDb, type Db } from "../db";
-import { takeGoldTask } from "../review/gold";
-import { copiesHeld, originalsHeldBy } from "../review/overlap";
-import { auditActor, authorize } from "../fast/session";
-import { fromStore } from "../http/stored";
+import { takeGoldTask } from "./gold";
+import { copiesHeld, originalsHeldBy } from "./overlap";
+import { fromStore } from "../errors";
 import { OWN_ORDER, takeDialect, workHeldBy } from "./one-lease";
 
 /** Thrown inside a take's transaction to roll it back: the person would hold two copies of one trajectory. */
@@ -23,7 +21,7 @@ const TAKE_ATTEMPTS = 8;
  */
 function takeable(now: Date) {
   return {
-    // An overlapped trajectory is never taken itself: its copies are (lib/server/review/overlap.ts).
+    // An overlapped trajectory is never taken itself: its copies are (lib/server/annotate/overlap.ts).
     overlap: 0,
     OR: [
       { assigneeId: null, status: "new" },
@@ -53,7 +51,7 @@ const TAKE_ORDER = [
 
 /**
  * "Start next task", in this order: the person's own unfinished work (under way, sent back, new); a
- * gold task when it is gold's turn (lib/server/review/gold.ts); an overlap copy waiting to be taken;
+ * gold task when it is gold's turn (lib/server/annotate/gold.ts); an overlap copy waiting to be taken;
  * then the rest of the backlog, oldest first (TAKE_ORDER). Taking is one conditional update (only
  * while still unassigned), so two people starting at once never get the same task: the loser moves on
  * to the next candidate. One person holds one task at a time: each take's transaction holds the
@@ -91,7 +89,7 @@ export async function startNextTask(
     return mine.id;
   }
   const dialect = takeDialect(prisma);
-  // Gold tasks are mixed in at the project's rate, looking like any other take (lib/server/review/gold.ts).
+  // Gold tasks are mixed in at the project's rate, looking like any other take (lib/server/annotate/gold.ts).
   const gold = await takeGoldTask(prisma, actor, leaseUntil, dialect);
   if (gold !== null) return gold;
   // Near-duplicates that are not their group's keeper are passed over (never taken), when asked.

@@ -1,13 +1,10 @@
 import { stepViewSchema, trajectoryViewSchema, type StepView, type TrajectoryView } from "@/lib/domain/views";
 import type { Step as StepRow } from "../generated/sqlite/client";
-import { Prisma } from "../db/prisma-namespace";
-import { db as defaultDb, type Db, type Tx } from "../db";
+import { Prisma, db as defaultDb, type Db, type Tx, readOriginalColumn } from "../db";
 import type { Actor } from "@/lib/domain/permissions";
-import { appError } from "../http/errors";
-import { fromStore } from "../http/stored";
+import { appError, fromStore } from "../errors";
 import { readRows } from "../fast";
-import { readOriginalColumn } from "../db/original-column";
-import { authorize, type Caller } from "../fast/session";
+import { authorize, type Caller } from "../people";
 import { visibleTo } from "./trajectory-list";
 
 /** A trajectory `actor` may read (404 when it does not exist, 403 when it is someone else's work). */

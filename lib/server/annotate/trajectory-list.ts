@@ -1,14 +1,13 @@
 // What a caller sees of the trajectories: which ones (visibility), their counts (the dashboard, `studio
 // stats`) and the list page (filters, sorts, paging) in plain SQL.
 import type { ListTrajectoriesInput, TrajectorySort, StudioStats, TrajectoryRow } from "@/lib/domain/views";
-import { Prisma } from "../db/prisma-namespace";
+import { Prisma, db as defaultDb, urlOf, type Db } from "../db";
 import { TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
-import { dialectOf } from "../config";
-import { db as defaultDb, urlOf, type Db } from "../db";
+import { dialectOf } from "../env";
 import { studioNearDuplicates } from "./near-duplicates";
-import { appError } from "../http/errors";
+import { appError } from "../errors";
 import { readRows } from "../fast";
-import { isPerson, type Caller } from "../fast/session";
+import { isPerson, type Caller } from "../people";
 
 /**
  * The trajectories a caller may see: annotators only those assigned to them, everyone else (and
@@ -21,7 +20,7 @@ export function visibleTo(caller: Caller): { assigneeId?: string } {
 /**
  * What the list and the counts show a caller: an annotator their own work, copies included (an overlap
  * or gold copy is their task like any other, and a gold task must not stand out); everyone else the
- * trajectories themselves, never people's copies of them (copyOfId set: lib/server/review/overlap.ts and gold.ts),
+ * trajectories themselves, never people's copies of them (copyOfId set: lib/server/annotate/overlap.ts and gold.ts),
  * which the original stands for with its copy count and gold mark.
  */
 export function listedTo(caller: Caller): { assigneeId: string } | { copyOfId: null } {

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
-import { createDb } from "./index";
+import { createDb } from "./client";
 import { cacheStatements } from "./sqlite";
 import { freshStudio } from "../testing/fixtures";
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadMigrations, migrate } from "./migrate";
-import { createDb, loadDialect } from "./index";
+import { createDb, loadDialect } from "./client";
 import { importFile } from "../import";
 import { getStats } from "../annotate/trajectory-list";
 import { blankPng } from "../testing/fixtures";

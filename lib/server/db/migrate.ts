@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { databaseUrl, dialectOf, migrationsDir, sqlitePath, type Dialect } from "../config";
+import { databaseUrl, dialectOf, migrationsDir, sqlitePath, type Dialect } from "../env";
 
 export type MigrationResult = { applied: string[]; alreadyApplied: number };
 

@@ -18,6 +18,7 @@
 // after a pause, so the server keeps answering other requests meanwhile.
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import type BetterSqlite3 from "better-sqlite3";
+import PQueue from "p-queue";
 
 type Inner = Awaited<ReturnType<PrismaBetterSqlite3["connect"]>>;
 type Query = Parameters<Inner["queryRaw"]>[0];
@@ -51,41 +52,27 @@ async function retryWhileBusy<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A first-in first-out lock: each holder runs alone, waiters are served in arrival order. */
-export class FifoLock {
-  #held = false;
-  #queue: (() => void)[] = [];
+/**
+ * A database file's write lock: a p-queue with one slot, so holders run alone and waiters are served in arrival
+ * order. `add(fn)` runs fn holding it; a transaction, which spans several calls, holds it with holdLock().
+ */
+export type FifoLock = PQueue;
 
-  acquire(): Promise<() => void> {
-    return new Promise((resolve) => {
-      const grant = () => {
-        this.#held = true;
-        let released = false;
-        resolve(() => {
-          if (released) return;
-          released = true;
-          const next = this.#queue.shift();
-          if (next) next();
-          else this.#held = false;
-        });
-      };
-      if (this.#held) this.#queue.push(grant);
-      else grant();
-    });
-  }
-
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    const release = await this.acquire();
-    try {
-      return await fn();
-    } finally {
-      release();
-    }
-  }
-
-  get waiting(): number {
-    return this.#queue.length;
-  }
+/** Wait for `lock` and hold it until the returned release is called (once; later calls do nothing). */
+export function holdLock(lock: FifoLock): Promise<() => void> {
+  return new Promise((granted) => {
+    void lock.add(
+      () =>
+        new Promise<void>((release) => {
+          let isReleased = false;
+          granted(() => {
+            if (isReleased) return;
+            isReleased = true;
+            release();
+          });
+        }),
+    );
+  });
 }
 
 const globalLocks = globalThis as unknown as { studioSqliteWriteLocks?: Map<string, FifoLock> };
@@ -94,7 +81,7 @@ const globalLocks = globalThis as unknown as { studioSqliteWriteLocks?: Map<stri
 export function writeLockFor(file: string): FifoLock {
   const locks = (globalLocks.studioSqliteWriteLocks ??= new Map());
   let lock = locks.get(file);
-  if (!lock) locks.set(file, (lock = new FifoLock()));
+  if (!lock) locks.set(file, (lock = new PQueue({ concurrency: 1 })));
   return lock;
 }
 
@@ -162,20 +149,20 @@ class StudioSqliteAdapter {
     this.#lock = lock;
   }
   queryRaw(q: Query): Promise<ResultSet> {
-    return isRead(q.sql) ? this.#reader.queryRaw(q) : this.#lock.run(() => retryWhileBusy(() => this.#writer.queryRaw(q)));
+    return isRead(q.sql) ? this.#reader.queryRaw(q) : this.#lock.add(() => retryWhileBusy(() => this.#writer.queryRaw(q)));
   }
   executeRaw(q: Query): Promise<number> {
-    return isRead(q.sql) ? this.#reader.executeRaw(q) : this.#lock.run(() => retryWhileBusy(() => this.#writer.executeRaw(q)));
+    return isRead(q.sql) ? this.#reader.executeRaw(q) : this.#lock.add(() => retryWhileBusy(() => this.#writer.executeRaw(q)));
   }
   executeScript(script: string): Promise<void> {
-    return this.#lock.run(() => retryWhileBusy(() => this.#writer.executeScript(script)));
+    return this.#lock.add(() => retryWhileBusy(() => this.#writer.executeScript(script)));
   }
   async startTransaction(isolationLevel?: IsolationLevel): Promise<AdapterTransaction> {
     if (isolationLevel && isolationLevel !== "SERIALIZABLE") {
       // The same refusal the stock adapter gives: SQLite transactions are always serializable.
       return this.#writer.startTransaction(isolationLevel);
     }
-    const release = await this.#lock.acquire();
+    const release = await holdLock(this.#lock);
     try {
       await retryWhileBusy(() => this.#writer.executeRaw(raw("BEGIN IMMEDIATE")));
     } catch (e) {
@@ -185,7 +172,7 @@ class StudioSqliteAdapter {
     return new StudioSqliteTransaction(this.#writer, release, this.adapterName) as unknown as AdapterTransaction;
   }
   async dispose(): Promise<void> {
-    await this.#lock.run(async () => {
+    await this.#lock.add(async () => {
       await this.#writer.dispose();
     });
     await this.#reader.dispose();

@@ -1,9 +1,7 @@
 import { evalEndpointViewSchema, saveEvalEndpointInput, type EvalEndpointView, type SaveEvalEndpointInput } from "@/lib/domain/eval";
-import { recordAudit } from "../people/audit";
+import { recordAudit, isSealed, seal, unseal, auditActor, authorizeCaller, type Caller } from "../people";
 import { db as defaultDb, type Db } from "../db";
-import type { ModelConfig } from "../model/settings";
-import { isSealed, seal, unseal } from "../people/server-secret";
-import { auditActor, authorizeCaller, type Caller } from "../fast/session";
+import type { ModelConfig } from "../model";
 
 // Evaluation endpoints (index.ts): saved by name, each with its own key, sealed with the URL it was entered for.
 

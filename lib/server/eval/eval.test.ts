@@ -16,7 +16,7 @@ import { runEval } from "@/lib/cli/eval";
 import { CLI_ACTOR } from "../people/audit";
 import { captureIo } from "@/lib/bridge/test-fixtures";
 import type { Db } from "../db";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/errors";
 import {
   commandEvalRun,
   compareEvalRuns,

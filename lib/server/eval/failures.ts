@@ -1,9 +1,9 @@
 import { answerCallInOriginal, evalSamples, type EvalFailure, type FailureKind } from "@/lib/domain/eval";
 import type { CoordinateConvention } from "@/lib/domain/geometry";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../http/errors";
-import { authorizeCaller, type Caller } from "../fast/session";
-import { recordOf } from "../export/snapshots";
+import { appError } from "../errors";
+import { authorizeCaller, type Caller } from "../people";
+import { recordOf } from "../export";
 
 /** A run's failed steps (non-harmful, scored 0), in the set's order, filtered by app, action type and failure kind. */
 export async function evalFailures(

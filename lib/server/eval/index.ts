@@ -19,13 +19,12 @@ import {
   type StepChange,
 } from "@/lib/domain/eval";
 import { truncate } from "@/lib/domain/limits";
-import { recordAudit } from "../people/audit";
+import { recordAudit, auditActor, authorizeCaller, type Caller } from "../people";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../http/errors";
+import { appError } from "../errors";
 import { claimed, commandJob, recoverJobs, settleJobs, waitForJob, type JobCommand } from "../jobs";
-import { modelMaxPixels } from "../model/suggest";
-import { auditActor, authorizeCaller, type Caller } from "../fast/session";
-import { findEvalSet } from "../export/snapshots";
+import { modelMaxPixels } from "../model";
+import { findEvalSet } from "../export";
 import { frameOf, membersOf, view } from "./run-data";
 import { EVAL_JOBS, launch } from "./runner";
 

@@ -2,8 +2,8 @@ import { actionSpaceOf, evalFiguresSchema, evalRunViewSchema, type EvalFrame, ty
 import type { CoordinateConvention } from "@/lib/domain/geometry";
 import type { CanonicalTrajectory } from "@/lib/domain/trajectory";
 import type { Db } from "../db";
-import { recordOf } from "../export/snapshots";
-import { readStoredError } from "../http/stored-message";
+import { recordOf } from "../export";
+import { readStoredError } from "../errors";
 
 // An evaluation run's row as read by the use cases (index.ts) and the runner (runner.ts): its view, its set's
 // members and the frame its answers are in.

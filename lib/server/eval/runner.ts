@@ -12,16 +12,12 @@ import {
 import { LIMITS } from "@/lib/domain/limits";
 import { rewardFor, type RewardRule } from "@/lib/domain/rewards";
 import type { CanonicalTrajectory } from "@/lib/domain/trajectory";
-import { SYSTEM_ACTOR } from "../people/audit";
-import { dataDir } from "../config";
+import { SYSTEM_ACTOR } from "../people";
+import { dataDir } from "../env";
 import type { Db } from "../db";
-import { appError } from "../http/errors";
+import { appError, readStoredError, storeMessage, storedMessageOf } from "../errors";
 import { audit, defineJobKind, ended, runJob, type JobWhere } from "../jobs";
-import { chat, type ChatMessage } from "../model/chat";
-import { JOB_HEARTBEAT_MS, JOB_STALE_MS } from "../model/job-runner";
-import { workThrough, type PoolItem } from "../model/pool";
-import { readStoredError, storeMessage, storedMessageOf } from "../http/stored-message";
-import { screenshotDataUrl } from "../model/suggest";
+import { chat, type ChatMessage, JOB_HEARTBEAT_MS, JOB_STALE_MS, workThrough, type PoolItem, screenshotDataUrl } from "../model";
 import { endpointConfig } from "./endpoints";
 import { frameOf, membersOf, type RunRow } from "./run-data";
 

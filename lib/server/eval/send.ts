@@ -1,11 +1,10 @@
 import { answerCallInOriginal, evalSamples, type SendResult } from "@/lib/domain/eval";
 import type { CoordinateConvention } from "@/lib/domain/geometry";
 import { nextStatus } from "@/lib/domain/status";
-import { recordAudit } from "../people/audit";
+import { recordAudit, auditActor, authorizeCaller, type Caller } from "../people";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../http/errors";
-import { auditActor, authorizeCaller, type Caller } from "../fast/session";
-import { recordOf } from "../export/snapshots";
+import { appError } from "../errors";
+import { recordOf } from "../export";
 
 /**
  * "Send to annotation": the run's failing trajectories (all of them, or those whose FIRST failure is at the

@@ -11,7 +11,7 @@ import { annotationOf } from "@/lib/domain/annotation";
 import { runBridge } from "@/lib/bridge/cli";
 import { captureIo } from "@/lib/bridge/test-fixtures";
 import { CLI_ACTOR } from "../people/audit";
-import { exportDataset } from "./index";
+import { exportDataset } from "./dataset";
 import { importFile } from "../import";
 import { saveStepAnnotation, saveTrajectoryAnnotation, submitTrajectory } from "../annotate";
 import { createUser } from "../people";

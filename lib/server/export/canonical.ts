@@ -4,9 +4,9 @@ import { z } from "zod";
 import { CANONICAL_FORMAT, laneSchema, type CanonicalTrajectory } from "@/lib/domain/trajectory";
 import { taskStatusSchema } from "@/lib/domain/status";
 import type { Db } from "../db";
-import { fromStore } from "../http/stored";
-import { stepFromRow } from "../annotate/trajectories";
-import { screenshotExt } from "../object-store/screenshots";
+import { fromStore } from "../errors";
+import { stepFromRow } from "../annotate";
+import { screenshotExt } from "../object-store";
 import type { ExportStepRow } from "./read";
 import type { Trajectory } from "../generated/sqlite/client";
 

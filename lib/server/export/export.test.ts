@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalTrajectorySchema } from "@/lib/domain/trajectory";
 import { generateDemoDataset } from "@/lib/demo/generate";
-import { exportDataset } from "./index";
+import { exportDataset } from "./dataset";
 import { importFile } from "../import";
 import { parseSplit } from "./split";
 import { getTrajectory } from "../annotate/trajectories";

@@ -1,11 +1,10 @@
 import { existsSync } from "node:fs";
 import { readdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { dataDir } from "../config";
+import { dataDir, env } from "../env";
 import { defineJobKind, recoverJobs, requiredColumnsWhere, runnerId as jobRunnerId } from "../jobs";
 import { db as defaultDb, type Db } from "../db";
-import { storeMessage } from "../http/stored-message";
-import { env } from "../env";
+import { storeMessage } from "../errors";
 
 /**
  * Exports are jobs recorded in the database (table ExportJob), whether started from the web or the

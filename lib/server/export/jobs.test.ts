@@ -11,7 +11,7 @@ import { createInterface } from "node:readline";
 import { beforeAll, describe, expect, it } from "vitest";
 import { startExportInput } from "@/lib/domain/exports";
 import type { Db } from "../db";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/errors";
 import { exportsDir, recoverExportJobs, runnerId } from "./job-kind";
 import { runCliExport, startExportJob, waitForExportJob } from "./jobs";
 import { getExport, listExports } from "./listing";

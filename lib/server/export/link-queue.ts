@@ -3,7 +3,7 @@
 import { constants } from "node:fs";
 import { copyFile, link } from "node:fs/promises";
 import path from "node:path";
-import { copyScreenshotTo } from "../object-store/screenshots";
+import { copyScreenshotTo } from "../object-store";
 import type { FileList } from "./files";
 
 /**

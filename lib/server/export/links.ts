@@ -3,7 +3,7 @@
 // third of an export's work) then overlap the rest instead of adding to it.
 import { Worker } from "node:worker_threads";
 import type { LinkReply } from "./links-outcomes";
-import { BUILT_BY_NEXT, startWorker } from "../jobs/worker-file";
+import { BUILT_BY_NEXT, startWorker } from "../jobs";
 
 export { ALREADY_THERE, NOT_STORED, PLACED } from "./links-outcomes";
 

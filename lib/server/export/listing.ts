@@ -7,9 +7,8 @@ import { exportManifestSchema } from "@/lib/domain/export-manifest";
 import { trainerHintsSchema } from "@/lib/domain/trainer-hints";
 import { exportCountsSchema, type ExportItem } from "@/lib/domain/exports";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../http/errors";
-import { readStoredError } from "../http/stored-message";
-import { authorizeCaller, type Caller } from "../fast/session";
+import { appError, readStoredError } from "../errors";
+import { authorizeCaller, type Caller } from "../people";
 import { exportsDir, recoverExportJobs, type JobRow } from "./job-kind";
 import type { SplitSpec } from "./split";
 

@@ -3,7 +3,7 @@
 // columns are read here (no dates, whose encoding is Prisma's business), so both dialects give the
 // same values.
 import Database from "better-sqlite3";
-import { dialectOf, sqlitePath } from "../config";
+import { dialectOf, sqlitePath } from "../env";
 import { urlOf, type Db } from "../db";
 import type { Step } from "../generated/sqlite/client";
 

@@ -3,7 +3,7 @@
 import type { FieldChange, ReleaseDiff } from "@/lib/domain/snapshots";
 import type { CanonicalTrajectory } from "@/lib/domain/trajectory";
 import { db as defaultDb, type Db } from "../db";
-import { authorizeCaller, type Caller } from "../fast/session";
+import { authorizeCaller, type Caller } from "../people";
 import { findRelease, recordOf } from "./snapshots";
 import { PAGE } from "./snapshot-members";
 

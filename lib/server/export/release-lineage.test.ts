@@ -13,7 +13,7 @@ import { runBridge } from "@/lib/bridge/cli";
 import { captureIo, readJsonl } from "@/lib/bridge/test-fixtures";
 import { saveStepAnnotation } from "../annotate";
 import type { Db } from "../db";
-import { exportDataset } from "./index";
+import { exportDataset } from "./dataset";
 import { importFile } from "../import";
 import { exportRelease } from "./release";
 import { cutRelease } from "./snapshots";

@@ -7,12 +7,11 @@ import { emptyHints, measureTrajectorySpaces, SUGGESTED_MAX_PIXELS, usesAnswer }
 import { mobileR1Row, uiS1Row } from "@/lib/domain/source-rows";
 import { isTrainingTarget, type CanonicalTrajectory } from "@/lib/domain/trajectory";
 import { db as defaultDb, type Db } from "../db";
-import { recordAudit } from "../people/audit";
-import { appError } from "../http/errors";
-import { auditActor, authorizeCaller, type Caller } from "../fast/session";
+import { recordAudit, auditActor, authorizeCaller, type Caller } from "../people";
+import { appError } from "../errors";
 import { EXPORT_FORMAT, type ExportManifest } from "@/lib/domain/export-manifest";
-import { sourceImageName } from "./index";
-import { copyScreenshotTo, screenshotExt } from "../object-store/screenshots";
+import { sourceImageName } from "./dataset";
+import { copyScreenshotTo, screenshotExt } from "../object-store";
 import { findEvalSet, findRelease, recordOf } from "./snapshots";
 
 /** Members read per query while writing a release. */

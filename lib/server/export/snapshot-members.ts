@@ -3,9 +3,9 @@
 import { createHash } from "node:crypto";
 import { exportedStatuses } from "@/lib/domain/exports";
 import type { Db } from "../db";
-import { canonicalHead, canonicalStep, trajectoryPages } from "./index";
+import { canonicalHead, canonicalStep, trajectoryPages } from "./dataset";
 import { openStepReader } from "./read";
-import { latestJudgeVerdicts } from "../model/judge";
+import { latestJudgeVerdicts } from "../model";
 
 export const PAGE = 100;
 

@@ -12,14 +12,12 @@ import {
   type SnapshotKind,
 } from "@/lib/domain/snapshots";
 import { canonicalTrajectorySchema, type CanonicalTrajectory } from "@/lib/domain/trajectory";
-import { dialectOf } from "../config";
+import { dialectOf } from "../env";
 import { db as defaultDb, urlOfClient, type Db } from "../db";
-import { recordAudit } from "../people/audit";
-import { appError } from "../http/errors";
-import { auditActor, authorizeCaller, type Caller } from "../fast/session";
+import { recordAudit, auditActor, authorizeCaller, type Caller } from "../people";
+import { appError, fromStore } from "../errors";
 import { heldOutSets, setLabel } from "./held-out";
-import { nearDuplicateMembership } from "../annotate/near-duplicates";
-import { fromStore } from "../http/stored";
+import { nearDuplicateMembership } from "../annotate";
 import { contentHash, membersOf, type Filter, type Member } from "./snapshot-members";
 
 /** PostgreSQL advisory lock key taken while a snapshot is numbered (migrate.ts holds 727274). */

@@ -9,10 +9,11 @@
 // them (numbers, text for dates, 0/1 for booleans): callers convert explicitly (Number, Boolean,
 // new Date), as they must for PostgreSQL's types anyway.
 import Database from "better-sqlite3";
-import { dialectOf, sqlitePath } from "../config";
-import { urlOfClient, type Db, type Tx } from "../db";
-import { keptStatement, type Statement } from "../db/sqlite";
+import { dialectOf, sqlitePath } from "../env";
+import { urlOfClient, type Db, type Tx, keptStatement, type Statement } from "../db";
 import type { Prisma } from "../generated/sqlite/client";
+export { type Exec, prismaExec, writeTransaction } from "./sqlite-direct";
+export { sqliteStats } from "./stats-direct";
 
 type Connection = { db: Database.Database; statements: Map<string, Statement> };
 const STATEMENTS_PER_CONNECTION = 200;

@@ -5,9 +5,8 @@
 // either. Measured under load, Prisma's interactive transaction cost more per statement than SQLite's
 // write itself, and the lock was held for all of it: every other save waited that long.
 import Database from "better-sqlite3";
-import { dialectOf, sqlitePath } from "../config";
-import { keptStatement, SQLITE_BUSY_TIMEOUT_MS, writeLockFor, type Statement } from "../db/sqlite";
-import { urlOfClient, type Db, type Tx } from "../db";
+import { dialectOf, sqlitePath } from "../env";
+import { keptStatement, SQLITE_BUSY_TIMEOUT_MS, writeLockFor, type Statement, urlOfClient, type Db, type Tx } from "../db";
 import type { Prisma } from "../generated/sqlite/client";
 
 /** Run one statement built with Prisma.sql; the number of rows it changed. */
@@ -64,7 +63,7 @@ export async function writeTransaction<T>(client: Db, body: (exec: Exec) => Prom
     const stmt = keptStatement(w.statements, (sql) => w.db.prepare(sql), q.sql, STATEMENTS);
     return stmt.run(q.values.map((v) => bindable(v, q.sql))).changes;
   };
-  return writeLockFor(file).run(async () => {
+  return writeLockFor(file).add(async () => {
     const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
     // Another process holds the file's write lock (the other studio workers, the command line importing):
     // wait for it here, keeping this process's turn (its later writes queue behind this one), polling

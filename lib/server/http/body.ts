@@ -1,5 +1,5 @@
 import { LIMITS } from "@/lib/domain/limits";
-import { appError, type AppError } from "./errors";
+import { appError, type AppError } from "../errors";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 

@@ -1,6 +1,6 @@
 // NUL (U+0000) in what a caller sends: refused in one place for every route, before any schema or database sees it.
 import { REFUSED_CHARACTER_MESSAGE } from "@/lib/domain/limits";
-import { appError } from "./errors";
+import { appError } from "../errors";
 
 /** The path of the first string in `value` (a value or a key) holding a NUL, or undefined. */
 function nulAt(value: unknown, at: string[] = []): string[] | undefined {

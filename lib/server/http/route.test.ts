@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { responseOf, route } from "./route";
-import { fromStore } from "./stored";
+import { fromStore } from "../errors/stored";
 
 const point = z.object({ x: z.number(), label: z.string().default("") });
 const other = z.object({ x: z.unknown(), label: z.unknown() });

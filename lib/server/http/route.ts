@@ -1,11 +1,10 @@
 import type { z } from "zod";
 import { mayAttempt, type Action, type Actor } from "@/lib/domain/permissions";
 import { discardBody } from "./body";
-import { appError } from "./errors";
+import { appError, isFromStore } from "../errors";
 import { actorLocale, assertSameOrigin, errorResponse, readJson, requestLocale } from "./index";
-import { authorize, requireActor } from "../fast/session";
+import { authorize, requireActor } from "../people";
 import { refuseNul } from "./nul";
-import { isFromStore } from "./stored";
 import { env } from "../env";
 
 /**

@@ -1,7 +1,6 @@
 // Removing what an import staged: after it ends, when it fails, and for imports that stopped without finishing.
 import { problemOf } from "@/lib/domain/problems";
-import { db as defaultDb, type Db } from "../db";
-import { Prisma } from "../db/prisma-namespace";
+import { db as defaultDb, type Db, Prisma } from "../db";
 import { MAX_PROBLEM_CHARS, STALE_IMPORT_MS } from "./options";
 
 const DELETE_CHUNK = 2000;

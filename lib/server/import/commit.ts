@@ -1,8 +1,7 @@
 // An import's last step: the staged rows copied into the studio's tables in one transaction.
 import path from "node:path";
-import type { Db } from "../db";
-import { Prisma } from "../db/prisma-namespace";
-import { CLI_ACTOR, recordAudit } from "../people/audit";
+import { type Db, Prisma } from "../db";
+import { CLI_ACTOR, recordAudit } from "../people";
 import { DEFAULT_PROJECT, type ImportOptions } from "./options";
 
 const columns = (names: string[], prefix = "") => Prisma.raw(names.map((c) => `${prefix}"${c}"`).join(", "));

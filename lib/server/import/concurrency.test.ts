@@ -12,7 +12,7 @@ import type { SaveStepInput } from "@/lib/domain/annotation";
 import type { Actor } from "@/lib/domain/permissions";
 import { saveStepAnnotation } from "../annotate";
 import type { Db } from "../db";
-import { importFile, sweepAbandonedImports, type ImportProgress } from "./index";
+import { importFile, sweepAbandonedImports, type ImportProgress } from "./import-file";
 import { importUpload } from "./upload";
 import { freshStudio } from "../testing/fixtures";
 import { mobileR1Dataset } from "../testing/dataset";

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { listTrajectoriesInput } from "@/lib/domain/views";
 import { CLI_ACTOR } from "../people/audit";
 import type { Db } from "../db";
-import { importFile } from "./index";
+import { importFile } from "./import-file";
 import { getImportJob, runImportJob, seededTrajectories } from "./jobs";
 import { blankPng, freshStudio } from "../testing/fixtures";
 import { getStats, listTrajectories } from "../annotate/trajectory-list";

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COOKBOOK_EN_PNG, COOKBOOK_ZH_PNG, MOBILE_R1_RELEASE_JSONL, MOBILE_R1_RELEASE_TAP_JSONL } from "@/fixtures";
 import { hashHex } from "@/lib/domain/near-duplicates";
 import type { Db } from "../db";
-import { importFile } from "./index";
+import { importFile } from "./import-file";
 import { loadMigrations, migrate } from "../db/migrate";
 import { dHashOfImage, readSignatures, storeScreenshotHashes } from "../annotate/near-duplicates";
 import { readScreenshot } from "../object-store/screenshots";

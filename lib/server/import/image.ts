@@ -14,15 +14,14 @@ import { createHash } from "node:crypto";
 import type { Metadata, default as Sharp } from "sharp";
 import { LIMITS } from "@/lib/domain/limits";
 import { dHashOf, hashHex } from "@/lib/domain/near-duplicates";
-import { problemOf, type ImportProblemCode, type ProblemParams } from "@/lib/domain/problems";
-import { AppError } from "../http/errors";
+import { ImageProblem } from "../errors";
 
 // sharp (half a second to load) is loaded on first use, not with this module: commands that never read an
 // image never pay for it.
 let sharpModule: Promise<typeof Sharp> | undefined;
 const loadSharp = (): Promise<typeof Sharp> => (sharpModule ??= import("sharp").then((m) => m.default));
 import type { RawImage } from "./reader";
-import type { ImageInfo } from "../object-store/screenshots";
+import type { ImageInfo } from "../object-store";
 import { pngSize } from "@/lib/domain/png";
 
 /** A screenshot the import accepted: what the store knows of it, and its dHash (16 hex digits) from the decode that proved it. */
@@ -65,19 +64,6 @@ export async function proveDecodes(file: string, source: string | Buffer, size: 
 }
 
 const undecodable = (file: string, why: string) => new ImageProblem("screenshotUndecodable", { file, detail: why.trim() });
-
-/**
- * A screenshot the import cannot use (missing, unreadable, too large): a 422 whose `problem` carries
- * the import problem's code and parameters, so the import page words it in the person's language.
- */
-export class ImageProblem extends AppError {
-  readonly problem: ReturnType<typeof problemOf>;
-  constructor(code: ImportProblemCode, params: ProblemParams) {
-    const problem = problemOf(code, params);
-    super("unprocessable", problem.message);
-    this.problem = problem;
-  }
-}
 
 /** The limits the import's reader threads decode within (pixels, as a PNG's header declares them). */
 export const READER_LIMITS = { side: LIMITS.screenshotSide, pixels: LIMITS.screenshotPixels } as const;

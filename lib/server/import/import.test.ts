@@ -5,7 +5,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { COOKBOOK_EN_PNG } from "@/fixtures";
 import { exportDataset } from "../export";
-import { importFile } from "./index";
+import { importFile } from "./import-file";
 import { importUpload } from "./upload";
 import { parseFrameOption } from "@/lib/domain/import-formats";
 import { pointsOf } from "@/lib/domain/tool-call";

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/domain/permissions";
 import { CLI_ACTOR } from "../people/audit";
 import type { Db } from "../db";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/errors";
 import { getImportJob, listImportJobs, recoverImportJobs, runImportJob, startUploadImport, waitForImportJob } from "./jobs";
 import { blankPng, freshStudio, withTextChunk } from "../testing/fixtures";
 

@@ -15,13 +15,11 @@ import {
   type OtherProjectCopies,
 } from "@/lib/domain/imports";
 import type { CoordinateFrame, ImportFormat } from "@/lib/domain/import-formats";
-import type { AuditActor } from "../people/audit";
+import { type AuditActor, auditActor, authorizeCaller, type Caller } from "../people";
 import { db as defaultDb, type Db } from "../db";
-import { AppError, appError, diskFullOr } from "../http/errors";
-import { readStoredError, storedMessageOf, storeMessage } from "../http/stored-message";
-import { DEFAULT_PROJECT, importFile, type ImportProgress, type ImportResult } from "./index";
+import { AppError, appError, diskFullOr, readStoredError, storedMessageOf, storeMessage } from "../errors";
+import { DEFAULT_PROJECT, importFile, type ImportProgress, type ImportResult } from "./import-file";
 import { claimed, defineJobKind, ended, isRunnerGone, recoverJobs, requiredColumnsWhere, runJob, waitForJob } from "../jobs";
-import { auditActor, authorizeCaller, type Caller } from "../fast/session";
 import { importReceived, receiveUpload, type ReceivedUpload } from "./upload";
 import { env } from "../env";
 

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/errors";
 import { receiveMultipart } from "./multipart";
 
 const BOUNDARY = "----studio-test-boundary";

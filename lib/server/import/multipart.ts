@@ -5,7 +5,7 @@ import path from "node:path";
 import { once } from "node:events";
 import { pipeline } from "node:stream/promises";
 import busboy, { type Busboy } from "busboy";
-import { appError, isDiskFull, type AppError } from "../http/errors";
+import { appError, isDiskFull, type AppError } from "../errors";
 
 /** Largest request body accepted, in bytes (checked on Content-Length and while streaming). */
 export const MAX_UPLOAD_BYTES = 2 * 1024 ** 3;

@@ -3,7 +3,7 @@ import type { CoordinateFrame, ImportFormat } from "@/lib/domain/import-formats"
 import type { ImportProblem } from "@/lib/domain/problems";
 import type { OtherProjectChoice, OtherProjectCopies } from "@/lib/domain/imports";
 import type { Db } from "../db";
-import type { AuditActor } from "../people/audit";
+import type { AuditActor } from "../people";
 
 export type ImportOptions = {
   file: string;

@@ -8,12 +8,12 @@ import { LIMITS } from "@/lib/domain/limits";
 import { problemOf, type ImportProblem } from "@/lib/domain/problems";
 import type { Size } from "@/lib/domain/geometry";
 import { pyJsonDumps } from "@/lib/domain/tool-call";
-import { AppError } from "../http/errors";
-import { storeScreenshotBytes, type ImageInfo } from "../object-store/screenshots";
-import { finishImage, ImageProblem, type ImportedImage } from "./image";
+import { AppError, ImageProblem } from "../errors";
+import { storeScreenshotBytes, type ImageInfo } from "../object-store";
+import { finishImage, type ImportedImage } from "./image";
 import type { ScreenshotReader } from "./reader";
-import { objectStoreConfig } from "../config";
-import type { TaskPool } from "../db/bulk/pool";
+import { objectStoreConfig } from "../env";
+import type { TaskPool } from "../db";
 import { MAX_LINE_BYTES, type ImportOptions } from "./options";
 import { nestedDeeperThan, readLines } from "./lines";
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
 import { hashHex } from "@/lib/domain/near-duplicates";
-import { importFile } from "./index";
+import { importFile } from "./import-file";
 import { READER_LIMITS } from "./image";
 import { ScreenshotReader } from "./reader";
 import { dHashOfImage } from "../annotate/near-duplicates";

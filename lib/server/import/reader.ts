@@ -21,7 +21,7 @@
 // thread per call (sharp's options crossing into C++), and that thread is the import's serial part.
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { BUILT_BY_NEXT, startWorker } from "../jobs/worker-file";
+import { BUILT_BY_NEXT, startWorker } from "../jobs";
 
 /** One file as the reader thread left it. */
 export type RawImage =

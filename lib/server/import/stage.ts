@@ -4,18 +4,14 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import type { BuiltTrajectory } from "@/lib/domain/import-formats";
 import type { OtherProjectCopies } from "@/lib/domain/imports";
-import type { Db } from "../db";
-import { appError } from "../http/errors";
-import type { BulkWriter, StagedChunk } from "../db/bulk";
+import { type Db, type BulkWriter, type StagedChunk, TaskPool, timeOrderedId, originalColumn } from "../db";
+import { appError } from "../errors";
 import { READER_LIMITS, type ImportedImage } from "./image";
 import { ScreenshotReader } from "./reader";
-import { TaskPool } from "../db/bulk/pool";
-import { timeOrderedId } from "../db/bulk/ids";
-import { originalColumn } from "../db/original-column";
 import type { ImportOptions, ImportProgress } from "./options";
 import { ProblemList } from "./problem-list";
 import { readTrajectories, type KnownImage } from "./read";
-import { stepAnnotationColumns } from "../annotate/step-row";
+import { stepAnnotationColumns } from "../annotate";
 
 const PROGRESS_EVERY = 100;
 /**

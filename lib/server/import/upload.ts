@@ -6,12 +6,11 @@ import { IMPORT_FORMATS, type CoordinateFrame } from "@/lib/domain/import-format
 import { otherProjectChoiceSchema, type OtherProjectChoice } from "@/lib/domain/imports";
 import { QWEN_MAX_PIXELS } from "@/lib/domain/geometry";
 import { text } from "@/lib/domain/limits";
-import { dataDir } from "../config";
+import { dataDir } from "../env";
 import type { Db } from "../db";
-import { appError } from "../http/errors";
-import { DEFAULT_PROJECT, importFile, type ImportProgress, type ImportResult } from "./index";
-import { CLI_ACTOR } from "../people/audit";
-import { auditActor, authorizeCaller, type Caller } from "../fast/session";
+import { appError } from "../errors";
+import { DEFAULT_PROJECT, importFile, type ImportProgress, type ImportResult } from "./import-file";
+import { CLI_ACTOR, auditActor, authorizeCaller, type Caller } from "../people";
 import { MAX_UPLOAD_BYTES, receiveMultipart, tooLarge, type ReceivedFile } from "./multipart";
 import { extractZip } from "./zip";
 

@@ -6,7 +6,7 @@ import { pipeline } from "node:stream/promises";
 import { Transform } from "node:stream";
 import yauzl from "yauzl";
 import { env } from "../env";
-import { AppError, appError } from "../http/errors";
+import { AppError, appError } from "../errors";
 
 /** Largest total size a zip may expand to, in bytes (counted while extracting, not trusted from headers). */
 export const MAX_EXTRACTED_BYTES = 6 * 1024 ** 3;

@@ -3,8 +3,8 @@
 //
 // A job is a row in its kind's table (ImportJob, ExportJob, ModelJob) with the columns every job table
 // shares: state, runnerId (the process running it, `host:pid:random`), heartbeatAt, finishedAt, error.
-// A kind is one handler module that calls defineJobKind once (lib/server/import/jobs.ts, export-jobs.ts,
-// model-jobs.ts); its jobs are then claimed, kept alive, recovered and commanded here, the same way for
+// A kind is one handler module that calls defineJobKind once (lib/server/import/jobs.ts, export/job-kind.ts,
+// model/job-runner.ts, eval/runner.ts) and a row in JOB_KINDS (lib/server/startup); its jobs are then claimed, kept alive, recovered and commanded here, the same way for
 // every kind:
 // - claim: a job is created owned by the process that runs it (`claimed()`), or claimed later by a
 //   conditional update (takeover, resume);
@@ -16,6 +16,10 @@
 import type { Db } from "../db";
 import type { JobKind, JobRowBase } from "./kind";
 import { recoverJobs } from "./recover";
+export { BUILT_BY_NEXT, startWorker } from "./worker-file";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a list of kinds of every row and progress type
+export type AnyJobKind = JobKind<any, any>;
 
 export { requiredColumnsWhere, type JobKind, type JobPatch, type JobRowBase, type JobTable, type JobWhere, type WhenGone } from "./kind";
 export { audit, COMMANDS, commandJob, recoverJobs, type JobCommand } from "./recover";
@@ -34,33 +38,23 @@ export {
   type RunContext,
 } from "./runner";
 
-type Registered = { name: string; recover: (db: Db) => Promise<string[]> };
-const globalForKinds = globalThis as unknown as { studioJobKinds?: Map<string, Registered> };
-const kinds = (globalForKinds.studioJobKinds ??= new Map());
-
 /**
- * Register a job kind (once per process; a second definition of the same name replaces the first, as a
- * reloaded module does) and return it for its handler's calls into this module.
+ * A job kind's definition, typed for its handler's calls into this module. Defining a kind registers nothing:
+ * the kinds a studio runs are one table, JOB_KINDS in lib/server/startup, which recovery goes over.
  */
 export function defineJobKind<Row extends JobRowBase, Progress = never>(kind: JobKind<Row, Progress>): JobKind<Row, Progress> {
-  kinds.set(kind.name, { name: kind.name, recover: (db: Db) => recoverJobs(kind, db) });
   return kind;
 }
 
-/** The names of the kinds registered in this process (those whose handler modules are loaded). */
-export function jobKinds(): string[] {
-  return [...kinds.keys()];
-}
-
 /**
- * Recover the running jobs of every registered kind whose runner is gone (failed or taken over, as each
- * kind says). Answers the ids changed, by kind. One kind's failure does not stop the others; it is logged.
+ * Recover the running jobs of each of `kinds` whose runner is gone (failed or taken over, as each kind
+ * says). Answers the ids changed, by kind. One kind's failure does not stop the others; it is logged.
  */
-export async function recoverAllJobs(db: Db): Promise<Record<string, string[]>> {
+export async function recoverAllJobs(db: Db, kinds: readonly AnyJobKind[]): Promise<Record<string, string[]>> {
   const out: Record<string, string[]> = {};
-  for (const kind of kinds.values()) {
+  for (const kind of kinds) {
     try {
-      out[kind.name] = await kind.recover(db);
+      out[kind.name] = await recoverJobs(kind, db);
     } catch (e) {
       console.error(`studio: could not check for interrupted ${kind.name} jobs`, e);
       out[kind.name] = [];

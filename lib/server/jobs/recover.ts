@@ -2,8 +2,8 @@
 // over (its kind says which), each once, by whichever process looks first: the update is conditional on
 // the row being as it was judged (same state, runner and heartbeat), so a job that just said it is alive
 // is left alone. Pause, resume and cancel are conditional state changes the runner reads between items.
-import { readStoredError } from "../http/stored-message";
-import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "../people/audit";
+import { readStoredError } from "../errors";
+import { recordAudit, SYSTEM_ACTOR, type AuditActor } from "../people";
 import type { Db } from "../db";
 import type { JobKind, JobRowBase } from "./kind";
 import { abortHere, isRunnerGone, runnerId } from "./runner";

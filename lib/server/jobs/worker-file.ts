@@ -15,17 +15,16 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker, type WorkerOptions } from "node:worker_threads";
 import type * as esbuildModule from "esbuild";
+import { BUILT_BY_NEXT } from "../env";
 
 type Esbuild = typeof esbuildModule;
 
 /**
- * True in the Next server build, false everywhere else. Turbopack bundles a worker (TypeScript and its
- * imports, into a chunk of its own) only from the literal form `new Worker(new URL("./x.worker.ts",
- * import.meta.url))`, so each caller writes that form under this flag. Next's build defines
- * process.env.NEXT_RUNTIME as a constant ("nodejs" in server code); Next never sets it at run time, so
- * sources run by tsx in the same process (the API lane) see it unset.
+ * True in the Next server build, false everywhere else (read in lib/server/env.ts). Turbopack bundles a worker
+ * (TypeScript and its imports, into a chunk of its own) only from the literal form `new Worker(new URL("./x.worker.ts",
+ * import.meta.url))`, so each caller writes that form under this flag.
  */
-export const BUILT_BY_NEXT = process.env.NEXT_RUNTIME === "nodejs";
+export { BUILT_BY_NEXT };
 
 const compiled = new Map<string, URL>();
 

@@ -1,5 +1,5 @@
 import PQueue from "p-queue";
-import { appError } from "../http/errors";
+import { appError } from "../errors";
 import { env } from "../env";
 
 /**

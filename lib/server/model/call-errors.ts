@@ -1,8 +1,9 @@
 import type { ModelCallReason } from "@/lib/domain/model";
 import { redactSecrets } from "@/lib/domain/redact";
 import { localize, type MessageKey, type MessageRef } from "@/lib/i18n";
-import { AppError, appError, type ErrorCode } from "../http/errors";
+import { AppError, appError, type ErrorCode } from "../errors";
 import type { ModelConfig } from "./settings";
+import { env } from "../env";
 
 // The errors of a model call: the studio's words (catalogue keys), the endpoint's own words redacted
 // after them, and the classified reason in `details`.
@@ -27,7 +28,7 @@ const CODE_OF: Record<ModelCallReason, ErrorCode> = {
 
 /** Everything a message about this endpoint must not show: the keys in play, its URL and host. */
 function secretsOf(config: ModelConfig): string[] {
-  const out = [config.apiKey ?? "", process.env.STUDIO_MODEL_KEY ?? "", config.baseUrl];
+  const out = [config.apiKey ?? "", env().STUDIO_MODEL_KEY ?? "", config.baseUrl];
   if (URL.canParse(config.baseUrl)) out.push(new URL(config.baseUrl).host);
   return out.filter((s) => s.length > 0);
 }

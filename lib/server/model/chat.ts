@@ -1,7 +1,7 @@
 import type OpenAI from "openai";
 import type { ModelCallReason } from "@/lib/domain/model";
 import type { MessageKey } from "@/lib/i18n";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors";
 import { admit, gateFor, type ModelCaller } from "./budget";
 import { modelCallError, networkReason, ref, upstreamMessage } from "./call-errors";
 import type { ModelConfig } from "./settings";

@@ -1,8 +1,8 @@
 import type { ConnectionTest } from "@/lib/domain/model";
 import type { Actor } from "@/lib/domain/permissions";
 import { db as defaultDb, type Db } from "../db";
-import { AppError } from "../http/errors";
-import { authorize } from "../fast/session";
+import { AppError } from "../errors";
+import { authorize } from "../people";
 import { chat } from "./chat";
 import { reasonOf } from "./call-errors";
 import { modelConfig, type ModelConfig } from "./settings";
@@ -13,6 +13,11 @@ export { getModelSettings, modelConfig, rekeyModelSettings, saveModelSettings, t
 export { chat, MAX_ANSWER_BYTES, type ChatAnswer, type ChatMessage, type ChatPart } from "./chat";
 export { modelCallError, reasonOf, redactedDetail } from "./call-errors";
 export { fill, loadPrompt, PROMPTS, type PromptFile } from "./prompt-files";
+export { JOB_HEARTBEAT_MS, JOB_STALE_MS } from "./job-runner";
+export { commandModelJob, getModelJob, listModelJobs, MODEL_JOBS, startModelJob } from "./jobs";
+export { judgeAgreement, latestJudgeVerdicts } from "./judge";
+export { type PoolItem, workThrough } from "./pool";
+export { acceptSuggestion, modelMaxPixels, screenshotDataUrl, suggestForStep, waitingSuggestion } from "./suggest";
 
 /**
  * "Test connection": one real request to the saved endpoint; its HTTP status, how long it took (ms)

@@ -1,15 +1,14 @@
 import { truncate } from "@/lib/domain/limits";
 import type { PrefillSkipReason } from "@/lib/domain/model";
-import { SYSTEM_ACTOR, type AuditActor } from "../people/audit";
+import { SYSTEM_ACTOR, type AuditActor } from "../people";
 import type { Db } from "../db";
-import { AppError } from "../http/errors";
+import { AppError, readStoredError, storedMessageOf, storeMessage } from "../errors";
 import { audit, defineJobKind, ended, runJob, stillHeld, type JobWhere } from "../jobs";
 import { judgeTrajectory } from "./judge";
 import { modelConfig, type ModelConfig } from "./settings";
 import { workThrough } from "./pool";
 import { prefillStep, type ItemResult } from "./prefill";
 import { env } from "../env";
-import { readStoredError, storedMessageOf, storeMessage } from "../http/stored-message";
 
 // The runner of model jobs (jobs.ts): the job kind, and the work through a job's items in this process.
 

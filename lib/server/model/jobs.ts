@@ -8,17 +8,15 @@ import {
   type StartModelJobInput,
 } from "@/lib/domain/model";
 import type { Actor } from "@/lib/domain/permissions";
-import { recordAudit } from "../people/audit";
+import { recordAudit, auditActor, authorize } from "../people";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../http/errors";
+import { appError, readStoredError } from "../errors";
 import { claimed, commandJob, recoverJobs, settleJobs, waitForJob } from "../jobs";
 import { REVIEWED_WHERE } from "./judge";
 import { launch, MODEL_JOBS, type JobRow, type Selection } from "./job-runner";
 import { prefillMatching } from "./prefill";
 import { PROMPTS } from "./prompt-files";
 import { modelConfig } from "./settings";
-import { auditActor, authorize } from "../fast/session";
-import { readStoredError } from "../http/stored-message";
 
 /**
  * Background model jobs, recorded in the database (ModelJob, with one ModelJobItem per finished

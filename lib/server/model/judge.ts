@@ -5,13 +5,13 @@ import type { Actor } from "@/lib/domain/permissions";
 import { formatMobileUseCall } from "@/lib/domain/tool-call";
 import { fenceData } from "@/lib/domain/prompt";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../http/errors";
+import { appError } from "../errors";
 import { chat, type ChatMessage, type ChatPart } from "./chat";
 import { fill, loadPrompt, PROMPTS } from "./prompt-files";
 import type { ModelConfig } from "./settings";
 import type { ModelCaller } from "./budget";
-import { authorize } from "../fast/session";
-import { stepFromRow } from "../annotate/trajectories";
+import { authorize } from "../people";
+import { stepFromRow } from "../annotate";
 import { screenshotDataUrl, unusable } from "./suggest";
 import { env } from "../env";
 

@@ -11,7 +11,7 @@ import type { Actor } from "@/lib/domain/permissions";
 import type { StepView } from "@/lib/domain/views";
 import { saveStepAnnotation } from "../annotate";
 import type { Db } from "../db";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/errors";
 import { exportDataset } from "../export";
 import { importFile } from "../import";
 import { judgeAgreement } from "./judge";

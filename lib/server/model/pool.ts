@@ -3,9 +3,8 @@
 // taking an item, and the job stops after MAX_FAILURES_IN_ROW endpoint failures in a row (the endpoint is down,
 // not one item odd). Exactly that many are counted: the calls still in flight then are aborted, not counted,
 // and asked again on resume. The job's own signal (cancel, takeover) aborts the calls in flight too.
-import { AppError } from "../http/errors";
+import { AppError, storeMessage } from "../errors";
 import { reasonOf } from "./call-errors";
-import { storeMessage } from "../http/stored-message";
 
 /** A job stops (failed, resumable) after this many model failures in a row. */
 export const MAX_FAILURES_IN_ROW = 5;

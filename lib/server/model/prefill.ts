@@ -1,14 +1,12 @@
 import { LIMITS } from "@/lib/domain/limits";
 import { PREFILL_FIELDS, prefillDecision, type PrefillSkipReason, type StartModelJobInput } from "@/lib/domain/model";
 import { HANDED_IN_STATUSES, isHandedIn, taskStatusSchema } from "@/lib/domain/status";
-import { recordAudit, type AuditActor } from "../people/audit";
+import { recordAudit, type AuditActor } from "../people";
 import type { Db } from "../db";
-import { appError } from "../http/errors";
+import { appError, fromStore } from "../errors";
 import type { ModelConfig } from "./settings";
-import { storedProvenance } from "../annotate/provenance";
-import { fromStore } from "../http/stored";
+import { storedProvenance, stepFromRow } from "../annotate";
 import { askThought } from "./suggest";
-import { stepFromRow } from "../annotate/trajectories";
 
 // Prefill jobs' own work (jobs.ts): choosing the trajectories matching the list's filters, and writing one
 // step's suggested thought where no person wrote one.

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/domain/permissions";
 import type { Db } from "../db";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/errors";
 import { importFile } from "../import";
 import { saveModelSettings } from "./index";
 import { commandModelJob, getModelJob, MAX_FAILURES_IN_ROW, startModelJob, waitForModelJob } from "./jobs";

@@ -14,7 +14,7 @@ import type { Actor } from "@/lib/domain/permissions";
 import { apiLaneListener, loadApiRoutes } from "@/server/api-lane";
 import { CLI_ACTOR } from "../people/audit";
 import type { Db } from "../db";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/errors";
 import { errorResponse } from "../http";
 import { importFile } from "../import";
 import { fenceData } from "@/lib/domain/prompt";

@@ -7,11 +7,9 @@ import {
 } from "@/lib/domain/model";
 import type { Actor } from "@/lib/domain/permissions";
 import { modelUrlProblem } from "@/lib/domain/redact";
-import { recordAudit } from "../people/audit";
+import { recordAudit, isSealed, seal, unseal, auditActor, authorize } from "../people";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../http/errors";
-import { isSealed, seal, unseal } from "../people/server-secret";
-import { auditActor, authorize } from "../fast/session";
+import { appError } from "../errors";
 import { env } from "../env";
 
 /**
@@ -32,7 +30,7 @@ const SETTING_ID = "default";
 /** The purpose bound into the encryption key of a saved model key (server-secret.ts). */
 const KEY_PURPOSE = "model-api-key";
 
-const envUrl = () => process.env.STUDIO_MODEL_URL?.trim() || null;
+const envUrl = () => env().STUDIO_MODEL_URL || null;
 
 /** A saved key as stored: the key and the base URL it was entered for, sealed together. */
 type StoredKey = { key: string; url: string | null };
@@ -66,7 +64,7 @@ async function resolve(prisma: Db): Promise<{ config: ModelConfig | null; view: 
         ? { value: env, source: "env" as const }
         : { value: fallback, source: fallback === null ? ("unset" as const) : ("default" as const) };
   const baseUrl = pick(row?.baseUrl, envUrl(), null);
-  const model = pick(row?.model, process.env.STUDIO_MODEL_NAME, null);
+  const model = pick(row?.model, env().STUDIO_MODEL_NAME, null);
   const concurrency = pick(row?.concurrency, env().STUDIO_MODEL_CONCURRENCY ?? null, MODEL_DEFAULTS.concurrency);
   const timeoutMs = pick(row?.timeoutMs, env().STUDIO_MODEL_TIMEOUT_MS ?? null, MODEL_DEFAULTS.timeoutMs);
 
@@ -84,7 +82,7 @@ async function resolve(prisma: Db): Promise<{ config: ModelConfig | null; view: 
   }
   // A key goes only where it was entered for: the saved one to its URL, the environment's to STUDIO_MODEL_URL.
   const savedKey = saved && saved.url === baseUrl.value ? saved.key : null;
-  const envKey = process.env.STUDIO_MODEL_KEY && baseUrl.value !== null && baseUrl.value === envUrl() ? process.env.STUDIO_MODEL_KEY : null;
+  const envKey = env().STUDIO_MODEL_KEY && baseUrl.value !== null && baseUrl.value === envUrl() ? env().STUDIO_MODEL_KEY : null;
   const apiKey = keyUnreadable
     ? { value: null, source: "saved" as const }
     : savedKey

@@ -2,7 +2,6 @@ import { framePair, QWEN_MAX_PIXELS, QWEN_MIN_PIXELS, toOriginalPoint, toResized
 import {
   actionSuggestionSchema,
   parseThoughtReply,
-  suggestionViewSchema,
   thoughtSuggestionSchema,
   type FailedPrediction,
   type SuggestionKind,
@@ -15,19 +14,16 @@ import { composeThought } from "@/lib/domain/thought";
 import { formatMobileUseCall, mapPoints, screenProblems, type ToolCall } from "@/lib/domain/tool-call";
 import { isEditableStatus } from "@/lib/domain/annotation";
 import { LIMITS, type LimitName } from "@/lib/domain/limits";
-import { recordAudit } from "../people/audit";
+import { recordAudit, auditActor, authorize } from "../people";
 import { db as defaultDb, type Db, type Tx } from "../db";
-import { Prisma } from "../db/prisma-namespace";
-import { readRows } from "../fast";
-import { appError, type AppError } from "../http/errors";
+import { appError, type AppError } from "../errors";
 import { chat, type ChatMessage } from "./chat";
 import { modelCallError, redactedDetail } from "./call-errors";
 import { fill, loadPrompt, PROMPTS } from "./prompt-files";
 import { modelConfig, type ModelConfig } from "./settings";
 import type { ModelCaller } from "./budget";
-import { readScreenshot } from "../object-store/screenshots";
-import { auditActor, authorize } from "../fast/session";
-import { stepFromRow } from "../annotate/trajectories";
+import { readScreenshot } from "../object-store";
+import { stepFromRow, suggestionView, type SuggestionRow } from "../annotate";
 import { env } from "../env";
 
 /** The pixel budget the serving side resizes screenshots to (vLLM's Qwen2.5-VL processor default). */
@@ -225,21 +221,6 @@ async function askAction(config: ModelConfig, ctx: StepContext, opts: AskOptions
   };
 }
 
-type SuggestionRow = Awaited<ReturnType<Db["stepSuggestion"]["findFirstOrThrow"]>>;
-
-export function suggestionView(row: SuggestionRow, failedPrediction: FailedPrediction | null = null): SuggestionView {
-  return suggestionViewSchema.parse({
-    id: row.id,
-    kind: row.kind,
-    stepId: row.stepId,
-    prompt: row.prompt,
-    model: row.model,
-    output: JSON.parse(row.outputJson),
-    createdAt: row.createdAt.toISOString(),
-    failedPrediction,
-  });
-}
-
 /** An evaluation run's failing answer (origin eval) is named by its run; a run since deleted keeps its id. */
 async function failedPredictionOf(prisma: Db | Tx, row: SuggestionRow): Promise<FailedPrediction | null> {
   if (row.origin !== "eval" || !row.jobId) return null;
@@ -361,23 +342,4 @@ export async function acceptSuggestion(
     });
     return suggestionView(updated);
   });
-}
-
-/** The latest accepted suggestion of each kind for a step, with its acceptance time (for provenance at save). */
-export async function acceptedSuggestions(tx: Db | Tx, stepId: string): Promise<(SuggestionView & { acceptedAt: Date })[]> {
-  // Most steps never had a suggestion accepted: one indexed lookup answers that on every save.
-  const any = await readRows(
-    tx,
-    Prisma.sql`SELECT 1 AS "one" FROM "StepSuggestion" WHERE "stepId" = ${stepId} AND "acceptedAt" IS NOT NULL LIMIT 1`,
-  );
-  if (any.length === 0) return [];
-  const rows = await tx.stepSuggestion.findMany({ where: { stepId, acceptedAt: { not: null } }, orderBy: { acceptedAt: "desc" } });
-  const seen = new Set<string>();
-  const out: (SuggestionView & { acceptedAt: Date })[] = [];
-  for (const r of rows) {
-    if (seen.has(r.kind)) continue;
-    seen.add(r.kind);
-    out.push({ ...suggestionView(r), acceptedAt: r.acceptedAt! });
-  }
-  return out;
 }

@@ -4,7 +4,7 @@ import { constants, createReadStream } from "node:fs";
 import { copyFile, link, mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Readable } from "node:stream";
-import type { ObjectStore } from "./index";
+import type { ObjectStore } from "./store";
 
 const isMissing = (e: unknown) => (e as NodeJS.ErrnoException).code === "ENOENT";
 

@@ -8,13 +8,13 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MOBILE_R1_RELEASE_IMAGES, MOBILE_R1_RELEASE_JSONL, UI_S1_TRAIN_JSONL } from "@/fixtures";
-import { objectStoreConfig, type Env } from "../config";
+import { objectStoreConfig, type Env } from "../env";
 import { exportDataset } from "../export";
 import { importFile } from "../import";
 import { openScreenshot, readScreenshot, screenshotKey } from "./screenshots";
 import { blankPng, freshStudio, uiS1ScreenshotDir, withTextChunk } from "../testing/fixtures";
 import { startS3, type LocalS3 } from "../testing/s3rver";
-import { checkObjectStoreAtStart, objectStore } from "./index";
+import { checkObjectStoreAtStart, objectStore } from "./store";
 import { localStore } from "./local";
 import { s3Store } from "./s3";
 

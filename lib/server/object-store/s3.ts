@@ -7,8 +7,8 @@ import { link, readFile, unlink } from "node:fs/promises";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type * as S3Sdk from "@aws-sdk/client-s3";
-import type { S3StoreConfig } from "../config";
-import { appError } from "../http/errors";
+import type { S3StoreConfig } from "../env";
+import { appError } from "../errors";
 import type { ObjectStore } from "./index";
 
 type SdkError = Error & { $metadata?: { httpStatusCode?: number }; code?: string; Code?: string };

@@ -5,10 +5,9 @@ import path from "node:path";
 import type { Metadata } from "sharp";
 import { DISPLAY_VARIANT_WIDTH } from "@/lib/domain/geometry";
 import { LIMITS } from "@/lib/domain/limits";
-import { dataDir } from "../config";
-import { appError } from "../http/errors";
-import { ImageProblem } from "../import/image";
-import { objectStore } from "./index";
+import { dataDir } from "../env";
+import { appError, ImageProblem } from "../errors";
+import { objectStore } from "./store";
 
 export type ImageInfo = { sha256: string; width: number; height: number; bytes: number; mime: string };
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/domain/permissions";
 import { localize } from "@/lib/i18n";
 import { startExportJob, waitForExportJob } from "../export/jobs";
-import { readStoredError } from "../http/stored-message";
+import { readStoredError } from "../errors/stored-message";
 import { importFile } from "../import";
 import { getImportJob, runImportJob } from "../import/jobs";
 import { CLI_ACTOR } from "../people/audit";

@@ -3,7 +3,7 @@
 // token store can use it without a cycle.
 import { can, type Action, type Actor, type TrajectoryFacts } from "@/lib/domain/permissions";
 import type { AuditActor } from "./audit";
-import { appError } from "../http/errors";
+import { appError } from "../errors";
 
 /** Throw 403 unless the permission table allows it. */
 export function authorize(actor: Actor, action: Action, trajectory?: TrajectoryFacts): void {

@@ -3,7 +3,7 @@ import type { Actor, Role } from "@/lib/domain/permissions";
 import { auditQueryInput, type AuditQuery } from "@/lib/domain/audit-log";
 import { auditFacets, readAudit } from "./audit-query";
 import type { Db } from "../db";
-import { AppError } from "../http/errors";
+import { AppError } from "../errors/errors";
 import { freshStudio } from "../testing/fixtures";
 
 const q = (filters: Partial<AuditQuery> = {}): AuditQuery => auditQueryInput.parse(filters);

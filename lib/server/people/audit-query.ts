@@ -8,8 +8,8 @@ import {
   type AuditSubject,
 } from "@/lib/domain/audit-log";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../http/errors";
-import { authorize } from "../fast/session";
+import { appError } from "../errors";
+import { authorize } from "./session";
 
 /** A recorded JSON column, parsed; text that is not valid JSON is returned as it is. */
 function parseRecorded(json: string | null): unknown {

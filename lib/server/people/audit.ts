@@ -1,6 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Db, Tx } from "../db";
-import { Prisma } from "../db/prisma-namespace";
+import { type Db, type Tx, Prisma } from "../db";
 
 export type AuditActor = { id: string | null; label: string };
 export const CLI_ACTOR: AuditActor = { id: null, label: "cli" };

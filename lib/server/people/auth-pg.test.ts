@@ -8,7 +8,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACCOUNT_FAILURE_LIMIT, baseUrl } from "./auth";
-import { authHandler } from "./auth-handler";
+import { authHandler } from "../http/auth-handler";
 import { CLI_ACTOR } from "./audit";
 import { createDb, loadDialect, type Db } from "../db";
 import { exportsDir, recoverExportJobs } from "../export/job-kind";

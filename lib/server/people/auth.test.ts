@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { LIMITS } from "@/lib/domain/limits";
 import { ACCOUNT_FAILURE_LIMIT, ADDRESS_SIGN_IN_LIMIT, baseUrl } from "./auth";
-import { authHandler } from "./auth-handler";
+import { authHandler } from "../http/auth-handler";
 import { CLI_ACTOR } from "./audit";
 import type { Db } from "../db";
 import { createUser, resetPassword, updateUser } from "./index";
-import { getActor } from "../fast/session";
+import { getActor } from "./session";
 import { createToken, revokeToken } from "./tokens";
 import { freshStudio } from "../testing/fixtures";
 

@@ -1,7 +1,7 @@
 import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { APIError, createAuthMiddleware } from "better-auth/api";
-import { databaseUrl, dialectOf } from "../config";
+import { databaseUrl, dialectOf, env } from "../env";
 import { serverSecret } from "./server-secret";
 import { db } from "../db";
 import { LIMITS, truncate } from "@/lib/domain/limits";
@@ -14,7 +14,6 @@ import {
   signInKey,
   sweepSignInLimits,
 } from "./sign-in-limit";
-import { env } from "../env";
 
 export { ACCOUNT_FAILURE_LIMIT, ACCOUNT_FAILURE_WINDOW_MS };
 /** Sign-in attempts allowed per address per minute (STUDIO_SIGN_IN_PER_MINUTE overrides, e.g. for a shared office address). */
@@ -22,7 +21,7 @@ export const ADDRESS_SIGN_IN_LIMIT = env().STUDIO_SIGN_IN_PER_MINUTE ?? 10;
 export const SESSION_DAYS = 7;
 
 export function baseUrl(): string {
-  return process.env.BETTER_AUTH_URL ?? `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+  return env().BETTER_AUTH_URL ?? `http://127.0.0.1:${env().PORT ?? 3000}`;
 }
 
 function createAuth() {

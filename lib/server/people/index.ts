@@ -15,8 +15,16 @@ import {
 import { recordAudit, changedFields } from "./audit";
 import { hashPassword } from "./auth";
 import { db as defaultDb, type Db, type Tx } from "../db";
-import { appError } from "../http/errors";
-import { auditActor, authorizeCaller, type Caller } from "../fast/session";
+import { appError } from "../errors";
+import { auditActor, authorizeCaller, type Caller } from "./session";
+export { auditFacets, readAudit } from "./audit-query";
+export { type AuditActor, auditStatement, changedFields, CLI_ACTOR, recordAudit, SYSTEM_ACTOR } from "./audit";
+export { auth } from "./auth";
+export { optionalActor, pageActor } from "./page-auth";
+export { isSealed, seal, unseal } from "./server-secret";
+export { auditActor, authorize, authorizeCaller, BEARER, type Caller, isPerson, requireActor } from "./session";
+export { getPersonSettings, savePersonSettings } from "./settings";
+export { createToken, listTokens, revokeToken } from "./tokens";
 
 const personSelect = { id: true, email: true, name: true, role: true, isDisabled: true, locale: true, createdAt: true } as const;
 

@@ -1,7 +1,7 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { can, type Action, type Actor } from "@/lib/domain/permissions";
-import { getActor } from "../fast/session";
+import { getActor } from "./session";
 
 /** The signed-in person for a page, or a redirect to sign-in (back to `path` afterwards). */
 export async function pageActor(path: string, action?: Action): Promise<Actor> {

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { dataDir } from "../config";
+import { dataDir, env } from "../env";
 
 /**
  * The server's secret: BETTER_AUTH_SECRET, or (a single machine without it, e.g. the demo) one made
@@ -9,7 +9,8 @@ import { dataDir } from "../config";
  * of the key that encrypts the model endpoint's API key at rest.
  */
 export function serverSecret(): string {
-  if (process.env.BETTER_AUTH_SECRET) return process.env.BETTER_AUTH_SECRET;
+  const secret = env().BETTER_AUTH_SECRET;
+  if (secret) return secret;
   const file = path.join(dataDir(), "auth-secret");
   if (!existsSync(file)) {
     mkdirSync(path.dirname(file), { recursive: true });

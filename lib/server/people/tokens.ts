@@ -3,7 +3,7 @@ import { can } from "@/lib/domain/permissions";
 import { toToken, type Token } from "@/lib/domain/tokens";
 import { recordAudit } from "./audit";
 import { db as defaultDb, type Db } from "../db";
-import { appError } from "../http/errors";
+import { appError } from "../errors";
 import { auditActor, authorizeCaller, isPerson, type Caller } from "./actor";
 
 const TOKEN_PREFIX = "studio_";

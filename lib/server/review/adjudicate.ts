@@ -3,18 +3,15 @@
 // trail and in the export as alternatives (`annotations[]`), so a trainer can learn from the chosen
 // values or from all of them.
 import { adjudicateInput, type AdjudicateInput, type AdjudicationView, type Alternative } from "@/lib/domain/adjudication";
-import { stepAnnotationColumns } from "../annotate/step-row";
+import { stepAnnotationColumns, getTrajectory } from "../annotate";
 import { annotationOf, submitProblems, trajectoryAnnotationOf } from "@/lib/domain/annotation";
 import type { Actor } from "@/lib/domain/permissions";
 import { taskStatusSchema } from "@/lib/domain/status";
 import type { TrajectoryView } from "@/lib/domain/views";
-import { recordAudit } from "../people/audit";
+import { recordAudit, auditActor, authorize } from "../people";
 import { db as defaultDb, type Db, type Tx } from "../db";
-import { appError } from "../http/errors";
+import { appError, fromStore } from "../errors";
 import { snapshotOf } from "./context";
-import { auditActor, authorize } from "../fast/session";
-import { fromStore } from "../http/stored";
-import { getTrajectory } from "../annotate/trajectories";
 
 /** Copies whose person has handed them in: the ones a reviewer adjudicates between. */
 const HANDED_IN = ["submitted", "approved"];

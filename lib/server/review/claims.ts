@@ -1,10 +1,9 @@
 import type { Actor } from "@/lib/domain/permissions";
 import type { ReviewClaim } from "@/lib/domain/review";
-import { recordAudit } from "../people/audit";
+import { recordAudit, auditActor, authorize } from "../people";
 import { db as defaultDb, type Db, type Tx } from "../db";
-import { AppError, appError } from "../http/errors";
+import { AppError, appError } from "../errors";
 import { assertNotOwnWork } from "./guard";
-import { auditActor, authorize } from "../fast/session";
 import { emails } from "./people";
 
 /** How long a review claim lasts without a heartbeat; the review page renews it every minute. */

@@ -8,10 +8,9 @@ import {
   type ResolveInput,
 } from "@/lib/domain/review";
 import type { Actor } from "@/lib/domain/permissions";
-import { recordAudit } from "../people/audit";
+import { recordAudit, auditActor, authorize } from "../people";
 import { db as defaultDb, type Db, type Tx } from "../db";
-import { appError } from "../http/errors";
-import { auditActor, authorize } from "../fast/session";
+import { appError } from "../errors";
 
 type CommentRow = {
   id: string;

@@ -1,10 +1,9 @@
 import { personChanges, reviewSnapshotSchema, snapshotDiff, type ReviewContext, type ReviewSnapshot } from "@/lib/domain/review";
 import type { Actor } from "@/lib/domain/permissions";
 import { db as defaultDb, type Db, type Tx } from "../db";
-import { appError } from "../http/errors";
-import { fromStore } from "../http/stored";
-import { authorize } from "../fast/session";
-import { stepFromRow } from "../annotate/trajectories";
+import { appError, fromStore } from "../errors";
+import { authorize } from "../people";
+import { stepFromRow } from "../annotate";
 import { emails } from "./people";
 
 /** The annotation as it stands, in the form a decision snapshots. */

@@ -3,18 +3,14 @@ import { stepProblems, type StepAnnotation } from "@/lib/domain/annotation";
 import { nextStatus, taskStatusSchema } from "@/lib/domain/status";
 import { auditedStep, reviewDecisionInput, type ReviewDecisionInput, type StepFix } from "@/lib/domain/review";
 import type { Actor } from "@/lib/domain/permissions";
-import { changedFields, recordAudit } from "../people/audit";
-import { provenanceAfterSave } from "../annotate/provenance";
+import { changedFields, recordAudit, auditActor, authorize } from "../people";
+import { provenanceAfterSave, stepFromRow, stepAnnotationColumns, writeStepAnnotation } from "../annotate";
 import { db as defaultDb, type Db, type Tx } from "../db";
-import { appError } from "../http/errors";
-import { fromStore } from "../http/stored";
+import { appError, fromStore } from "../errors";
 import { assertNotOwnWork } from "./guard";
-import { auditActor, authorize } from "../fast/session";
-import { stepFromRow } from "../annotate/trajectories";
 import { heldByOther } from "./claims";
 import { snapshotOf } from "./context";
-import { stepAnnotationColumns, writeStepAnnotation } from "../annotate/step-row";
-import { prismaExec } from "../fast/sqlite-direct";
+import { prismaExec } from "../fast";
 
 /**
  * The reviewer's own edits of a "fix and approve": each step saved like an annotator's save

@@ -1,7 +1,7 @@
 import type { Actor } from "@/lib/domain/permissions";
 import type { Db, Tx } from "../db";
 import { localize, type MessageRef } from "@/lib/i18n";
-import { appError } from "../http/errors";
+import { appError } from "../errors";
 
 /** Audit actions that mean "this person changed or handed in this trajectory's work". */
 export const AUTHORING_ACTIONS = {

@@ -5,3 +5,4 @@ export { REVIEW_LEASE_MS, claimReview, releaseReview, startNextReview } from "./
 export { decideReview } from "./decide";
 export { reviewContext, snapshotOf } from "./context";
 export { addComment, listComments, replyToComment, setCommentResolved } from "./comments";
+export { adjudicate, alternativesOf, getAdjudication } from "./adjudicate";

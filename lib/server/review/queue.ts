@@ -1,7 +1,7 @@
 import type { Actor } from "@/lib/domain/permissions";
 import type { ReviewQueueRow } from "@/lib/domain/review";
 import { db as defaultDb, type Db } from "../db";
-import { authorize } from "../fast/session";
+import { authorize } from "../people";
 import { emails } from "./people";
 
 /** Work waiting for review, oldest submission first, with who is reviewing it now. */

@@ -1,6 +1,5 @@
 // /api/auth/*: sign-in, sign-out and password change, handled by better-auth behind the studio's allow-list
-import { authHandler } from "@/lib/server/people/auth-handler";
-import { route } from "@/lib/server/http/route";
+import { authHandler, route } from "@/lib/server/http";
 
 // better-auth is created on first request, not at import, so a build never touches the database or the secret.
 const handler = route({ permission: "public", output: "raw", handler: ({ req }) => authHandler(req) });

@@ -2,7 +2,7 @@
 import { commentViewSchema, resolveInput } from "@/lib/domain/review";
 import { idParams } from "@/lib/domain/views";
 import { setCommentResolved } from "@/lib/server/review";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 export const PATCH = route({
   permission: "comment.write",

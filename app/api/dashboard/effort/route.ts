@@ -1,7 +1,7 @@
 // GET /api/dashboard/effort: median active time per step by person, app and action type (reviewers and admins)
 import { effortFiguresSchema } from "@/lib/domain/effort";
-import { effortFigures } from "@/lib/server/annotate/effort";
-import { route } from "@/lib/server/http/route";
+import { effortFigures } from "@/lib/server/annotate";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "trajectory.review",

@@ -1,7 +1,7 @@
 // GET /api/dashboard/gold?threshold=: each person's accuracy against gold tasks, per field, flagged below the threshold (reviewers and admins)
 import { goldAccuracyQuery, goldAccuracySchema } from "@/lib/domain/gold";
-import { goldAccuracy } from "@/lib/server/review/gold";
-import { route } from "@/lib/server/http/route";
+import { goldAccuracy } from "@/lib/server/annotate";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "trajectory.review",

@@ -1,8 +1,8 @@
 // GET /api/eval-sets/:id: one set version with its members. PATCH /api/eval-sets/:id: mark it held out of training, or not
 import { setHeldOutInput, snapshotAnswerSchema, snapshotDetailSchema } from "@/lib/domain/snapshots";
 import { idParams } from "@/lib/domain/views";
-import { setHeldOut, showSnapshot } from "@/lib/server/export/snapshots";
-import { route } from "@/lib/server/http/route";
+import { setHeldOut, showSnapshot } from "@/lib/server/export";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "export.run",

@@ -1,7 +1,7 @@
 // GET /api/eval/endpoints: saved evaluation endpoints. POST /api/eval/endpoints: save one by name (replaces it)
 import { evalEndpointAnswerSchema, evalEndpointsSchema, saveEvalEndpointInput } from "@/lib/domain/eval";
 import { listEvalEndpoints, saveEvalEndpoint } from "@/lib/server/eval";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "model.manage",

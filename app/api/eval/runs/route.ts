@@ -1,7 +1,7 @@
 // GET /api/eval/runs: evaluation runs, newest first. POST /api/eval/runs: start one (a set, a saved endpoint, a rule)
 import { evalRunAnswerSchema, evalRunsSchema, startEvalRunInput } from "@/lib/domain/eval";
 import { listEvalRuns, startEvalRun } from "@/lib/server/eval";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "model.manage",

@@ -1,8 +1,8 @@
 // GET /api/exports/:id: one export's state, progress and (when finished) counts
 import { exportAnswerSchema } from "@/lib/domain/exports";
 import { idParams } from "@/lib/domain/views";
-import { getExport } from "@/lib/server/export/listing";
-import { route } from "@/lib/server/http/route";
+import { getExport } from "@/lib/server/export";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "export.run",

@@ -1,7 +1,7 @@
 // GET /api/gold/rate: every project's gold rate and gold tasks; PUT: the share of each person's takes that are gold tasks, per project (admins)
 import { goldRateInput, goldRateResultSchema, goldRatesSchema } from "@/lib/domain/gold";
-import { listGoldRates, setGoldRate } from "@/lib/server/review/gold";
-import { route } from "@/lib/server/http/route";
+import { listGoldRates, setGoldRate } from "@/lib/server/annotate";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "project.configure",

@@ -1,7 +1,7 @@
 // GET /api/me/settings: your own studio settings. PUT /api/me/settings: change some of them
 import { personSettingsAnswer, savePersonSettingsInput } from "@/lib/domain/person-settings";
-import { getPersonSettings, savePersonSettings } from "@/lib/server/people/settings";
-import { route } from "@/lib/server/http/route";
+import { getPersonSettings, savePersonSettings } from "@/lib/server/people";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "signed-in",

@@ -1,7 +1,7 @@
 // GET /api/model/jobs: pre-annotation and judge jobs. POST: start one in the background (admin)
 import { modelJobAnswerSchema, modelJobListSchema, startModelJobInput } from "@/lib/domain/model";
-import { listModelJobs, startModelJob } from "@/lib/server/model/jobs";
-import { route } from "@/lib/server/http/route";
+import { listModelJobs, startModelJob } from "@/lib/server/model";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "model.manage",

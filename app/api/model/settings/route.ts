@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { modelSettingsViewSchema, saveModelSettingsInput } from "@/lib/domain/model";
 import { getModelSettings, saveModelSettings } from "@/lib/server/model";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 const answer = z.object({ settings: modelSettingsViewSchema });
 

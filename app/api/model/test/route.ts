@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { connectionTestSchema } from "@/lib/domain/model";
 import { testModelConnection } from "@/lib/server/model";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 export const POST = route({
   permission: "model.manage",

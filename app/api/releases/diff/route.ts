@@ -1,7 +1,7 @@
 // GET /api/releases/diff?from=<n>&to=<n>: trajectories added, removed and changed (per step and field, with who and when)
 import { releaseDiffQuery, releaseDiffSchema } from "@/lib/domain/snapshots";
-import { diffReleases } from "@/lib/server/export/release-diff";
-import { route } from "@/lib/server/http/route";
+import { diffReleases } from "@/lib/server/export";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "export.run",

@@ -3,7 +3,7 @@
 import { decisionResultSchema, reviewContextSchema, reviewDecisionInput } from "@/lib/domain/review";
 import { idParams } from "@/lib/domain/views";
 import { decideReview, reviewContext } from "@/lib/server/review";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "trajectory.review",

@@ -1,8 +1,8 @@
 // GET /api/screenshots/:sha?variant=display|original: screenshot bytes, cached for good in the browser (content-addressed), never by shared caches
 import { screenshotParams, screenshotQuery } from "@/lib/domain/views";
-import { route } from "@/lib/server/http/route";
-import { openScreenshot } from "@/lib/server/object-store/screenshots";
-import { getScreenshot } from "@/lib/server/annotate/trajectories";
+import { route } from "@/lib/server/http";
+import { openScreenshot } from "@/lib/server/object-store";
+import { getScreenshot } from "@/lib/server/annotate";
 
 export const GET = route({
   permission: "trajectory.read",

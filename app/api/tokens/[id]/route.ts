@@ -1,7 +1,7 @@
 // DELETE /api/tokens/:id: revoke a token: your own, or anyone's for admins
 import { idParams, okSchema } from "@/lib/domain/views";
-import { route } from "@/lib/server/http/route";
-import { revokeToken } from "@/lib/server/people/tokens";
+import { route } from "@/lib/server/http";
+import { revokeToken } from "@/lib/server/people";
 
 export const DELETE = route({
   permission: "tokens.manage-own",

@@ -1,7 +1,7 @@
 // GET /api/trajectories/:id: one trajectory with all its steps
 import { idParams, trajectoryViewSchema } from "@/lib/domain/views";
-import { route } from "@/lib/server/http/route";
-import { getTrajectoryFor } from "@/lib/server/annotate/trajectories";
+import { route } from "@/lib/server/http";
+import { getTrajectoryFor } from "@/lib/server/annotate";
 
 export const GET = route({
   permission: "trajectory.read",

@@ -2,7 +2,7 @@
 import { personAnswerSchema, updateUserInput } from "@/lib/domain/people";
 import { idParams } from "@/lib/domain/views";
 import { updateUser } from "@/lib/server/people";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 export const PATCH = route({
   permission: "people.manage",

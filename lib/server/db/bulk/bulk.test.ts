@@ -1,7 +1,7 @@
 // The bulk writers write exactly the rows the Prisma client wrote before them (createMany on the
 // staged tables): the same values, read back through Prisma and as raw SQL values, on both dialects.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "..";
+import type { Db } from "../client";
 import { freshStudio } from "../../testing/fixtures";
 import { hasPostgres, startPostgres, type PostgresServer } from "../../testing/postgres";
 import { openBulkWriter, type StagedChunk } from ".";

@@ -1,7 +1,7 @@
 // The bulk writer for a studio database: rows go through the driver (better-sqlite3 or pg), not the
 // Prisma client, whose per-row cost made it most of an import's time.
-import { dialectOf, sqlitePath } from "../../config";
-import { urlOf, type Db } from "..";
+import { dialectOf, sqlitePath } from "../../env";
+import { urlOf, type Db } from "../client";
 import type { BulkWriter } from "./rows";
 
 export type { BulkWriter, StagedChunk, StagedScreenshotRow, StagedStepRow, StagedTrajectoryRow } from "./rows";

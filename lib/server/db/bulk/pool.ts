@@ -1,30 +1,27 @@
+import PQueue from "p-queue";
+
 /**
- * At most `limit` tasks in flight: add() waits while the pool is full, drain() waits for all. The first
- * failure is kept and thrown by the next add() or by drain(), so a caller learns of it promptly.
+ * At most `limit` tasks in flight (p-queue's slots): add() waits while every slot is busy, drain() waits for all.
+ * What p-queue leaves to its caller is kept here: the first failure, thrown by the next add() or by drain(), so
+ * an import writing screenshots learns of a full disk at its next write instead of at the end.
  */
 export class TaskPool {
-  readonly #limit: number;
-  #pending = new Set<Promise<void>>();
-  #failed = false;
-  #error: unknown;
+  readonly #queue: PQueue;
+  #failure: { error: unknown } | null = null;
   constructor(limit: number) {
-    this.#limit = limit;
+    this.#queue = new PQueue({ concurrency: limit });
   }
   async add(task: () => Promise<unknown>): Promise<void> {
-    if (this.#failed) throw this.#error;
-    const p: Promise<void> = task().then(
-      () => void this.#pending.delete(p),
-      (e: unknown) => {
-        this.#pending.delete(p);
-        if (!this.#failed) [this.#failed, this.#error] = [true, e];
-      },
-    );
-    this.#pending.add(p);
-    while (this.#pending.size >= this.#limit) await Promise.race(this.#pending);
-    if (this.#failed) throw this.#error;
+    this.#throwFailure();
+    void this.#queue.add(task).catch((error: unknown) => void (this.#failure ??= { error }));
+    await this.#queue.onSizeLessThan(1);
+    this.#throwFailure();
   }
   async drain(): Promise<void> {
-    while (this.#pending.size > 0) await Promise.all(this.#pending);
-    if (this.#failed) throw this.#error;
+    await this.#queue.onIdle();
+    this.#throwFailure();
+  }
+  #throwFailure(): void {
+    if (this.#failure) throw this.#failure.error;
   }
 }

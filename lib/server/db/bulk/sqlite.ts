@@ -55,7 +55,7 @@ export function openSqliteBulkWriter(file: string): BulkWriter {
     async write(chunk) {
       const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
       for (;;) {
-        const done = await lock.run(async () => {
+        const done = await lock.add(async () => {
           try {
             writeAll.immediate(chunk);
             return true;

@@ -2,7 +2,7 @@
 import { commentViewSchema, replyInput } from "@/lib/domain/review";
 import { idParams } from "@/lib/domain/views";
 import { replyToComment } from "@/lib/server/review";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 export const POST = route({
   permission: "comment.write",

@@ -6,13 +6,10 @@ import {
   dashboardTableSchema,
   tableSource,
 } from "@/lib/domain/dashboard-tables";
-import { toCsv } from "@/lib/server/export/csv";
-import { getDashboard } from "@/lib/server/annotate/dashboard";
-import { effortFigures } from "@/lib/server/annotate/effort";
-import { goldAccuracy } from "@/lib/server/review/gold";
-import { judgeAgreement } from "@/lib/server/model/judge";
-import { agreementFigures } from "@/lib/server/review/overlap";
-import { route } from "@/lib/server/http/route";
+import { toCsv } from "@/lib/server/export";
+import { getDashboard, effortFigures, goldAccuracy, agreementFigures } from "@/lib/server/annotate";
+import { judgeAgreement } from "@/lib/server/model";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "trajectory.review",

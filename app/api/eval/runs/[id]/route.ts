@@ -2,7 +2,7 @@
 import { evalCommandInput, evalRunAnswerSchema } from "@/lib/domain/eval";
 import { idParams } from "@/lib/domain/views";
 import { commandEvalRun, getEvalRun } from "@/lib/server/eval";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "model.manage",

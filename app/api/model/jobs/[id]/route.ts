@@ -1,8 +1,8 @@
 // GET /api/model/jobs/:id: one job's state, progress and tokens. POST {command: pause|resume|cancel} (admin)
 import { modelJobAnswerSchema, modelJobCommandInput } from "@/lib/domain/model";
 import { idParams } from "@/lib/domain/views";
-import { commandModelJob, getModelJob } from "@/lib/server/model/jobs";
-import { route } from "@/lib/server/http/route";
+import { commandModelJob, getModelJob } from "@/lib/server/model";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "model.manage",

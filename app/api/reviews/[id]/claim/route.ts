@@ -3,7 +3,7 @@
 import { claimResultSchema } from "@/lib/domain/review";
 import { idParams } from "@/lib/domain/views";
 import { claimReview, releaseReview } from "@/lib/server/review";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 export const POST = route({
   permission: "trajectory.review",

@@ -2,7 +2,7 @@
 import { saveStepInput } from "@/lib/domain/annotation";
 import { idParams, stepViewSchema } from "@/lib/domain/views";
 import { saveStepAnnotation } from "@/lib/server/annotate";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 export const PUT = route({
   permission: "trajectory.annotate",

@@ -4,8 +4,8 @@
 import { z } from "zod";
 import { requestSuggestionInput, suggestionViewSchema } from "@/lib/domain/model";
 import { idParams } from "@/lib/domain/views";
-import { route } from "@/lib/server/http/route";
-import { suggestForStep, waitingSuggestion } from "@/lib/server/model/suggest";
+import { route } from "@/lib/server/http";
+import { suggestForStep, waitingSuggestion } from "@/lib/server/model";
 
 export const POST = route({
   permission: "trajectory.annotate",

@@ -2,8 +2,8 @@
 import { z } from "zod";
 import { suggestionViewSchema } from "@/lib/domain/model";
 import { idParams } from "@/lib/domain/views";
-import { route } from "@/lib/server/http/route";
-import { acceptSuggestion } from "@/lib/server/model/suggest";
+import { route } from "@/lib/server/http";
+import { acceptSuggestion } from "@/lib/server/model";
 
 export const POST = route({
   permission: "trajectory.annotate",

@@ -2,8 +2,8 @@
 // POST /api/trajectories/:id/adjudication: approve the values chosen among the copies (409 when not overlapped, too few handed in, or stale)
 import { adjudicateInput, adjudicationViewSchema } from "@/lib/domain/adjudication";
 import { idParams, trajectoryViewSchema } from "@/lib/domain/views";
-import { adjudicate, getAdjudication } from "@/lib/server/review/adjudicate";
-import { route } from "@/lib/server/http/route";
+import { adjudicate, getAdjudication } from "@/lib/server/review";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "trajectory.review",

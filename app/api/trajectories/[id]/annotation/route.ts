@@ -2,7 +2,7 @@
 import { saveTrajectoryInput } from "@/lib/domain/annotation";
 import { idParams, trajectoryAnnotationViewSchema } from "@/lib/domain/views";
 import { saveTrajectoryAnnotation } from "@/lib/server/annotate";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 export const PUT = route({
   permission: "trajectory.annotate",

@@ -1,7 +1,7 @@
 // POST /api/trajectories/:id/submit: submit for review (422 listing what is incomplete)
 import { idParams, trajectoryViewSchema } from "@/lib/domain/views";
 import { submitTrajectory } from "@/lib/server/annotate";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 export const POST = route({
   permission: "trajectory.submit",

@@ -2,7 +2,7 @@
 import { newPasswordSchema, resetPasswordInput } from "@/lib/domain/people";
 import { idParams } from "@/lib/domain/views";
 import { resetPassword } from "@/lib/server/people";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 export const POST = route({
   permission: "people.manage",

@@ -2,7 +2,7 @@
 import { evalFailuresQuery, evalFailuresSchema } from "@/lib/domain/eval";
 import { idParams } from "@/lib/domain/views";
 import { evalFailures } from "@/lib/server/eval";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 export const GET = route({
   permission: "model.manage",

@@ -2,7 +2,7 @@
 import { sendResultSchema, sendToAnnotationInput } from "@/lib/domain/eval";
 import { idParams } from "@/lib/domain/views";
 import { sendFailuresToAnnotation } from "@/lib/server/eval";
-import { route } from "@/lib/server/http/route";
+import { route } from "@/lib/server/http";
 
 export const POST = route({
   permission: "trajectory.assign",

@@ -1,11 +1,21 @@
-// The job kinds are registered by loading their handler modules; recoverAllJobs then goes over every one.
+// What a starting studio process does, above every capability: the table of job kinds it runs, and the tidying
+// up after a crash. A new job kind is a handler module (defineJobKind) and a row here; startup/job-kinds.test.ts
+// checks the rows against the job tables of prisma/schema.prisma.
 import { db } from "../db";
-import { recoverExportJobs } from "../export/job-kind";
-import { sweepAbandonedImports } from "../import";
-import "../import/jobs";
-import { recoverAllJobs } from "./index";
-import "../model/jobs";
-import "../eval";
+import { EVAL_JOBS } from "../eval";
+import { EXPORT_JOBS, recoverExportJobs } from "../export";
+import { sweepAbandonedImports, IMPORT_JOBS } from "../import";
+import { recoverAllJobs } from "../jobs";
+import { MODEL_JOBS } from "../model";
+export { DEMO_ACCOUNTS, seedDemo } from "./seed";
+
+/** Every job kind the studio runs, with the Prisma model of its table (the columns every job table shares). */
+export const JOB_KINDS = [
+  { kind: IMPORT_JOBS, model: "ImportJob" },
+  { kind: EXPORT_JOBS, model: "ExportJob" },
+  { kind: MODEL_JOBS, model: "ModelJob" },
+  { kind: EVAL_JOBS, model: "EvalRun" },
+] as const;
 
 /**
  * What a starting server tidies up: running jobs of every kind whose process is gone are failed (imports,
@@ -23,7 +33,10 @@ export async function recoverAtStart(): Promise<void> {
   }
   let changed: Record<string, string[]> = {};
   try {
-    changed = await recoverAllJobs(db());
+    changed = await recoverAllJobs(
+      db(),
+      JOB_KINDS.map((k) => k.kind),
+    );
   } catch (e) {
     console.error("studio: could not check for interrupted jobs at start-up", e);
   }

@@ -4,22 +4,19 @@
 // API answers them tells it apart), and what they hand in is scored against the gold annotation with
 // the agreement measures of lib/domain/agreement.ts.
 import { stepAgreement, trajectoryAgreement, STEP_AGREEMENT_FIELDS, TRAJECTORY_AGREEMENT_FIELDS } from "@/lib/domain/agreement";
-import { stepAnnotationColumns } from "../annotate/step-row";
+import { stepAnnotationColumns } from "./step-row";
 import { annotationOf, trajectoryAnnotationOf } from "@/lib/domain/annotation";
 import { goldMarkInput, goldRateInput, type GoldAccuracy, type GoldMarkInput, type GoldRateInput, type GoldRates } from "@/lib/domain/gold";
 import type { Actor } from "@/lib/domain/permissions";
 import { splitThought, composeThought } from "@/lib/domain/thought";
 import { originalOutputSchema } from "@/lib/domain/trajectory";
-import { recordAudit } from "../people/audit";
-import { db as defaultDb, type Db } from "../db";
-import { appError } from "../http/errors";
-import { readOriginalColumn } from "../db/original-column";
+import { recordAudit, auditActor, authorize } from "../people";
+import { db as defaultDb, type Db, readOriginalColumn } from "../db";
+import { appError, fromStore } from "../errors";
 import { originalsHeldBy } from "./overlap";
-import { auditActor, authorize } from "../fast/session";
-import { fromStore } from "../http/stored";
 import { getTrajectory } from "../annotate/trajectories";
 import { workHeldBy } from "../annotate/one-lease";
-import type { Dialect } from "../config";
+import type { Dialect } from "../env";
 
 /** Below this share of agreed comparisons against gold a person is flagged (the dashboard may ask for another). */
 export const DEFAULT_GOLD_THRESHOLD = 0.8;

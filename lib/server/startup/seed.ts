@@ -3,11 +3,10 @@ import path from "node:path";
 import { COOKBOOK_DIR } from "@/fixtures";
 import { generateDemoDataset } from "@/lib/demo/generate";
 import { writeCookbookDataset } from "@/lib/demo/cookbook";
-import { dataDir } from "../config";
+import { dataDir } from "../env";
 import { db as defaultDb, type Db } from "../db";
 import { importFile, type ImportProgress } from "../import";
-import { createUser } from "./index";
-import { SYSTEM_ACTOR } from "./audit";
+import { createUser, SYSTEM_ACTOR } from "../people";
 
 export const DEMO_PROJECT = "demo";
 

@@ -10,12 +10,10 @@ import { agreementReport, type AnnotationCopy } from "@/lib/domain/agreement";
 import { annotationOf, trajectoryAnnotationOf } from "@/lib/domain/annotation";
 import { overlapInput, type OverlapInput, type OverlapResult } from "@/lib/domain/overlap";
 import type { Actor } from "@/lib/domain/permissions";
-import { recordAudit } from "../people/audit";
+import { recordAudit, auditActor, authorize, assignableByEmail } from "../people";
 import { db as defaultDb, type Db, type Tx } from "../db";
-import { appError } from "../http/errors";
-import { auditActor, authorize } from "../fast/session";
+import { appError } from "../errors";
 import { getTrajectory } from "../annotate/trajectories";
-import { assignableByEmail } from "../people";
 
 /** Statuses of a copy whose person has handed it in: the copies agreement is computed from. */
 const HANDED_IN = ["submitted", "approved"];

@@ -1,8 +1,8 @@
 import { LIMITS } from "@/lib/domain/limits";
-import { auth } from "./auth";
-import { readBoundedText } from "../http/body";
-import { errorResponse, json } from "../http";
-import { refuseNul } from "../http/nul";
+import { auth } from "../people";
+import { readBoundedText } from "./body";
+import { errorResponse, json } from "./respond";
+import { refuseNul } from "./nul";
 
 export const AUTH_BASE_PATH = "/api/auth";
 

@@ -1,12 +1,12 @@
-// The session lookup on the API's hot path (lib/server/fast/session.ts): one query, no cache. Every way
+// The session lookup on the API's hot path (lib/server/people/session.ts): one query, no cache. Every way
 // a session ends takes effect on the very next request, a forged or altered cookie is nobody, and a
 // session due for its daily refresh is still extended by better-auth.
 import { beforeAll, describe, expect, it } from "vitest";
-import { auth, baseUrl, SESSION_DAYS } from "../people/auth";
-import { authHandler } from "../people/auth-handler";
-import { CLI_ACTOR } from "../people/audit";
+import { auth, baseUrl, SESSION_DAYS } from "./auth";
+import { authHandler } from "../http/auth-handler";
+import { CLI_ACTOR } from "./audit";
 import { createDb, type Db } from "../db";
-import { createUser, resetPassword, updateUser } from "../people";
+import { createUser, resetPassword, updateUser } from "./";
 import { getActor, verifiedSessionToken } from "./session";
 import { freshStudio } from "../testing/fixtures";
 

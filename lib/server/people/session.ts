@@ -1,11 +1,10 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { roleSchema, type Actor } from "@/lib/domain/permissions";
-import type { Auth } from "../people/auth";
-import { db } from "../db";
-import { Prisma } from "../db/prisma-namespace";
-import { readRows } from "./index";
-import { appError } from "../http/errors";
-import { userForToken } from "../people/tokens";
+import type { Auth } from "./auth";
+import { db, Prisma } from "../db";
+import { readRows } from "../fast";
+import { appError } from "../errors";
+import { userForToken } from "./tokens";
 
 /** An Authorization header that claims token authentication. */
 export const BEARER = /^Bearer\b/i;
@@ -75,7 +74,7 @@ type SessionUser = {
  */
 // better-auth is loaded with the first session looked up, not with this module: the command line uses the
 // use cases that import this file, never a session, and loading better-auth cost it about a second.
-const auth = (): Promise<Auth> => import("../people/auth").then((m) => m.auth());
+const auth = (): Promise<Auth> => import("./auth").then((m) => m.auth());
 
 async function sessionUser(headers: Headers) {
   const ctx = await (await auth()).$context;
@@ -127,4 +126,4 @@ export async function requireActor(headers: Headers): Promise<Actor> {
   return actor;
 }
 
-export { auditActor, authorize, authorizeCaller, isPerson, type Caller } from "../people/actor";
+export { auditActor, authorize, authorizeCaller, isPerson, type Caller } from "./actor";

@@ -1,7 +1,7 @@
 // A server starting after a crash tidies up: an import whose process died is marked failed (its staged rows go),
 // while one that is still alive elsewhere (a fresh heartbeat) is left alone.
 import { describe, expect, it } from "vitest";
-import { recoverAtStart } from "./startup";
+import { recoverAtStart } from "./";
 import { freshStudio } from "../testing/fixtures";
 
 describe("recoverAtStart", () => {
