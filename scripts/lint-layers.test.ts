@@ -120,6 +120,14 @@ describe("capability doors", () => {
       ).toHaveLength(1);
   });
 
+  it("lets the command line's import() name an inner file (it loads what a command needs when it runs), never testing", async () => {
+    expect(await errorsOf("lib/cli/probe.ts", `export const x = () => import("@/lib/server/fast/stats-direct");\n`)).toEqual([]);
+    expect(await errorsOf("lib/cli/probe.ts", `export const x = () => import("@/lib/server/testing/postgres");\n`)).toHaveLength(1);
+    expect(await errorsOf("lib/server/review/probe.ts", `export const x = () => import("@/lib/server/fast/stats-direct");\n`)).toHaveLength(
+      1,
+    );
+  });
+
   it("allows a capability's index.ts, its own inner files and the files at the root of lib/server", async () => {
     const code = `import { recordAudit } from "../people";\nimport * as q from "./queue";\nimport { env } from "../env";\nexport const x = [recordAudit, q, env];\n`;
     expect(await errorsOf(FROM, code)).toEqual([]);

@@ -162,7 +162,7 @@ export async function runEval(args: string[], io: Io, core: Core): Promise<numbe
         if (values.predictions) await copyFile(file, path.resolve(values.predictions));
         const predictions = values.predictions ? path.resolve(values.predictions) : file;
         if (values.export) {
-          const { exportEvalSet } = await import("@/lib/server/export");
+          const { exportEvalSet } = await import("@/lib/server/export/release");
           const out = await exportEvalSet({ caller, name: run.set.name, version: run.set.version, outDir: path.resolve(values.export) });
           io.err(`wrote the set's export folder ${out.outDir}\n`);
         }

@@ -26,7 +26,7 @@ setFlagsFromString("--liftoff-only");
 /** The server modules every database command uses; marks the database client for closing at the end. */
 async function serverCore() {
   databaseOpened = true;
-  const [{ migrate }, { CLI_ACTOR }] = await Promise.all([import("@/lib/server/db"), import("@/lib/server/people")]);
+  const [{ migrate }, { CLI_ACTOR }] = await Promise.all([import("@/lib/server/db/migrate"), import("@/lib/server/people/audit")]);
   return { migrate, CLI_ACTOR };
 }
 
@@ -35,12 +35,15 @@ async function serverCore() {
  * is loaded, which was most of the command's start. On PostgreSQL through getStats, as the dashboard reads them.
  */
 async function readStats() {
-  const [{ migrate }, { databaseUrl, dialectOf, sqlitePath }] = await Promise.all([import("@/lib/server/db"), import("@/lib/server/env")]);
+  const [{ migrate }, { databaseUrl, dialectOf, sqlitePath }] = await Promise.all([
+    import("@/lib/server/db/migrate"),
+    import("@/lib/server/env"),
+  ]);
   await migrate();
   const url = databaseUrl();
-  if (dialectOf(url) === "sqlite") return (await import("@/lib/server/fast")).sqliteStats(sqlitePath(url));
+  if (dialectOf(url) === "sqlite") return (await import("@/lib/server/fast/stats-direct")).sqliteStats(sqlitePath(url));
   const { CLI_ACTOR } = await serverCore();
-  const { getStats } = await import("@/lib/server/annotate");
+  const { getStats } = await import("@/lib/server/annotate/trajectory-list");
   return getStats({ actor: CLI_ACTOR });
 }
 
@@ -129,10 +132,10 @@ async function main(argv: string[]): Promise<number> {
       const { migrate, CLI_ACTOR } = await serverCore();
       const r = await migrate();
       if (r.applied.length) io.out(`applied migrations: ${r.applied.join(", ")}\n`);
-      const { seedDemo, DEMO_ACCOUNTS } = await import("@/lib/server/startup");
+      const { seedDemo, DEMO_ACCOUNTS } = await import("@/lib/server/startup/seed");
       await seedDemo({ log: (s) => progress(s), trajectories: env().STUDIO_DEMO_TRAJECTORIES ?? 60 });
       io.err("\n");
-      const { getStats } = await import("@/lib/server/annotate");
+      const { getStats } = await import("@/lib/server/annotate/trajectory-list");
       const stats = await getStats({ actor: CLI_ACTOR });
       io.out(`studio holds ${stats.trajectories} trajectories, ${stats.steps} steps over ${stats.apps} apps\n`);
       io.out(
@@ -230,7 +233,7 @@ async function runImport(args: string[]): Promise<number> {
   const frame = parseFrameOption(values.frame);
   const { migrate, CLI_ACTOR } = await serverCore();
   await migrate();
-  const [{ runImportJob }, { formatProblem }] = await Promise.all([import("@/lib/server/import"), import("@/lib/domain/problems")]);
+  const [{ runImportJob }, { formatProblem }] = await Promise.all([import("@/lib/server/import/jobs"), import("@/lib/domain/problems")]);
   const started = Date.now();
   // A job row like the web's, so the import page lists command-line imports too (and their failures).
   const importWith = (onOtherProjects: OtherProjectChoice) =>
@@ -303,13 +306,13 @@ async function runExport(args: string[]): Promise<number> {
     },
   });
   if (!values.out) return usage("export needs --out <dir>");
-  const [{ EXPORT_STATUSES }, { parseSplit }] = await Promise.all([import("@/lib/server/export"), import("@/lib/server/export")]);
+  const [{ EXPORT_STATUSES }, { parseSplit }] = await Promise.all([import("@/lib/server/export"), import("@/lib/server/export/split")]);
   const status = values.status as ExportStatus;
   if (!EXPORT_STATUSES.includes(status)) return usage(`--status must be one of ${EXPORT_STATUSES.join(", ")}`);
   const split = parseSplit(values.split);
   const { migrate } = await serverCore();
   await migrate();
-  const { runCliExport } = await import("@/lib/server/export");
+  const { runCliExport } = await import("@/lib/server/export/jobs");
   const started = Date.now();
   // Recorded as a job (the export page shows it; a killed run is marked failed) after sweeping leftover partial folders.
   const r = await runCliExport({
@@ -385,7 +388,7 @@ async function runTokens(args: string[]): Promise<number> {
   await migrate();
   const [{ listUsers }, { createToken, listTokens, revokeToken }] = await Promise.all([
     import("@/lib/server/people"),
-    import("@/lib/server/people"),
+    import("@/lib/server/people/tokens"),
   ]);
   const { values, positionals } = parseArgs({
     args: rest,

@@ -62,7 +62,7 @@ export async function runEvalSet(args: string[], io: Io, core: Core): Promise<nu
   });
   const { migrate, CLI_ACTOR } = await core();
   await migrate();
-  const snapshots = await import("@/lib/server/export");
+  const snapshots = await import("@/lib/server/export/snapshots");
   const { db } = await import("@/lib/server/db");
   switch (sub) {
     case "freeze": {
@@ -125,7 +125,7 @@ export async function runRelease(args: string[], io: Io, core: Core): Promise<nu
   });
   const { migrate, CLI_ACTOR } = await core();
   await migrate();
-  const snapshots = await import("@/lib/server/export");
+  const snapshots = await import("@/lib/server/export/snapshots");
   switch (sub) {
     case "cut": {
       if (!values.name) throw new CliUsage("release cut needs --name <n>");
@@ -150,7 +150,7 @@ export async function runRelease(args: string[], io: Io, core: Core): Promise<nu
     case "export": {
       const number = positiveNumber("the release number", positionals[0]);
       if (!values.out) throw new CliUsage("release export needs --out <dir>");
-      const { exportRelease } = await import("@/lib/server/export");
+      const { exportRelease } = await import("@/lib/server/export/release");
       const r = await exportRelease({ caller: CLI_ACTOR, number, outDir: path.resolve(values.out) });
       io.out(
         `exported release ${r.release} (${r.name}): ${r.trajectories} trajectories, ${r.steps} steps, ${r.screenshots} screenshots to ${r.outDir}\n`,
@@ -160,7 +160,7 @@ export async function runRelease(args: string[], io: Io, core: Core): Promise<nu
     case "diff": {
       const from = positiveNumber("the first release number", positionals[0]);
       const to = positiveNumber("the second release number", positionals[1]);
-      const { diffReleases } = await import("@/lib/server/export");
+      const { diffReleases } = await import("@/lib/server/export/release-diff");
       const diff = await diffReleases({ caller: CLI_ACTOR, from, to });
       io.out(values.json ? `${JSON.stringify(diff)}\n` : formatDiff(diff));
       return 0;

@@ -21,6 +21,16 @@ describe("permission table", () => {
     expect(can(reviewer, "trajectory.annotate", theirs)).toBe(false);
     expect(can(reviewer, "trajectory.read", theirs)).toBe(true);
   });
+  it("hides a copy nobody has started from reviewers (blind work), not from admins or its annotator", () => {
+    const untouched = { assigneeId: "n", status: "new", copyKind: "overlap" };
+    expect(can(reviewer, "trajectory.read", untouched)).toBe(false);
+    expect(can(reviewer, "trajectory.read", { ...untouched, copyKind: "gold" })).toBe(false);
+    expect(can(admin, "trajectory.read", untouched)).toBe(true);
+    expect(can(ann, "trajectory.read", untouched)).toBe(true);
+    for (const status of ["in_progress", "submitted", "approved", "rejected"])
+      expect(can(reviewer, "trajectory.read", { ...untouched, status }), status).toBe(true);
+    expect(can(reviewer, "trajectory.read", { assigneeId: null, status: "new", copyKind: null })).toBe(true);
+  });
   it("keeps import, export, assignment and people to admins", () => {
     for (const action of ["import.run", "export.run", "trajectory.assign", "people.manage", "audit.read", "tokens.manage-all"] as const) {
       expect([can(admin, action), can(reviewer, action), can(ann, action)]).toEqual([true, false, false]);

@@ -7,8 +7,8 @@ export type Role = z.infer<typeof roleSchema>;
 /** Who is asking: a signed-in person or the owner of an API token. */
 export type Actor = { id: string; email: string; name: string; role: Role; locale?: string };
 
-/** The facts about a trajectory a permission can depend on. */
-export type TrajectoryFacts = { assigneeId: string | null; status: string };
+/** The facts about a trajectory a permission can depend on (`copyKind`: overlap | gold on a person's copy). */
+export type TrajectoryFacts = { assigneeId: string | null; status: string; copyKind?: string | null };
 
 /**
  * Every action the studio authorises. Routes, server actions, pages and the CLI all ask `can`;
@@ -36,12 +36,14 @@ export const ACTIONS = [
 export type Action = (typeof ACTIONS)[number];
 
 const isAssignee = (a: Actor, t?: TrajectoryFacts) => !!t && t.assigneeId === a.id;
+/** A person's copy nobody has started: blind work, which a reviewer sees only once it is in progress or handed in. */
+const isUntouchedCopy = (t?: TrajectoryFacts) => !!t?.copyKind && t.status === "new";
 
 /** The one permission table: who may do what to which object. */
 const RULES: Record<Action, (actor: Actor, t?: TrajectoryFacts) => boolean> = {
-  // Annotators see only their own work; reviewers and admins see everything.
+  // Annotators see only their own work; admins see everything; reviewers everything but a copy nobody has started.
   "trajectory.list": () => true,
-  "trajectory.read": (a, t) => a.role !== "annotator" || isAssignee(a, t),
+  "trajectory.read": (a, t) => a.role === "admin" || (a.role === "reviewer" ? !isUntouchedCopy(t) : isAssignee(a, t)),
   "trajectory.annotate": (a, t) => a.role === "admin" || isAssignee(a, t),
   "trajectory.submit": (a, t) => isAssignee(a, t) || a.role === "admin",
   "trajectory.review": (a) => a.role === "reviewer" || a.role === "admin",

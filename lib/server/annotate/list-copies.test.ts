@@ -20,6 +20,7 @@ import { createUser } from "../people";
 import { blankPng, freshStudio } from "../testing/fixtures";
 import { hasPostgres, startPostgres } from "../testing/postgres";
 import { getStats, listTrajectories } from "./trajectory-list";
+import { getTrajectoryFor } from "./trajectories";
 
 type Seeded = { admin: Actor; ann: Actor; overlapped: string; gold: string; plain: string; copies: string[] };
 
@@ -154,7 +155,10 @@ function suite(open: () => Promise<{ db: Db; dir: string }>) {
     const seen = async () => (await listTrajectories({ actor: rev, copies: "all", page: 1, pageSize: 50 }, db)).rows.map((r) => r.id);
     expect((await seen()).sort()).toEqual([s.overlapped, s.gold, s.plain].sort());
     expect((await listTrajectories({ actor: rev, copyOf: s.overlapped, page: 1, pageSize: 50 }, db)).total).toBe(0);
+    // Nor by its id: opening an untouched copy is refused.
+    await expect(getTrajectoryFor({ actor: rev, id: s.copies[0]! }, db)).rejects.toMatchObject({ code: "forbidden" });
     await db.trajectory.update({ where: { id: s.copies[0]! }, data: { status: "in_progress" } });
+    expect((await getTrajectoryFor({ actor: rev, id: s.copies[0]! }, db)).id).toBe(s.copies[0]);
     expect(await seen()).toContain(s.copies[0]);
     expect(await seen()).not.toContain(s.copies[1]);
     const only = await listTrajectories({ actor: rev, copies: "only", page: 1, pageSize: 50 }, db);

@@ -43,6 +43,8 @@ type TrajectorySqlRow = {
   leaseUntil: Date | string | null;
   version: number;
   lane: string | null;
+  /** overlap | gold on a person's copy (the read permission hides an untouched copy from reviewers) */
+  copyKind: string | null;
   fastLaneAfter: string | null;
 };
 
@@ -55,7 +57,7 @@ async function trajectoryRow(prisma: Db | Tx, id: string): Promise<TrajectorySql
     SELECT t."id", (SELECT p."name" FROM "Project" p WHERE p."id" = t."projectId") AS "projectName", t."app", t."instruction",
            t."source", t."sourceRef", t."status", t."outcome", t."originalOutcome", t."isDiscarded", t."cutAfter", t."assigneeId",
            (SELECT u."email" FROM "user" u WHERE u."id" = t."assigneeId") AS "assigneeEmail", t."leaseUntil", t."version",
-           t."lane", (SELECT p."fastLaneAfter" FROM "Project" p WHERE p."id" = t."projectId") AS "fastLaneAfter"
+           t."lane", (SELECT p."fastLaneAfter" FROM "Project" p WHERE p."id" = t."projectId") AS "fastLaneAfter", t."copyKind"
     FROM "Trajectory" t
     WHERE t."id" = ${id}`,
   );

@@ -1,5 +1,5 @@
 import { LIMITS } from "@/lib/domain/limits";
-import { auth } from "../people";
+import { betterAuth } from "../people";
 import { readBoundedText } from "./body";
 import { errorResponse, json } from "./respond";
 import { refuseNul } from "./nul";
@@ -33,7 +33,7 @@ export async function authHandler(req: Request): Promise<Response> {
   }
   const headers = new Headers(req.headers);
   headers.delete("content-length");
-  return auth().handler(new Request(req.url, { method: req.method, headers, body }));
+  return (await betterAuth()).handler(new Request(req.url, { method: req.method, headers, body }));
 }
 
 /** The body as JSON, or nothing when it is not JSON (better-auth answers that itself). */

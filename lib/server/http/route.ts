@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { mayAttempt, type Action, type Actor } from "@/lib/domain/permissions";
 import { discardBody } from "./body";
 import { appError, isFromStore } from "../errors";
-import { actorLocale, assertSameOrigin, errorResponse, readJson, requestLocale } from "./index";
+import { actorLocale, assertSameOrigin, errorResponse, readJson, requestLocale } from "./respond";
 import { authorize, requireActor } from "../people";
 import { refuseNul } from "./nul";
 import { env } from "../env";

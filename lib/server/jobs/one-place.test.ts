@@ -15,9 +15,9 @@ function sources(): string[] {
     .filter((f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f) && !f.startsWith("generated") && !f.startsWith("testing"));
 }
 const text = (f: string) => readFileSync(path.join(SERVER, f), "utf8");
-// import/index.ts and import/stage.ts keep the lease on an import batch's staged rows (ImportBatch.heartbeatAt, swept by
+// import/import-file.ts and import/stage.ts keep the lease on an import batch's staged rows (ImportBatch.heartbeatAt, swept by
 // sweepAbandonedImports): rows of data that any import writes, job or not (the demo seed's), not a job.
-const IMPORT_LEASE = new Set([path.join("import", "index.ts"), path.join("import", "stage.ts")]);
+const IMPORT_LEASE = new Set([path.join("import", "import-file.ts"), path.join("import", "stage.ts")]);
 const outsideJobs = () => sources().filter((f) => !f.startsWith(`jobs${path.sep}`) && !IMPORT_LEASE.has(f));
 
 describe("the job system exists once", () => {

@@ -9,7 +9,7 @@ import { pipeline } from "node:stream/promises";
 import type * as S3Sdk from "@aws-sdk/client-s3";
 import type { S3StoreConfig } from "../env";
 import { appError } from "../errors";
-import type { ObjectStore } from "./index";
+import type { ObjectStore } from "./store";
 
 type SdkError = Error & { $metadata?: { httpStatusCode?: number }; code?: string; Code?: string };
 const statusOf = (e: unknown) => (e as SdkError).$metadata?.httpStatusCode;

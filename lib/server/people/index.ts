@@ -13,18 +13,25 @@ import {
   type UpdateUserInput,
 } from "@/lib/domain/people";
 import { recordAudit, changedFields } from "./audit";
-import { hashPassword } from "./auth";
 import { db as defaultDb, type Db, type Tx } from "../db";
 import { appError } from "../errors";
 import { auditActor, authorizeCaller, type Caller } from "./session";
+import type { Auth } from "./auth";
 export { auditFacets, readAudit } from "./audit-query";
 export { type AuditActor, auditStatement, changedFields, CLI_ACTOR, recordAudit, SYSTEM_ACTOR } from "./audit";
-export { auth } from "./auth";
 export { optionalActor, pageActor } from "./page-auth";
 export { isSealed, seal, unseal } from "./server-secret";
 export { auditActor, authorize, authorizeCaller, BEARER, type Caller, isPerson, requireActor } from "./session";
 export { getPersonSettings, savePersonSettings } from "./settings";
 export { createToken, listTokens, revokeToken } from "./tokens";
+
+/**
+ * The better-auth instance, loaded on first use: the people face is imported by nearly every use case, and a command
+ * that signs nobody in (an export, `studio stats`) never loads better-auth (scripts/build-cli.test.ts).
+ */
+export async function betterAuth(): Promise<Auth> {
+  return (await import("./auth")).auth();
+}
 
 const personSelect = { id: true, email: true, name: true, role: true, isDisabled: true, locale: true, createdAt: true } as const;
 
@@ -44,7 +51,7 @@ export async function createUser(
   if (await prisma.user.findUnique({ where: { email: data.email } }))
     throw appError("conflict", "error.personExists", { email: data.email });
   const password = data.password ?? generatePassword();
-  const hash = await hashPassword(password);
+  const hash = await (await import("./auth")).hashPassword(password);
   const id = randomUUID();
   const user = await prisma.$transaction(async (tx) => {
     const u = await tx.user.create({
@@ -139,7 +146,7 @@ export async function resetPassword(
   if (next.length < LIMITS.passwordMin || next.length > LIMITS.passwordMax) {
     throw appError("unprocessable", "error.passwordLength", { min: LIMITS.passwordMin, max: LIMITS.passwordMax });
   }
-  const hash = await hashPassword(next);
+  const hash = await (await import("./auth")).hashPassword(next);
   await prisma.$transaction(async (tx) => {
     const updated = await tx.account.updateMany({ where: { userId: user.id, providerId: "credential" }, data: { password: hash } });
     if (updated.count === 0)
