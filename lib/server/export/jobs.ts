@@ -169,7 +169,7 @@ export async function startExportJob(
   if (running) throw appError("conflict", "error.exportRunning", { id: running.id });
   const now = new Date();
   const id = await newExportId(prisma, input.status, now);
-  const outDir = path.join(exportsDir(), id);
+  const outDir = path.join(/*turbopackIgnore: true*/ exportsDir(), id);
   const release = reserve(EXPORT_JOBS, id);
   let launched: Awaited<ReturnType<typeof launch>>;
   try {

@@ -7,7 +7,6 @@ import { EXPORT_JOBS, recoverExportJobs } from "../export";
 import { sweepAbandonedImports, IMPORT_JOBS } from "../import";
 import { recoverAllJobs } from "../jobs";
 import { MODEL_JOBS } from "../model";
-export { DEMO_ACCOUNTS, seedDemo } from "./seed";
 
 /** Every job kind the studio runs, with the Prisma model of its table (the columns every job table shares). */
 export const JOB_KINDS = [
