@@ -4,7 +4,7 @@ import { preload } from "react-dom";
 import { Providers } from "@/components/providers";
 import { TopNav } from "@/components/ui/top-nav";
 import { can, NAV_ITEMS } from "@/lib/domain/permissions";
-import { optionalActor } from "@/lib/server/people";
+import { optionalActor } from "@/lib/server/pages";
 import { isLocale } from "@/lib/i18n";
 import { I18nProvider } from "@/lib/i18n/react";
 import "./globals.css";

@@ -3,7 +3,7 @@ import { LanguageForm } from "@/components/account/language-form";
 import { OwnTokens } from "@/components/account/own-tokens";
 import { PasswordForm } from "@/components/account/password-form";
 import { isLocale, translator } from "@/lib/i18n";
-import { pageActor } from "@/lib/server/people";
+import { pageActor } from "@/lib/server/pages";
 import "../admin/admin.css";
 
 export const metadata: Metadata = { title: "Account" };

@@ -5,7 +5,7 @@ import { EffortPanel } from "@/components/dashboard/effort";
 import { GoldPanel } from "@/components/dashboard/gold";
 import { JudgeAgreement } from "@/components/dashboard/judge-agreement";
 import { isLocale, translator } from "@/lib/i18n";
-import { pageActor } from "@/lib/server/people";
+import { pageActor } from "@/lib/server/pages";
 
 export const metadata: Metadata = { title: "Progress" };
 

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ExportPanel } from "@/components/export/export-panel";
 import { isLocale, translator } from "@/lib/i18n";
-import { pageActor } from "@/lib/server/people";
+import { pageActor } from "@/lib/server/pages";
 import "../admin/admin.css";
 
 export const metadata: Metadata = { title: "Export" };

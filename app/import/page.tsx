@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { ImportForm } from "@/components/import/import-form";
 import { RecentBatches } from "@/components/import/recent-batches";
 import { isLocale, translator } from "@/lib/i18n";
-import { pageActor } from "@/lib/server/people";
+import { pageActor } from "@/lib/server/pages";
 
 export const metadata: Metadata = { title: "Import" };
 

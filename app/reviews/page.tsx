@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { ReviewQueue, type QueueNotice } from "@/components/review/review-queue";
 import { isLocale, translator } from "@/lib/i18n";
-import { pageActor } from "@/lib/server/people";
+import { pageActor } from "@/lib/server/pages";
 
 export const metadata: Metadata = { title: "Review" };
 

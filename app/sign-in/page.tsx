@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/sign-in-form";
-import { optionalActor } from "@/lib/server/people";
+import { optionalActor } from "@/lib/server/pages";
 import { safeNextPath } from "@/lib/domain/safe-path";
 
 export const metadata: Metadata = { title: "Sign in" };

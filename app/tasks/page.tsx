@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { MyTasks } from "@/components/editor/my-tasks";
-import { pageActor } from "@/lib/server/people";
+import { pageActor } from "@/lib/server/pages";
 
 export const metadata: Metadata = { title: "My tasks" };
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { TrajectoryList } from "@/components/trajectory-list/trajectory-list";
 import { parseFilters } from "@/lib/queries/trajectories";
-import { pageActor } from "@/lib/server/people";
+import { pageActor } from "@/lib/server/pages";
 import { can } from "@/lib/domain/permissions";
 
 export const metadata: Metadata = { title: "Trajectories" };

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { AuditBrowser } from "@/components/admin/audit-browser";
 import { isLocale, translator } from "@/lib/i18n";
 import { auditFiltersToSearch, parseAuditFilters } from "@/lib/queries/audit";
-import { pageActor } from "@/lib/server/people";
+import { pageActor } from "@/lib/server/pages";
 import "../admin.css";
 
 export const metadata: Metadata = { title: "Audit trail" };

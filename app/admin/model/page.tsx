@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { ModelJobs } from "@/components/admin/model-jobs";
 import { ModelSettings } from "@/components/admin/model-settings";
 import { isLocale, translator } from "@/lib/i18n";
-import { pageActor } from "@/lib/server/people";
+import { pageActor } from "@/lib/server/pages";
 import "../admin.css";
 
 export const metadata: Metadata = { title: "Model" };

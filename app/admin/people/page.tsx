@@ -3,7 +3,7 @@ import { AllTokens } from "@/components/admin/all-tokens";
 import { CreatePersonForm } from "@/components/admin/create-person-form";
 import { PeopleTable } from "@/components/admin/people-table";
 import { isLocale, translator } from "@/lib/i18n";
-import { pageActor } from "@/lib/server/people";
+import { pageActor } from "@/lib/server/pages";
 import "../admin.css";
 
 export const metadata: Metadata = { title: "People" };

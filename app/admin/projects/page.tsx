@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { ProjectGold } from "@/components/admin/project-gold";
 import { ProjectLanes } from "@/components/admin/project-lanes";
 import { isLocale, translator } from "@/lib/i18n";
-import { pageActor } from "@/lib/server/people";
+import { pageActor } from "@/lib/server/pages";
 import "../admin.css";
 
 export const metadata: Metadata = { title: "Projects" };

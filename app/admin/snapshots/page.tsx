@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { EvalSetsPanel, ReleasesPanel } from "@/components/snapshots/snapshots-panel";
 import { isLocale, translator } from "@/lib/i18n";
-import { pageActor } from "@/lib/server/people";
+import { pageActor } from "@/lib/server/pages";
 import "../admin.css";
 
 export const metadata: Metadata = { title: "Evaluation sets and releases" };

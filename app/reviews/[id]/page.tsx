@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { ReviewView, type AfterDecision } from "@/components/review/review-view";
-import { pageActor } from "@/lib/server/people";
+import { pageActor } from "@/lib/server/pages";
 
 export const metadata: Metadata = { title: "Review" };
 

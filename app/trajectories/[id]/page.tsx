@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { AnnotationEditor } from "@/components/editor/annotation-editor";
 import { ReadOnlyView } from "@/components/editor/read-only/read-only-view";
 import { annotationAccess } from "@/lib/server/annotate";
-import { pageActor } from "@/lib/server/people";
+import { pageActor } from "@/lib/server/pages";
 
 export const metadata: Metadata = { title: "Trajectory" };
 

@@ -19,9 +19,8 @@ import { auditActor, authorizeCaller, type Caller } from "./session";
 import type { Auth } from "./auth";
 export { auditFacets, readAudit } from "./audit-query";
 export { type AuditActor, auditStatement, changedFields, CLI_ACTOR, recordAudit, SYSTEM_ACTOR } from "./audit";
-export { optionalActor, pageActor } from "./page-auth";
 export { isSealed, seal, unseal } from "./server-secret";
-export { auditActor, authorize, authorizeCaller, BEARER, type Caller, isPerson, requireActor } from "./session";
+export { auditActor, authorize, authorizeCaller, BEARER, type Caller, getActor, isPerson, requireActor } from "./session";
 export { getPersonSettings, savePersonSettings } from "./settings";
 export { createToken, listTokens, revokeToken } from "./tokens";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { EvalRunPanel } from "@/components/eval/eval-panels";
 import { isLocale, translator } from "@/lib/i18n";
-import { pageActor } from "@/lib/server/people";
+import { pageActor } from "@/lib/server/pages";
 import "../../admin.css";
 
 export const metadata: Metadata = { title: "Evaluation run" };

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Adjudication } from "@/components/review/adjudication";
-import { pageActor } from "@/lib/server/people";
+import { pageActor } from "@/lib/server/pages";
 
 export const metadata: Metadata = { title: "Adjudicate" };
 

@@ -1,7 +1,7 @@
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { can, type Action, type Actor } from "@/lib/domain/permissions";
-import { getActor } from "./session";
+import { getActor } from "../people";
 
 /** The signed-in person for a page, or a redirect to sign-in (back to `path` afterwards). */
 export async function pageActor(path: string, action?: Action): Promise<Actor> {
