@@ -6,11 +6,15 @@ import { chromiumLaunch, e2eDatabaseUrl, e2ePort, studioWebServer } from "./e2e/
 // served on its own port, with its own data directory and database: SQLite by default; on
 // PostgreSQL (and the S3 store) when scripts/test-all.mjs sets E2E_DATABASE_URL and STUDIO_S3_*.
 const onPostgres = e2eDatabaseUrl.startsWith("postgres");
+/** The specs that start and stop studio servers of their own and never use the shared one's pages. */
+const OWN_SERVERS = /\/(team|workers)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: "e2e",
   fullyParallel: false,
-  workers: 1,
+  // Two workers: the browser specs share one studio and run one at a time (the "studio" project's own
+  // limit); the specs that start studios of their own and speak only HTTP run beside them ("servers").
+  workers: 2,
   // One retry: on two loaded cores a browser test can miss a timing once. A test that passes only on its
   // retry is reported "flaky" and named at the end of `npm test` (scripts/test-all.mjs); one that fails
   // twice fails the run.
@@ -30,8 +34,18 @@ export default defineConfig({
   },
   projects: [
     { name: "setup", testMatch: /auth\.setup\.ts/ },
+    // API-level specs with studios of their own (two instances on PostgreSQL and a bucket; two workers of
+    // Node's cluster on one SQLite file), on their own ports and data: they run beside the browser specs.
+    { name: "servers", testMatch: OWN_SERVERS },
     // Specs run signed in as the demo admin unless they pick another role with test.use({ storageState }).
-    { name: "studio", dependencies: ["setup"], use: { storageState: path.resolve(".tmp/e2e-auth/admin.json") } },
+    // They share one studio (its database, its demo accounts), so they run one at a time.
+    {
+      name: "studio",
+      dependencies: ["setup"],
+      testIgnore: OWN_SERVERS,
+      workers: 1,
+      use: { storageState: path.resolve(".tmp/e2e-auth/admin.json") },
+    },
   ],
   webServer: studioWebServer,
 });

@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // One PostgreSQL server for the run, and its migrated template database (lib/server/testing/postgres.ts).
+    globalSetup: ["lib/server/testing/vitest-postgres.ts"],
   },
 });

@@ -1,6 +1,6 @@
 // Test fixtures built from real sample data: nothing here is mocked, it only lays files on disk.
 import { createReadStream } from "node:fs";
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { copyFile, mkdtemp, writeFile } from "node:fs/promises";
 import { crc32 } from "node:zlib";
 import os from "node:os";
 import path from "node:path";
@@ -10,13 +10,29 @@ import { UI_S1_EVAL_JSONL } from "@/fixtures";
 import { migrate } from "../db/migrate";
 import { createDb, type Db } from "../db";
 
-/** A fresh SQLite database and data dir in a temp folder, migrated; sets the env the server reads. */
+/** This process's migrated SQLite database, migrated once and copied for each fresh studio. */
+let template: Promise<string> | undefined;
+function migratedTemplate(): Promise<string> {
+  template ??= (async () => {
+    const file = path.join(await mkdtemp(path.join(os.tmpdir(), "studio-template-")), "studio.db");
+    await migrate(`file:${file}`);
+    return file;
+  })();
+  return template;
+}
+
+/**
+ * A fresh SQLite database and data dir in a temp folder, migrated (a copy of this process's migrated
+ * template: the same bytes a migration writes, without running the migrations again); sets the env
+ * the server reads.
+ */
 export async function freshStudio(): Promise<{ dir: string; url: string; db: Db }> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "studio-test-"));
-  const url = `file:${path.join(dir, "studio.db")}`;
+  const file = path.join(dir, "studio.db");
+  const url = `file:${file}`;
   process.env.STUDIO_DATA_DIR = dir;
   process.env.DATABASE_URL = url;
-  await migrate(url);
+  await copyFile(await migratedTemplate(), file);
   return { dir, url, db: createDb(url) };
 }
 

@@ -1,7 +1,10 @@
-// A private PostgreSQL server for a test file (Debian's postgresql package), and a fresh migrated
-// database in it per test. Where the binaries are missing, `hasPostgres` is false and the suite skips.
+// PostgreSQL for tests (Debian's postgresql package). Under vitest one server serves the whole run
+// (lib/server/testing/vitest-postgres.ts starts it and migrates a template database once), and each
+// fresh database is a copy of that template (`CREATE DATABASE … TEMPLATE`), not a new migration.
+// Elsewhere (scripts/team-services.ts) `startPostgres` starts a private server of its own.
+// Where the binaries are missing, `hasPostgres` is false and the suite skips.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -22,6 +25,7 @@ const PG_BIN = findPgBin();
 export const hasPostgres = existsSync(path.join(PG_BIN, "initdb"));
 
 export type PostgresServer = {
+  /** A database's URL; "postgres" names this handle's own empty database (on the shared server, one made for it). */
   url: (database: string) => string;
   stop: () => void;
   freshDb: () => Promise<{ url: string; db: Db; dir: string }>;
@@ -46,7 +50,65 @@ function serverPort(): number {
   return from + Math.floor(Math.random() * (to - from + 1));
 }
 
+/** The migrated database every fresh test database is copied from (on the run's shared server). */
+export const TEMPLATE_DB = "studio_template";
+/** Where vitest-postgres.ts tells the test workers its server listens (an environment variable inherited by each worker). */
+export const SHARED_ENV = "STUDIO_TEST_PG_URL";
+
+/**
+ * PostgreSQL for a test file: the run's shared server where vitest started one, else a private one.
+ * On the shared server the handle gets its own empty database for url("postgres"), fresh databases are
+ * copies of the migrated template, and stop() leaves the server to the run's teardown.
+ */
 export function startPostgres(): PostgresServer {
+  const shared = process.env[SHARED_ENV];
+  return shared ? onSharedServer(shared) : startPrivatePostgres();
+}
+
+let created = 0;
+function onSharedServer(base: string): PostgresServer {
+  const { hostname, port } = new URL(base);
+  const name = () => `t${++created}_${process.pid}_${Date.now().toString(36)}`;
+  const own = name();
+  const r = spawnSync(path.join(PG_BIN, "createdb"), ["-h", hostname, "-p", port, "-U", "postgres", own], { encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`createdb failed: ${r.stderr}`);
+  const url = (database: string) => `${base}/${database === "postgres" ? own : database}`;
+  return {
+    url,
+    stop: () => {},
+    async freshDb() {
+      const db = name();
+      const admin = new pg.Client({ connectionString: url("postgres") });
+      await admin.connect();
+      try {
+        // Two files copying the template at once: PostgreSQL refuses while the source has another session, so retry.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await admin.query(`CREATE DATABASE "${db}" TEMPLATE "${TEMPLATE_DB}"`);
+            break;
+          } catch (e) {
+            if (attempt >= 20 || !/being accessed by other users/.test((e as Error).message)) throw e;
+            await new Promise((r) => setTimeout(r, 50 * attempt));
+          }
+        }
+      } finally {
+        await admin.end();
+      }
+      return useDb(url(db));
+    },
+  };
+}
+
+async function useDb(url: string): Promise<{ url: string; db: Db; dir: string }> {
+  const store = mkdtempSync(path.join(os.tmpdir(), "pg-store-"));
+  process.env.STUDIO_DATA_DIR = store;
+  process.env.DATABASE_URL = url;
+  await loadDialect("postgresql");
+  return { url, db: createDb(url), dir: store };
+}
+
+/** A private server in a temp folder (initdb, pg_ctl start); stop() stops it and removes the folder. */
+export function startPrivatePostgres(): PostgresServer {
   const dir = mkdtempSync(path.join(os.tmpdir(), "pg-"));
   const isRoot = process.getuid?.() === 0;
   const asPostgres = (cmd: string, args: string[]) => {
@@ -70,7 +132,8 @@ export function startPostgres(): PostgresServer {
         "-l",
         logFile,
         "-o",
-        `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200`,
+        // A test server's data is thrown away with it: no fsync, no waiting for the WAL on commit.
+        `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c max_connections=200 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`,
         "-w",
         "start",
       ]);
@@ -85,19 +148,18 @@ export function startPostgres(): PostgresServer {
   let n = 0;
   return {
     url,
-    stop: () => asPostgres("pg_ctl", ["-D", path.join(dir, "data"), "-m", "fast", "stop"]),
+    stop: () => {
+      asPostgres("pg_ctl", ["-D", path.join(dir, "data"), "-m", "fast", "stop"]);
+      rmSync(dir, { recursive: true, force: true });
+    },
     async freshDb() {
       const name = `t${++n}_${process.pid}`;
       const admin = new pg.Client({ connectionString: url("postgres") });
       await admin.connect();
       await admin.query(`CREATE DATABASE "${name}"`);
       await admin.end();
-      const store = mkdtempSync(path.join(os.tmpdir(), "pg-store-"));
-      process.env.STUDIO_DATA_DIR = store;
-      process.env.DATABASE_URL = url(name);
       await migrate(url(name));
-      await loadDialect("postgresql");
-      return { url: url(name), db: createDb(url(name)), dir: store };
+      return useDb(url(name));
     },
   };
 }
