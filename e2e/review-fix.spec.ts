@@ -96,6 +96,22 @@ test("a reviewer fixes a step's point on the canvas and sends the decision: the 
   const canvas = new StepCanvasPart(rp, fix.getByRole("region", { name: "Screenshot" }));
   await canvas.waitForScreenshot();
   await expect(fix.getByRole("button", { name: /^Point/ })).toHaveAttribute("aria-pressed", "true");
+  // Opening the fix changes nothing: the verdict is the annotator's, no "fixed by you", nothing to send.
+  await expect(fix.getByRole("radiogroup", { name: "Verdict" }).getByRole("radio", { name: /^Good/ })).toBeChecked();
+  await expect(card.getByText("fixed by you")).toHaveCount(0);
+  await expect(rp.getByRole("button", { name: "Approve", exact: true })).toBeVisible();
+  // The fix takes the card's width: the canvas is most of the card, at a desktop's and a laptop's size.
+  for (const size of [viewport, { width: 1280, height: 720 }]) {
+    await rp.setViewportSize(size);
+    await expect
+      .poll(async () => {
+        const [pane, whole] = await Promise.all([canvas.root.boundingBox(), card.boundingBox()]);
+        return pane && whole ? pane.width / whole.width : 0;
+      })
+      .toBeGreaterThan(0.6);
+  }
+  await rp.setViewportSize(viewport);
+  await canvas.waitForScreenshot();
 
   // A click with the Point tool at (450, 1150) original pixels (inside the target box [400, 1100, 680, 1300],
   // elsewhere than the model's 540, 1200), placed through the engine's own transform.
@@ -111,7 +127,9 @@ test("a reviewer fixes a step's point on the canvas and sends the decision: the 
   const at = (engine.step.toolCall as { coordinate: [number, number] }).coordinate;
   expect(Math.abs(at[0] - 450)).toBeLessThanOrEqual(2);
   expect(Math.abs(at[1] - 1150)).toBeLessThanOrEqual(2);
+  // The edit is what makes the step a fix, "corrected" (it was good).
   await expect(card.getByText("fixed by you")).toBeVisible();
+  await expect(fix.getByRole("radiogroup", { name: "Verdict" }).getByRole("radio", { name: /^Corrected/ })).toBeChecked();
   // Nothing is saved before the decision.
   expect((await get<TrajectoryView>(reviewer.request, `/api/trajectories/${id}`)).steps[0]!.toolCall).toEqual(before.steps[0]!.toolCall);
 
