@@ -88,7 +88,7 @@ test("fast lane: one hand-in, enabled once the outcome and the first error are s
   await expect(strip.getByRole("button", { name: /^Step 1:/ })).toHaveAccessibleName(/Good/);
   await expect(strip.getByRole("button", { name: new RegExp(`^Step ${MARK + 1}:`) })).toHaveAccessibleName(/Harmful/);
   await expect(strip.getByRole("button", { name: new RegExp(`^Step ${MARK + 2}:`) })).toHaveAccessibleName(/after cut/);
-  await expect(page.getByRole("banner").getByText("Submitted", { exact: true })).toBeVisible();
+  await expect(page.getByRole("main").getByText("Submitted", { exact: true })).toBeVisible();
   await expect(lane.getByTestId("fast-lane-first-error")).toHaveText(`step ${MARK + 1}`);
   await expect(lane.getByRole("button", { name: "Mark first error here" })).toBeDisabled();
   await expect(handIn).toBeDisabled();

@@ -87,7 +87,7 @@ export function FastLanePanel({
           {t("lane.before")} {t(after === "queue" ? "lane.after.queue" : "lane.after.cut")}
         </p>
       )}
-      {isMarkedHere && (
+      {isMarkedHere && !isReadOnly && (
         <p className="fast-lane-marked" role="status">
           {t("lane.marked")}
         </p>
