@@ -24,8 +24,9 @@ async function person(browser: Browser, baseURL: string, role: DemoRole) {
   return { context, page: await context.newPage(), request: context.request };
 }
 
-async function seed(baseURL: string, dir: string) {
-  const [project] = await seedDemoProjects(baseURL, dir, Math.max(...LINES) + 1, [{ name: `lane-kind-${RUN}`, fastLaneAfter: "cut" }]);
+/** Each test its own project (the same demo lines in another project are other trajectories). */
+async function seed(baseURL: string, dir: string, name: string) {
+  const [project] = await seedDemoProjects(baseURL, dir, Math.max(...LINES) + 1, [{ name: `lane-${name}-${RUN}`, fastLaneAfter: "cut" }]);
   return LINES.map((i) => project!.trajectories[i]!);
 }
 
@@ -45,7 +46,7 @@ test("fast lane: one hand-in, enabled once the outcome and the first error are s
   baseURL,
 }) => {
   test.setTimeout(180_000);
-  const [id] = await seed(baseURL!, test.info().outputPath("seed"));
+  const [id] = await seed(baseURL!, test.info().outputPath("seed"), "hand-in");
   const annotator = await person(browser, baseURL!, "annotator");
   const page = annotator.page;
   const editor = new EditorPage(page);
@@ -104,7 +105,7 @@ test("a reviewer sees fast-lane work as its own kind (lane, first error, cut; no
   baseURL,
 }) => {
   test.setTimeout(180_000);
-  const [, id] = await seed(baseURL!, test.info().outputPath("seed"));
+  const [, id] = await seed(baseURL!, test.info().outputPath("seed"), "review");
   const annotator = await person(browser, baseURL!, "annotator");
   const view = await handInFast(annotator.request, baseURL!, id!);
   const count = view.steps.length;
