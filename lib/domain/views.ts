@@ -179,6 +179,8 @@ export const taskRowSchema = z.object({
   openComments: z.number().int().default(0),
   /** The lane of the last hand-in; null until handed in. */
   lane: laneSchema.nullable().default(null),
+  /** Work handed in through the fast lane: the step (0-based) it marked as the first error; null for none, or another lane. */
+  firstError: z.number().int().nonnegative().nullable().default(null),
 });
 export const taskListSchema = z.object({ tasks: z.array(taskRowSchema), available: z.number().int() });
 export type TaskList = z.infer<typeof taskListSchema>;
