@@ -67,6 +67,9 @@ test("the export page in Chinese speaks Chinese @storage", async ({ page, reques
       .map((t) => t.replace(/\b\d{8}T\d{6}Z[\w-]*/g, " ").replace(/UI.S1/g, " "))
       .flatMap((t) => (t.match(/[A-Za-z][A-Za-z'-]{2,}/g) ?? []).filter((w) => !KEPT.has(w)).map((w) => `${w} in “${t}”`));
     expect(english).toEqual([]);
+    // The trainer's note about where to run UI-S1 rows is a sentence, not a line of settings in English.
+    await expect(page.getByText(/run from/i)).toHaveCount(0);
+    await expect(page.getByText(/请在 .* 下运行/).first()).toBeVisible();
     const shots = process.env.STUDIO_SHOTS;
     if (shots) {
       mkdirSync(shots, { recursive: true });
