@@ -100,11 +100,21 @@ export const trajectoryRowSchema = z.object({
 });
 export type TrajectoryRow = z.infer<typeof trajectoryRowSchema>;
 
+/** The list's tiles: what the filtered list holds in all its pages (the same rows as `total`). */
+export const listTallySchema = z.object({
+  trajectories: z.number(),
+  steps: z.number(),
+  apps: z.number(),
+  byStatus: z.record(taskStatusSchema, z.number()),
+});
+export type ListTally = z.infer<typeof listTallySchema>;
+
 export const trajectoryPageSchema = z.object({
   total: z.number(),
   page: z.number(),
   pageSize: z.number(),
   rows: z.array(trajectoryRowSchema),
+  tally: listTallySchema,
 });
 export type TrajectoryPage = z.infer<typeof trajectoryPageSchema>;
 
