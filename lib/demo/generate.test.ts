@@ -140,12 +140,10 @@ describe("generateDemoDataset", () => {
     expect([...buttons].sort()).toEqual(["Back", "Enter", "Home", "Menu"]);
     expect([...statuses].sort()).toEqual(["failure", "success"]);
     expect(sizes).toEqual(new Set(["1080x2400", "1080x2340", "720x1280"]));
-    const hitRate = hits / coordinateSteps;
-    console.log(
-      `demo data: ${result.steps} steps, ${coordinateSteps} coordinate steps, ${(hitRate * 100).toFixed(1)}% taps inside their bbox`,
-    );
-    expect(hitRate).toBeGreaterThanOrEqual(0.8);
-    expect(hitRate).toBeLessThan(1); // some deliberate near misses and wrong picks exist
+    console.log(`demo data: ${result.steps} steps, ${coordinateSteps} coordinate steps, ${hits} inside their bbox`);
+    // The demo's own data never contradicts itself: a deliberate mis-click names the element it hit, so a
+    // release of the demo shards without --allow-problems (its mistakes are for people to find, not geometry).
+    expect(hits).toBe(coordinateSteps);
   });
 
   it("is deterministic: same seed and count give identical data.jsonl and images", async () => {
