@@ -210,10 +210,10 @@ export function ReleasesPanel() {
               placeholder="CC-BY-4.0"
               aria-describedby="release-license-hint"
             />
-            <span className="hint" id="release-license-hint">
-              {t("snapshots.releases.licenseHint")}
-            </span>
           </label>
+          <p className="hint" id="release-license-hint">
+            {t("snapshots.releases.licenseHint")}
+          </p>
           <div className="form-row">
             <label className="check">
               <input type="checkbox" name="includeHeldOut" /> {t("snapshots.releases.includeHeldOut")}

@@ -183,7 +183,7 @@ describe("the card's names and the Croissant's types (issue 36)", () => {
     });
     const messages = croissantField(
       "messages",
-      { _type: "List", feature: { role: { _type: "Value", dtype: "string" }, n: { _type: "Value", dtype: "int32" } } },
+      { _type: "List", feature: { role: { _type: "Value", dtype: "string" }, n: { _type: "Value", dtype: "int64" } } },
       "rows/messages",
       source,
     );

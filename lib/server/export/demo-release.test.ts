@@ -137,4 +137,37 @@ describe("a newcomer's first release of the demo", () => {
     expect(io.err()).toContain("pass --license <SPDX id>");
     expect(existsSync(path.join(out, "README.md"))).toBe(false);
   });
+
+  it("the canonical export's steps carry the process label and the trajectory its first_error, as the prm rows do", async () => {
+    // A reviewer judged step 2 of one trajectory harmful: its label is -1 and it is the first error.
+    const target = ids[20]!;
+    await db.step.updateMany({ where: { trajectoryId: target, index: 1 }, data: { verdict: "harmful" } });
+    const r = await cutRelease({ caller: CLI_ACTOR, name: "labelled", license: "CC-BY-4.0" }, db);
+    const work = await mkdtemp(path.join(os.tmpdir(), "demo-labels-"));
+    const exported = path.join(work, "release");
+    await exportRelease({ caller: CLI_ACTOR, number: r.number, outDir: exported }, db);
+    const lines = readFileSync(path.join(exported, "trajectories.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: string; firstError: number | null; steps: { index: number; processLabel: number | null }[] });
+    const harmed = lines.find((l) => l.id === target)!;
+    expect(harmed.firstError).toBe(2);
+    expect(harmed.steps.map((s) => s.processLabel)).toEqual(harmed.steps.map((s) => (s.index === 1 ? -1 : 1)));
+    expect(lines.filter((l) => l.id !== target).every((l) => l.firstError === null)).toBe(true);
+
+    const io = captureIo();
+    const prm = path.join(work, "prm");
+    expect(await runBridge(["prm", exported, "--out", prm, "--allow-problems"], io), io.err()).toBe(0);
+    const rows = readFileSync(path.join(prm, "mobile_use_prm.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { trajectory_id: string; step: number; process_label: number; first_error: number | null });
+    const byId = new Map(lines.map((l) => [l.id, l]));
+    expect(rows.length).toBeGreaterThan(100);
+    for (const row of rows) {
+      const line = byId.get(row.trajectory_id)!;
+      expect(row.process_label).toBe(line.steps[row.step]!.processLabel);
+      expect(row.first_error).toBe(line.firstError);
+    }
+  });
 });

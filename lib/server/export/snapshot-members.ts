@@ -2,6 +2,7 @@
 // as it is now, with its sha256 and annotation version, and the content hash over them.
 import { createHash } from "node:crypto";
 import { exportedStatuses } from "@/lib/domain/exports";
+import { withProcessLabels } from "@/lib/domain/process-label";
 import type { Db } from "../db";
 import { canonicalHead, canonicalStep, trajectoryPages } from "./dataset";
 import { openStepReader } from "./read";
@@ -40,7 +41,7 @@ export async function membersOf(
         }
         const record = canonicalHead(t, judged.get(t.id), undefined, heldOut?.get(t.id));
         for (const s of steps.get(t.id) ?? []) record.steps.push(canonicalStep(s));
-        const canonicalJson = JSON.stringify(record);
+        const canonicalJson = JSON.stringify(withProcessLabels(record));
         out.push({ trajectoryId: t.id, version: t.version, canonicalJson, sha256: sha256(canonicalJson), steps: record.steps.length });
       }
     }
