@@ -94,7 +94,7 @@ test("a release names what it left out and why, in English and Chinese @storage"
   const zhWhy = page
     .getByRole("listitem", { name: `发布版本 ${number}`, exact: true })
     .getByRole("group", { name: "本次创建未收入的内容及原因" });
-  await expect(zhWhy).toContainText(`1 条留作评测集（${SET} v1）`);
+  await expect(zhWhy).toContainText(`1 条留作评测集（${SET} v1）`, { timeout: 30_000 });
   if (SHOTS) {
     await zhWhy.scrollIntoViewIfNeeded();
     await page.setViewportSize({ width: 1280, height: 720 });
