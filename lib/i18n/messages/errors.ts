@@ -60,6 +60,8 @@ const en = {
     "The server's disk is full, so the upload could not be received: writing {name} failed. Nothing of it was kept. Ask the administrator to free space or add disk, then try again.",
   "error.stepNotInTrajectory": "Step {step} is not a step of trajectory {id}.",
   "error.snapshotEmpty": "Nothing to take into “{name}”: no trajectory matches the filter.",
+  "error.releaseEmpty":
+    "Nothing to take into release “{name}”: of {before} trajectories in scope, {status} have another status, {app} another app, {lane} another lane, {heldOut} are held out for evaluation sets ({sets}) and {nearDuplicate} are near-duplicates dropped.",
   "error.snapshotWrongStatus": "Trajectory {id} is “{status}”; this takes only “{wanted}” work.",
   "error.snapshotMissing": "Evaluation set or release {id} does not exist.",
   "error.evalSetMissing": "Evaluation set “{name}” does not exist.",
@@ -238,6 +240,8 @@ const zh: Catalogue<typeof en> = {
   "error.diskFullUpload": "服务器磁盘已满，上传未能接收：写入 {name} 时失败。上传内容均未保留。请联系管理员释放空间或扩容后重试。",
   "error.stepNotInTrajectory": "步骤 {step} 不属于轨迹 {id}。",
   "error.snapshotEmpty": "“{name}”没有可收入的内容：没有轨迹符合筛选条件。",
+  "error.releaseEmpty":
+    "发布版本“{name}”没有可收入的内容：范围内共 {before} 条轨迹，其中 {status} 条状态不符，{app} 条属于其他应用，{lane} 条经由其他通道提交，{heldOut} 条留作评测集（{sets}），{nearDuplicate} 条近似重复已去除。",
   "error.snapshotWrongStatus": "轨迹 {id} 的状态为“{status}”；此处只收“{wanted}”的工作。",
   "error.snapshotMissing": "评测集或发布版本 {id} 不存在。",
   "error.evalSetMissing": "评测集“{name}”不存在。",
