@@ -212,8 +212,9 @@ export function AgreedLine({
   return (
     <details className="adjudication-agreed">
       <summary>
-        {isWholeStep ? t("review.adjudicate.stepAgrees", { n: stepIndex + 1 }) : t("review.adjudicate.agree", { n: fields.length })}
-        {isWholeStep && <span className="sub"> · {t("review.adjudicate.agree", { n: fields.length })}</span>}
+        {isWholeStep
+          ? t("review.adjudicate.stepAgrees", { n: stepIndex + 1, count: fields.length })
+          : t("review.adjudicate.agree", { n: fields.length })}
       </summary>
       <dl>
         {fields.map((f) => (

@@ -63,7 +63,7 @@ function AdjudicationForm({ view: data }: { view: AdjudicationView }) {
       ),
     onSuccess: () => void client.invalidateQueries({ queryKey: adjudicationQuery(data.trajectory.id).queryKey }),
   });
-  const canSave = copies.length >= 2 && left === 0 && !approve.isPending;
+  const canSave = copies.length >= 2 && left === 0 && !approve.isPending && !approve.isSuccess;
 
   const goTo = (i: number) => {
     const n = Math.min(Math.max(i, 0), disagreements.length - 1);
