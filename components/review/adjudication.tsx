@@ -4,19 +4,24 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useLayoutEffect, useMemo, useState } from "react";
 import { HelpOverlay } from "@/components/editor/help-overlay";
 import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
-import { StepCanvas } from "@/components/step-canvas/step-canvas";
+import { StepCanvas, type ZoomHints } from "@/components/step-canvas/step-canvas";
 import { ErrorBox, Loading } from "@/components/ui/states";
 import { adjudicationShortcuts, type AdjudicationContextState } from "@/lib/canvas/review-shortcuts";
-import { createView } from "@/lib/canvas/view";
+import { createView, type View } from "@/lib/canvas/view";
 import { viewShortcuts, zoomHints } from "@/lib/canvas/view-shortcuts";
 import {
   adjudicationBody,
   disagreementsOf,
   handedInCopies,
   unchosen,
+  type AdjudicatedField,
   type AdjudicationChoice,
   type AdjudicationView,
+  type Alternative,
+  type Disagreement,
 } from "@/lib/domain/adjudication";
+import type { Box } from "@/lib/domain/geometry";
+import type { StepView } from "@/lib/domain/views";
 import { useT } from "@/lib/i18n/react";
 import { adjudicate, adjudicationQuery } from "@/lib/queries/adjudication";
 import { AgreedLine, CopiesLegend, DisagreementBlock, copyMarksOf, stepOf } from "./adjudication-parts";
@@ -122,6 +127,81 @@ function AdjudicationForm({ view: data }: { view: AdjudicationView }) {
   if (copies.length < 2) return <p className="sub">{t("review.adjudicate.tooFew", { n: copies.length })}</p>;
   const shown = steps[shownStep] ?? steps[0]!;
   const stepsWithDisagreements = new Set(disagreements.map((d) => d.stepIndex).filter((i) => i !== null)).size;
+  return (
+    <div className="adjudication" data-testid="adjudication">
+      <div className="page-head">
+        <h1>{t("review.adjudicate.title")}</h1>
+        <span className="sub" data-i18n="data">
+          {data.trajectory.instruction}
+        </span>
+      </div>
+      <div className="adjudication-layout">
+        <div className="adjudication-list">
+          <SaveBar
+            summary={
+              disagreements.length === 0
+                ? t("review.adjudicate.noDisagreements")
+                : t("review.adjudicate.summary", { n: disagreements.length, steps: stepsWithDisagreements })
+            }
+            left={left}
+            canSave={canSave}
+            approve={approve}
+          />
+          <StepList
+            steps={steps}
+            copies={copies}
+            disagreements={disagreements}
+            agreed={agreed}
+            choices={choices}
+            edits={edits}
+            current={current}
+            shownStep={shownStep}
+            onChoose={choose}
+            onEdit={(key, text) => setEdits((all) => ({ ...all, [key]: text }))}
+            onCurrent={(n) => {
+              setCurrent(n);
+              const i = disagreements[n]?.stepIndex;
+              if (i !== undefined && i !== null) setShownStep(i);
+            }}
+            onShowStep={setShownStep}
+          />
+        </div>
+        <CopiesCanvas view={canvasView} step={shown} copies={copies} hints={zoomHints(shortcuts)} />
+      </div>
+      {isHelpOpen && <HelpOverlay shortcuts={shortcuts} onClose={() => setHelpOpen(false)} />}
+    </div>
+  );
+}
+
+/** Every step: its disagreements (each with a choice per copy) and one collapsed line for the fields that agree; then the outcome. */
+function StepList({
+  steps,
+  copies,
+  disagreements,
+  agreed,
+  choices,
+  edits,
+  current,
+  shownStep,
+  onChoose,
+  onEdit,
+  onCurrent,
+  onShowStep,
+}: {
+  steps: AdjudicationView["trajectory"]["steps"];
+  copies: Alternative[];
+  disagreements: Disagreement[];
+  agreed: AdjudicatedField[][];
+  choices: Record<string, AdjudicationChoice | undefined>;
+  edits: Record<string, string | undefined>;
+  current: number;
+  shownStep: number;
+  onChoose: (n: number, c: AdjudicationChoice) => void;
+  onEdit: (key: string, text: string) => void;
+  onCurrent: (n: number) => void;
+  onShowStep: (i: number) => void;
+}) {
+  const t = useT();
   const outcome = disagreements.findIndex((d) => d.field === "outcome");
   const block = (n: number) => {
     const d = disagreements[n]!;
@@ -133,101 +213,110 @@ function AdjudicationForm({ view: data }: { view: AdjudicationView }) {
         choice={choices[d.key]}
         edit={edits[d.key]}
         isCurrent={n === current}
-        onChoose={(c) => choose(n, c)}
-        onEdit={(text) => setEdits((all) => ({ ...all, [d.key]: text }))}
-        onFocus={() => {
-          setCurrent(n);
-          if (d.stepIndex !== null) setShownStep(d.stepIndex);
-        }}
+        onChoose={(c) => onChoose(n, c)}
+        onEdit={(text) => onEdit(d.key, text)}
+        onFocus={() => onCurrent(n)}
       />
     );
   };
-
   return (
-    <div className="adjudication" data-testid="adjudication">
-      <div className="page-head">
-        <h1>{t("review.adjudicate.title")}</h1>
-        <span className="sub" data-i18n="data">
-          {data.trajectory.instruction}
-        </span>
-      </div>
-      <div className="adjudication-layout">
-        <div className="adjudication-list">
-          <section className="panel panel-pad adjudication-bar" aria-label={t("review.adjudicate.approve")}>
-            <p className="adjudication-summary">
-              {disagreements.length === 0
-                ? t("review.adjudicate.noDisagreements")
-                : t("review.adjudicate.summary", { n: disagreements.length, steps: stepsWithDisagreements })}
-            </p>
-            <p className="sub adjudication-hint">{t("review.adjudicate.hint")}</p>
-            <div className="button-row">
-              <span role="status" className={left > 0 ? "adjudication-left" : "adjudication-left is-done"}>
-                {approve.isSuccess
-                  ? t("review.adjudicate.done")
-                  : left > 0
-                    ? t("review.adjudicate.left", { n: left })
-                    : t("review.adjudicate.allChosen")}
-              </span>
-              <button type="button" className="btn btn-primary" onClick={() => approve.mutate()} disabled={!canSave}>
-                {t("review.adjudicate.approve")}
-              </button>
-            </div>
-            {approve.isError ? <ErrorBox error={approve.error} /> : null}
-          </section>
-          {steps.map((step, i) => {
-            const mine = disagreements.flatMap((d, n) => (d.stepIndex === i ? [n] : []));
-            const first = stepOf(copies[0]!, i);
-            if (mine.length === 0)
-              return (
-                <section
-                  key={step.id}
-                  className={`panel adjudication-step is-agreed${i === shownStep ? " is-shown" : ""}`}
-                  aria-label={t("review.adjudicate.step", { n: i + 1 })}
-                  data-step={i + 1}
-                  onClick={() => setShownStep(i)}
-                >
-                  <AgreedLine fields={agreed[i] ?? []} step={first} stepIndex={i} isWholeStep />
-                </section>
-              );
-            return (
-              <section
-                key={step.id}
-                className={`panel adjudication-step${i === shownStep ? " is-shown" : ""}`}
-                aria-label={t("review.adjudicate.step", { n: i + 1 })}
-                data-step={i + 1}
-              >
-                <h2>{t("review.adjudicate.step", { n: i + 1 })}</h2>
-                {mine.map(block)}
-                <AgreedLine fields={agreed[i] ?? []} step={first} stepIndex={i} isWholeStep={false} />
-              </section>
-            );
-          })}
-          {outcome >= 0 && (
-            <section className="panel adjudication-step" aria-label={t("review.adjudicate.outcome")}>
-              <h2>{t("review.adjudicate.outcome")}</h2>
-              {block(outcome)}
+    <>
+      {steps.map((step, i) => {
+        const mine = disagreements.flatMap((d, n) => (d.stepIndex === i ? [n] : []));
+        const first = stepOf(copies[0]!, i);
+        const shown = i === shownStep ? " is-shown" : "";
+        if (mine.length === 0)
+          return (
+            <section
+              key={step.id}
+              className={`panel adjudication-step is-agreed${shown}`}
+              aria-label={t("review.adjudicate.step", { n: i + 1 })}
+              data-step={i + 1}
+              onClick={() => onShowStep(i)}
+            >
+              <AgreedLine fields={agreed[i] ?? []} step={first} stepIndex={i} isWholeStep />
             </section>
-          )}
-        </div>
-        <div className="adjudication-canvas" aria-label={t("review.adjudicate.canvasOf", { n: shown.index + 1 })} role="region">
-          <h2 className="adjudication-canvas-title">{t("review.adjudicate.canvasOf", { n: shown.index + 1 })}</h2>
-          <StepCanvas
-            view={canvasView}
-            stepKey={shown.id}
-            screenshot={shown.screenshot}
-            model={shown.original.toolCall}
-            corrected={shown.original.toolCall}
-            importedBoxes={[]}
-            correctedBox={null}
-            copyMarks={copyMarksOf(copies, shown.index)}
-            legend={<CopiesLegend copies={copies} stepIndex={shown.index} view={canvasView} />}
-            hints={zoomHints(shortcuts)}
-            layout="below"
-            isWheelZoomWithModifier
-          />
-        </div>
+          );
+        return (
+          <section
+            key={step.id}
+            className={`panel adjudication-step${shown}`}
+            aria-label={t("review.adjudicate.step", { n: i + 1 })}
+            data-step={i + 1}
+          >
+            <h2>{t("review.adjudicate.step", { n: i + 1 })}</h2>
+            {mine.map(block)}
+            <AgreedLine fields={agreed[i] ?? []} step={first} stepIndex={i} isWholeStep={false} />
+          </section>
+        );
+      })}
+      {outcome >= 0 && (
+        <section className="panel adjudication-step" aria-label={t("review.adjudicate.outcome")}>
+          <h2>{t("review.adjudicate.outcome")}</h2>
+          {block(outcome)}
+        </section>
+      )}
+    </>
+  );
+}
+
+/** The sticky bar: what there is to choose, how many are left, and Approve (disabled until every disagreement has a choice). */
+function SaveBar({
+  summary,
+  left,
+  canSave,
+  approve,
+}: {
+  summary: string;
+  left: number;
+  canSave: boolean;
+  approve: { mutate: () => void; isSuccess: boolean; isError: boolean; error: Error | null };
+}) {
+  const t = useT();
+  return (
+    <section className="panel panel-pad adjudication-bar" aria-label={t("review.adjudicate.approve")}>
+      <p className="adjudication-summary">{summary}</p>
+      <p className="sub adjudication-hint">{t("review.adjudicate.hint")}</p>
+      <div className="button-row">
+        <span role="status" className={left > 0 ? "adjudication-left" : "adjudication-left is-done"}>
+          {approve.isSuccess
+            ? t("review.adjudicate.done")
+            : left > 0
+              ? t("review.adjudicate.left", { n: left })
+              : t("review.adjudicate.allChosen")}
+        </span>
+        <button type="button" className="btn btn-primary" onClick={() => approve.mutate()} disabled={!canSave}>
+          {t("review.adjudicate.approve")}
+        </button>
       </div>
-      {isHelpOpen && <HelpOverlay shortcuts={shortcuts} onClose={() => setHelpOpen(false)} />}
+      {approve.isError && approve.error ? <ErrorBox error={approve.error} /> : null}
+    </section>
+  );
+}
+
+/** The step canvas with every copy's action on `step` in its colour, and a legend naming the copies. */
+function CopiesCanvas({ view, step, copies, hints }: { view: View; step: StepView; copies: Alternative[]; hints: ZoomHints }) {
+  const t = useT();
+  const title = t("review.adjudicate.canvasOf", { n: step.index + 1 });
+  return (
+    <div className="adjudication-canvas" aria-label={title} role="region">
+      <h2 className="adjudication-canvas-title">{title}</h2>
+      <StepCanvas
+        view={view}
+        stepKey={step.id}
+        screenshot={step.screenshot}
+        model={step.original.toolCall}
+        corrected={step.original.toolCall}
+        importedBoxes={NO_BOXES}
+        correctedBox={null}
+        copyMarks={copyMarksOf(copies, step.index)}
+        legend={<CopiesLegend copies={copies} stepIndex={step.index} view={view} />}
+        hints={hints}
+        layout="below"
+        isWheelZoomWithModifier
+      />
     </div>
   );
 }
+
+const NO_BOXES: Box[] = [];
