@@ -168,13 +168,13 @@ test("adjudication offers only the disagreements, nothing pre-chosen, on the ste
     expect((await page.request.patch("/api/me", { data: { locale }, headers })).status()).toBe(200);
   await setLocale("zh");
   await page.reload();
-  await expect(form.getByRole("status").filter({ hasText: "待选择" })).toHaveText("还有 4 处不一致待选择");
+  await expect(form.getByRole("status").filter({ hasText: "待选择" })).toHaveText("还有 4 处不一致待选择", { timeout: 30_000 });
   await shoot(page, "adjudicate-zh-1280x720");
   await page.setViewportSize({ width: 1440, height: 900 });
   await shoot(page, "adjudicate-zh-1440x900");
   await setLocale("en");
   await page.reload();
-  await expect(status).toHaveText("4 disagreements left to choose");
+  await expect(status).toHaveText("4 disagreements left to choose", { timeout: 30_000 });
 
   // By keyboard: a copy's number chooses it and moves on; K and J move between disagreements.
   await page.keyboard.press("2");

@@ -74,7 +74,7 @@ test("a reviewer adjudicates an overlapped trajectory field by field; the export
   // The review queue offers the trajectory to adjudicate once both copies are in, never a copy on its own.
   await page.goto("/reviews");
   const row = page.getByRole("row").filter({ hasText: t.instruction });
-  await expect(row).toHaveCount(1);
+  await expect(row).toHaveCount(1, { timeout: 30_000 });
   await row.getByRole("link", { name: "Adjudicate 2 copies" }).click();
   await expect(page).toHaveURL(new RegExp(`/reviews/${t.id}/adjudicate$`));
   const form = page.getByTestId("adjudication");
