@@ -142,8 +142,11 @@ export function DisagreementBlock({
       <div className="adjudication-disagreement-head">
         <span className="chip chip-changed">≠ {fieldName}</span>
         <span className="sub">
-          {t("review.adjudicate.differ")}
-          {d.aspects.length > 0 && `: ${d.aspects.map((a) => t(`review.adjudicate.aspect.${a}`)).join(", ")}`}
+          {d.aspects.length > 0
+            ? t("review.adjudicate.differIn", {
+                what: d.aspects.map((a) => t(`review.adjudicate.aspect.${a}`)).join(t("review.adjudicate.aspectSeparator")),
+              })
+            : t("review.adjudicate.differ")}
           {isText && ` · ${t("review.adjudicate.vsCopy1")}`}
         </span>
         <span className={`chip${choice === undefined ? " chip-todo" : " chip-done"}`}>
