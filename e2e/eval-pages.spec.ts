@@ -210,8 +210,16 @@ test("the evaluation pages in words: navigation, endpoint test, run progress, a 
       "other argument differs (0)",
       "unparseable (0)",
     ]);
-    await expect(gallery.getByRole("combobox", { name: /^App/ }).getByRole("option")).toHaveText(["any (16)", `${MAIL} (8)`, `${DOUYIN} (8)`]);
-    await expect(gallery.getByRole("combobox", { name: /^Action type/ }).getByRole("option")).toHaveText(["any (16)", "Click (16)", "Terminate (0)"]);
+    await expect(gallery.getByRole("combobox", { name: /^App/ }).getByRole("option")).toHaveText([
+      "any (16)",
+      `${MAIL} (8)`,
+      `${DOUYIN} (8)`,
+    ]);
+    await expect(gallery.getByRole("combobox", { name: /^Action type/ }).getByRole("option")).toHaveText([
+      "any (16)",
+      "Click (16)",
+      "Terminate (0)",
+    ]);
     // A click outside the box: the model's point and the ground truth drawn on the read-only step canvas.
     const first = new StepCanvasPart(page, cards.filter({ hasText: "point outside the box" }).first().locator(".step-canvas"));
     await first.waitForScreenshot();
@@ -234,7 +242,11 @@ test("the evaluation pages in words: navigation, endpoint test, run progress, a 
     // A filter starts again at its first page, and the other filters count what it leaves.
     await kind.selectOption("outside-box");
     await expect(pager).toContainText("1–8 of 8 · page 1 of 1");
-    await expect(gallery.getByRole("combobox", { name: /^App/ }).getByRole("option")).toHaveText(["any (8)", `${MAIL} (0)`, `${DOUYIN} (8)`]);
+    await expect(gallery.getByRole("combobox", { name: /^App/ }).getByRole("option")).toHaveText([
+      "any (8)",
+      `${MAIL} (0)`,
+      `${DOUYIN} (8)`,
+    ]);
 
     // ── The new checkpoint, then the comparison picked newer first: it still reads older → newer. ──
     const newRun = (
@@ -270,7 +282,9 @@ test("the evaluation pages in words: navigation, endpoint test, run progress, a 
     await expect(broke.getByRole("link").first()).toHaveText(`${MAIL} · Terminate · step 2`);
     // Each opens that step (the second) of one of Mail's trajectories.
     const mailSteps = ids.filter((_, k) => (k + 1) % 2 === 0).map((id) => `/trajectories/${encodeURIComponent(id)}?step=2`);
-    expect((await broke.getByRole("link").evaluateAll((links) => links.map((a) => a.getAttribute("href")))).sort()).toEqual(mailSteps.sort());
+    expect((await broke.getByRole("link").evaluateAll((links) => links.map((a) => a.getAttribute("href")))).sort()).toEqual(
+      mailSteps.sort(),
+    );
     await expect(page.getByRole("region", { name: "Wrong before, right now (16)" }).getByRole("link")).toHaveCount(16);
     expect(keyShapedWords(await readText(page))).toEqual([]);
     await shoot(page, "compare", "en");

@@ -44,6 +44,7 @@ function FailureCard({ f }: { f: EvalFailure }) {
           correctedBox={f.groundTruth.box}
           isWheelZoomWithModifier
           layout="below"
+          isSideCollapsed
         />
       </div>
       <details>
