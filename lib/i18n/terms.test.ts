@@ -40,6 +40,10 @@ const NOT_THE_CONCEPT = new Set([
   "import.format.mobile-r1", // `thought`: a field of the Mobile-R1 file
   "import.format.studio", // trajectory-studio/v1: the format's name
   "snapshots.releases.export", // `release export`: a command line quoted as typed
+  // "the cut" of a release: creating it (创建), not the cut point of a trajectory
+  "snapshots.releases.cutDone",
+  "snapshots.leftOut.title",
+  "snapshots.leftOut.beforeAfter",
 ]);
 
 const withoutPlaceholders = (s: string) => s.replace(/\{[^{}]*\}/g, " ").replace(/`[^`]*`/g, " ");

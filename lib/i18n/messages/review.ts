@@ -297,7 +297,7 @@ const zh: Catalogue<typeof en> = {
   "shortcut.adjudicate.copy1": "当前不一致之处采用副本 1",
   "shortcut.adjudicate.copy2": "当前不一致之处采用副本 2",
   "shortcut.adjudicate.copy3": "当前不一致之处采用副本 3",
-  "shortcut.adjudicate.edit": "为当前不一致之处自己编写文本（思考、明确动作）",
+  "shortcut.adjudicate.edit": "为当前不一致之处自己编写文本（思考、清晰动作）",
   "shortcut.adjudicate.save": "通过所选的值",
 };
 
