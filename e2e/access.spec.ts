@@ -15,7 +15,20 @@ async function signInThroughForm(page: Page, email: string, password: string) {
 }
 
 const EXPECTED_NAV: Record<DemoRole, string[]> = {
-  admin: ["My tasks", "Trajectories", "Review", "Progress", "Import", "Export", "People", "Audit", "Model", "Projects"],
+  admin: [
+    "My tasks",
+    "Trajectories",
+    "Review",
+    "Progress",
+    "Import",
+    "Export",
+    "Releases",
+    "Evaluation",
+    "People",
+    "Audit",
+    "Model",
+    "Projects",
+  ],
   reviewer: ["Trajectories", "Review", "Progress"],
   annotator: ["My tasks", "Trajectories"],
 };

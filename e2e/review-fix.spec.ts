@@ -96,6 +96,23 @@ test("a reviewer fixes a step's point on the canvas and sends the decision: the 
   const canvas = new StepCanvasPart(rp, fix.getByRole("region", { name: "Screenshot" }));
   await canvas.waitForScreenshot();
   await expect(fix.getByRole("button", { name: /^Point/ })).toHaveAttribute("aria-pressed", "true");
+  // Opening the fix changes nothing: the verdict is the annotator's, no "fixed by you", nothing to send.
+  await expect(fix.getByRole("radiogroup", { name: "Verdict" }).getByRole("radio", { name: /^Good/ })).toBeChecked();
+  await expect(card.getByText("fixed by you")).toHaveCount(0);
+  await expect(rp.getByRole("button", { name: "Approve", exact: true })).toBeVisible();
+  // The fix takes the card's width: the canvas (with its tools) is most of the card and the drawing stage alone
+  // about half of it, at a desktop's and a laptop's size (it was a quarter, beside an empty column).
+  const share = async (part: typeof card) => {
+    const [box, whole] = await Promise.all([part.boundingBox(), card.boundingBox()]);
+    return box && whole ? box.width / whole.width : 0;
+  };
+  for (const size of [viewport, { width: 1280, height: 720 }]) {
+    await rp.setViewportSize(size);
+    await expect.poll(() => share(canvas.root)).toBeGreaterThan(0.6);
+    await expect.poll(() => share(canvas.stage)).toBeGreaterThan(0.45);
+  }
+  await rp.setViewportSize(viewport);
+  await canvas.waitForScreenshot();
 
   // A click with the Point tool at (450, 1150) original pixels (inside the target box [400, 1100, 680, 1300],
   // elsewhere than the model's 540, 1200), placed through the engine's own transform.
@@ -111,7 +128,9 @@ test("a reviewer fixes a step's point on the canvas and sends the decision: the 
   const at = (engine.step.toolCall as { coordinate: [number, number] }).coordinate;
   expect(Math.abs(at[0] - 450)).toBeLessThanOrEqual(2);
   expect(Math.abs(at[1] - 1150)).toBeLessThanOrEqual(2);
+  // The edit is what makes the step a fix, "corrected" (it was good).
   await expect(card.getByText("fixed by you")).toBeVisible();
+  await expect(fix.getByRole("radiogroup", { name: "Verdict" }).getByRole("radio", { name: /^Corrected/ })).toBeChecked();
   // Nothing is saved before the decision.
   expect((await get<TrajectoryView>(reviewer.request, `/api/trajectories/${id}`)).steps[0]!.toolCall).toEqual(before.steps[0]!.toolCall);
 

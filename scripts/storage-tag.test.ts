@@ -39,7 +39,7 @@ type Listed = { file: string; title: string; tags: string[] };
 function listBrowserTests(): Listed[] {
   const r = spawnSync(
     process.execPath,
-    [path.join(ROOT, "node_modules/@playwright/test/cli.js"), "test", "--list", "--reporter=json", "--project=studio"],
+    [path.join(ROOT, "node_modules/@playwright/test/cli.js"), "test", "--list", "--reporter=json", "--project=studio", "--project=servers"],
     { cwd: ROOT, encoding: "utf8", maxBuffer: 64 << 20, env: { ...process.env, E2E_DATABASE_URL: "", E2E_REPORT: "" } },
   );
   expect(r.status, r.stderr).toBe(0);

@@ -5,9 +5,13 @@ import { EffortPanel } from "@/components/dashboard/effort";
 import { GoldPanel } from "@/components/dashboard/gold";
 import { JudgeAgreement } from "@/components/dashboard/judge-agreement";
 import { isLocale, translator } from "@/lib/i18n";
-import { pageActor } from "@/lib/server/pages";
+import { optionalActor, pageActor } from "@/lib/server/pages";
 
-export const metadata: Metadata = { title: "Progress" };
+/** The tab's title in the person's language (issue 36: the Chinese page's title was English). */
+export async function generateMetadata(): Promise<Metadata> {
+  const actor = await optionalActor();
+  return { title: translator(isLocale(actor?.locale) ? actor.locale : "en")("dashboard.title") };
+}
 
 export default async function DashboardPage() {
   const actor = await pageActor("/dashboard", "trajectory.review");

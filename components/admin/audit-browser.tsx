@@ -7,6 +7,7 @@ import { DayInput } from "@/components/ui/day-input";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
 import { useFormat, useT } from "@/lib/i18n/react";
 import { isMessageKey, type MessageKey } from "@/lib/i18n";
+import { auditActionName } from "@/lib/i18n/audit-words";
 import { AUDIT_PAGE_SIZE, type AuditFilters, type AuditSubject } from "@/lib/domain/audit-log";
 import { auditFacetsQuery, auditFiltersToSearch, auditListQuery } from "@/lib/queries/audit";
 import { AuditDiff } from "./audit-diff";
@@ -43,6 +44,7 @@ export function AuditBrowser({ filters }: { filters: AuditFilters }) {
           any={t("audit.anyAction")}
           value={draft.action}
           values={options(facets.data?.actions, draft.action)}
+          labelOf={(a) => auditActionName(a, t)}
           onChange={set("action")}
         />
         <FacetSelect
@@ -115,9 +117,7 @@ export function AuditBrowser({ filters }: { filters: AuditFilters }) {
                   <td className="nowrap" data-i18n="data" title={r.actorName ? r.actorLabel : undefined}>
                     {r.actorName ? `${r.actorName} · ${r.actorLabel}` : r.actorLabel}
                   </td>
-                  <td className="nowrap">
-                    <code data-i18n="data">{r.action}</code>
-                  </td>
+                  <td className="nowrap">{auditActionName(r.action, t)}</td>
                   <td className="audit-entity">
                     <span className="muted">{typeLabel(r.entityType)}</span>
                     {r.entityId && (
@@ -130,7 +130,7 @@ export function AuditBrowser({ filters }: { filters: AuditFilters }) {
                           title={t("audit.idTitle", { type: typeLabel(r.entityType), id: r.entityId })}
                           onClick={() => go({ entityType: r.entityType, entityId: r.entityId ?? undefined, page: 1 })}
                         >
-                          <AuditSubjectText subject={r.subject} entityId={r.entityId} />
+                          <AuditSubjectText subject={r.subject} />
                         </button>
                       </>
                     )}
@@ -191,10 +191,11 @@ function FacetSelect(props: {
   );
 }
 
-/** What a row touches in words: a step's number and its task, a task's instruction, a person's name and email; else its id, shortened. */
-function AuditSubjectText({ subject, entityId }: { subject: AuditSubject | null; entityId: string }) {
+/** What a row touches in words: a step's number and its task, a task's instruction, a person's name and email; else a link to its history. */
+function AuditSubjectText({ subject }: { subject: AuditSubject | null }) {
   const t = useT();
-  if (!subject) return <span data-i18n="data">{entityId.length > 28 ? `${entityId.slice(0, 28)}…` : entityId}</span>;
+  // A record with no name a person would know (an export, a job): a link to its history, not its id.
+  if (!subject) return <>{t("audit.thisRecord")}</>;
   if (subject.kind === "step")
     return (
       <>

@@ -1,7 +1,8 @@
 "use client";
 
 import { ErrorBox } from "@/components/ui/states";
-import { useFormat, type useT } from "@/lib/i18n/react";
+import { useFormat, useT } from "@/lib/i18n/react";
+import type { ConnectionTest } from "@/lib/domain/model";
 import type { ModelSettingsView, useSaveModelSettings, useTestModelConnection } from "@/lib/queries/model";
 
 // Parts of the model settings form (model-settings.tsx).
@@ -62,7 +63,6 @@ export function SettingsStatus({
   test: ReturnType<typeof useTestModelConnection>;
   t: T;
 }) {
-  const format = useFormat();
   return (
     <>
       {save.error && <ErrorBox error={save.error} />}
@@ -77,28 +77,35 @@ export function SettingsStatus({
         </p>
       )}
       {test.error && <ErrorBox error={test.error} />}
-      {test.data && (
-        <div className={test.data.test.ok ? "test-ok" : "error-box"} role="status" data-testid="model-test">
-          <p>
-            {test.data.test.ok
-              ? t("model.test.ok", { model: test.data.test.model ?? "", duration: format.duration(test.data.test.ms) })
-              : t("model.test.failed", { duration: format.duration(test.data.test.ms) })}
-          </p>
-          {test.data.test.ok ? (
-            <pre className="code wrap">{test.data.test.reply}</pre>
-          ) : (
-            <p>
-              {test.data.test.status !== null && <>{t("model.test.status", { status: test.data.test.status })} · </>}
-              {t(`model.test.reason.${test.data.test.reason ?? "bad_answer"}`)}
-            </p>
-          )}
-          {test.data.test.usage && (
-            <p className="muted small">
-              {t("model.test.tokens", { prompt: test.data.test.usage.promptTokens, completion: test.data.test.usage.completionTokens })}
-            </p>
-          )}
-        </div>
-      )}
+      {test.data && <ConnectionTestResult test={test.data.test} />}
     </>
+  );
+}
+
+/** What one "Test connection" request saw, in words: who answered and how fast (with the reply), or why it failed. */
+export function ConnectionTestResult({ test }: { test: ConnectionTest }) {
+  const t = useT();
+  const format = useFormat();
+  return (
+    <div className={test.ok ? "test-ok" : "error-box"} role="status" data-testid="model-test">
+      <p>
+        {test.ok
+          ? t("model.test.ok", { model: test.model ?? "", duration: format.duration(test.ms) })
+          : t("model.test.failed", { duration: format.duration(test.ms) })}
+      </p>
+      {test.ok ? (
+        <pre className="code wrap">{test.reply}</pre>
+      ) : (
+        <p>
+          {test.status !== null && <>{t("model.test.status", { status: test.status })} · </>}
+          {t(`model.test.reason.${test.reason ?? "bad_answer"}`)}
+        </p>
+      )}
+      {test.usage && (
+        <p className="muted small">
+          {t("model.test.tokens", { prompt: test.usage.promptTokens, completion: test.usage.completionTokens })}
+        </p>
+      )}
+    </div>
   );
 }

@@ -4,8 +4,8 @@ import { useQuery } from "@tanstack/react-query";
 import { Bar, BarChart, CartesianGrid, Cell, Legend, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
 import { TASK_STATUSES } from "@/lib/domain/status";
-import { VERDICTS } from "@/lib/domain/trajectory";
-import type { Dashboard as DashboardData } from "@/lib/domain/dashboard";
+import type { VERDICTS } from "@/lib/domain/trajectory";
+import { activeDays, verdictFigures, type Dashboard as DashboardData } from "@/lib/domain/dashboard";
 import { useFormat, useT } from "@/lib/i18n/react";
 import { dashboardQuery } from "@/lib/queries/dashboard";
 import { CsvLink } from "./csv-link";
@@ -18,8 +18,7 @@ const STATUS_COLORS: Record<(typeof TASK_STATUSES)[number], string> = {
   approved: "#12b76a",
   rejected: "#d92d20",
 };
-const VERDICT_COLORS: Record<(typeof VERDICTS)[number], string> = {
-  unreviewed: "#c4cad3",
+const VERDICT_COLORS: Record<Exclude<(typeof VERDICTS)[number], "unreviewed">, string> = {
   good: "#12b76a",
   corrected: "#4c7df0",
   harmful: "#d92d20",
@@ -38,8 +37,10 @@ function DashboardBody({ data }: { data: DashboardData }) {
   const t = useT();
   const format = useFormat();
   const pct = format.percent;
-  const verdictRows = VERDICTS.map((v) => ({ verdict: t(`badge.${v}`), key: v, steps: data.verdicts[v] }));
-  const judged = VERDICTS.filter((v) => v !== "unreviewed").reduce((n, v) => n + data.verdicts[v], 0);
+  const figures = verdictFigures(data.verdicts);
+  const verdictRows = figures.judged.map((r) => ({ verdict: t(`badge.${r.verdict}`), key: r.verdict, steps: r.steps }));
+  const judged = figures.judgedSteps;
+  const days = activeDays(data.daily);
   const decisions = data.review.approved + data.review.sentBack;
   return (
     <div className="dashboard">
@@ -70,38 +71,50 @@ function DashboardBody({ data }: { data: DashboardData }) {
           <p className="sub">
             {t("dashboard.verdicts.note")} {judged > 0 && `${pct((data.verdicts.corrected + data.verdicts.harmful) / judged)}`}
           </p>
-          <ResponsiveContainer width="100%" height={220}>
-            <BarChart data={verdictRows}>
-              <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="verdict" tick={{ fontSize: 12 }} />
-              <YAxis allowDecimals={false} />
-              <Tooltip />
-              <Bar dataKey="steps" name={t("dashboard.verdicts")}>
-                {verdictRows.map((r) => (
-                  <Cell key={r.key} fill={VERDICT_COLORS[r.key]} />
-                ))}
-              </Bar>
-            </BarChart>
-          </ResponsiveContainer>
+          <p className="verdict-unreviewed">
+            <span className="chart-legend-swatch" style={{ background: "#c4cad3" }} aria-hidden />
+            {t("dashboard.verdicts.unreviewed", { n: figures.unreviewed })}
+          </p>
+          {judged === 0 ? (
+            <EmptyState title={t("dashboard.verdicts.none")} />
+          ) : (
+            <ResponsiveContainer width="100%" height={200}>
+              <BarChart data={verdictRows}>
+                <CartesianGrid strokeDasharray="3 3" vertical={false} />
+                <XAxis dataKey="verdict" tick={{ fontSize: 12 }} />
+                <YAxis allowDecimals={false} />
+                <Tooltip />
+                <Bar dataKey="steps" name={t("dashboard.verdicts")}>
+                  {verdictRows.map((r) => (
+                    <Cell key={r.key} fill={VERDICT_COLORS[r.key]} />
+                  ))}
+                </Bar>
+              </BarChart>
+            </ResponsiveContainer>
+          )}
         </section>
         <section className="panel chart-panel" aria-label={t("dashboard.daily")}>
           <div className="panel-title-row">
             <h2>{t("dashboard.daily")}</h2>
             <CsvLink table="daily" title={t("dashboard.daily")} />
           </div>
-          <ResponsiveContainer width="100%" height={250}>
-            <LineChart data={data.daily}>
-              <CartesianGrid strokeDasharray="3 3" vertical={false} />
-              <XAxis dataKey="day" tickFormatter={(d: string) => format.day(d)} tick={{ fontSize: 12 }} />
-              <YAxis allowDecimals={false} />
-              <Tooltip />
-              <Legend content={ChartLegend} />
-              <Line type="monotone" dataKey="stepEdits" name={t("dashboard.daily.stepEdits")} stroke="#4c7df0" dot={false} />
-              <Line type="monotone" dataKey="submitted" name={t("dashboard.daily.submitted")} stroke="#f5a524" dot={false} />
-              <Line type="monotone" dataKey="approved" name={t("dashboard.daily.approved")} stroke="#12b76a" dot={false} />
-              <Line type="monotone" dataKey="sentBack" name={t("dashboard.daily.sentBack")} stroke="#d92d20" dot={false} />
-            </LineChart>
-          </ResponsiveContainer>
+          {days.length === 0 ? (
+            <EmptyState title={t("dashboard.daily.none")} />
+          ) : (
+            <ResponsiveContainer width="100%" height={250}>
+              <LineChart data={days}>
+                <CartesianGrid strokeDasharray="3 3" vertical={false} />
+                <XAxis dataKey="day" tickFormatter={(d: string) => format.day(d)} tick={{ fontSize: 12 }} />
+                <YAxis allowDecimals={false} />
+                <Tooltip />
+                <Legend content={ChartLegend} />
+                <Line type="monotone" dataKey="stepEdits" name={t("dashboard.daily.stepEdits")} stroke="#4c7df0" dot={days.length < 3} />
+                <Line type="monotone" dataKey="submitted" name={t("dashboard.daily.submitted")} stroke="#f5a524" dot={days.length < 3} />
+                <Line type="monotone" dataKey="approved" name={t("dashboard.daily.approved")} stroke="#12b76a" dot={days.length < 3} />
+                <Line type="monotone" dataKey="sentBack" name={t("dashboard.daily.sentBack")} stroke="#d92d20" dot={days.length < 3} />
+              </LineChart>
+            </ResponsiveContainer>
+          )}
         </section>
       </div>
       <div className="dashboard-row">

@@ -8,6 +8,7 @@ import type { EditorMode, EditorState } from "@/lib/canvas/editor";
 import { useT } from "@/lib/i18n/react";
 import { renewLeaseRequest, useSubmitTrajectory } from "@/lib/queries/annotation";
 import { trajectoryQuery } from "@/lib/queries/trajectories";
+import { isEditableStatus } from "@/lib/domain/annotation";
 import type { StepView, TrajectoryView } from "@/lib/domain/views";
 import { ErrorBox, Loading } from "@/components/ui/states";
 import { CanvasPane } from "./canvas-pane";
@@ -48,6 +49,7 @@ export function AnnotationEditor({
 }) {
   const t = useT();
   const query = useQuery({ ...trajectoryQuery(id), staleTime: Infinity });
+  const [handIn, setHandIn] = useState<HandIn | null>(null);
   // The panes open at the person's sizes at once, never at a default that then jumps (an error: defaults).
   const settings = useQuery(personSettingsQuery());
   if (query.error) {
@@ -58,23 +60,44 @@ export function AnnotationEditor({
     );
   }
   if (!query.data || settings.isPending) return <Loading>{t("editor.loading")}</Loading>;
-  return <LoadedEditor trajectory={query.data} initialStepIndex={initialStepIndex} initialMode={initialMode} />;
+  // A fast-lane hand-in answers with the trajectory as it now is (already in the query cache): the engine is
+  // built again from it, so the verdicts, the cut in the strip and the read-only state show at once.
+  return (
+    <LoadedEditor
+      key={handIn ? `handed-in.${handIn.version}` : "working"}
+      trajectory={query.data}
+      initialStepIndex={handIn?.stepIndex ?? initialStepIndex}
+      initialMode={handIn || isFastLaneWork(query.data) ? "fast" : initialMode}
+      handIn={handIn}
+      onHandedIn={setHandIn}
+    />
+  );
 }
+
+/** What a fast-lane hand-in left: the trajectory's new version, whether it was submitted or queued, and the step shown. */
+type HandIn = { version: number; done: "submitted" | "queued"; stepIndex: number };
+
+/** Work handed in through the fast lane and no longer editable opens in the fast lane, with its first error. */
+const isFastLaneWork = (t: TrajectoryView) => t.lane === "fast" && !isEditableStatus(t.status);
 
 function LoadedEditor({
   trajectory,
   initialStepIndex,
   initialMode,
+  handIn,
+  onHandedIn,
 }: {
   trajectory: TrajectoryView;
   initialStepIndex: number;
   initialMode: EditorMode;
+  handIn: HandIn | null;
+  onHandedIn: (handIn: HandIn) => void;
 }) {
   const t = useT();
-  const { client, editor, autosave, suggestions } = useEditorSession(trajectory, initialStepIndex, initialMode);
+  const { client, editor, autosave, suggestions } = useEditorSession(trajectory, initialStepIndex, initialMode, handIn !== null);
   const submit = useSubmitTrajectory(trajectory.id);
   const fastSubmit = useFastLaneSubmit(trajectory.id);
-  const [fastDone, setFastDone] = useState<"submitted" | "queued" | null>(null);
+  const fastDone = handIn?.done ?? null;
   const mode = useEditor(editor, (s) => s.mode);
   const firstError = useEditor(editor, (s) => s.firstError);
   const stepIndex = useEditor(editor, (s) => s.stepIndex);
@@ -90,7 +113,7 @@ function LoadedEditor({
     steps: trajectory.steps,
     doc,
   });
-  const doFastSubmit = useFastSubmit(editor, autosave, fastSubmit, setFastDone);
+  const doFastSubmit = useFastSubmit(editor, autosave, fastSubmit, onHandedIn);
   const shortcuts = useAnnotationShortcuts({ editor, autosave, client, suggestions, doSubmit, doFastSubmit });
 
   const personId = trajectory.assigneeId ?? "none";
@@ -111,6 +134,7 @@ function LoadedEditor({
         <EditorHeader
           trajectory={trajectory}
           autosave={autosave}
+          mode={mode}
           canSubmit={canSubmit}
           isSubmitting={submit.isPending}
           submitError={submit.error}

@@ -2,6 +2,7 @@ import { restoreDrafts } from "@/lib/canvas/autosave";
 import { createEditor, TRAJECTORY_KEY, type DocValue, type Editor, type EditorMode, type Synced } from "@/lib/canvas/editor";
 import { snapTargetsOf } from "@/lib/canvas/snap";
 import { annotationOf, isEditableStatus, trajectoryAnnotationOf, type StepAnnotation } from "@/lib/domain/annotation";
+import { fastLaneFirstError } from "@/lib/domain/lane";
 import type { TrajectoryView } from "@/lib/domain/views";
 import { localDrafts } from "./drafts";
 
@@ -53,5 +54,7 @@ export function buildEditor(trajectory: TrajectoryView, opts: BuildOptions): Edi
     conflicts: restored.conflicts,
     isReadOnly,
     mode: opts.mode,
+    // Work handed in through the fast lane shows its first error again (none when every step was good).
+    firstError: trajectory.lane === "fast" ? (fastLaneFirstError(trajectory.steps) ?? "none") : null,
   });
 }

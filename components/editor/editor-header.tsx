@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useState, useSyncExternalStore } from "react";
 import type { Autosave } from "@/lib/canvas/autosave";
+import type { EditorMode } from "@/lib/canvas/editor";
 import { kbdHint, withKbd } from "@/lib/canvas/shortcuts";
 import { OUTCOMES } from "@/lib/domain/trajectory";
 import { useT } from "@/lib/i18n/react";
@@ -14,13 +15,15 @@ import { useEditor } from "./use-editor";
 type Props = {
   trajectory: TrajectoryView;
   autosave: Autosave;
+  /** In the fast lane its own panel holds the one hand-in ("Hand in (fast lane)"): no "Submit for review" here. */
+  mode: EditorMode;
   canSubmit: boolean;
   isSubmitting: boolean;
   submitError: Error | null;
   onSubmit: () => void;
 };
 
-export function EditorHeader({ trajectory: tr, autosave, canSubmit, isSubmitting, submitError, onSubmit }: Props) {
+export function EditorHeader({ trajectory: tr, autosave, mode, canSubmit, isSubmitting, submitError, onSubmit }: Props) {
   const t = useT();
   const { editor, shortcuts } = useEditorContext();
   const annotation = useEditor(editor, (s) => s.doc.trajectory);
@@ -104,23 +107,25 @@ export function EditorHeader({ trajectory: tr, autosave, canSubmit, isSubmitting
         >
           <span className="kbd">?</span>
         </button>
-        <div className="submit-wrap">
-          {/* The line beside Submit always takes its place (empty when nothing blocks), so the header's
+        {mode !== "fast" && (
+          <div className="submit-wrap">
+            {/* The line beside Submit always takes its place (empty when nothing blocks), so the header's
               height never changes as steps become complete: the canvas below stays where it is. */}
-          <span className={`submit-blocker${submitError ? " is-error" : ""}`} id="submit-state" role={submitError ? "alert" : undefined}>
-            {submitError ? errorMessage(submitError, t) : !isReadOnly && !canSubmit ? t("submit.notYet") : ""}
-          </span>
-          <button
-            type="button"
-            className="btn btn-primary"
-            disabled={isReadOnly || isSubmitting}
-            aria-describedby={canSubmit && !submitError ? undefined : "submit-state"}
-            onClick={onSubmit}
-            title={withKbd(t("editor.submit"), shortcuts, "submit")}
-          >
-            {isSubmitting ? t("editor.submitting") : t("editor.submit")}
-          </button>
-        </div>
+            <span className={`submit-blocker${submitError ? " is-error" : ""}`} id="submit-state" role={submitError ? "alert" : undefined}>
+              {submitError ? errorMessage(submitError, t) : !isReadOnly && !canSubmit ? t("submit.notYet") : ""}
+            </span>
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={isReadOnly || isSubmitting}
+              aria-describedby={canSubmit && !submitError ? undefined : "submit-state"}
+              onClick={onSubmit}
+              title={withKbd(t("editor.submit"), shortcuts, "submit")}
+            >
+              {isSubmitting ? t("editor.submitting") : t("editor.submit")}
+            </button>
+          </div>
+        )}
       </div>
     </header>
   );

@@ -32,9 +32,17 @@ function showProvenance(client: QueryClient, trajectoryId: string, saved: StepVi
 }
 
 /** The editor engine for one trajectory, created once, with its autosave and model suggestions (disposed on unmount). */
-export function useEditorSession(trajectory: TrajectoryView, initialStepIndex: number, initialMode: EditorMode) {
+export function useEditorSession(trajectory: TrajectoryView, initialStepIndex: number, initialMode: EditorMode, isHandedIn = false) {
   const client = useQueryClient();
-  const [editor] = useState(() => buildEditor(trajectory, { stepIndex: initialStepIndex, mode: initialMode, withDrafts: true }));
+  // Handed in (even when queued back to the pool, still in progress): the person's part is done, read-only.
+  const [editor] = useState(() =>
+    buildEditor(trajectory, {
+      stepIndex: initialStepIndex,
+      mode: initialMode,
+      withDrafts: true,
+      ...(isHandedIn ? { isReadOnly: true } : {}),
+    }),
+  );
   const [autosave] = useState<Autosave>(() =>
     createAutosave(editor, {
       drafts: localDrafts(draftScope(trajectory)),
@@ -111,7 +119,7 @@ export function useFastSubmit(
   editor: Editor,
   autosave: Autosave,
   fastSubmit: ReturnType<typeof useFastLaneSubmit>,
-  setFastDone: (done: "submitted" | "queued") => void,
+  onHandedIn: (handIn: { version: number; done: "submitted" | "queued"; stepIndex: number }) => void,
 ) {
   return useCallback(async () => {
     const s = editor.get();
@@ -126,9 +134,9 @@ export function useFastSubmit(
       .catch(() => null);
     if (view) {
       editor.setReadOnly(true);
-      setFastDone(view.status === "submitted" ? "submitted" : "queued");
+      onHandedIn({ version: view.version, done: view.status === "submitted" ? "submitted" : "queued", stepIndex: editor.get().stepIndex });
     }
-  }, [autosave, editor, fastSubmit, setFastDone]);
+  }, [autosave, editor, fastSubmit, onHandedIn]);
 }
 
 /** The page's one shortcut registry: the engine's keys plus what only the page can do. */

@@ -87,7 +87,7 @@ export function FastLanePanel({
           {t("lane.before")} {t(after === "queue" ? "lane.after.queue" : "lane.after.cut")}
         </p>
       )}
-      {isMarkedHere && (
+      {isMarkedHere && !isReadOnly && (
         <p className="fast-lane-marked" role="status">
           {t("lane.marked")}
         </p>
@@ -116,14 +116,23 @@ export function FastLanePanel({
         <button
           type="button"
           className="btn btn-primary"
-          disabled={isReadOnly || isSubmitting}
+          disabled={isReadOnly || isSubmitting || !isReady}
+          aria-describedby={!isReady && !isReadOnly ? "fast-lane-not-ready" : undefined}
           onClick={onSubmit}
           title={withKbd(t("lane.shortcut.submit"), shortcuts, "lane.submit")}
         >
           {isSubmitting ? t("lane.submitting") : t("lane.submit")}
         </button>
       </div>
-      {!isReady && !isReadOnly && <p className="muted">{t("lane.notReady")}</p>}
+      {!isReady && !isReadOnly && (
+        <p className="muted" id="fast-lane-not-ready">
+          {outcome === null && firstError === null
+            ? t("lane.notReady")
+            : outcome === null
+              ? t("lane.notReady.outcome")
+              : t("lane.notReady.firstError")}
+        </p>
+      )}
       {done && (
         <p className="fast-lane-done" role="status">
           {t(done === "queued" ? "lane.doneQueued" : "lane.done")}

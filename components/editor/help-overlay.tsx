@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { formatKbd, type Shortcut } from "@/lib/canvas/shortcuts";
 import { useT } from "@/lib/i18n/react";
 import type { MessageKey } from "@/lib/i18n";
@@ -13,7 +13,19 @@ import type { MessageKey } from "@/lib/i18n";
 export function HelpOverlay<C>({ shortcuts, onClose, notes }: { shortcuts: readonly Shortcut<C>[]; onClose: () => void; notes?: string }) {
   const t = useT();
   const ref = useRef<HTMLDivElement>(null);
+  const body = useRef<HTMLDivElement>(null);
   useEffect(() => ref.current?.focus(), []);
+  // Whether the list goes on below what the window shows (issue 36: at 1280x720 it was cut with no sign that it scrolls).
+  const [hasMoreBelow, setHasMoreBelow] = useState(false);
+  const measure = useCallback(() => {
+    const el = body.current;
+    if (el) setHasMoreBelow(el.scrollTop + el.clientHeight < el.scrollHeight - 2);
+  }, []);
+  useEffect(() => {
+    measure();
+    window.addEventListener("resize", measure);
+    return () => window.removeEventListener("resize", measure);
+  }, [measure]);
   const isMac = typeof navigator !== "undefined" && /Mac/.test(navigator.platform);
   const groups = new Map<string, Shortcut<C>[]>();
   for (const s of shortcuts) groups.set(s.group, [...(groups.get(s.group) ?? []), s]);
@@ -34,28 +46,43 @@ export function HelpOverlay<C>({ shortcuts, onClose, notes }: { shortcuts: reado
             ✕
           </button>
         </div>
-        <div className="help-grid">
-          {[...groups].map(([group, list]) => (
-            <section key={group}>
-              <h3>{t(group as MessageKey)}</h3>
-              <dl>
-                {dedupe(list).map((s) => (
-                  <div key={s.id} className="help-row" data-shortcut={s.id}>
-                    <dt>
-                      {s.kbd.map((k) => (
-                        <span key={k} className="kbd" data-kbd={k}>
-                          {formatKbd(k, isMac)}
-                        </span>
-                      ))}
-                    </dt>
-                    <dd>{t(s.label as MessageKey)}</dd>
-                  </div>
-                ))}
-              </dl>
-            </section>
-          ))}
+        <div
+          className="help-body"
+          ref={body}
+          onScroll={measure}
+          role="region"
+          aria-label={t("shortcut.helpList")}
+          tabIndex={0}
+          data-scrolls={hasMoreBelow ? "more" : "end"}
+        >
+          <div className="help-grid">
+            {[...groups].map(([group, list]) => (
+              <section key={group}>
+                <h3>{t(group as MessageKey)}</h3>
+                <dl>
+                  {dedupe(list).map((s) => (
+                    <div key={s.id} className="help-row" data-shortcut={s.id}>
+                      <dt>
+                        {s.kbd.map((k) => (
+                          <span key={k} className="kbd" data-kbd={k}>
+                            {formatKbd(k, isMac)}
+                          </span>
+                        ))}
+                      </dt>
+                      <dd>{t(s.label as MessageKey)}</dd>
+                    </div>
+                  ))}
+                </dl>
+              </section>
+            ))}
+          </div>
+          {notes && <p className="help-notes">{notes}</p>}
         </div>
-        {notes && <p className="help-notes">{notes}</p>}
+        {hasMoreBelow && (
+          <button type="button" className="help-more" onClick={() => body.current?.scrollBy({ top: body.current.clientHeight * 0.8 })}>
+            {t("shortcut.helpMore")} <span aria-hidden>↓</span>
+          </button>
+        )}
       </div>
     </div>
   );

@@ -89,12 +89,22 @@ export function MyTasks() {
                     <td className="nowrap">
                       <span className={`badge badge-${task.status}`}>{t(`status.${task.status}`)}</span>
                     </td>
-                    <td className="num">
-                      <span className="progress" title={`${task.doneSteps}/${task.stepCount}`}>
-                        <span className="progress-bar" style={{ width: `${pct}%` }} />
-                      </span>
-                      {task.doneSteps}/{task.stepCount}
-                    </td>
+                    {task.lane === "fast" ? (
+                      // Fast-lane work is counted by its own rule: the first error it marked, not steps done.
+                      <td className="num nowrap">
+                        <span className="chip chip-lane">{t("lane.review.mark")}</span>{" "}
+                        {task.firstError === null
+                          ? t("lane.tasks.noError", { count: task.stepCount })
+                          : t("lane.tasks.firstError", { n: task.firstError + 1, count: task.stepCount })}
+                      </td>
+                    ) : (
+                      <td className="num">
+                        <span className="progress" title={`${task.doneSteps}/${task.stepCount}`}>
+                          <span className="progress-bar" style={{ width: `${pct}%` }} />
+                        </span>
+                        {task.doneSteps}/{task.stepCount}
+                      </td>
+                    )}
                     <td className="nowrap muted">{formatDate(task.updatedAt)}</td>
                   </tr>
                 );

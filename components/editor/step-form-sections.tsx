@@ -10,6 +10,7 @@ import type { StepView } from "@/lib/domain/views";
 import { useT } from "@/lib/i18n/react";
 import { Kbd } from "./kbd";
 import { ToolCallFields } from "./tool-call-fields";
+import { ScissorsIcon } from "@/components/ui/icons";
 
 // The step form's sections, in the order the form shows them. Each gets the editor, the page's
 // shortcut registry and its own problems from StepForm, which holds all the state they show.
@@ -52,7 +53,7 @@ export function FormTitle({
           title={withKbd(t("editor.cutHint"), shortcuts, "trajectory.cut")}
           aria-pressed={isCutHere}
         >
-          ✂ {isCutHere ? t("editor.uncut") : t("editor.cutAfter")}
+          <ScissorsIcon /> {isCutHere ? t("editor.uncut") : t("editor.cutAfter")}
         </button>
       )}
     </div>

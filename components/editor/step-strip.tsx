@@ -11,6 +11,7 @@ import { screenshotUrl } from "@/lib/queries/trajectories";
 import type { StepView } from "@/lib/domain/views";
 import { useEditorContext } from "./editor-context";
 import { useEditor } from "./use-editor";
+import { CommentIcon, ScissorsIcon } from "@/components/ui/icons";
 
 /** Thumbnails with status marks: verdict colour, complete / incomplete, unsaved, after the cut. */
 export function StepStrip({ steps }: { steps: StepView[] }) {
@@ -71,14 +72,15 @@ export function StepStrip({ steps }: { steps: StepView[] }) {
                   )}
                   {openComments.get(s.index) ? (
                     <span className="mark mark-comments" aria-hidden>
-                      💬{openComments.get(s.index)}
+                      <CommentIcon />
+                      {openComments.get(s.index)}
                     </span>
                   ) : null}
                 </span>
               </button>
               {cut === s.index && (
                 <span className="cut-line" title={t("editor.cutHint")} aria-hidden>
-                  ✂
+                  <ScissorsIcon />
                 </span>
               )}
             </li>

@@ -4,6 +4,7 @@ import { StoredMessageText } from "@/components/ui/stored-message";
 import { useQuery } from "@tanstack/react-query";
 import { Fragment } from "react";
 import { CopyButton } from "@/components/account/copy";
+import { fillNodes } from "@/components/ui/format";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
 import { useFormat, useT } from "@/lib/i18n/react";
 import { trainerCommands } from "@/lib/domain/trainer-hints";
@@ -135,6 +136,11 @@ function TrainerCommands({ item }: { item: ExportItem }) {
               <code className="cmd">{c.settings.join("\n")}</code>
               <CopyButton text={c.settings.join("\n")} label={t("export.copySettings")} />
             </div>
+          )}
+          {c.runFrom && (
+            <p className="hint">
+              {fillNodes(t("export.runFrom"), { dir: <code data-i18n="data">{c.runFrom}</code>, flag: <code>--image-root</code> })}
+            </p>
           )}
         </div>
       ))}

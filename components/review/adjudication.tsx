@@ -1,30 +1,39 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useLayoutEffect, useMemo, useState } from "react";
+import { HelpOverlay } from "@/components/editor/help-overlay";
+import { useShortcuts } from "@/components/shortcuts/use-shortcuts";
+import { StepCanvas, type ZoomHints } from "@/components/step-canvas/step-canvas";
 import { ErrorBox, Loading } from "@/components/ui/states";
-import type { AdjudicationView, Alternative } from "@/lib/domain/adjudication";
-import type { StepAnnotation } from "@/lib/domain/annotation";
-import { describeToolCall, isPointless } from "@/lib/domain/tool-call";
+import { adjudicationShortcuts, type AdjudicationContextState } from "@/lib/canvas/review-shortcuts";
+import { createView, type View } from "@/lib/canvas/view";
+import { viewShortcuts, zoomHints } from "@/lib/canvas/view-shortcuts";
+import {
+  adjudicationBody,
+  disagreementsOf,
+  handedInCopies,
+  unchosen,
+  type AdjudicatedField,
+  type AdjudicationChoice,
+  type AdjudicationView,
+  type Alternative,
+  type Disagreement,
+} from "@/lib/domain/adjudication";
+import type { Box } from "@/lib/domain/geometry";
 import type { StepView } from "@/lib/domain/views";
 import { useT } from "@/lib/i18n/react";
 import { adjudicate, adjudicationQuery } from "@/lib/queries/adjudication";
-import { screenshotUrl } from "@/lib/queries/trajectories";
-import { TextDiff } from "./text-diff";
-
-/** Each copy's colour on the screenshot and beside its values (copy 1, 2, 3). */
-const COLOURS = ["#d9480f", "#1971c2", "#2f9e44"] as const;
-/** The choices per step: the action with its box, the thought, the clear action and the verdict. */
-const STEP_FIELDS = ["action", "thought", "clearAction", "verdict"] as const;
-type StepField = (typeof STEP_FIELDS)[number];
-/** A field's choice: the index of a copy, or "edited" (thought and clear action only). */
-type Choice = number | "edited";
+import { AgreedLine, CopiesLegend, DisagreementBlock, copyMarksOf, stepOf } from "./adjudication-parts";
+import "./adjudication.css";
 
 /**
- * Adjudication (issue 26 item 3): every copy of an overlapped trajectory side by side per step (each
- * copy's action and box drawn on the one screenshot in its colour, texts as diffs against copy 1); the
- * reviewer picks a copy per field or edits the texts, then approves. The chosen values become the
- * trajectory's annotation; the copies stay as alternatives.
+ * Adjudication (issue 26 item 3, reworked for issue 36): only where the handed-in copies of an
+ * overlapped trajectory disagree, step by step, each disagreement marked with its field and how the
+ * copies differ; the fields they agree on are one collapsed line per step and taken as they are. The
+ * current disagreement's step is on the step canvas with every copy's action in its colour. Nothing is
+ * pre-chosen: the reviewer picks a copy per disagreement (keys 1 to 3, J/K to move), and approving
+ * waits until every disagreement has a choice.
  */
 export function Adjudication({ id }: { id: string }) {
   const q = useQuery(adjudicationQuery(id));
@@ -33,228 +42,281 @@ export function Adjudication({ id }: { id: string }) {
   return <AdjudicationForm view={q.data} />;
 }
 
-function AdjudicationForm({ view }: { view: AdjudicationView }) {
+function AdjudicationForm({ view: data }: { view: AdjudicationView }) {
   const t = useT();
   const client = useQueryClient();
-  const copies = view.copies.filter((c) => c.status === "submitted" || c.status === "approved");
-  const steps = view.trajectory.steps;
-  const [choices, setChoices] = useState<Record<StepField, Choice>[]>(() =>
-    steps.map(() => ({ action: 0, thought: 0, clearAction: 0, verdict: 0 })),
-  );
-  const [edits, setEdits] = useState<{ thought: string; clearAction: string }[]>(() =>
-    steps.map((_, i) => ({ thought: copies[0]?.steps[i]?.thought.text ?? "", clearAction: copies[0]?.steps[i]?.clearAction ?? "" })),
-  );
-  const [outcomeFrom, setOutcomeFrom] = useState(0);
+  const copies = useMemo(() => handedInCopies(data.copies), [data.copies]);
+  const steps = data.trajectory.steps;
+  const { disagreements, agreed } = useMemo(() => disagreementsOf(copies, steps.length), [copies, steps.length]);
+  const [choices, setChoices] = useState<Record<string, AdjudicationChoice | undefined>>({});
+  const [edits, setEdits] = useState<Record<string, string | undefined>>({});
+  const [current, setCurrent] = useState(0);
+  const [shownStep, setShownStep] = useState(() => disagreements[0]?.stepIndex ?? 0);
+  const [isHelpOpen, setHelpOpen] = useState(false);
+  const [canvasView] = useState(() => createView());
+  // The copies' own marks say it all: of the canvas's layers only the model's action stays, as a reference.
+  useLayoutEffect(() => {
+    for (const layer of ["corrected", "importedBox", "correctedBox"] as const) canvasView.setLayer(layer, false);
+  }, [canvasView]);
+
+  const left = unchosen(disagreements, choices).length;
   const approve = useMutation({
-    mutationFn: () => adjudicate(view.trajectory.id, composed(view, copies, choices, edits, outcomeFrom)),
-    onSuccess: () => void client.invalidateQueries({ queryKey: adjudicationQuery(view.trajectory.id).queryKey }),
+    mutationFn: () =>
+      adjudicate(
+        data.trajectory.id,
+        adjudicationBody({ version: data.trajectory.version, stepCount: steps.length, copies, choices, edits }),
+      ),
+    onSuccess: () => void client.invalidateQueries({ queryKey: adjudicationQuery(data.trajectory.id).queryKey }),
   });
-  const pick = (i: number, field: StepField, choice: Choice) =>
-    setChoices((all) => all.map((c, j) => (j === i ? { ...c, [field]: choice } : c)));
+  const canSave = copies.length >= 2 && left === 0 && !approve.isPending && !approve.isSuccess;
+
+  const goTo = (i: number) => {
+    const n = Math.min(Math.max(i, 0), disagreements.length - 1);
+    const d = disagreements[n];
+    if (!d) return;
+    setCurrent(n);
+    if (d.stepIndex !== null) setShownStep(d.stepIndex);
+    document.getElementById(`disagreement-${d.key}`)?.scrollIntoView({ block: "nearest" });
+  };
+  const choose = (n: number, c: AdjudicationChoice) => {
+    const d = disagreements[n];
+    if (!d) return;
+    setChoices((all) => ({ ...all, [d.key]: c }));
+    if (c === "edited" && edits[d.key] === undefined) {
+      const s = d.stepIndex === null ? undefined : stepOf(copies[0]!, d.stepIndex);
+      const text = d.field === "thought" ? s?.thought.text : d.field === "clearAction" ? s?.clearAction : undefined;
+      setEdits((all) => ({ ...all, [d.key]: text ?? "" }));
+    }
+  };
+  const currentD = disagreements[current];
+  const shortcuts = useMemo(
+    () =>
+      adjudicationShortcuts(
+        {
+          next: () => goTo(current + 1),
+          prev: () => goTo(current - 1),
+          // Choosing by key moves on to the next disagreement, so a run of choices is a run of keys.
+          choose: (k) => {
+            choose(current, k);
+            if (current < disagreements.length - 1) goTo(current + 1);
+          },
+          edit: () => {
+            choose(current, "edited");
+            requestAnimationFrame(() =>
+              document.querySelector<HTMLTextAreaElement>(`#disagreement-${CSS.escape(currentD?.key ?? "")} textarea`)?.focus(),
+            );
+          },
+          save: () => approve.mutate(),
+          help: () => setHelpOpen((v) => !v),
+        },
+        viewShortcuts<AdjudicationContextState>(canvasView),
+      ),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- rebuilt with the state the actions read
+    [current, disagreements, edits, choices, canvasView],
+  );
+  useShortcuts<AdjudicationContextState>(
+    shortcuts,
+    () => ({
+      copyCount: copies.length,
+      canEdit: currentD?.field === "thought" || currentD?.field === "clearAction",
+      canSave,
+    }),
+    !isHelpOpen,
+  );
+
   if (copies.length < 2) return <p className="sub">{t("review.adjudicate.tooFew", { n: copies.length })}</p>;
+  const shown = steps[shownStep] ?? steps[0]!;
+  const stepsWithDisagreements = new Set(disagreements.map((d) => d.stepIndex).filter((i) => i !== null)).size;
   return (
     <div className="adjudication" data-testid="adjudication">
       <div className="page-head">
         <h1>{t("review.adjudicate.title")}</h1>
         <span className="sub" data-i18n="data">
-          {view.trajectory.instruction}
+          {data.trajectory.instruction}
         </span>
       </div>
-      <ul className="adjudication-legend" aria-label={t("review.adjudicate.copies")}>
-        {copies.map((c, k) => (
-          <li key={c.copyId} style={{ color: COLOURS[k] }}>
-            <span aria-hidden>●</span> {t("review.adjudicate.copy", { n: k + 1 })} <span data-i18n="data">{c.annotator ?? "—"}</span>
-          </li>
-        ))}
-      </ul>
-      {steps.map((step, i) => (
-        <section key={step.id} className="panel adjudication-step" aria-label={t("review.adjudicate.step", { n: i + 1 })} data-step={i + 1}>
-          <h2>{t("review.adjudicate.step", { n: i + 1 })}</h2>
-          <div className="adjudication-row" style={{ display: "flex", gap: 16, alignItems: "flex-start" }}>
-            <CopiesPicture step={step} copies={copies} />
-            <div style={{ flex: 1, minWidth: 0 }}>
-              {STEP_FIELDS.map((field) => (
-                <fieldset key={field} className="adjudication-field" data-field={field}>
-                  <legend>{t(`review.adjudicate.field.${field}`)}</legend>
-                  {copies.map((c, k) => {
-                    const s = c.steps[i];
-                    if (!s) return null;
-                    return (
-                      <label key={c.copyId} className="adjudication-choice" style={{ display: "block" }}>
-                        <input
-                          type="radio"
-                          name={`step-${i}-${field}`}
-                          checked={choices[i]![field] === k}
-                          onChange={() => pick(i, field, k)}
-                          aria-label={t("review.adjudicate.take", { field: t(`review.adjudicate.field.${field}`), n: k + 1 })}
-                        />{" "}
-                        <span style={{ color: COLOURS[k] }} aria-hidden>
-                          ●
-                        </span>{" "}
-                        <FieldValue field={field} step={s} first={copies[0]!.steps[i]} />
-                      </label>
-                    );
-                  })}
-                  {field === "thought" || field === "clearAction" ? (
-                    <label className="adjudication-choice" style={{ display: "block" }}>
-                      <input
-                        type="radio"
-                        name={`step-${i}-${field}`}
-                        checked={choices[i]![field] === "edited"}
-                        onChange={() => pick(i, field, "edited")}
-                      />{" "}
-                      {t("review.adjudicate.edit")}
-                      {choices[i]![field] === "edited" ? (
-                        <textarea
-                          className="input"
-                          aria-label={t("review.adjudicate.editOf", { field: t(`review.adjudicate.field.${field}`) })}
-                          value={edits[i]![field]}
-                          onChange={(e) => setEdits((all) => all.map((x, j) => (j === i ? { ...x, [field]: e.target.value } : x)))}
-                          rows={field === "thought" ? 3 : 1}
-                          style={{ display: "block", width: "100%" }}
-                        />
-                      ) : null}
-                    </label>
-                  ) : null}
-                </fieldset>
-              ))}
-            </div>
-          </div>
-        </section>
-      ))}
-      <section className="panel" aria-label={t("review.adjudicate.outcome")}>
-        <fieldset data-field="outcome">
-          <legend>{t("review.adjudicate.outcome")}</legend>
-          {copies.map((c, k) => (
-            <label key={c.copyId} style={{ display: "block" }}>
-              <input
-                type="radio"
-                name="outcome"
-                checked={outcomeFrom === k}
-                onChange={() => setOutcomeFrom(k)}
-                aria-label={t("review.adjudicate.take", { field: t("review.adjudicate.outcome"), n: k + 1 })}
-              />{" "}
-              <span style={{ color: COLOURS[k] }} aria-hidden>
-                ●
-              </span>{" "}
-              {c.isDiscarded ? t("review.adjudicate.discarded") : c.outcome ? t(`outcome.${c.outcome}`) : "—"}
-              {c.cutAfter !== null ? ` · ${t("review.adjudicate.cut", { n: c.cutAfter + 1 })}` : ""}
-            </label>
-          ))}
-        </fieldset>
-        <div className="button-row">
-          <button type="button" className="btn btn-primary" onClick={() => approve.mutate()} disabled={approve.isPending}>
-            {t("review.adjudicate.approve")}
-          </button>
-          {approve.isSuccess ? (
-            <span role="status" className="sub">
-              {t("review.adjudicate.done")}
-            </span>
-          ) : null}
+      <div className="adjudication-layout">
+        <div className="adjudication-list">
+          <SaveBar
+            summary={
+              disagreements.length === 0
+                ? t("review.adjudicate.noDisagreements")
+                : t("review.adjudicate.summary", { n: disagreements.length, steps: stepsWithDisagreements })
+            }
+            left={left}
+            canSave={canSave}
+            approve={approve}
+          />
+          <StepList
+            steps={steps}
+            copies={copies}
+            disagreements={disagreements}
+            agreed={agreed}
+            choices={choices}
+            edits={edits}
+            current={current}
+            shownStep={shownStep}
+            onChoose={choose}
+            onEdit={(key, text) => setEdits((all) => ({ ...all, [key]: text }))}
+            onCurrent={(n) => {
+              setCurrent(n);
+              const i = disagreements[n]?.stepIndex;
+              if (i !== undefined && i !== null) setShownStep(i);
+            }}
+            onShowStep={setShownStep}
+          />
         </div>
-        {approve.isError ? <ErrorBox error={approve.error} /> : null}
-      </section>
+        <CopiesCanvas view={canvasView} step={shown} copies={copies} hints={zoomHints(shortcuts)} />
+      </div>
+      {isHelpOpen && <HelpOverlay shortcuts={shortcuts} onClose={() => setHelpOpen(false)} />}
     </div>
   );
 }
 
-/** One copy's value of a field, texts as a diff against copy 1's. */
-function FieldValue({ field, step, first }: { field: StepField; step: StepAnnotation; first: StepAnnotation | undefined }) {
+/** Every step: its disagreements (each with a choice per copy) and one collapsed line for the fields that agree; then the outcome. */
+function StepList({
+  steps,
+  copies,
+  disagreements,
+  agreed,
+  choices,
+  edits,
+  current,
+  shownStep,
+  onChoose,
+  onEdit,
+  onCurrent,
+  onShowStep,
+}: {
+  steps: AdjudicationView["trajectory"]["steps"];
+  copies: Alternative[];
+  disagreements: Disagreement[];
+  agreed: AdjudicatedField[][];
+  choices: Record<string, AdjudicationChoice | undefined>;
+  edits: Record<string, string | undefined>;
+  current: number;
+  shownStep: number;
+  onChoose: (n: number, c: AdjudicationChoice) => void;
+  onEdit: (key: string, text: string) => void;
+  onCurrent: (n: number) => void;
+  onShowStep: (i: number) => void;
+}) {
   const t = useT();
-  switch (field) {
-    case "action":
-      return (
-        <span data-i18n="data">
-          {describeToolCall(step.toolCall)}
-          {step.box ? ` [${step.box.map((n) => Math.round(n)).join(", ")}]` : ""}
-        </span>
-      );
-    case "thought":
-      return <TextDiff before={first?.thought.text ?? step.thought.text} after={step.thought.text} />;
-    case "clearAction":
-      return <TextDiff before={first?.clearAction ?? step.clearAction} after={step.clearAction} />;
-    case "verdict":
-      return <span>{t(`verdict.${step.verdict}`)}</span>;
-  }
-}
-
-/** The screenshot with every copy's point and box in its colour (original pixels; the SVG scales with the image). */
-function CopiesPicture({ step, copies }: { step: StepView; copies: Alternative[] }) {
-  const t = useT();
-  const { width, height, sha256 } = step.screenshot;
-  const r = Math.max(width, height) / 80;
-  return (
-    <div style={{ position: "relative", width: 300, flex: "none" }} data-testid="copies-picture">
-      <img
-        src={screenshotUrl(sha256)}
-        alt={t("review.adjudicate.screenshot", { n: step.index + 1 })}
-        style={{ width: "100%", display: "block" }}
+  const outcome = disagreements.findIndex((d) => d.field === "outcome");
+  const block = (n: number) => {
+    const d = disagreements[n]!;
+    return (
+      <DisagreementBlock
+        key={d.key}
+        d={d}
+        copies={copies}
+        choice={choices[d.key]}
+        edit={edits[d.key]}
+        isCurrent={n === current}
+        onChoose={(c) => onChoose(n, c)}
+        onEdit={(text) => onEdit(d.key, text)}
+        onFocus={() => onCurrent(n)}
       />
-      <svg viewBox={`0 0 ${width} ${height}`} style={{ position: "absolute", inset: 0, width: "100%", height: "100%" }} aria-hidden>
-        {copies.map((c, k) => {
-          const s = c.steps[step.index];
-          if (!s) return null;
-          const colour = COLOURS[k];
-          const call = s.toolCall;
-          const point = !isPointless(call) && "coordinate" in call ? call.coordinate : null;
+    );
+  };
+  return (
+    <>
+      {steps.map((step, i) => {
+        const mine = disagreements.flatMap((d, n) => (d.stepIndex === i ? [n] : []));
+        const first = stepOf(copies[0]!, i);
+        const shown = i === shownStep ? " is-shown" : "";
+        if (mine.length === 0)
           return (
-            <g key={c.copyId} data-copy={k + 1}>
-              {s.box ? (
-                <rect
-                  x={s.box[0]}
-                  y={s.box[1]}
-                  width={s.box[2] - s.box[0]}
-                  height={s.box[3] - s.box[1]}
-                  fill="none"
-                  stroke={colour}
-                  strokeWidth={r / 3}
-                />
-              ) : null}
-              {point ? (
-                <circle cx={point[0]} cy={point[1]} r={r} fill={colour} fillOpacity={0.6} stroke="#fff" strokeWidth={r / 5} />
-              ) : null}
-            </g>
+            <section
+              key={step.id}
+              className={`panel adjudication-step is-agreed${shown}`}
+              aria-label={t("review.adjudicate.step", { n: i + 1 })}
+              data-step={i + 1}
+              onClick={() => onShowStep(i)}
+            >
+              <AgreedLine fields={agreed[i] ?? []} step={first} stepIndex={i} isWholeStep />
+            </section>
           );
-        })}
-      </svg>
+        return (
+          <section
+            key={step.id}
+            className={`panel adjudication-step${shown}`}
+            aria-label={t("review.adjudicate.step", { n: i + 1 })}
+            data-step={i + 1}
+          >
+            <h2>{t("review.adjudicate.step", { n: i + 1 })}</h2>
+            {mine.map(block)}
+            <AgreedLine fields={agreed[i] ?? []} step={first} stepIndex={i} isWholeStep={false} />
+          </section>
+        );
+      })}
+      {outcome >= 0 && (
+        <section className="panel adjudication-step" aria-label={t("review.adjudicate.outcome")}>
+          <h2>{t("review.adjudicate.outcome")}</h2>
+          {block(outcome)}
+        </section>
+      )}
+    </>
+  );
+}
+
+/** The sticky bar: what there is to choose, how many are left, and Approve (disabled until every disagreement has a choice). */
+function SaveBar({
+  summary,
+  left,
+  canSave,
+  approve,
+}: {
+  summary: string;
+  left: number;
+  canSave: boolean;
+  approve: { mutate: () => void; isSuccess: boolean; isError: boolean; error: Error | null };
+}) {
+  const t = useT();
+  return (
+    <section className="panel panel-pad adjudication-bar" aria-label={t("review.adjudicate.approve")}>
+      <p className="adjudication-summary">{summary}</p>
+      <p className="sub adjudication-hint">{t("review.adjudicate.hint")}</p>
+      <div className="button-row">
+        <span role="status" className={left > 0 ? "adjudication-left" : "adjudication-left is-done"}>
+          {approve.isSuccess
+            ? t("review.adjudicate.done")
+            : left > 0
+              ? t("review.adjudicate.left", { n: left })
+              : t("review.adjudicate.allChosen")}
+        </span>
+        <button type="button" className="btn btn-primary" onClick={() => approve.mutate()} disabled={!canSave}>
+          {t("review.adjudicate.approve")}
+        </button>
+      </div>
+      {approve.isError && approve.error ? <ErrorBox error={approve.error} /> : null}
+    </section>
+  );
+}
+
+/** The step canvas with every copy's action on `step` in its colour, and a legend naming the copies. */
+function CopiesCanvas({ view, step, copies, hints }: { view: View; step: StepView; copies: Alternative[]; hints: ZoomHints }) {
+  const t = useT();
+  const title = t("review.adjudicate.canvasOf", { n: step.index + 1 });
+  return (
+    <div className="adjudication-canvas" aria-label={title} role="region">
+      <h2 className="adjudication-canvas-title">{title}</h2>
+      <StepCanvas
+        view={view}
+        stepKey={step.id}
+        screenshot={step.screenshot}
+        model={step.original.toolCall}
+        corrected={step.original.toolCall}
+        importedBoxes={NO_BOXES}
+        correctedBox={null}
+        copyMarks={copyMarksOf(copies, step.index)}
+        legend={<CopiesLegend copies={copies} stepIndex={step.index} view={view} />}
+        hints={hints}
+        layout="below"
+        isWheelZoomWithModifier
+      />
     </div>
   );
 }
 
-/** The request body: each field from the chosen copy, or the edited text. */
-function composed(
-  view: AdjudicationView,
-  copies: Alternative[],
-  choices: Record<StepField, Choice>[],
-  edits: { thought: string; clearAction: string }[],
-  outcomeFrom: number,
-) {
-  const sources: Record<string, string>[] = [];
-  const steps = view.trajectory.steps.map((_, i): StepAnnotation => {
-    const c = choices[i]!;
-    const from = (choice: Choice) => copies[choice === "edited" ? 0 : choice]!.steps[i]!;
-    const action = from(c.action);
-    const thoughtCopy = from(c.thought);
-    sources.push(
-      Object.fromEntries(STEP_FIELDS.map((f) => [f, c[f] === "edited" ? "edited" : copies[c[f] as number]!.copyId])) as Record<
-        string,
-        string
-      >,
-    );
-    return {
-      toolCall: action.toolCall,
-      box: action.box,
-      // An edited thought keeps the chosen copy's parts and replaces the whole text.
-      thought: c.thought === "edited" ? { ...thoughtCopy.thought, text: edits[i]!.thought } : thoughtCopy.thought,
-      clearAction: c.clearAction === "edited" ? edits[i]!.clearAction : from(c.clearAction).clearAction,
-      verdict: from(c.verdict).verdict,
-    };
-  });
-  const o = copies[outcomeFrom]!;
-  return {
-    version: view.trajectory.version,
-    trajectory: { outcome: o.outcome, isDiscarded: o.isDiscarded, cutAfter: o.cutAfter },
-    steps,
-    sources,
-  };
-}
+const NO_BOXES: Box[] = [];

@@ -1,6 +1,7 @@
 "use client";
 
 import { ErrorBox } from "@/components/ui/states";
+import { fastLaneFirstError } from "@/lib/domain/lane";
 import type { CommentView, ReviewContext } from "@/lib/domain/review";
 import type { TrajectoryView } from "@/lib/domain/views";
 import type { ApiError } from "@/lib/queries/fetcher";
@@ -63,6 +64,7 @@ export function ReviewSummary({
         {trajectory.outcome && t("review.outcome", { outcome: t(`outcome.${trajectory.outcome}`) })}
         {trajectory.isDiscarded && ` · ${t("review.discarded")}`}
       </div>
+      {trajectory.lane === "fast" && <FastLaneSummary trajectory={trajectory} t={t} />}
       {context.lastDecision && !reasonThread && <p className="sub last-decision">{lastDecisionLine}</p>}
       {isSubmitted && heldByOther && (
         <p className="notice" role="alert">
@@ -84,6 +86,19 @@ export function ReviewSummary({
             lead={c === reasonThread ? lastDecisionLine : undefined}
           />
         ))}
+    </div>
+  );
+}
+
+/** Work handed in through the fast lane: the lane, the first error it marked and the cut, so nothing after it reads as skipped. */
+function FastLaneSummary({ trajectory, t }: { trajectory: TrajectoryView; t: T }) {
+  const firstError = fastLaneFirstError(trajectory.steps);
+  return (
+    <div className="review-lane" role="group" aria-label={t("lane.review.mark")}>
+      <span className="chip chip-lane">{t("lane.review.mark")}</span>
+      <strong>{firstError === null ? t("lane.review.noError") : t("lane.review.firstError", { n: firstError + 1 })}</strong>
+      {trajectory.cutAfter !== null && <span>{t("lane.review.cut", { n: trajectory.cutAfter + 1 })}</span>}
+      <span className="sub">{t("lane.review.note")}</span>
     </div>
   );
 }

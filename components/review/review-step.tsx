@@ -16,6 +16,7 @@ import { StepForm } from "@/components/editor/step-form";
 import { CommentThread } from "./comment-thread";
 import { commentInputId } from "./review-ids";
 import { StepPicture } from "./step-picture";
+import { StepVerdict } from "./step-verdict";
 import { TextDiff } from "./text-diff";
 
 type T = ReturnType<typeof useT>;
@@ -23,6 +24,8 @@ type T = ReturnType<typeof useT>;
 type StepProps = {
   step: StepView;
   isExcluded: boolean;
+  /** Fast-lane work: this is the step it marked as the model's first error. */
+  isFirstError: boolean;
   isOpen: boolean;
   onToggleOpen: () => void;
   changes: StepChange[];
@@ -46,6 +49,7 @@ type StepProps = {
 export function ReviewStep({
   step,
   isExcluded,
+  isFirstError,
   isOpen,
   onToggleOpen,
   changes,
@@ -83,7 +87,7 @@ export function ReviewStep({
   const open = comments.filter((c) => !c.isResolved).length;
   return (
     <article
-      className={`review-step${isExcluded ? " is-excluded" : ""}${isOpen ? " is-open" : ""}`}
+      className={`review-step${isExcluded ? " is-excluded" : ""}${isOpen ? " is-open" : ""}${isFixing ? " is-fixing" : ""}`}
       aria-label={t("review.since.step", { n })}
     >
       {isFixing ? (
@@ -99,19 +103,17 @@ export function ReviewStep({
       <div className="review-fields">
         <div className="review-step-head">
           <strong>#{n}</strong>
-          <span className={`verdict verdict-${step.verdict}`}>{t(`verdict.${step.verdict}`)}</span>
-          {changes.length === 0 ? (
-            <span className="chip">{t("review.unchanged")}</span>
-          ) : (
-            changes.map((c) => (
-              <span key={c} className="chip chip-changed">
-                {label[c]}
-              </span>
-            ))
-          )}
+          <StepVerdict verdict={step.verdict} isExcluded={isExcluded} t={t} />
+          {isFirstError && <span className="chip chip-lane">{t("lane.review.firstErrorChip")}</span>}
+          {changes.length === 0
+            ? !isExcluded && <span className="chip">{t("review.unchanged")}</span>
+            : changes.map((c) => (
+                <span key={c} className="chip chip-changed">
+                  {label[c]}
+                </span>
+              ))}
           {isChangedSince && <span className="chip chip-since">{t("review.since.mark")}</span>}
           {open > 0 && <span className="chip chip-comments">{t("review.comment.open", { n: open })}</span>}
-          {isExcluded && <span className="chip">{t("review.excluded")}</span>}
           {isFixed && <span className="chip chip-changed">{t("review.step.fixed")}</span>}
         </div>
         <dl>

@@ -4,10 +4,12 @@ import type { View } from "@/lib/canvas/view";
 import type { ZoomHints } from "@/components/step-canvas/step-canvas";
 import type { CommentView, ReviewContext } from "@/lib/domain/review";
 import { describeToolCall } from "@/lib/domain/tool-call";
+import { fastLaneFirstError } from "@/lib/domain/lane";
 import type { TrajectoryView } from "@/lib/domain/views";
 import type { useT } from "@/lib/i18n/react";
 import { stepItemId } from "./review-ids";
 import { ReviewStep } from "./review-step";
+import { StepVerdict } from "./step-verdict";
 import type { ReviewFix } from "./use-review-fix";
 
 type T = ReturnType<typeof useT>;
@@ -51,6 +53,9 @@ export function ReviewSteps({
   t: T;
 }) {
   const changedSince = new Set((context.sinceLast?.steps ?? []).map((s) => s.index));
+  const isAfterCut = (index: number) => trajectory.cutAfter !== null && index > trajectory.cutAfter;
+  // Fast-lane work names its first error; the steps after the cut were never worked on (not skipped).
+  const firstError = trajectory.lane === "fast" ? fastLaneFirstError(trajectory.steps) : null;
   return (
     <ol className="review-steps">
       {trajectory.steps.map((s, i) => (
@@ -64,8 +69,8 @@ export function ReviewSteps({
           !rows.some((c) => c.stepIndex === s.index) ? (
             <div className="review-line" role="group" aria-label={t("review.compactRow", { n: s.index + 1 })}>
               <strong>#{s.index + 1}</strong>
-              <span className={`verdict verdict-${s.verdict}`}>{t(`verdict.${s.verdict}`)}</span>
-              <span className="chip">{t("review.unchanged")}</span>
+              <StepVerdict verdict={s.verdict} isExcluded={isAfterCut(s.index)} t={t} />
+              {!isAfterCut(s.index) && <span className="chip">{t("review.unchanged")}</span>}
               <span className="review-line-text">{s.clearAction || describeToolCall(s.toolCall)}</span>
               <button type="button" className="btn btn-small" onClick={() => onUnfold(i)}>
                 {t("review.compactShow", { n: s.index + 1 })}
@@ -74,7 +79,8 @@ export function ReviewSteps({
           ) : (
             <ReviewStep
               step={s}
-              isExcluded={trajectory.cutAfter !== null && s.index > trajectory.cutAfter}
+              isExcluded={isAfterCut(s.index)}
+              isFirstError={firstError === s.index}
               isOpen={open.has(i)}
               onToggleOpen={() => onToggleOpen(i)}
               changes={context.personChanges[s.id] ?? []}

@@ -37,13 +37,13 @@ export function useReviewFix(trajectory: TrajectoryView) {
   const incomplete = useMemo(() => invalidFixes(editor.get()), [editor, fixDoc]);
   const hasFixError = incomplete.length > 0;
 
-  /** Open the editor on the step; a step not fixed yet starts with the verdict "corrected" (it is being corrected). */
+  /**
+   * Open the editor on the step as it is: nothing changes until the reviewer edits (the engine then makes a
+   * good or unjudged step "corrected", lib/canvas/document.ts).
+   */
   const startFix = (step: StepView) => {
     editor.goTo(step.index);
     setFixOpen(true);
-    const a = editor.get().doc.steps[step.id];
-    if (!fixed.has(step.id) && a && (a.verdict === "unreviewed" || a.verdict === "good"))
-      editor.patchStep("history.verdict", { verdict: "corrected" });
   };
   const discardFix = (step: StepView) => {
     editor.revert(step.id);

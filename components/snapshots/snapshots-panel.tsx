@@ -6,7 +6,7 @@ import { useState, type FormEvent } from "react";
 import { EmptyState, ErrorBox, Loading } from "@/components/ui/states";
 import { useFormat, useT } from "@/lib/i18n/react";
 import { EXPORT_STATUS_OPTIONS, type ExportStatusOption } from "@/lib/domain/exports";
-import type { ReleaseDiff, SnapshotItem } from "@/lib/domain/snapshots";
+import type { CutAccount, ReleaseDiff, SnapshotItem } from "@/lib/domain/snapshots";
 import { editorPath } from "@/lib/domain/trajectory";
 import { evalSetsQuery, releaseDiffQuery, releasesQuery, useCutRelease, useFreezeEvalSet, useSetHeldOut } from "@/lib/queries/snapshots";
 
@@ -146,6 +146,31 @@ export function EvalSetsPanel() {
   );
 }
 
+/** What a cut left out, and why: the count before and after, and each reason that left something out. */
+function LeftOut({ a, label }: { a: CutAccount; label: string }) {
+  const t = useT();
+  const format = useFormat();
+  const reasons = [
+    ["status", a.status],
+    ["app", a.app],
+    ["lane", a.lane],
+    ["heldOut", a.heldOut],
+    ["nearDuplicate", a.nearDuplicate],
+  ] as const;
+  const left = reasons.filter(([, n]) => n > 0);
+  return (
+    <div className="hint" role="group" aria-label={label}>
+      <div>{t("snapshots.leftOut.beforeAfter", { before: a.before, after: format.number(a.after) })}</div>
+      <ul>
+        {left.length === 0 && <li>{t("snapshots.leftOut.nothing")}</li>}
+        {left.map(([why, n]) => (
+          <li key={why}>{t(`snapshots.leftOut.${why}`, { n, sets: a.heldOutSets.join(", ") })}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** Releases: the cut form, the list with counts and who cut them, and the diff between two of them. */
 export function ReleasesPanel() {
   const t = useT();
@@ -156,7 +181,12 @@ export function ReleasesPanel() {
   function submit(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
     const form = new FormData(e.currentTarget);
-    cut.mutate({ ...filterOf(form), status, includeHeldOut: form.get("includeHeldOut") === "on" });
+    cut.mutate({
+      ...filterOf(form),
+      status,
+      includeHeldOut: form.get("includeHeldOut") === "on",
+      license: String(form.get("license") ?? "").trim(),
+    });
   }
   function compare(e: FormEvent<HTMLFormElement>) {
     e.preventDefault();
@@ -170,6 +200,20 @@ export function ReleasesPanel() {
         <h2 id="releases-title">{t("snapshots.releases.title")}</h2>
         <form className="export-form" onSubmit={submit} aria-label={t("snapshots.releases.formLabel")}>
           <FilterFields status={status} setStatus={setStatus} />
+          <label className="field">
+            <span>{t("snapshots.releases.license")}</span>
+            <input
+              className="input"
+              name="license"
+              required
+              maxLength={64}
+              placeholder="CC-BY-4.0"
+              aria-describedby="release-license-hint"
+            />
+          </label>
+          <p className="hint" id="release-license-hint">
+            {t("snapshots.releases.licenseHint")}
+          </p>
           <div className="form-row">
             <label className="check">
               <input type="checkbox" name="includeHeldOut" /> {t("snapshots.releases.includeHeldOut")}
@@ -179,6 +223,7 @@ export function ReleasesPanel() {
             </button>
           </div>
           {cut.error && <ErrorBox error={cut.error} />}
+          {cut.data && <p role="status">{t("snapshots.releases.cutDone", { n: cut.data.snapshot.number })}</p>}
         </form>
       </div>
       <List
@@ -190,6 +235,7 @@ export function ReleasesPanel() {
               <strong>{t("snapshots.releases.number", { n: s.number })}</strong> <span data-i18n="data">{s.name}</span>
             </div>
             <Counts s={s} />
+            {s.leftOut && <LeftOut a={s.leftOut} label={t("snapshots.leftOut.title")} />}
             <code className="hint">{t("snapshots.releases.export", { n: s.number })}</code>
           </li>
         )}

@@ -102,7 +102,7 @@ export function MarksGroup({
         ))}
       {hover && <BoxShape name="snap-hover" box={hover} color={CANVAS_COLOURS.corrected} dash={[4, 4]} />}
       {layers.correctedBox && marks.correctedBox && (
-        <BoxShape name="corrected-box" box={marks.correctedBox} color={CANVAS_COLOURS.corrected} fill="rgba(230,32,106,0.08)" />
+        <BoxShape name="corrected-box" box={marks.correctedBox} color={CANVAS_COLOURS.corrected} />
       )}
       {layers.model && marks.model && <Gesture who="model" shape={marks.model} s={s} />}
       {layers.corrected && marks.corrected && <Gesture who="corrected" shape={marks.corrected} s={s} />}
@@ -114,20 +114,11 @@ export function MarksGroup({
   );
 }
 
-/** A box with a white halo under its coloured line, so it reads on light and dark screens alike. */
-function BoxShape({
-  name,
-  box: [x1, y1, x2, y2],
-  color,
-  dash,
-  fill,
-}: {
-  name: string;
-  box: Box;
-  color: string;
-  dash?: number[];
-  fill?: string;
-}) {
+/**
+ * A box with a white halo under its coloured line, so it reads on light and dark screens alike. Outline
+ * only: a fill would tint (and at small sizes hide) the element the person is trying to see.
+ */
+function BoxShape({ name, box: [x1, y1, x2, y2], color, dash }: { name: string; box: Box; color: string; dash?: number[] }) {
   return (
     <>
       <Rect
@@ -150,12 +141,15 @@ function BoxShape({
         strokeWidth={2}
         strokeScaleEnabled={false}
         dash={dash}
-        fill={fill}
       />
     </>
   );
 }
 
+/**
+ * The box's eight handles, hollow: a handle sits on the box's edge, which is where a small target's own
+ * edge is, so a filled square would cover it. Grabbing is hit-tested in lib/canvas/tools.ts, not on these nodes.
+ */
 function Handles({ box: [x1, y1, x2, y2], s }: { box: Box; s: number }) {
   const mx = (x1 + x2) / 2;
   const my = (y1 + y2) / 2;
@@ -180,7 +174,6 @@ function Handles({ box: [x1, y1, x2, y2], s }: { box: Box; s: number }) {
           y={at[h][1] - size / 2}
           width={size}
           height={size}
-          fill="#fff"
           stroke={CANVAS_COLOURS.corrected}
           strokeWidth={1.5}
           strokeScaleEnabled={false}
@@ -191,8 +184,9 @@ function Handles({ box: [x1, y1, x2, y2], s }: { box: Box; s: number }) {
 }
 
 /**
- * One action: the model's as a larger dashed violet ring, the correction as a smaller solid pink
- * ring with a crosshair, so both stay visible when they coincide; a suggestion not yet accepted as
+ * One action, outline only (issue 36: a filled mark hid targets smaller than itself; a fade on hover
+ * would still hide them whenever the pointer is elsewhere, as it is while a person reads the screen):
+ * the model's as a larger dashed violet ring, the correction as a smaller solid pink ring with a crosshair, so both stay visible when they coincide; a suggestion not yet accepted as
  * the largest dotted cyan ring, and an evaluation run's failed prediction as the largest long-dashed red ring (the
  * model's wrong answer, never the person's). Sizes are stage pixels / scale.
  */
@@ -219,15 +213,7 @@ function Gesture({ who, shape, s }: { who: "model" | "corrected" | "suggested" |
       return (
         <Group name={name} gesture={shape.kind} x={x} y={y}>
           <Circle radius={r(radius)} stroke={CANVAS_COLOURS.halo} strokeWidth={5} strokeScaleEnabled={false} opacity={0.8} />
-          <Circle
-            name="ring"
-            radius={r(radius)}
-            stroke={color}
-            strokeWidth={isModel ? 2.5 : 3}
-            strokeScaleEnabled={false}
-            dash={dash}
-            fill={isModel ? undefined : "rgba(230,32,106,0.16)"}
-          />
+          <Circle name="ring" radius={r(radius)} stroke={color} strokeWidth={isModel ? 2.5 : 3} strokeScaleEnabled={false} dash={dash} />
           {shape.kind === "long_press" && (
             <Circle radius={r(radius + 7)} stroke={color} strokeWidth={2} strokeScaleEnabled={false} dash={dash} />
           )}
@@ -239,7 +225,8 @@ function Gesture({ who, shape, s }: { who: "model" | "corrected" | "suggested" |
               <Line points={[0, r(6), 0, r(22)]} stroke={color} strokeWidth={2} strokeScaleEnabled={false} />
             </>
           )}
-          <Circle radius={r(2.5)} fill={color} />
+          {/* The exact point, as a hair-thin ring: the pixel under it stays visible. */}
+          <Circle name="point" radius={r(2.5)} stroke={color} strokeWidth={1} strokeScaleEnabled={false} />
         </Group>
       );
     }
@@ -269,7 +256,7 @@ function Gesture({ who, shape, s }: { who: "model" | "corrected" | "suggested" |
             pointerWidth={r(13)}
             fill={color}
           />
-          <Circle x={x1} y={y1} radius={r(6)} fill={color} stroke={CANVAS_COLOURS.halo} strokeWidth={2} strokeScaleEnabled={false} />
+          <Circle x={x1} y={y1} radius={r(6)} stroke={color} strokeWidth={2} strokeScaleEnabled={false} />
         </Group>
       );
     }

@@ -6,6 +6,7 @@ import type { Editor } from "@/lib/canvas/editor";
 import type { StepMarks } from "@/lib/canvas/overlay";
 import { transformOf, type ImageVariant, type View } from "@/lib/canvas/view";
 import type { Box } from "@/lib/domain/geometry";
+import { CopyMarksGroup, type CopyMark } from "./copy-marks";
 import { MarksGroup, ScreenshotGroup } from "./konva-marks";
 import { useStagePointer } from "./use-stage-pointer";
 import { useViewState } from "./use-view";
@@ -38,6 +39,8 @@ type Props = {
   /** Only Ctrl/⌘+wheel (and pinch) zooms; a plain wheel scrolls the page (a canvas inside a long page). */
   isWheelZoomWithModifier?: boolean;
   text: { loading: string; unavailable: string };
+  /** A page's own marks (adjudication's copies), drawn in a layer of their own above the canvas's marks. */
+  copyMarks?: CopyMark[];
 };
 
 /**
@@ -62,6 +65,7 @@ export function KonvaStage({
   paintIndex,
   isWheelZoomWithModifier,
   text,
+  copyMarks,
 }: Props) {
   const viewport = useViewState(view, (s) => s.viewport);
   const layers = useViewState(view, (s) => s.layers);
@@ -106,6 +110,11 @@ export function KonvaStage({
           isHandlesShown={Boolean(editor && isBoxSelected)}
         />
       </Layer>
+      {copyMarks && copyMarks.length > 0 && (
+        <Layer listening={false}>
+          <CopyMarksGroup t={t} s={s} marks={copyMarks} />
+        </Layer>
+      )}
     </Stage>
   );
 }

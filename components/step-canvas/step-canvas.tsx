@@ -13,6 +13,7 @@ import { useT } from "@/lib/i18n/react";
 import { screenshotUrl } from "@/lib/queries/trajectories";
 import { settingControl } from "@/components/ui/person-settings";
 import { Loading } from "@/components/ui/states";
+import type { CopyMark } from "./copy-marks";
 import type { StageImage } from "./konva-stage";
 import { useImage } from "./use-image";
 import { useViewState } from "./use-view";
@@ -69,6 +70,10 @@ export type StepCanvasProps = {
   /** The folding is a person's setting: the toggle waits (disabled, busy) until their settings have arrived. */
   isSideToggleWaiting?: boolean;
   className?: string;
+  /** A page's own marks (adjudication: each copy's action in its colour), drawn in a layer of their own. */
+  copyMarks?: CopyMark[];
+  /** Replaces the model/correction legend, for a page that says what its own marks mean (adjudication). */
+  legend?: ReactNode;
 };
 
 /**
@@ -104,6 +109,8 @@ export function StepCanvas(props: StepCanvasProps) {
     isSideCollapsed = false,
     onToggleSide,
     isSideToggleWaiting = false,
+    copyMarks,
+    legend,
   } = props;
   const t = useT();
   const host = useRef<HTMLDivElement>(null);
@@ -156,6 +163,7 @@ export function StepCanvas(props: StepCanvasProps) {
           paintIndex={paintIndex}
           isWheelZoomWithModifier={isWheelZoomWithModifier}
           text={{ loading: t("canvas.loading"), unavailable: t("canvas.unavailable") }}
+          copyMarks={copyMarks}
         />
       </div>
       {!isSideCollapsed && (
@@ -170,16 +178,18 @@ export function StepCanvas(props: StepCanvasProps) {
                 ? t("canvas.variant.original")
                 : t("canvas.variant.display", { width: Math.min(DISPLAY_VARIANT_WIDTH, screenshot.width) })}
           </p>
-          <Legend
-            view={view}
-            model={model}
-            corrected={corrected}
-            importedBoxes={marks.importedBoxes}
-            elementCount={elementBoxes.length}
-            correctedBox={correctedBox}
-            suggested={suggested}
-            failedPrediction={failedPrediction}
-          />
+          {legend ?? (
+            <Legend
+              view={view}
+              model={model}
+              corrected={corrected}
+              importedBoxes={marks.importedBoxes}
+              elementCount={elementBoxes.length}
+              correctedBox={correctedBox}
+              suggested={suggested}
+              failedPrediction={failedPrediction}
+            />
+          )}
           <p className="canvas-hint">{t(isWheelZoomWithModifier ? "canvas.hintModifier" : "canvas.hint")}</p>
           {children}
         </aside>

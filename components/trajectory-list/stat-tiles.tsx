@@ -1,8 +1,9 @@
 import { TASK_STATUSES } from "@/lib/domain/status";
 import { useFormat, useT } from "@/lib/i18n/react";
-import type { StudioStats as Stats } from "@/lib/domain/views";
+import type { ListTally } from "@/lib/domain/views";
 
-export function StatTiles({ stats }: { stats: Stats | undefined }) {
+/** What the list holds under its filters, over all its pages (the list's own query counts it: issue 36). */
+export function StatTiles({ stats, isFiltered }: { stats: ListTally | undefined; isFiltered: boolean }) {
   const t = useT();
   const nf = useFormat().number;
   const fmt = (n: number | undefined) => (n === undefined ? "…" : nf(n));
@@ -13,7 +14,11 @@ export function StatTiles({ stats }: { stats: Stats | undefined }) {
     ...TASK_STATUSES.map((s) => ({ id: s, label: t(`status.${s}`), value: stats?.byStatus[s], primary: false })),
   ];
   return (
-    <ul className="tiles" aria-label={t("list.tiles")} style={{ listStyle: "none", padding: 0, margin: "0 0 12px" }}>
+    <ul
+      className="tiles"
+      aria-label={isFiltered ? t("list.tilesFiltered") : t("list.tiles")}
+      style={{ listStyle: "none", padding: 0, margin: "0 0 12px" }}
+    >
       {tiles.map((tile) => (
         <li key={tile.id} className={`tile${tile.primary ? " tile-primary" : ""}`} aria-label={`${tile.label}: ${fmt(tile.value)}`}>
           <div className="tile-label">{tile.label}</div>

@@ -82,7 +82,8 @@ export function TrajectoryList({
           })}
         </span>
       </div>
-      {stats.error ? <ErrorBox error={stats.error} /> : <StatTiles stats={stats.data} />}
+      {stats.error && <ErrorBox error={stats.error} />}
+      {!list.error && <StatTiles stats={list.data?.tally} isFiltered={isFiltered || Boolean(filters.duplicates)} />}
       <section className="panel" aria-label={t("list.region")}>
         <Filters
           key={filters.q ?? ""}

@@ -13,7 +13,8 @@ import { captureIo, EN_SCREENSHOT, loadShot, makeStep, makeTrajectory, tempDir, 
  * versioned schema URL), description, license, name, url, creator, datePublished; and "Modified and Added
  * Properties": distribution, required, of FileObject or FileSet values. FileObject/FileSet: "@type", and a
  * FileObject's contentUrl and encodingFormat (spec "Resources"); sha256 is what "Checksums" asks of versioned
- * datasets. RecordSet fields name their source.
+ * datasets. RecordSet fields name their source, and a dataType unless they hold sub-fields (a struct: spec
+ * "Nested fields", `subField`); a list is its item's field with `isArray` (1.1 "Array fields").
  */
 const url = z.string().min(1);
 const person = z.object({ "@type": z.enum(["sc:Organization", "sc:Person", "Organization", "Person"]), name: z.string().min(1) });
@@ -52,7 +53,15 @@ const croissantRequired = z.object({
       "@id": z.string(),
       field: z
         .array(
-          z.object({ "@type": z.literal("cr:Field"), "@id": z.string(), dataType: z.string(), source: z.record(z.string(), z.unknown()) }),
+          z
+            .object({
+              "@type": z.literal("cr:Field"),
+              "@id": z.string(),
+              dataType: z.string().optional(),
+              subField: z.array(z.unknown()).min(1).optional(),
+              source: z.record(z.string(), z.unknown()),
+            })
+            .refine((f) => (f.dataType === undefined) !== (f.subField === undefined), "a field has a dataType or sub-fields"),
         )
         .min(1),
     }),
@@ -160,4 +169,51 @@ describe("dataset card (README.md + croissant.json)", () => {
     expect(readme).toContain("language:\n- en\n- zh\n");
     expect(readme).toContain("size_categories:\n- n<1K\n");
   }, 120_000);
+});
+
+describe("the card's names and the Croissant's types (issue 36)", () => {
+  it("types every column by what it holds: images, numbers, lists, and a list of structs as sub-fields", async () => {
+    const { croissantField } = await import("./card");
+    const source = { fileSet: { "@id": "shards" }, extract: { column: "c" } };
+    expect(croissantField("n", { _type: "Value", dtype: "int64" }, "rows/n", source)).toMatchObject({ dataType: "sc:Integer" });
+    expect(croissantField("x", { _type: "Value", dtype: "float64" }, "rows/x", source)).toMatchObject({ dataType: "sc:Float" });
+    expect(croissantField("i", { _type: "List", feature: { _type: "Image" } }, "rows/i", source)).toMatchObject({
+      dataType: "sc:ImageObject",
+      isArray: true,
+    });
+    const messages = croissantField(
+      "messages",
+      { _type: "List", feature: { role: { _type: "Value", dtype: "string" }, n: { _type: "Value", dtype: "int64" } } },
+      "rows/messages",
+      source,
+    );
+    expect(messages).toMatchObject({
+      isArray: true,
+      subField: [
+        { "@id": "rows/messages/role", name: "role", dataType: "sc:Text", source: { ...source, transform: { jsonPath: "role" } } },
+        { "@id": "rows/messages/n", name: "n", dataType: "sc:Integer" },
+      ],
+    });
+    expect(messages.dataType).toBeUndefined();
+  });
+
+  it("names the licence as an SPDX URL, the release and number in the title, and never 'by Trajectory Studio .'", async () => {
+    const { cardTitle, croissantLicense } = await import("./card");
+    expect(croissantLicense("cc-by-4.0")).toBe("https://spdx.org/licenses/CC-BY-4.0.html");
+    expect(croissantLicense("MPL-2.0")).toBe("https://spdx.org/licenses/MPL-2.0.html");
+    expect(cardTitle({ release: { name: "spring", number: 3 } }, { name: "out-folder" })).toBe("spring (release 3)");
+    expect(cardTitle({ release: null }, { name: "out-folder" })).toBe("out-folder");
+    // An export folder whose manifest has no studioVersion (a release exported before it was written).
+    const en = await loadShot(EN_SCREENSHOT, 1080, 2400);
+    const exportDir = await writeExport([makeTrajectory([makeStep(0, en, { action: "open", text: "Files" })])], [en]);
+    const out = await tempDir();
+    const io = captureIo();
+    expect(
+      await runBridge(["sft", exportDir, "--out", out, "--target", "ms-swift", "--shards", "parquet", "--license", "MIT"], io),
+      io.err(),
+    ).toBe(0);
+    const readme = await readFile(path.join(out, "README.md"), "utf8");
+    expect(readme).not.toMatch(/Trajectory Studio \./);
+    expect(readme).toContain("by Trajectory Studio (version not recorded).");
+  });
 });

@@ -75,7 +75,25 @@ export type CardStats = {
   filter: string | null;
   exportedAt: string | null;
   studioVersion: string | null;
+  /** The release the export folder holds (its name and number), null for an ordinary export. */
+  release: { name: string; number: number } | null;
 };
+
+/** A manifest's `release` stamp (name and number), or null when it has none. */
+function releaseOf(v: unknown): CardStats["release"] {
+  if (typeof v !== "object" || v === null) return null;
+  const { name, number } = v as { name?: unknown; number?: unknown };
+  return typeof name === "string" && typeof number === "number" ? { name, number } : null;
+}
+
+/** The card's title: the release's name and number when the folder holds one, else the name given (the output folder's). */
+export function cardTitle(stats: Pick<CardStats, "release">, opts: Pick<CardOptions, "name">): string {
+  return stats.release ? `${stats.release.name} (release ${stats.release.number})` : opts.name;
+}
+
+/** "Trajectory Studio 1.2.0", or the name alone when the manifest does not say which version wrote it. */
+const studioName = (stats: Pick<CardStats, "studioVersion">) =>
+  stats.studioVersion ? `Trajectory Studio ${stats.studioVersion}` : "Trajectory Studio (version not recorded)";
 
 const listed = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 
@@ -139,6 +157,7 @@ export async function cardStats(exportDir: string, frame: { maxPixels: number; m
     filter: exp.manifest.filters ? filterDescription(exp.manifest.filters) : null,
     exportedAt: typeof exp.manifest.createdAt === "string" ? exp.manifest.createdAt : null,
     studioVersion: typeof exp.manifest.studioVersion === "string" ? exp.manifest.studioVersion : null,
+    release: releaseOf(exp.manifest.release),
   };
   const lengths: number[] = [];
   const imageT: number[] = [];
@@ -224,7 +243,7 @@ export function sizeCategory(n: number): string {
 export type CardOptions = {
   /** Dataset name (the output folder's name when not given). */
   name: string;
-  /** SPDX licence id of the data (`--license`; `other` when the studio was not told). */
+  /** SPDX licence id of the data (`--license`, or the release's own); the bridge refuses shards without one. */
   license: string;
   /** Where the dataset will be published (Croissant `url`, required); a relative placeholder otherwise. */
   url?: string;
@@ -328,7 +347,7 @@ export function renderCard(stats: CardStats, shards: ShardSummary, opts: CardOpt
   const j = stats.judge;
   const a = stats.annotation;
   const body = [
-    `# ${opts.name}`,
+    `# ${cardTitle(stats, opts)}`,
     "",
     `Phone-agent trajectories corrected by people in Trajectory Studio, as \`${opts.command}${opts.target ? ` --target ${opts.target}` : ""}\` rows (${shards.rows} rows, ${shards.images} embedded screenshots, ${shards.files.length} ${shards.format} shard${shards.files.length === 1 ? "" : "s"}).`,
     "",
@@ -368,7 +387,7 @@ export function renderCard(stats: CardStats, shards: ShardSummary, opts: CardOpt
       Object.entries(a.fieldSources)
         .map(([k, v]) => `${k} ${v}`)
         .join(", ") || "none"
-    }. Filter: ${stats.filter ?? "unknown"}; exported ${stats.exportedAt ?? "(date unknown)"} by Trajectory Studio ${stats.studioVersion ?? ""}.`.trim(),
+    }. Filter: ${stats.filter ?? "unknown"}; exported ${stats.exportedAt ?? "(date unknown)"} by ${studioName(stats)}.`,
     "",
     "## Known limitations",
     "",
@@ -401,18 +420,45 @@ const SPDX: Record<string, string> = {
   "odc-by": "ODC-By-1.0",
 };
 
-/** Croissant `license`: the SPDX licence URL (the spec's recommendation), or the id as given when it is not one the studio knows. */
-function croissantLicense(id: string): string {
-  const spdx = SPDX[id.toLowerCase()];
-  return spdx ? `https://spdx.org/licenses/${spdx}.html` : id;
+/**
+ * Croissant `license`: the SPDX licence URL (the spec's recommendation). An id the studio's short list does not
+ * hold is taken as an SPDX id as written (SPDX ids are case-sensitive URL names); a URL is kept as it is.
+ */
+export function croissantLicense(id: string): string {
+  if (/^https?:\/\//.test(id)) return id;
+  return `https://spdx.org/licenses/${SPDX[id.toLowerCase()] ?? id}.html`;
 }
 
-/** Croissant dataType of a feature (images as sc:ImageObject, lists and structs as their JSON text). */
-function croissantType(f: HfFeature): string {
+/** Croissant dataType of a scalar feature: images sc:ImageObject, numbers sc:Integer / sc:Float, booleans, text. */
+function croissantScalar(f: HfFeature): string | null {
   if ("_type" in f && f._type === "Image") return "sc:ImageObject";
   if ("_type" in f && f._type === "Value")
-    return f.dtype === "int64" ? "sc:Integer" : f.dtype === "float64" ? "sc:Float" : f.dtype === "bool" ? "sc:Boolean" : "sc:Text";
-  return "sc:Text";
+    return /^u?int/.test(String(f.dtype))
+      ? "sc:Integer"
+      : /^float/.test(String(f.dtype))
+        ? "sc:Float"
+        : f.dtype === "bool"
+          ? "sc:Boolean"
+          : "sc:Text";
+  return null;
+}
+
+/**
+ * One Croissant 1.1 field for a column or a struct member: a scalar typed by what it holds, a list as the field of
+ * its item with `isArray` (the spec's array fields), a struct as a field with one `subField` per member.
+ */
+export function croissantField(name: string, f: HfFeature, id: string, source: Record<string, unknown>): Record<string, unknown> {
+  const base = { "@type": "cr:Field", "@id": id, name, source };
+  const scalar = croissantScalar(f);
+  if (scalar) return { ...base, dataType: scalar };
+  if ("_type" in f && f._type === "List") {
+    const inner = croissantField(name, f.feature as HfFeature, id, source);
+    return { ...inner, isArray: true, arrayShape: "-1" };
+  }
+  const members = Object.entries(f as HfFeatures).map(([k, sub]) =>
+    croissantField(k, sub, `${id}/${k}`, { ...source, transform: { jsonPath: k } }),
+  );
+  return { ...base, subField: members };
 }
 
 /**
@@ -446,13 +492,9 @@ export async function croissant(
     encodingFormat: encoding,
     includes: `${SHARDS_DIR}/${SHARD_SPLIT}-*.${shards.format === "parquet" ? "parquet" : "tar"}`,
   });
-  const fields = Object.entries(shards.features ?? {}).map(([name, f]) => ({
-    "@type": "cr:Field",
-    "@id": `rows/${name}`,
-    name,
-    dataType: croissantType(f),
-    source: { fileSet: { "@id": "shards" }, extract: { column: name } },
-  }));
+  const fields = Object.entries(shards.features ?? {}).map(([name, f]) =>
+    croissantField(name, f, `rows/${name}`, { fileSet: { "@id": "shards" }, extract: { column: name } }),
+  );
   const a = stats.annotation;
   // The export's own date, so the same export gives the same file; a hand-made folder without one: today.
   const date = (stats.exportedAt ?? new Date().toISOString()).slice(0, 10);
@@ -476,6 +518,11 @@ export async function croissant(
       fileProperty: "cr:fileProperty",
       fileSet: "cr:fileSet",
       includes: "cr:includes",
+      isArray: "cr:isArray",
+      arrayShape: "cr:arrayShape",
+      subField: "cr:subField",
+      transform: "cr:transform",
+      jsonPath: "cr:jsonPath",
       isLiveDataset: "cr:isLiveDataset",
       key: "cr:key",
       recordSet: "cr:recordSet",
@@ -484,7 +531,7 @@ export async function croissant(
     },
     "@type": "sc:Dataset",
     conformsTo: CROISSANT_CONFORMS_TO,
-    name: opts.name,
+    name: cardTitle(stats, opts),
     description: `Phone-agent trajectories corrected by people in Trajectory Studio: ${stats.trajectories} trajectories, ${stats.steps} steps over ${Object.keys(stats.apps).length} apps, as ${shards.rows} ${opts.command} rows with embedded screenshots.`,
     license: croissantLicense(opts.license),
     url: opts.url ?? "./",
@@ -505,7 +552,7 @@ export async function croissant(
       .join(
         ", ",
       )}) and corrected the thought, clear action, tool call and target box in the studio editor; trajectories are submitted and approved by a second person. Filter: ${stats.filter ?? "unknown"}.`,
-    "rai:dataAnnotationPlatform": `Trajectory Studio ${stats.studioVersion ?? ""}`.trim(),
+    "rai:dataAnnotationPlatform": studioName(stats),
     "rai:annotationsPerItem": `${a.people} distinct people wrote fields; ${a.stepsWrittenByPeople} of ${stats.steps} steps hold a person's work, ${a.stepsPrefilledOnly} only a pre-annotation model's, ${a.stepsAsImported} are as imported.`,
     "rai:machineAnnotationTools": a.suggestionModels.length > 0 ? a.suggestionModels : ["none"],
     "rai:dataAnnotationAnalysis": stats.judge

@@ -116,7 +116,8 @@ Hub-ready files (sft, grpo, dpo, critic, prm, traj):
                       row (<key>.json, <key>.0.png, ...). Then README.md (dataset card) and croissant.json
                       (Croissant 1.1 with its responsible-AI fields) from the export's records.
   --shard-bytes <n>, --row-group-bytes <n>   the limits in bytes
-  --license <spdx>    the data's licence for the card (default: other)
+  --license <spdx>    the data's licence for the card and croissant.json, an SPDX id (CC-BY-4.0, Apache-2.0, ...);
+                      required unless the release was cut with one (release cut --license); never guessed
   --drop-duplicates   leave out the near-duplicate trajectories (bridge dedupe), keeping one per group
 
 Exit status: 0 done, 1 problems or refused (each problem on stderr with trajectory and step, numbered
@@ -209,6 +210,19 @@ function shardOptions(
   };
 }
 
+/**
+ * The licence a release was cut with (its manifest's filters), for `--shards` without `--license`: the card must
+ * name the data's licence, never a guess, so a folder without one is refused naming the flag.
+ */
+async function releaseLicense(exportDir: string): Promise<string> {
+  const { openExport } = await import("./export-reader");
+  const own = (await openExport(exportDir)).manifest.filters?.license;
+  if (typeof own === "string" && own !== "") return own;
+  throw new UsageError(
+    "--shards needs the data's licence for the dataset card and croissant.json: pass --license <SPDX id> (e.g. --license CC-BY-4.0), or cut the release with one (release cut --license)",
+  );
+}
+
 const processIo: BridgeIo = { stdout: process.stdout, stderr: process.stderr };
 
 /**
@@ -219,6 +233,8 @@ export async function runBridge(argv: string[], io: BridgeIo = processIo): Promi
   try {
     return await dispatch(argv, io);
   } catch (e) {
+    // A command that failed part-way leaves no half-written rows file behind.
+    await (await import("./output")).discardOpenOutputs();
     if (e instanceof UsageError) {
       io.stderr.write(`bridge: ${e.message}\n\n${BRIDGE_HELP}`);
       return 2;
@@ -361,6 +377,7 @@ async function exportRun(
   if (shardRequest && values["embed-images"]) {
     throw new UsageError("--shards embeds every screenshot itself; leave out --embed-images");
   }
+  const license = shardRequest ? (shardRequest.license ?? (await releaseLicense(givenExportDir))) : undefined;
   const finish = async (summary: { file: string }, exitCode: number): Promise<number> => {
     if (!shardRequest || exitCode !== 0) {
       if (shardRequest) io.stderr.write(`bridge: no shards written: the run did not finish cleanly (exit ${exitCode})\n`);
@@ -370,7 +387,7 @@ async function exportRun(
     const { writeShardsAndCard } = await import("./release");
     const shards = await writeShardsAndCard(
       exportDir,
-      { ...shardRequest, outDir: requireOut(), dataFile: summary.file, imageRoot, frame },
+      { ...shardRequest, license: license!, outDir: requireOut(), dataFile: summary.file, imageRoot, frame },
       io,
     );
     io.stdout.write(`${JSON.stringify({ ...summary, shards })}\n`);

@@ -152,7 +152,7 @@ describe("problems are reported, never dropped silently", () => {
     );
   }
 
-  it("names trajectory and step for each, counts them, exits 1 and leaves the output marked incomplete", async () => {
+  it("names trajectory and step for each, counts them, exits 1 and leaves no rows file, finished or half-made", async () => {
     const dir = await brokenExport();
     const out = path.join(await tempDir(), "nested", "out");
     const io = captureIo();
@@ -169,7 +169,7 @@ describe("problems are reported, never dropped silently", () => {
     const summary = JSON.parse(readFileSync(path.join(out, "mobile_use_sft.summary.json"), "utf8")) as { problems: number; rows: number };
     expect(summary).toMatchObject({ problems: 6, rows: 1 });
     expect(existsSync(path.join(out, "mobile_use_sft.jsonl"))).toBe(false);
-    expect(existsSync(path.join(out, "mobile_use_sft.jsonl.incomplete"))).toBe(true);
+    expect(existsSync(path.join(out, "mobile_use_sft.jsonl.incomplete"))).toBe(false);
   });
 
   it("--allow-problems writes the rows that could be made and exits 0", async () => {

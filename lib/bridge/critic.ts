@@ -317,7 +317,7 @@ export async function exportCritic(
       onProblem: (p) => {
         if (counting) log.problem(p);
       },
-      onProgress: (n) => log.progress(`${counting ? "reading" : "writing"}: ${n.trajectories} trajectories, ${log.problems} problems`),
+      onProgress: (n) => log.reading(n.trajectories, exp, `${counting ? "counting" : "writing"}, ${log.problems} problems`),
       onSample: async (sample) => {
         if (sample.step.verdict === "unreviewed") {
           if (counting) unreviewedSteps += 1;

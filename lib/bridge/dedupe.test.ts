@@ -165,7 +165,10 @@ describe("bridge dedupe", () => {
     const out = await tempDir();
     const io = captureIo();
     expect(
-      await runBridge(["sft", exportDir, "--out", out, "--target", "ms-swift", "--drop-duplicates", "--shards", "parquet"], io),
+      await runBridge(
+        ["sft", exportDir, "--out", out, "--target", "ms-swift", "--drop-duplicates", "--shards", "parquet", "--license", "CC-BY-4.0"],
+        io,
+      ),
       io.err(),
     ).toBe(0);
     const readme = await readFile(path.join(out, "README.md"), "utf8");

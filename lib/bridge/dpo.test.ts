@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import sharp from "sharp";
 import { MOBILE_R1_RELEASE_IMAGES, MOBILE_R1_RELEASE_JSONL } from "@/fixtures";
 import { normalizeAction } from "@/lib/domain/normalize";
@@ -217,7 +217,8 @@ describe("bridge dpo on unreviewed work", () => {
     const refused = await run(["dpo", dir, "--out", out, "--target", "ms-swift"]);
     expect(refused.code).toBe(1);
     expect(refused.io.err()).toContain("refused: 1 pairs are unreviewed model output (the export was made with --status all)");
-    expect(readFileSync(path.join(out, "mobile_use_dpo.jsonl.incomplete"), "utf8")).not.toBe("");
+    expect(existsSync(path.join(out, "mobile_use_dpo.jsonl.incomplete"))).toBe(false);
+    expect(existsSync(path.join(out, "mobile_use_dpo.jsonl"))).toBe(false);
     expect((await run(["dpo", dir, "--out", await tempDir(), "--target", "ms-swift", "--allow-unreviewed"])).code).toBe(0);
   });
 });

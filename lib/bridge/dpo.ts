@@ -192,7 +192,7 @@ export async function exportDpo(
     { ...opts, actionSpace, resizer: opts.target === "llamafactory" ? "llamafactory" : "qwen" },
     {
       onProblem: (p) => log.problem(p),
-      onProgress: (n) => log.progress(`${n.trajectories} trajectories, ${out.rows} pairs, ${log.problems} problems`),
+      onProgress: (n) => log.reading(n.trajectories, exp, `${out.rows} pairs, ${log.problems} problems`),
       onSample: async (sample) => {
         const changed = changedFields(sample.step);
         if (changed.length === 0) {

@@ -163,7 +163,7 @@ describe("ground truth that contradicts itself is a problem, not a row", () => {
     );
     expect(err).not.toContain("trajectory clean");
     expect(existsSync(path.join(out, file))).toBe(false);
-    expect(existsSync(path.join(out, `${file}.incomplete`))).toBe(true);
+    expect(existsSync(path.join(out, `${file}.incomplete`))).toBe(false);
   });
 
   it("--allow-problems writes the other rows only", async () => {

@@ -317,7 +317,10 @@ class VerlParquetOutput {
   async close(keep: boolean): Promise<string> {
     await this.flush();
     await this.writer.finish();
-    if (!keep) return this.tmpPath;
+    if (!keep) {
+      await rm(this.tmpPath, { force: true });
+      return this.finalPath;
+    }
     await rename(this.tmpPath, this.finalPath);
     return this.finalPath;
   }
@@ -352,7 +355,7 @@ export async function exportGrpo(
     { ...opts, actionSpace },
     {
       onProblem: (p) => log.problem(p),
-      onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${out.rows} rows, ${log.problems} problems`),
+      onProgress: (c) => log.reading(c.trajectories, exp, `${out.rows} rows, ${log.problems} problems`),
       onSample: async (sample) => {
         // Prompt layout per rule (README "Prompts per rule"): UI-S1's own for ui-s1, the cookbook's otherwise.
         const prompt = opts.rule === "ui-s1" ? await uiS1GrpoPrompt(exp, sample, opts) : mobileUseGrpoPrompt(sample);

@@ -38,6 +38,15 @@ export class RunLog {
     return this.printed;
   }
 
+  /**
+   * A progress line while the run reads, worded so it never reads like a result: "reading 12 of 60
+   * trajectories… (84 rows so far)". `exp` gives the total from its manifest where it says.
+   */
+  reading(done: number, exp: { manifest: { counts?: { trajectories?: number } | null } }, sofar: string): void {
+    const total = exp.manifest.counts?.trajectories;
+    this.progress(`${total === undefined ? `reading trajectory ${done}` : `reading ${done} of ${total} trajectories`}… (${sofar} so far)`);
+  }
+
   /** Print a progress line at most every `everyMs` (always when `force`). */
   progress(text: string, force = false, everyMs = 2000): void {
     const now = Date.now();
@@ -51,9 +60,18 @@ export class RunLog {
   }
 }
 
+/** Outputs written and not closed yet: a run that throws removes their `.incomplete` files (discardOpenOutputs). */
+const OPEN_OUTPUTS = new Set<{ discard(): Promise<void> }>();
+
+/** Remove the `.incomplete` file of every output still open (a command that failed part-way). */
+export async function discardOpenOutputs(): Promise<void> {
+  for (const o of [...OPEN_OUTPUTS]) await o.discard();
+}
+
 /**
- * A JSON Lines file written row by row with back-pressure, first to `<name>.incomplete`; `commit()`
- * moves it into place, so a run that ends with problems never leaves a file that looks finished.
+ * A JSON Lines file written row by row with back-pressure, first to `<name>.incomplete`; `close(true)`
+ * moves it into place, and a run that ends with problems or fails removes it, so no file that looks finished
+ * and no half-written file is left.
  */
 export class JsonlOutput {
   rows = 0;
@@ -67,7 +85,19 @@ export class JsonlOutput {
     await mkdir(path.dirname(finalPath), { recursive: true });
     const tmpPath = `${finalPath}.incomplete`;
     await rm(finalPath, { force: true });
-    return new JsonlOutput(finalPath, tmpPath, createWriteStream(tmpPath, { encoding: "utf8" }));
+    const out = new JsonlOutput(finalPath, tmpPath, createWriteStream(tmpPath, { encoding: "utf8" }));
+    OPEN_OUTPUTS.add(out);
+    return out;
+  }
+
+  /** Stop writing and remove the `.incomplete` file. */
+  async discard(): Promise<void> {
+    OPEN_OUTPUTS.delete(this);
+    if (!this.stream.writableFinished) {
+      this.stream.end();
+      await once(this.stream, "close").catch(() => undefined);
+    }
+    await rm(this.tmpPath, { force: true });
   }
 
   async write(row: unknown): Promise<void> {
@@ -75,11 +105,15 @@ export class JsonlOutput {
     if (!this.stream.write(`${JSON.stringify(row)}\n`)) await once(this.stream, "drain");
   }
 
-  /** Close; move into place when `keep`, else leave `<name>.incomplete`. Returns the path written. */
+  /** Close; move into place when `keep`, else remove it. Returns its final path (which exists only when kept). */
   async close(keep: boolean): Promise<string> {
+    OPEN_OUTPUTS.delete(this);
     this.stream.end();
     await once(this.stream, "finish");
-    if (!keep) return this.tmpPath;
+    if (!keep) {
+      await rm(this.tmpPath, { force: true });
+      return this.finalPath;
+    }
     await rename(this.tmpPath, this.finalPath);
     return this.finalPath;
   }
@@ -125,7 +159,7 @@ export function unreviewedRefusal(
 /**
  * The end every training-row command shares (sft, grpo, traj, dpo, critic, prm): the refusal of unreviewed rows
  * (logged as `bridge <command>: refused: …`), the exit code, and the rows file kept under its final name only
- * when the run is clean (else left as the `.partial` file). `noun` names the rows in the refusal ("pairs", "steps").
+ * when the run is clean (else removed: no half-made rows file is left). `noun` names the rows in the refusal ("pairs", "steps").
  */
 export async function finishTrainingRows(
   command: string,

@@ -116,7 +116,7 @@ export async function exportPrm(
           else withFirstError += 1;
         }
       },
-      onProgress: (n) => log.progress(`${n.trajectories} trajectories, ${out.rows} rows, ${log.problems} problems`),
+      onProgress: (n) => log.reading(n.trajectories, exp, `${out.rows} rows, ${log.problems} problems`),
       onSample: async (sample) => {
         const model = modelSample(sample);
         if (!model) return log.problem({ ...sample.where, message: `the model's original call: ${POINTLESS_MODEL_CALL}` });

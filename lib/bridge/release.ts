@@ -8,7 +8,8 @@ export type ReleaseOptions = ShardOptions & {
   frame: { maxPixels: number; minPixels: number };
   command: string;
   target?: string;
-  license?: string;
+  /** The data's licence (an SPDX id or URL); the CLI refuses --shards without one. */
+  license: string;
   name?: string;
 };
 
@@ -26,7 +27,7 @@ export async function writeShardsAndCard(
   if (shards.rows === 0) io.stderr.write(`bridge: ${path.basename(opts.dataFile)} has no rows: no shards written\n`);
   const card = await writeCard(exportDir, opts.outDir, shards, opts.frame, {
     name: opts.name ?? path.basename(opts.outDir),
-    license: opts.license ?? "other",
+    license: opts.license,
     command: opts.command,
     target: opts.target,
   });

@@ -159,7 +159,7 @@ export async function scorePredictions(
     onTrajectoryEnd: (record) => {
       if (!record.trajectory.isDiscarded && sopComplete) tally.sop.add(sopSteps);
     },
-    onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${tally.scored} steps scored`),
+    onProgress: (c) => log.reading(c.trajectories, exp, `${tally.scored} steps scored`),
   });
 
   for (const p of predictions.values()) {

@@ -108,7 +108,7 @@ export async function exportSft(
     { ...opts, actionSpace, resizer: opts.target === "llamafactory" ? "llamafactory" : "qwen" },
     {
       onProblem: (p) => log.problem(p),
-      onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${out.rows} rows, ${log.problems} problems`),
+      onProgress: (c) => log.reading(c.trajectories, exp, `${out.rows} rows, ${log.problems} problems`),
       onSample: async (sample) => {
         if (!sample.isTarget) {
           skippedHarmful += 1;

@@ -153,7 +153,7 @@ describe("bridge --shards webdataset", () => {
     const out = await tempDir();
     const io = captureIo();
     const code = await runBridge(
-      ["grpo", exportDir, "--out", out, "--target", "verl", "--shards", "webdataset", "--shard-bytes", "1300000"],
+      ["grpo", exportDir, "--out", out, "--target", "verl", "--shards", "webdataset", "--license", "CC-BY-4.0", "--shard-bytes", "1300000"],
       io,
     );
     expect(code, io.err()).toBe(0);
@@ -194,7 +194,7 @@ describe("bridge --shards webdataset", () => {
 
   it("refuses --shards on a command that writes no rows, and --row-group-bytes with webdataset", async () => {
     const io = captureIo();
-    expect(await runBridge(["stats", "x", "--shards", "parquet"], io)).toBe(2);
+    expect(await runBridge(["stats", "x", "--shards", "parquet", "--license", "CC-BY-4.0"], io)).toBe(2);
     expect(io.err()).toContain("--shards is for sft, grpo, dpo, critic, prm, traj, not stats");
     const io2 = captureIo();
     expect(
@@ -220,7 +220,10 @@ describe("--shards parquet for every row command and target", () => {
       const out = await tempDir();
       const io = captureIo();
       const [command, ...rest] = args;
-      const code = await runBridge([command!, exportDir, "--out", out, ...rest, "--shards", "parquet", "--allow-problems"], io);
+      const code = await runBridge(
+        [command!, exportDir, "--out", out, ...rest, "--shards", "parquet", "--license", "CC-BY-4.0", "--allow-problems"],
+        io,
+      );
       expect(code, io.err()).toBe(0);
       const summary = JSON.parse(await readFile(path.join(out, `${name}.summary.json`), "utf8")) as Record<string, number>;
       const [{ n }] = (await duck<{ n: bigint }>(`select count(*) as n from read_parquet('${out}/data/*.parquet')`)) as [{ n: bigint }];
@@ -243,7 +246,10 @@ describe("--shards parquet for every row command and target", () => {
     const exportDir = (await standardExport()).dir;
     const out = await tempDir();
     const io = captureIo();
-    expect(await runBridge(["dpo", exportDir, "--out", out, "--target", "ms-swift", "--shards", "parquet"], io), io.err()).toBe(0);
+    expect(
+      await runBridge(["dpo", exportDir, "--out", out, "--target", "ms-swift", "--shards", "parquet", "--license", "CC-BY-4.0"], io),
+      io.err(),
+    ).toBe(0);
     expect(await readdir(path.join(out, "data"))).toEqual([]);
     expect(io.err()).toContain("no rows: no shards written");
     expect(await readFile(path.join(out, "README.md"), "utf8")).toContain("(0 rows, 0 embedded screenshots, 0 parquet shards)");
@@ -253,7 +259,10 @@ describe("--shards parquet for every row command and target", () => {
     const exportDir = (await standardExport()).dir;
     const out = await tempDir();
     const io = captureIo();
-    expect(await runBridge(["grpo", exportDir, "--out", out, "--target", "verl", "--shards", "parquet"], io), io.err()).toBe(0);
+    expect(
+      await runBridge(["grpo", exportDir, "--out", out, "--target", "verl", "--shards", "parquet", "--license", "CC-BY-4.0"], io),
+      io.err(),
+    ).toBe(0);
     const [row] = await duck<{ t: string; mp: bigint; png: string }>(
       `select typeof(images) as t, images[1].max_pixels as mp, decode(images[1].image.bytes[2:4]) as png from read_parquet('${out}/data/*.parquet') limit 1`,
     );
@@ -261,7 +270,10 @@ describe("--shards parquet for every row command and target", () => {
     expect(Number(row?.mp)).toBeGreaterThan(0);
     expect(row?.png).toBe("PNG");
     expect(
-      await runBridge(["grpo", exportDir, "--out", out, "--target", "verl", "--shards", "parquet", "--embed-images"], captureIo()),
+      await runBridge(
+        ["grpo", exportDir, "--out", out, "--target", "verl", "--shards", "parquet", "--license", "CC-BY-4.0", "--embed-images"],
+        captureIo(),
+      ),
     ).toBe(2);
   }, 120_000);
 });

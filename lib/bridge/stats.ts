@@ -53,7 +53,7 @@ export async function exportStats(exportDir: string, opts: FrameOptions & { maxT
     { ...opts, actionSpace },
     {
       onProblem: (p) => log.problem(p),
-      onProgress: (c) => log.progress(`${c.trajectories} trajectories, ${all.values.length} samples`),
+      onProgress: (c) => log.reading(c.trajectories, exp, `${all.values.length} samples`),
       onSample: (sample) => {
         if (!sample.isTarget) return;
         const target = assistantTarget(sample);

@@ -212,7 +212,7 @@ export async function exportTraj(
     };
     await out.write(row);
     s.steps += steps.length;
-    log.progress(`${s.trajectories} trajectories, ${out.rows} written, ${log.problems} problems`);
+    log.reading(s.trajectories, exp, `${out.rows} written, ${log.problems} problems`);
   }
   const { exportStatus, refused, exitCode, file } = await finishTrainingRows("traj", {
     exp,

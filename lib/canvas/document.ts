@@ -60,11 +60,21 @@ export function createDocument({ store, view, meta, current }: EngineCore, now: 
       label,
       (doc) => {
         const prev = doc.steps[id]!;
-        const next = fn(prev);
+        const next = asReviewFix(prev, fn(prev));
         return next === prev ? doc : { ...doc, steps: { ...doc.steps, [id]: next } };
       },
       mergeKey && `${mergeKey}:${id}`,
     );
+  }
+
+  /**
+   * A reviewer's fix starts from what is there: opening it changes nothing, and the step becomes `corrected`
+   * with the first real edit of a step judged good (or not judged), in that edit's own undo entry. A verdict
+   * the reviewer sets is theirs.
+   */
+  function asReviewFix(prev: StepAnnotation, next: StepAnnotation): StepAnnotation {
+    if (get().mode !== "review-fix" || next === prev || next.verdict !== prev.verdict) return next;
+    return prev.verdict === "good" || prev.verdict === "unreviewed" ? { ...next, verdict: "corrected" } : next;
   }
 
   function changeTrajectory(label: string, patch: Partial<TrajectoryAnnotation>) {

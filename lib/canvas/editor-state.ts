@@ -98,6 +98,8 @@ export type EditorInit = {
   conflicts?: Record<string, Conflict>;
   isReadOnly?: boolean;
   mode?: EditorMode;
+  /** Fast lane: the first error already handed in (work reopened or shown after its hand-in); null when unset. */
+  firstError?: number | "none" | null;
   now?: () => number;
 };
 

@@ -37,7 +37,7 @@ export function createEditor(init: EditorInit) {
     isHelpOpen: false,
     isImageLoaded: false,
     mode: init.mode ?? "full",
-    firstError: null,
+    firstError: init.firstError ?? null,
   });
   const view = createView(lens(store, "view"));
   const get = store.get;

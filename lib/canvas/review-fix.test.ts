@@ -38,7 +38,10 @@ describe("review-fix mode", () => {
     e.goTo(1);
     tap(e, 300, 600);
     const fixes = collectFixes(e.get());
-    expect(fixes).toEqual([{ ...annotation(), toolCall: { action: "click", coordinate: [300, 600] }, stepId: "s1", version: 4 }]);
+    // The edit made the step "corrected" (it was good): opening the fix alone changed nothing.
+    expect(fixes).toEqual([
+      { ...annotation(), toolCall: { action: "click", coordinate: [300, 600] }, verdict: "corrected", stepId: "s1", version: 4 },
+    ]);
     expect(invalidFixes(e.get())).toEqual([]);
     expect(reviewDecisionInput.safeParse({ decision: "approve", version: 7, fixes }).success).toBe(true);
   });
@@ -57,6 +60,22 @@ describe("review-fix mode", () => {
     // Changing a step back to what was submitted is no fix any more.
     e.setVerdict("good");
     expect(collectFixes(e.get()).map((f) => f.stepId)).toEqual(["s2"]);
+  });
+
+  it("opening a fix changes no verdict; the first edit makes a good step corrected, in the same undo step", () => {
+    const e = reviewFix();
+    e.goTo(1);
+    expect(collectFixes(e.get())).toEqual([]);
+    expect(e.get().doc.steps.s1!.verdict).toBe("good");
+    e.setClearAction("Tap the Settings icon.");
+    expect(e.get().doc.steps.s1!.verdict).toBe("corrected");
+    e.undo();
+    expect(e.get().doc.steps.s1).toEqual(annotation());
+    expect(collectFixes(e.get())).toEqual([]);
+    // A verdict the reviewer chose stays theirs: a later edit does not overwrite it.
+    e.setVerdict("harmful");
+    e.setClearAction("Tap the gear.");
+    expect(e.get().doc.steps.s1!.verdict).toBe("harmful");
   });
 
   it("dropping a fix puts the step back (one undo step) and the mode never switches to the annotator's lanes", () => {

@@ -2,7 +2,15 @@ import { describe, expect, it } from "vitest";
 import { CATALOGUE } from "@/lib/i18n";
 import { matchShortcut } from "./shortcuts";
 import { createView } from "./view";
-import { myTasksShortcuts, reviewQueueShortcuts, reviewShortcuts, type ReviewContextState } from "./review-shortcuts";
+import {
+  adjudicationShortcuts,
+  myTasksShortcuts,
+  reviewQueueShortcuts,
+  reviewShortcuts,
+  type AdjudicationContextState,
+  type ReviewContextState,
+} from "./review-shortcuts";
+import { viewShortcuts } from "./view-shortcuts";
 
 const calls: string[] = [];
 const record = (name: string) => () => void calls.push(name);
@@ -104,5 +112,50 @@ describe("review zoom keys", () => {
     expect(views[0]!.transform().scale).toBeCloseTo(1, 6);
     // "f" stays the review's "fix this step", not zoom to fit.
     expect(hit("f")).toBe("review.fix");
+  });
+});
+
+describe("adjudication shortcuts", () => {
+  const done: string[] = [];
+  const list = adjudicationShortcuts(
+    {
+      next: () => void done.push("next"),
+      prev: () => void done.push("prev"),
+      choose: (n) => void done.push(`copy ${n + 1}`),
+      edit: () => void done.push("edit"),
+      save: () => void done.push("save"),
+      help: () => void done.push("help"),
+    },
+    viewShortcuts(createView()),
+  );
+  const hit = (k: string, ctx: AdjudicationContextState, isTyping = false, mods = {}) => {
+    const s = matchShortcut(key(k, mods), list, ctx, isTyping);
+    s?.run(ctx);
+    return s?.id ?? null;
+  };
+
+  it("are in both catalogues with no key listed twice", () => {
+    for (const s of list) {
+      expect(CATALOGUE.en, s.label).toHaveProperty([s.label]);
+      expect(CATALOGUE.zh, s.group).toHaveProperty([s.group]);
+    }
+    const keys = list.flatMap((s) => s.kbd);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("number keys take only the copies there are; e edits only a text; Ctrl+Enter saves only once everything is chosen", () => {
+    const two = { copyCount: 2, canEdit: false, canSave: false };
+    expect(hit("1", two)).toBe("adjudicate.copy1");
+    expect(hit("2", two)).toBe("adjudicate.copy2");
+    expect(hit("3", two)).toBeNull();
+    expect(hit("3", { ...two, copyCount: 3 })).toBe("adjudicate.copy3");
+    expect(hit("e", two)).toBeNull();
+    expect(hit("e", { ...two, canEdit: true })).toBe("adjudicate.edit");
+    expect(hit("j", two)).toBe("adjudicate.next");
+    expect(hit("ArrowUp", two)).toBe("adjudicate.prev");
+    expect(hit("1", two, true)).toBeNull();
+    expect(hit("Enter", two, true, { ctrlKey: true })).toBeNull();
+    expect(hit("Enter", { ...two, canSave: true }, true, { ctrlKey: true })).toBe("adjudicate.save");
+    expect(done).toEqual(["copy 1", "copy 2", "copy 3", "edit", "next", "prev", "save"]);
   });
 });

@@ -57,6 +57,54 @@ export function reviewShortcuts(a: ReviewActions, view?: () => View | undefined)
   ];
 }
 
+/** The adjudication page (issue 36): move between the disagreements and choose a copy for each. */
+export type AdjudicationActions = {
+  next: () => void;
+  prev: () => void;
+  /** Take copy `n` (0-based) for the current disagreement. */
+  choose: (n: number) => void;
+  edit: () => void;
+  save: () => void;
+  help: () => void;
+};
+/** What the adjudication shortcuts look at: how many copies there are, whether the current one may be edited, whether it may be saved. */
+export type AdjudicationContextState = { copyCount: number; canEdit: boolean; canSave: boolean };
+
+/** The most copies of one trajectory (lib/domain/overlap.ts): keys 1 to 3 take copy 1 to 3. */
+const COPY_KEYS = ["1", "2", "3"] as const;
+
+/** `view` is the canvas of the current disagreement's step (its zoom keys come from viewShortcuts). */
+export function adjudicationShortcuts(
+  a: AdjudicationActions,
+  view: Shortcut<AdjudicationContextState>[] = [],
+): Shortcut<AdjudicationContextState>[] {
+  const g = "shortcut.group.adjudicate";
+  return [
+    { id: "adjudicate.next", kbd: ["j", "ArrowDown"], label: "shortcut.adjudicate.next", group: g, run: a.next },
+    { id: "adjudicate.prev", kbd: ["k", "ArrowUp"], label: "shortcut.adjudicate.prev", group: g, run: a.prev },
+    ...COPY_KEYS.map((key, n): Shortcut<AdjudicationContextState> => ({
+      id: `adjudicate.copy${n + 1}`,
+      kbd: [key],
+      label: `shortcut.adjudicate.copy${n + 1}`,
+      group: g,
+      when: (s) => n < s.copyCount,
+      run: () => a.choose(n),
+    })),
+    { id: "adjudicate.edit", kbd: ["e"], label: "shortcut.adjudicate.edit", group: g, when: (s) => s.canEdit, run: a.edit },
+    {
+      id: "adjudicate.save",
+      kbd: ["mod+Enter"],
+      label: "shortcut.adjudicate.save",
+      group: g,
+      when: (s) => s.canSave,
+      run: a.save,
+      isGlobal: true,
+    },
+    { id: "adjudicate.help", kbd: ["?"], label: "shortcut.review.help", group: g, run: a.help },
+    ...view,
+  ];
+}
+
 export type TasksActions = { startNext: () => void; help: () => void };
 
 export function myTasksShortcuts(a: TasksActions): Shortcut<void>[] {

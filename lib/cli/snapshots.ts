@@ -2,7 +2,7 @@
 // command line (lib/server/export/snapshots.ts, release-diff.ts), as the CLI actor. Loaded only when one of them runs.
 import { parseArgs } from "node:util";
 import path from "node:path";
-import type { ReleaseDiff, SnapshotItem } from "@/lib/domain/snapshots";
+import type { CutAccount, ReleaseDiff, SnapshotItem } from "@/lib/domain/snapshots";
 import type { AuditActor } from "@/lib/server/people";
 
 type Io = { out: (s: string) => void; err: (s: string) => void };
@@ -16,10 +16,11 @@ export const SNAPSHOT_HELP = `  npm run studio -- eval-set freeze --name <n> [--
   npm run studio -- eval-set held-out <n> --version <v> on|off
       a held-out set's trajectories are marked in exports; the bridge's training commands refuse them
   npm run studio -- release cut --name <n> [--status approved|submitted|all] [--app <a>]... [--lane full|fast|fast-then-full]...
-                             [--project <p>] [--include-held-out] [--drop-near-duplicates]
+                             [--project <p>] [--include-held-out] [--drop-near-duplicates] [--license <spdx>]
       an immutable, numbered snapshot of the matching work (held-out evaluation sets left out unless asked);
       --lane keeps only work last handed in through that lane; --drop-near-duplicates keeps only the keeper
-      of each group of near-duplicate trajectories (same instruction, actions and screens)
+      of each group of near-duplicate trajectories (same instruction, actions and screens); --license names the
+      data's licence (an SPDX id such as CC-BY-4.0) for the dataset card the bridge's --shards writes
   npm run studio -- release list [--json] | release export <number> --out <dir> | release diff <a> <b> [--json]
       export writes the same bytes every time; diff lists trajectories added, removed and changed per step and field
 `;
@@ -31,6 +32,19 @@ const filterOptions = {
   project: { type: "string" },
   json: { type: "boolean", default: false },
 } as const;
+
+/** What a cut left out and why, before and after, one reason a line (only the reasons that left something out). */
+export function leftOutLines(a: CutAccount): string {
+  const reasons = [
+    [a.status, "of another status"],
+    [a.app, "of another app"],
+    [a.lane, "handed in through another lane"],
+    [a.heldOut, `held out for evaluation sets (${a.heldOutSets.join(", ")})`],
+    [a.nearDuplicate, "near-duplicates dropped (one kept per group)"],
+  ] as const;
+  const left = reasons.filter(([n]) => n > 0).map(([n, why]) => `  left out: ${n} ${why}\n`);
+  return `  before: ${a.before} trajectories in scope; after: ${a.after} in the release\n${left.join("") || "  left out: nothing\n"}`;
+}
 
 function line(s: SnapshotItem): string {
   const label = s.kind === "release" ? `release ${s.number} ${s.name}` : `${s.name} v${s.number}`;
@@ -76,7 +90,7 @@ export async function runEvalSet(args: string[], io: Io, core: Core): Promise<nu
         ids: values.id,
         heldOut: values["held-out"],
       });
-      io.out(values.json ? `${JSON.stringify(s)}\n` : line(s));
+      io.out(values.json ? `${JSON.stringify(s)}\n` : line(s) + (s.leftOut ? leftOutLines(s.leftOut) : ""));
       return 0;
     }
     case "list": {
@@ -121,6 +135,7 @@ export async function runRelease(args: string[], io: Io, core: Core): Promise<nu
       lane: { type: "string", multiple: true },
       "include-held-out": { type: "boolean", default: false },
       "drop-near-duplicates": { type: "boolean", default: false },
+      license: { type: "string" },
     },
   });
   const { migrate, CLI_ACTOR } = await core();
@@ -138,8 +153,9 @@ export async function runRelease(args: string[], io: Io, core: Core): Promise<nu
         project: values.project,
         includeHeldOut: values["include-held-out"],
         dropNearDuplicates: values["drop-near-duplicates"],
+        license: values.license,
       });
-      io.out(values.json ? `${JSON.stringify(s)}\n` : line(s));
+      io.out(values.json ? `${JSON.stringify(s)}\n` : line(s) + (s.leftOut ? leftOutLines(s.leftOut) : ""));
       return 0;
     }
     case "list": {

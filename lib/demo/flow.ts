@@ -9,7 +9,11 @@ import { Screen, type Layout } from "./screen";
 export type DraftStep = {
   layout: Layout;
   call: ToolCall;
-  /** The CORRECT target element in original pixels (also on a deliberate mis-click); null for non-coordinate actions. */
+  /**
+   * The element the call acts on, in original pixels: the right one, or on a deliberate mis-click the element the
+   * model hit instead, so a step never contradicts itself (its point always lies in its box); null for
+   * non-coordinate actions.
+   */
   bbox: Box | null;
   thought: string;
   subtask: string;
@@ -81,6 +85,15 @@ export class Flow {
     return [Math.round((x1 + x2) / 2 + (this.rng.next() * 2 - 1) * jx), Math.round((y1 + y2) / 2 + (this.rng.next() * 2 - 1) * jy)];
   }
 
+  /** The smallest drawn element holding `p` (what a tap there hits), or null where the screen has none. */
+  private elementAt(layout: Layout, p: Point): Box | null {
+    let best: Box | null = null;
+    for (const b of layout.targets.values()) {
+      if (isPointInBox(p, b) && (!best || (b[2] - b[0]) * (b[3] - b[1]) < (best[2] - best[0]) * (best[3] - best[1]))) best = b;
+    }
+    return best;
+  }
+
   /** A point just outside the box (a near miss), still on the screen. */
   private pointOutside(box: Box): Point | null {
     const [x1, y1, x2, y2] = box;
@@ -119,11 +132,12 @@ export class Flow {
     const box = this.box(layout, key);
     if (time === undefined && this.allowMistakes && this.rng.chance(0.07)) {
       const miss = this.pointOutside(box);
-      if (miss) {
+      const hit = miss && this.elementAt(layout, miss);
+      if (miss && hit) {
         this.steps.push({
           layout,
           call: { action: "click", coordinate: miss },
-          bbox: box,
+          bbox: hit,
           thought: composeThought({ state: w.state, nextAction: w.next, purpose: w.purpose }),
           subtask: w.subtask ?? w.next,
           isMistake: true,
@@ -141,10 +155,10 @@ export class Flow {
    */
   tapChoice(layout: Layout, key: string, w: Words, wrong?: { key: string; page: () => Layout; what: string }): void {
     if (wrong && this.allowMistakes && this.has(layout, wrong.key) && this.rng.chance(0.4)) {
-      const box = this.box(layout, key);
+      const box = this.box(layout, wrong.key);
       this.steps.push({
         layout,
-        call: { action: "click", coordinate: this.pointIn(this.box(layout, wrong.key)) },
+        call: { action: "click", coordinate: this.pointIn(box) },
         bbox: box,
         thought: composeThought({ state: w.state, nextAction: w.next, purpose: w.purpose }),
         subtask: w.subtask ?? w.next,

@@ -44,6 +44,8 @@ export type MobileR1DemoLine = {
     action: string;
     response: string;
     bbox: Box | null;
+    /** Every element the generator drew on the screen (its key as resource_id), so box snapping works on the demo. */
+    elements?: { bbox: Box; resource_id: string }[];
   }[];
 };
 
@@ -71,6 +73,7 @@ export function toLine(draft: DraftTrajectory, index: number): MobileR1DemoLine 
         action,
         response: mobileR1Response(s.thought, s.subtask, s.call),
         bbox: s.bbox,
+        elements: [...s.layout.targets].map(([key, bbox]) => ({ bbox, resource_id: key })),
       };
     }),
   };

@@ -29,3 +29,24 @@ export const dashboardSchema = z.object({
   lanes: z.object({ full: z.number(), fast: z.number(), fastThenFull: z.number(), queued: z.number() }),
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;
+
+type DailyRow = Dashboard["daily"][number];
+
+/**
+ * The 14-day rows from the first day anything happened (a save, a hand-in, a decision): days before
+ * any work existed are left out, so no line rises from a zero nobody worked on. No active day: none.
+ */
+export function activeDays(daily: readonly DailyRow[]): DailyRow[] {
+  const first = daily.findIndex((d) => d.stepEdits + d.submitted + d.approved + d.sentBack > 0);
+  return first < 0 ? [] : daily.slice(first);
+}
+
+/**
+ * The verdict chart's bars (the steps someone judged) and, apart, the steps nobody has judged yet:
+ * drawn in one chart, the unreviewed steps dwarf every verdict a person gave.
+ */
+export function verdictFigures(verdicts: Dashboard["verdicts"]) {
+  const judged = VERDICTS.filter((v) => v !== "unreviewed").map((v) => ({ verdict: v, steps: verdicts[v] }));
+  const judgedSteps = judged.reduce((n, r) => n + r.steps, 0);
+  return { judged, judgedSteps, unreviewed: verdicts.unreviewed };
+}

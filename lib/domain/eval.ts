@@ -30,6 +30,11 @@ import { uiS1Tag } from "./ui-s1-reward";
 
 // ── Endpoints ────────────────────────────────────────────────────────────────────────────────────
 
+const apiKeySchema = z
+  .string()
+  .max(4_000)
+  .refine((s) => !hasRefusedCharacter(s), REFUSED_CHARACTER_MESSAGE);
+
 const endpointName = text("projectName")
   .trim()
   .min(1)
@@ -54,17 +59,22 @@ export const saveEvalEndpointInput = z.object({
     .min(1)
     .max(200)
     .refine((s) => !hasRefusedCharacter(s), REFUSED_CHARACTER_MESSAGE),
-  apiKey: z
-    .string()
-    .max(4_000)
-    .refine((s) => !hasRefusedCharacter(s), REFUSED_CHARACTER_MESSAGE)
-    .optional(),
+  apiKey: apiKeySchema.optional(),
   /** The frame its answers are in: Qwen2.5-VL's resized pixels (qwen25-abs) or Qwen3-VL's 0..1000 (qwen3-rel1000). */
   coords: coordinateConventionSchema.default("qwen25-abs"),
   concurrency: z.number().int().min(1).max(32).default(4),
   timeoutMs: z.number().int().min(1_000).max(600_000).default(60_000),
 });
 export type SaveEvalEndpointInput = z.input<typeof saveEvalEndpointInput>;
+
+/**
+ * "Test connection" for the endpoint form: one request to the URL and model as typed. Without `apiKey`, the key
+ * saved under `name` is used when it was saved for this URL (so a saved endpoint can be tested without retyping it).
+ */
+export const testEvalEndpointInput = saveEvalEndpointInput
+  .pick({ baseUrl: true, model: true, timeoutMs: true })
+  .extend({ name: z.string().trim().max(200).optional(), apiKey: apiKeySchema.optional() });
+export type TestEvalEndpointInput = z.input<typeof testEvalEndpointInput>;
 
 export const evalEndpointViewSchema = z.object({
   id: z.string(),
@@ -161,7 +171,8 @@ export const evalRunViewSchema = z.object({
   rule: evalRuleSchema,
   maxPixels: z.number().int(),
   state: z.enum(EVAL_RUN_STATES),
-  progress: z.object({ done: z.number().int(), total: z.number().int() }),
+  /** `failedCalls`: model calls that failed so far (asked again on resume, or left unanswered). */
+  progress: z.object({ done: z.number().int(), total: z.number().int(), failedCalls: z.number().int() }),
   tokens: z.object({ prompt: z.number().int(), completion: z.number().int() }),
   error: z.string().nullable(),
   figures: evalFiguresSchema.nullable(),
@@ -399,12 +410,27 @@ export class EvalTally {
 
 // ── Comparing two runs ───────────────────────────────────────────────────────────────────────────
 
+/** The headline measures a comparison names (the page words them from the catalogue, never shows these keys). */
+export const COMPARE_METRICS = ["typeAccuracy", "stepAccuracy", "groundingAccuracy", "sopSuccessRate", "sopProgress"] as const;
+export type CompareMetric = (typeof COMPARE_METRICS)[number];
+
 /**
  * One figure of two runs: a's value, b's, b - a in the figure's own unit (`delta`: rates in [0, 1], SOP success in %),
  * and the same change in percentage points (`points`), the one unit the comparison is ordered and shown by (null
- * where either is n/a).
+ * where either is n/a). `figure` is its key for the command line and tests (`stepAccuracy@<app>`); a page reads
+ * `metric` and `scope` (the whole set, one app or one ground-truth action type).
  */
-export type FigureDelta = { figure: string; a: number | null; b: number | null; delta: number | null; points: number | null };
+export type FigureDelta = {
+  figure: string;
+  metric: CompareMetric;
+  scope: "all" | "app" | "action";
+  /** the app or action type of a per-app or per-action figure */
+  of: string | null;
+  a: number | null;
+  b: number | null;
+  delta: number | null;
+  points: number | null;
+};
 
 /** Whether a compared figure is already in percent (SOP success); every other one is a ratio in [0, 1]. */
 export function isPercentFigure(figure: string): boolean {
@@ -427,20 +453,43 @@ function byChange(p: { points: number | null }, q: { points: number | null }): n
  * change in percentage points, regressions first (so SOP success, in %, and the ratios are weighed alike).
  */
 export function compareFigures(a: EvalFigures, b: EvalFigures): FigureDelta[] {
-  const rows: [string, number | null, number | null][] = [
-    ["typeAccuracy", a.accuracy.typeAccuracy, b.accuracy.typeAccuracy],
-    ["stepAccuracy", a.accuracy.stepAccuracy, b.accuracy.stepAccuracy],
-    ["groundingAccuracy", a.accuracy.groundingAccuracy, b.accuracy.groundingAccuracy],
-    ["sopSuccessRate", a.sop.successRate, b.sop.successRate],
-    ["sopProgress", a.sop.progress, b.sop.progress],
+  type Row = Pick<FigureDelta, "figure" | "metric" | "scope" | "of" | "a" | "b">;
+  const all = (metric: CompareMetric, x: number | null, y: number | null): Row => ({
+    figure: metric,
+    metric,
+    scope: "all",
+    of: null,
+    a: x,
+    b: y,
+  });
+  const rows: Row[] = [
+    all("typeAccuracy", a.accuracy.typeAccuracy, b.accuracy.typeAccuracy),
+    all("stepAccuracy", a.accuracy.stepAccuracy, b.accuracy.stepAccuracy),
+    all("groundingAccuracy", a.accuracy.groundingAccuracy, b.accuracy.groundingAccuracy),
+    all("sopSuccessRate", a.sop.successRate, b.sop.successRate),
+    all("sopProgress", a.sop.progress, b.sop.progress),
   ];
   for (const action of [...new Set([...Object.keys(a.perAction), ...Object.keys(b.perAction)])].sort())
-    rows.push([`stepAccuracy.${action}`, a.perAction[action]?.stepAccuracy ?? null, b.perAction[action]?.stepAccuracy ?? null]);
+    rows.push({
+      figure: `stepAccuracy.${action}`,
+      metric: "stepAccuracy",
+      scope: "action",
+      of: action,
+      a: a.perAction[action]?.stepAccuracy ?? null,
+      b: b.perAction[action]?.stepAccuracy ?? null,
+    });
   for (const app of [...new Set([...Object.keys(a.perApp), ...Object.keys(b.perApp)])].sort())
-    rows.push([`stepAccuracy@${app}`, a.perApp[app]?.stepAccuracy ?? null, b.perApp[app]?.stepAccuracy ?? null]);
-  const out = rows.map(([figure, x, y]) => {
-    const delta = x === null || y === null ? null : y - x;
-    return { figure, a: x, b: y, delta, points: pointsChange(figure, delta) };
+    rows.push({
+      figure: `stepAccuracy@${app}`,
+      metric: "stepAccuracy",
+      scope: "app",
+      of: app,
+      a: a.perApp[app]?.stepAccuracy ?? null,
+      b: b.perApp[app]?.stepAccuracy ?? null,
+    });
+  const out = rows.map((row): FigureDelta => {
+    const delta = row.a === null || row.b === null ? null : row.b - row.a;
+    return { ...row, delta, points: pointsChange(row.figure, delta) };
   });
   // A stable sort: equal changes keep the order above.
   return out.sort(byChange);
@@ -456,6 +505,7 @@ export const stepChangeSchema = z.object({
 });
 export type StepChange = z.infer<typeof stepChangeSchema>;
 
+/** Two runs compared: `a` is the older (by start time) and `b` the newer, whichever order they were asked for in. */
 export const evalCompareSchema = z.object({
   a: evalRunViewSchema,
   b: evalRunViewSchema,
@@ -463,6 +513,9 @@ export const evalCompareSchema = z.object({
   figures: z.array(
     z.object({
       figure: z.string(),
+      metric: z.enum(COMPARE_METRICS),
+      scope: z.enum(["all", "app", "action"]),
+      of: z.string().nullable(),
       a: z.number().nullable(),
       b: z.number().nullable(),
       delta: z.number().nullable(),
@@ -482,12 +535,18 @@ export const evalRunsSchema = z.object({ runs: z.array(evalRunViewSchema) });
 export const evalRunAnswerSchema = z.object({ run: evalRunViewSchema });
 export const evalCommandInput = z.object({ command: z.enum(["pause", "resume", "cancel"]) });
 
-/** The failure gallery's filters (all optional). */
+/** Failed steps shown on one page of the gallery. */
+export const FAILURES_PER_PAGE = 12;
+
+/** The failure gallery's filters (all optional) and its page (1-based). */
 export const evalFailuresQuery = z.object({
   app: z.string().max(200).optional(),
   action: z.string().max(40).optional(),
   failure: failureKindSchema.optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  perPage: z.coerce.number().int().min(1).max(48).default(FAILURES_PER_PAGE),
 });
+export type EvalFailuresQuery = z.input<typeof evalFailuresQuery>;
 
 /** One failed step: both actions in ORIGINAL screenshot pixels (predicted null: nothing could be read). */
 export const evalFailureSchema = z.object({
@@ -504,7 +563,22 @@ export const evalFailureSchema = z.object({
   predicted: toolCallSchema.nullable(),
 });
 export type EvalFailure = z.infer<typeof evalFailureSchema>;
-export const evalFailuresSchema = z.object({ failures: z.array(evalFailureSchema) });
+/**
+ * One page of the gallery: its failures, how many match the filters (`total`), and per filter the failures each
+ * option would show with the other two filters kept (so a count beside "outside the box" is what choosing it gives).
+ */
+export const evalFailuresSchema = z.object({
+  failures: z.array(evalFailureSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  perPage: z.number().int(),
+  counts: z.object({
+    app: z.record(z.string(), z.number().int()),
+    action: z.record(z.string(), z.number().int()),
+    failure: z.record(z.string(), z.number().int()),
+  }),
+});
+export type EvalFailuresPage = z.infer<typeof evalFailuresSchema>;
 
 /** "Send to annotation": to whom (an email), and optionally only trajectories whose first failure is at this action type / app. */
 export const sendToAnnotationInput = z.object({

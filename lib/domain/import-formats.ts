@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ScreenElement } from "./elements";
+import { screenElementsSchema, type ScreenElement } from "./elements";
 import { boxOverlapsScreen, boxSchema, framePair, fromConventionPoint, toOriginalPoint, type Box, type Size } from "./geometry";
 import { text } from "./limits";
 import { parseModelOutput } from "./model-output";
@@ -137,6 +137,8 @@ const mobileR1Schema = z
             action: z.unknown().optional(),
             response: z.string().optional(),
             bbox: z.unknown().optional(),
+            /** The screen's elements (not in the Mobile-R1 release; the studio's demo writes them): the box tool snaps to them. */
+            elements: screenElementsSchema.optional(),
           })
           .passthrough(),
       )
@@ -204,8 +206,9 @@ export function mapRecord(format: ImportFormat, record: unknown, sourceRef: stri
           originalOutcome: null,
           meta: { source: "mobile-r1", row } satisfies SourceMeta,
           steps: trajectory.map((step) => {
-            const { image, thought, subtask, action, response, bbox, ...extra } = step;
+            const { image, thought, subtask, action, response, bbox, elements, ...extra } = step;
             return {
+              ...(elements ? { elements } : {}),
               screenshotName: baseName(image),
               rawAction: action,
               response,
@@ -214,7 +217,7 @@ export function mapRecord(format: ImportFormat, record: unknown, sourceRef: stri
               box: bbox ?? undefined,
               declaredSize,
               extra,
-              row: own(step, ["image", "thought", "subtask", "bbox"]),
+              row: own(step, ["image", "thought", "subtask", "bbox", "elements"]),
             };
           }),
         },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fastLanePlan, laneAfterHandIn } from "./lane";
+import { fastLaneFirstError, fastLanePlan, laneAfterHandIn } from "./lane";
 import { firstError, processLabel } from "./process-label";
 import type { ToolCall } from "./tool-call";
 import type { Verdict } from "./trajectory";
@@ -80,5 +80,16 @@ describe("fast lane labels", () => {
     expect(laneAfterHandIn("fast-then-full", "full")).toBe("fast-then-full");
     expect(laneAfterHandIn("full", "fast")).toBe("fast");
     expect(laneAfterHandIn("full", "full")).toBe("full");
+  });
+});
+
+describe("fastLaneFirstError", () => {
+  it("reads the first harmful or corrected step back from a hand-in's verdicts", () => {
+    expect(fastLaneFirstError([step(0, "good"), step(1, "good"), step(2, "harmful"), step(3)])).toBe(2);
+    expect(fastLaneFirstError([step(1, "corrected"), step(0, "good"), step(2, "harmful")])).toBe(1);
+  });
+  it("is null when every step was good (no error)", () => {
+    expect(fastLaneFirstError([step(0, "good"), step(1, "good")])).toBeNull();
+    expect(fastLaneFirstError([])).toBeNull();
   });
 });

@@ -100,3 +100,13 @@ export function laneAfterHandIn(previous: Lane | null, how: "fast" | "full"): La
   if (how === "fast") return "fast";
   return previous === "fast" || previous === "fast-then-full" ? "fast-then-full" : "full";
 }
+
+/**
+ * The first error a fast-lane hand-in marked, read back from the verdicts it wrote (0-based step index):
+ * the first step that is `harmful` or `corrected` (the steps before it are `good`), or null when the
+ * person said the model made no error. Only meaningful for work whose lane is `fast`.
+ */
+export function fastLaneFirstError(steps: readonly { index: number; verdict: Verdict }[]): number | null {
+  const marked = steps.filter((s) => s.verdict === "harmful" || s.verdict === "corrected").map((s) => s.index);
+  return marked.length === 0 ? null : Math.min(...marked);
+}

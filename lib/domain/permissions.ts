@@ -84,6 +84,8 @@ export const NAV_ITEMS = [
   { href: "/dashboard", key: "dashboard", action: "trajectory.review" },
   { href: "/import", key: "import", action: "import.run" },
   { href: "/export", key: "export", action: "export.run" },
+  { href: "/admin/snapshots", key: "releases", action: "export.run" },
+  { href: "/admin/eval", key: "evaluation", action: "model.manage" },
   { href: "/admin/people", key: "people", action: "people.manage" },
   { href: "/admin/audit", key: "audit", action: "audit.read" },
   { href: "/admin/model", key: "model", action: "model.manage" },

@@ -81,3 +81,14 @@ export function firstError(
   const i = t.steps.findIndex((s) => s.index <= last && processLabel(s) === -1);
   return i < 0 ? null : t.steps[i]!.index + 1;
 }
+
+/**
+ * The canonical line with its process labels: each step's `processLabel` (processLabel) and the trajectory's
+ * `firstError` (firstError), the same values the trainer rows carry as process_label and first_error. Returns
+ * the record, changed in place.
+ */
+export function withProcessLabels<T extends Pick<CanonicalTrajectory, "cutAfter" | "isDiscarded" | "steps" | "firstError">>(record: T): T {
+  for (const step of record.steps) step.processLabel = processLabel(step);
+  record.firstError = firstError(record);
+  return record;
+}

@@ -54,8 +54,34 @@ export const cutReleaseInput = z.object({
     .transform((l) => [...new Set(l)].sort()),
   includeHeldOut: z.boolean().default(false),
   dropNearDuplicates: z.boolean().default(false),
+  /** The data's licence, an SPDX id (CC-BY-4.0): the release's dataset card and Croissant name it. */
+  license: z
+    .string()
+    .trim()
+    .max(64)
+    .regex(/^[A-Za-z0-9.+-]+$/, "must be an SPDX licence id, e.g. CC-BY-4.0")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
 });
 export type CutReleaseInput = z.input<typeof cutReleaseInput>;
+
+/**
+ * What a cut took and what it left out, and why, counted in the order the filters apply: of the `before`
+ * trajectories in scope (the project's, or every one; people's overlap copies aside), those of another status,
+ * then another app, then another lane, then held out in evaluation sets (`heldOutSets` names them), then
+ * near-duplicates dropped; `after` is what the release holds.
+ */
+export const cutAccountSchema = z.object({
+  before: z.number().int().nonnegative(),
+  after: z.number().int().nonnegative(),
+  status: z.number().int().nonnegative(),
+  app: z.number().int().nonnegative(),
+  lane: z.number().int().nonnegative(),
+  heldOut: z.number().int().nonnegative(),
+  heldOutSets: z.array(z.string()),
+  nearDuplicate: z.number().int().nonnegative(),
+});
+export type CutAccount = z.infer<typeof cutAccountSchema>;
 
 export const setHeldOutInput = z.object({ heldOut: z.boolean() });
 
@@ -73,6 +99,8 @@ export const snapshotSchema = z.object({
   steps: z.number().int().nonnegative(),
   createdBy: z.string(),
   createdAt: z.string(),
+  /** A release's account of what its cut left out (releases cut before it was kept have none). */
+  leftOut: cutAccountSchema.optional(),
 });
 export type SnapshotItem = z.infer<typeof snapshotSchema>;
 export const snapshotsSchema = z.object({ snapshots: z.array(snapshotSchema) });

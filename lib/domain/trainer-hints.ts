@@ -145,7 +145,13 @@ export function trainerSettings(trainer: TrainerName, h: TrainerHints, dataDir: 
 }
 
 /** One trainer's line on the export page: the bridge command to run and the trainer settings it needs. */
-export type TrainerCommand = { trainer: TrainerName; bridge: string; settings: string[] };
+export type TrainerCommand = {
+  trainer: TrainerName;
+  bridge: string;
+  settings: string[];
+  /** The folder the trainer must run from (its rows name images relative to it): the page says so in the person's language. */
+  runFrom?: string;
+};
 
 /**
  * The bridge command per trainer for an export folder, at `hints.maxPixels` (SUGGESTED_MAX_PIXELS
@@ -172,7 +178,8 @@ export function trainerCommands(outDir: string, hints: TrainerHints | null | und
     {
       trainer: "ui-s1",
       bridge: `npm run studio -- bridge traj ${shellQuote(outDir)} --out ${shellQuote(dirs.uis1)} --target ui-s1`,
-      settings: hints ? [`(run from ${shellQuote(dirs.uis1)}, or export with --image-root)`] : [],
+      settings: [],
+      ...(hints ? { runFrom: shellQuote(dirs.uis1) } : {}),
     },
   ];
 }

@@ -89,6 +89,14 @@ export const canonicalStepSchema = z.object({
   provenance: stepProvenanceSchema.optional(),
   /** How many times the step was written in the studio it was exported from (1: never saved); absent: 1. */
   version: z.number().int().positive().max(MAX_STEP_VERSION).optional(),
+  /**
+   * The step's process label as the trainer rows carry it (lib/domain/process-label.ts): +1 good, 0 neutral,
+   * -1 the model's action was wrong, null nobody reviewed it. Written by the export; absent in older files.
+   */
+  processLabel: z
+    .union([z.literal(1), z.literal(0), z.literal(-1)])
+    .nullable()
+    .optional(),
 });
 export type CanonicalStep = z.infer<typeof canonicalStepSchema>;
 
@@ -162,6 +170,11 @@ export const canonicalTrajectorySchema = z.object({
   heldOut: z.array(z.string()).optional(),
   /** Where a release export's line came from: the release and the trajectory's annotation version in it. */
   lineage: lineageSchema.optional(),
+  /**
+   * The 1-based number of the first kept step whose process label is -1, null when none (firstError in
+   * lib/domain/process-label.ts, as the trainer rows' first_error). Written by the export; absent in older files.
+   */
+  firstError: z.number().int().positive().nullable().optional(),
   /**
    * An overlapped trajectory (issue 26): every person's independent annotation, beside the adjudicated
    * one above (which is what training uses); for soft labels or agreement. Absent: not overlapped.

@@ -100,11 +100,21 @@ export const trajectoryRowSchema = z.object({
 });
 export type TrajectoryRow = z.infer<typeof trajectoryRowSchema>;
 
+/** The list's tiles: what the filtered list holds in all its pages (the same rows as `total`). */
+export const listTallySchema = z.object({
+  trajectories: z.number(),
+  steps: z.number(),
+  apps: z.number(),
+  byStatus: z.record(taskStatusSchema, z.number()),
+});
+export type ListTally = z.infer<typeof listTallySchema>;
+
 export const trajectoryPageSchema = z.object({
   total: z.number(),
   page: z.number(),
   pageSize: z.number(),
   rows: z.array(trajectoryRowSchema),
+  tally: listTallySchema,
 });
 export type TrajectoryPage = z.infer<typeof trajectoryPageSchema>;
 
@@ -179,6 +189,8 @@ export const taskRowSchema = z.object({
   openComments: z.number().int().default(0),
   /** The lane of the last hand-in; null until handed in. */
   lane: laneSchema.nullable().default(null),
+  /** Work handed in through the fast lane: the step (0-based) it marked as the first error; null for none, or another lane. */
+  firstError: z.number().int().nonnegative().nullable().default(null),
 });
 export const taskListSchema = z.object({ tasks: z.array(taskRowSchema), available: z.number().int() });
 export type TaskList = z.infer<typeof taskListSchema>;

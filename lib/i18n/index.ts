@@ -1,4 +1,5 @@
 import { admin } from "./messages/admin";
+import { auditWords } from "./messages/audit-words";
 import { canvas } from "./messages/canvas";
 import { common } from "./messages/common";
 import { dashboard } from "./messages/dashboard";
@@ -33,6 +34,7 @@ export const CATALOGUE = {
     ...common.en,
     ...dashboard.en,
     ...admin.en,
+    ...auditWords.en,
     ...review.en,
     ...editor.en,
     ...list.en,
@@ -52,6 +54,7 @@ export const CATALOGUE = {
     ...common.zh,
     ...dashboard.zh,
     ...admin.zh,
+    ...auditWords.zh,
     ...review.zh,
     ...editor.zh,
     ...list.zh,

@@ -54,22 +54,25 @@ export function auditText(v: unknown): string {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-function change(field: string, before: unknown, after: unknown): FieldChange {
+/** How a value is written for a person: `(field, value) => text` (lib/i18n/audit-words.ts), by default as recorded. */
+export type ShowValue = (field: string, value: unknown) => string;
+
+function change(field: string, before: unknown, after: unknown, show: ShowValue): FieldChange {
   const kind = before === undefined || before === null ? "set" : after === undefined || after === null ? "removed" : "changed";
-  return { field, kind, before: auditText(before), after: auditText(after) };
+  return { field, kind, before: show(field, before), after: show(field, after) };
 }
 
 /**
  * A field-level diff of an audit row: one entry per field whose value changed (objects), or one
  * entry for the whole value (anything else).
  */
-export function fieldChanges(before: unknown, after: unknown): FieldChange[] {
+export function fieldChanges(before: unknown, after: unknown, show: ShowValue = (_f, v) => auditText(v)): FieldChange[] {
   if (before == null && after == null) return [];
   if ((before == null || isRecord(before)) && (after == null || isRecord(after))) {
     const b = before ?? {};
     const a = after ?? {};
     const fields = [...new Set([...Object.keys(b), ...Object.keys(a)])];
-    return fields.filter((k) => JSON.stringify(b[k]) !== JSON.stringify(a[k])).map((k) => change(k, b[k], a[k]));
+    return fields.filter((k) => JSON.stringify(b[k]) !== JSON.stringify(a[k])).map((k) => change(k, b[k], a[k], show));
   }
-  return [change("", before, after)];
+  return [change("", before, after, show)];
 }

@@ -1,4 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from "@tanstack/react-query";
+import { z } from "zod";
 import { getJson, sendJson } from "./fetcher";
 import {
   evalCompareSchema,
@@ -12,7 +13,9 @@ import {
   type SaveEvalEndpointInput,
   type SendToAnnotationInput,
   type StartEvalRunInput,
+  type TestEvalEndpointInput,
 } from "@/lib/domain/eval";
+import { connectionTestSchema } from "@/lib/domain/model";
 
 export type FailureFilters = { app?: string; action?: string; failure?: FailureKind };
 
@@ -44,10 +47,12 @@ export const evalRunQuery = (id: string) =>
     refetchInterval: (q) => live(q.state.data?.run.state),
   });
 
-export const evalFailuresQuery = (id: string, f: FailureFilters) => {
+/** One page (from 1) of a run's failed steps under the filters. */
+export const evalFailuresQuery = (id: string, f: FailureFilters, page = 1) => {
   const params = new URLSearchParams(Object.entries(f).filter((e): e is [string, string] => typeof e[1] === "string" && e[1] !== ""));
+  params.set("page", String(page));
   return queryOptions({
-    queryKey: evalKeys.failures(id, f),
+    queryKey: [...evalKeys.failures(id, f), page] as const,
     queryFn: ({ signal }) => getJson(`/api/eval/runs/${encodeURIComponent(id)}/failures?${params}`, evalFailuresSchema, signal),
   });
 };
@@ -63,6 +68,14 @@ export function useSaveEvalEndpoint() {
   return useMutation({
     mutationFn: (input: SaveEvalEndpointInput) => sendJson("POST", "/api/eval/endpoints", input, evalEndpointAnswerSchema),
     onSettled: () => client.invalidateQueries({ queryKey: evalKeys.endpoints() }),
+  });
+}
+
+/** "Test connection" on the endpoint form: one request through the server to the URL and model as typed. */
+export function useTestEvalEndpoint() {
+  return useMutation({
+    mutationFn: (input: TestEvalEndpointInput) =>
+      sendJson("POST", "/api/eval/endpoints/test", input, z.object({ test: connectionTestSchema })),
   });
 }
 

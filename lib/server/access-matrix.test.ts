@@ -347,6 +347,13 @@ const CASES: Case[] = [
     allowed: ["admin"],
   },
   {
+    name: "test an evaluation endpoint",
+    route: "eval/endpoints/test",
+    method: "POST",
+    body: (c) => ({ baseUrl: c.modelUrl, model: "fake-vl" }),
+    allowed: ["admin"],
+  },
+  {
     name: "start an evaluation run",
     route: "eval/runs",
     method: "POST",

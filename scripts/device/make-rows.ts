@@ -17,10 +17,10 @@ const RUNS: [string, string[]][] = [
   ["critic", ["critic"]],
   ["prm", ["prm"]],
   // The same rows as hub-ready Parquet shards (images embedded as {bytes, path}) and WebDataset tars.
-  ["sft-ms-swift-parquet", ["sft", "--target", "ms-swift", "--shards", "parquet"]],
-  ["dpo-ms-swift-parquet", ["dpo", "--target", "ms-swift", "--shards", "parquet"]],
-  ["grpo-verl-parquet", ["grpo", "--target", "verl", "--shards", "parquet"]],
-  ["sft-ms-swift-webdataset", ["sft", "--target", "ms-swift", "--shards", "webdataset"]],
+  ["sft-ms-swift-parquet", ["sft", "--target", "ms-swift", "--shards", "parquet", "--license", "CC-BY-4.0"]],
+  ["dpo-ms-swift-parquet", ["dpo", "--target", "ms-swift", "--shards", "parquet", "--license", "CC-BY-4.0"]],
+  ["grpo-verl-parquet", ["grpo", "--target", "verl", "--shards", "parquet", "--license", "CC-BY-4.0"]],
+  ["sft-ms-swift-webdataset", ["sft", "--target", "ms-swift", "--shards", "webdataset", "--license", "CC-BY-4.0"]],
 ];
 
 await rm(out, { recursive: true, force: true });

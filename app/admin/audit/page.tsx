@@ -2,10 +2,14 @@ import type { Metadata } from "next";
 import { AuditBrowser } from "@/components/admin/audit-browser";
 import { isLocale, translator } from "@/lib/i18n";
 import { auditFiltersToSearch, parseAuditFilters } from "@/lib/queries/audit";
-import { pageActor } from "@/lib/server/pages";
+import { optionalActor, pageActor } from "@/lib/server/pages";
 import "../admin.css";
 
-export const metadata: Metadata = { title: "Audit trail" };
+/** The tab's title in the person's language (issue 36: the Chinese page's title was English). */
+export async function generateMetadata(): Promise<Metadata> {
+  const actor = await optionalActor();
+  return { title: translator(isLocale(actor?.locale) ? actor.locale : "en")("audit.title") };
+}
 
 export default async function AuditPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const actor = await pageActor("/admin/audit", "audit.read");

@@ -99,6 +99,7 @@ const en = {
   "audit.entity": "Entity",
   "audit.change": "Change",
   "audit.onlyThis": "Show only this record's history",
+  "audit.thisRecord": "its history",
   "audit.empty": "Nothing has been recorded yet",
   "audit.noMatch": "No events match these filters",
   "audit.pagination": "Pagination",
@@ -164,6 +165,7 @@ const en = {
   "export.trainer.verl": "verl GRPO",
   "export.trainer.ui-s1": "UI-S1 trajectories",
   "export.trainerSettings": "Settings",
+  "export.runFrom": "Run it from {dir}, or export with {flag} so the rows name images from anywhere.",
   "export.copySettings": "Copy settings",
   "export.trainerMeasured":
     "Measured over {rows, plural, one {# training sample} other {# training samples}} at max_pixels {maxPixels}: longest prompt ≈ {prompt, plural, one {# token} other {# tokens}} ({image, plural, one {# image token} other {# image tokens}}), longest sample ≈ {sequence, plural, one {# token} other {# tokens}}. The bridge measures its own rows again and prints the same settings.",
@@ -284,6 +286,7 @@ const zh: Catalogue<typeof en> = {
   "audit.entity": "对象",
   "audit.change": "改动",
   "audit.onlyThis": "只看这条记录的历史",
+  "audit.thisRecord": "查看其历史",
   "audit.empty": "还没有任何记录",
   "audit.noMatch": "没有符合筛选条件的事件",
   "audit.pagination": "分页",
@@ -348,6 +351,7 @@ const zh: Catalogue<typeof en> = {
   "export.trainer.verl": "verl 强化学习（GRPO）",
   "export.trainer.ui-s1": "UI-S1 轨迹",
   "export.trainerSettings": "设置",
+  "export.runFrom": "请在 {dir} 下运行，或导出时加上 {flag}，使各行的图像路径不依赖当前目录。",
   "export.copySettings": "复制设置",
   "export.trainerMeasured":
     "按 max_pixels {maxPixels} 统计了 {rows} 个训练样本：最长提示约 {prompt} 个 token（其中图像 {image} 个），最长样本约 {sequence} 个 token。桥接会重新统计自己写出的行并打印同样的设置。",

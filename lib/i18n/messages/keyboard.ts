@@ -36,7 +36,7 @@ const zh: Catalogue<typeof en> = {
   "submit.moreProblems": "……另有 {n} 项。",
   "submit.unknownProblem": "有需要修正的地方（{code}）。",
   "submit.done": "已提交审核，谢谢！",
-  "submit.doneHint": "接下来由审核人查看；如被退回，会出现在“我的任务”中。",
+  "submit.doneHint": "接下来由审核员查看；如被退回，会出现在“我的任务”中。",
   "submit.backToTasks": "返回我的任务",
 };
 

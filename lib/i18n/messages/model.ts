@@ -334,7 +334,7 @@ const zh: Catalogue<typeof en> = {
   "suggest.state": "当前状态",
   "suggest.nextAction": "下一步动作",
   "suggest.purpose": "目的",
-  "suggest.clearAction": "明确动作",
+  "suggest.clearAction": "清晰动作",
   "suggest.toolCall": "工具调用",
   "shortcut.suggestAccept": "采纳模型的建议",
   "provenance.label": "文本来源",
@@ -345,7 +345,7 @@ const zh: Catalogue<typeof en> = {
   "provenance.prefilled": "模型预标注",
 
   "judge.title": "评判与人工对比",
-  "judge.sub": "模型评判的结果与人工审核结果逐条对比（取最新评判）。",
+  "judge.sub": "模型评判给出的结果与人工审核结果逐条轨迹对比（取最新判定）。",
   "judge.pairs": "已评判",
   "judge.agree": "一致率",
   "judge.kappa": "科恩卡帕系数",

@@ -14,7 +14,7 @@ import { AppError } from "../errors/errors";
 import { exportDataset } from "../export";
 import { listProjectLanes, setProjectLane, submitFastLane } from "./fast-lane";
 import { importFile } from "../import";
-import { startNextTask } from "./tasks";
+import { listMyTasks, startNextTask } from "./tasks";
 import { getTrajectory } from "./trajectories";
 import { freshStudio, uiS1ScreenshotDir } from "../testing/fixtures";
 
@@ -150,6 +150,10 @@ describe("the first-error fast lane on a real SQLite database", () => {
     expect(row.steps.slice(0, 3).map(processLabel)).toEqual([1, 1, -1]);
     const manifest = JSON.parse(await readFile(path.join(out, "manifest.json"), "utf8")) as { counts: { byLane: Record<string, number> } };
     expect(manifest.counts.byLane).toEqual({ full: 0, fast: 1, "fast-then-full": 0, none: 0 });
+
+    // My tasks counts it by the fast lane's rule: the first error it marked, not "3 of n steps done".
+    const mine = (await listMyTasks({ actor: ann }, db)).tasks.find((x) => x.id === id)!;
+    expect(mine).toMatchObject({ lane: "fast", firstError: 2, doneSteps: 3 });
   });
 
   it("refuses bad input naming the step, and changes nothing", async () => {

@@ -166,6 +166,13 @@ export async function listMyTasks({ actor }: { actor: Actor }, prisma: Db = defa
     _count: { _all: true },
   });
   const doneBy = new Map(done.map((d) => [d.trajectoryId, d._count._all]));
+  // Fast-lane work counts by its own rule: the first error it marked (the first harmful or corrected step).
+  const marked = await prisma.step.groupBy({
+    by: ["trajectoryId"],
+    where: { trajectoryId: { in: rows.filter((r) => r.lane === "fast").map((r) => r.id) }, verdict: { in: ["harmful", "corrected"] } },
+    _min: { index: true },
+  });
+  const firstErrorBy = new Map(marked.map((m) => [m.trajectoryId, m._min.index]));
   const ids = rows.map((r) => r.id);
   const [decisions, open] = await Promise.all([
     prisma.reviewDecision.findMany({
@@ -192,6 +199,7 @@ export async function listMyTasks({ actor }: { actor: Actor }, prisma: Db = defa
       return {
         ...r,
         doneSteps: doneBy.get(r.id) ?? 0,
+        firstError: firstErrorBy.get(r.id) ?? null,
         leaseUntil: r.leaseUntil?.toISOString() ?? null,
         updatedAt: r.updatedAt.toISOString(),
         sentBack: isSentBack ? { reason: d.reason, reviewer: d.reviewerLabel, at: d.createdAt.toISOString() } : null,

@@ -1,6 +1,6 @@
 // What a caller sees of the trajectories: which ones (visibility), their counts (the dashboard, `studio
 // stats`) and the list page (filters, sorts, paging) in plain SQL.
-import type { ListTrajectoriesInput, TrajectorySort, StudioStats, TrajectoryRow } from "@/lib/domain/views";
+import type { ListTally, ListTrajectoriesInput, TrajectorySort, StudioStats, TrajectoryRow } from "@/lib/domain/views";
 import { Prisma, db as defaultDb, urlOf, type Db } from "../db";
 import { TASK_STATUSES, type TaskStatus } from "@/lib/domain/status";
 import { dialectOf } from "../env";
@@ -84,6 +84,21 @@ function orderBy(sort: OneIndexSort | undefined, dir: "asc" | "desc" = "asc"): P
   const d = Prisma.raw(sort ? dir.toUpperCase() : "ASC");
   const nulls = NULLABLE.has(key) ? Prisma.raw(dir === "asc" ? " NULLS FIRST" : " NULLS LAST") : Prisma.empty;
   return Prisma.sql`ORDER BY ${SORT_COLUMNS[key]} ${d}${nulls}, t."id" ${d}`;
+}
+
+type TallyRow = { status: string; app: string; n: number | bigint; steps: number | bigint | null };
+
+/** The list's tiles from its rows grouped by status and app: trajectories, steps, apps and each status. */
+function tallyOf(rows: TallyRow[]): ListTally {
+  const byStatus = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
+  let trajectories = 0;
+  let steps = 0;
+  for (const r of rows) {
+    trajectories += Number(r.n);
+    steps += Number(r.steps ?? 0);
+    if (r.status in byStatus) byStatus[r.status as TaskStatus] += Number(r.n);
+  }
+  return { trajectories, steps, apps: new Set(rows.map((r) => r.app)).size, byStatus };
 }
 
 /** `text` as a LIKE pattern matching it anywhere, its own %, _ and backslash taken literally. */
@@ -183,10 +198,14 @@ export function listSql(caller: Caller, input: ListSqlInput) {
     conditions.length + extra.length ? Prisma.sql`WHERE ${Prisma.join([...conditions, ...extra], " AND ")}` : Prisma.empty;
   const where = whereWith();
   const count = Prisma.sql`SELECT COUNT(*) AS "n" FROM "Trajectory" t ${where}`;
+  // The tiles above the list: the same rows as the count, by status and app (a few dozen groups at most).
+  const tally = Prisma.sql`SELECT t."status" AS "status", t."app" AS "app", COUNT(*) AS "n", SUM(t."stepCount") AS "steps"
+    FROM "Trajectory" t ${where} GROUP BY t."status", t."app"`;
   if (input.sort !== "assignee") {
     return {
       kind: "one-index" as const,
       count,
+      tally,
       page: Prisma.sql`
         SELECT ${LIST_COLUMNS}, u."email" AS "assignee"
         FROM "Trajectory" t LEFT JOIN "user" u ON u."id" = t."assigneeId"
@@ -200,6 +219,7 @@ export function listSql(caller: Caller, input: ListSqlInput) {
   return {
     kind: "by-assignee" as const,
     count,
+    tally,
     unassignedCount: Prisma.sql`SELECT COUNT(*) AS "n" FROM "Trajectory" t ${unassigned}`,
     unassigned: (offset: number, limit: number) =>
       Prisma.sql`SELECT ${LIST_COLUMNS}, NULL AS "assignee" FROM "Trajectory" t ${unassigned} ORDER BY t."id" ${d} LIMIT ${limit} OFFSET ${offset}`,
@@ -228,7 +248,7 @@ export async function listTrajectories({ actor, ...input }: { actor: Caller } & 
     throw appError("forbidden", "error.copiesFilter");
   }
   const { assignee: _filter, project: projectName, ...rest } = input;
-  const empty = { total: 0, page: input.page, pageSize: input.pageSize, rows: [] };
+  const empty = { total: 0, page: input.page, pageSize: input.pageSize, rows: [], tally: tallyOf([]) };
   let projectId: string | undefined;
   if (projectName) {
     const found = await readRows<{ id: string }>(prisma, Prisma.sql`SELECT "id" FROM "Project" WHERE "name" = ${projectName}`);
@@ -248,6 +268,7 @@ export async function listTrajectories({ actor, ...input }: { actor: Caller } & 
   if (groups && groups.size === 0) return empty;
   const onlyIds = groups ? { json: JSON.stringify([...groups.keys()]), dialect: dialectOf(urlOf(prisma)) } : undefined;
   const sql = listSql(actor, { ...filters, pool: assignee === "none", assigneeId, projectId, onlyIds });
+  const tallied = readRows<TallyRow>(prisma, sql.tally);
   let counted: { n: number | bigint }[];
   let rows: ListSqlRow[];
   if (sql.kind === "one-index") {
@@ -272,6 +293,7 @@ export async function listTrajectories({ actor, ...input }: { actor: Caller } & 
     total: Number(counted[0]?.n ?? 0),
     page: input.page,
     pageSize: input.pageSize,
+    tally: tallyOf(await tallied),
     rows: rows.map((r): TrajectoryRow => ({
       id: r.id,
       project: r.project,

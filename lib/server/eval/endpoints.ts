@@ -1,7 +1,15 @@
-import { evalEndpointViewSchema, saveEvalEndpointInput, type EvalEndpointView, type SaveEvalEndpointInput } from "@/lib/domain/eval";
-import { recordAudit, isSealed, seal, unseal, auditActor, authorizeCaller, type Caller } from "../people";
+import {
+  evalEndpointViewSchema,
+  saveEvalEndpointInput,
+  testEvalEndpointInput,
+  type EvalEndpointView,
+  type SaveEvalEndpointInput,
+  type TestEvalEndpointInput,
+} from "@/lib/domain/eval";
+import type { ConnectionTest } from "@/lib/domain/model";
+import { recordAudit, isSealed, seal, unseal, auditActor, authorizeCaller, isPerson, type Caller } from "../people";
 import { db as defaultDb, type Db } from "../db";
-import type { ModelConfig } from "../model";
+import { testConnection, type ModelConfig } from "../model";
 
 // Evaluation endpoints (index.ts): saved by name, each with its own key, sealed with the URL it was entered for.
 
@@ -77,4 +85,21 @@ export async function saveEvalEndpoint(
 export async function listEvalEndpoints({ caller }: { caller: Caller }, prisma: Db = defaultDb()): Promise<EvalEndpointView[]> {
   authorizeCaller(caller, "model.manage");
   return (await prisma.evalEndpoint.findMany({ orderBy: { name: "asc" } })).map(endpointView);
+}
+
+/**
+ * "Test connection" on the endpoint form: one request to the URL and model as typed, through the server (so the
+ * browser never needs to reach the endpoint), with the key typed or, when none is, the key saved under `name` for
+ * this same URL. Answers what the model settings' test answers: whether it replied, in how long, or why not.
+ */
+export async function testEvalEndpoint(
+  { caller, signal, ...raw }: { caller: Caller; signal?: AbortSignal } & TestEvalEndpointInput,
+  prisma: Db = defaultDb(),
+): Promise<ConnectionTest> {
+  authorizeCaller(caller, "model.manage");
+  const input = testEvalEndpointInput.parse(raw);
+  const saved = input.name ? await prisma.evalEndpoint.findUnique({ where: { name: input.name } }) : null;
+  const apiKey = input.apiKey ? input.apiKey : saved && saved.baseUrl === input.baseUrl ? endpointKey(saved) : null;
+  const config: ModelConfig = { baseUrl: input.baseUrl, model: input.model, apiKey, concurrency: 1, timeoutMs: input.timeoutMs };
+  return testConnection(config, isPerson(caller) ? { personId: caller.id } : { personId: caller.label }, signal);
 }

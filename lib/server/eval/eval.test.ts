@@ -4,6 +4,7 @@
 // trajectories, SOP included; the failure kinds, the confusion matrix, pause/resume and the comparison of
 // two runs are checked against what the script makes the model do.
 import { readFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -27,6 +28,7 @@ import {
   saveEvalEndpoint,
   sendFailuresToAnnotation,
   startEvalRun,
+  testEvalEndpoint,
   waitForEvalRun,
 } from "./index";
 import { exportEvalSet } from "../export/release";
@@ -148,6 +150,23 @@ describe("evaluation endpoints", () => {
     await expectAppError(startEvalRun({ caller: admin, set: "nope", endpoint: "ckpt-1" }, db), "not_found", /nope/);
     expect(await db.evalRun.count()).toBe(0);
   });
+
+  it("test connection: one request to the URL as typed, with the key saved under the name for that URL, and says why not", async () => {
+    fake.requests.length = 0;
+    const ok = await testEvalEndpoint({ caller: admin, name: "ckpt-2", baseUrl: fake.baseUrl, model: "ckpt-2" }, db);
+    expect(ok).toMatchObject({ ok: true, model: "ckpt-2", status: 200, reason: null });
+    expect(fake.requests.map((r) => r.authorization)).toEqual(["Bearer sk-eval-secret"]);
+    // Another URL never gets the saved key; nothing listens on a port this test just closed.
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, "127.0.0.1", done));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((done) => closed.close(done));
+    const refused = await testEvalEndpoint({ caller: admin, name: "ckpt-2", baseUrl: `http://127.0.0.1:${port}/v1`, model: "ckpt-2" }, db);
+    expect(refused).toMatchObject({ ok: false, reply: null, reason: "refused" });
+    const annotator = { ...admin, id: "u-ann", role: "annotator" as const };
+    await expectAppError(testEvalEndpoint({ caller: annotator, baseUrl: fake.baseUrl, model: "m" }, db), "forbidden", /./);
+    expect(fake.requests).toHaveLength(1);
+  });
 });
 
 describe("an evaluation run", () => {
@@ -162,7 +181,7 @@ describe("an evaluation run", () => {
     const run = await getEvalRun({ caller: admin, id: runId }, db);
     expect(run.error).toBeNull();
     expect(run.state).toBe("succeeded");
-    expect(run.progress).toEqual({ done: 7, total: 7 });
+    expect(run.progress).toEqual({ done: 7, total: 7, failedCalls: 0 });
     expect(run.tokens.prompt).toBeGreaterThan(0);
     expect(fake.requests).toHaveLength(7);
     // Teacher forcing: the third step of the alarm sees the two ground-truth clicks in the resized frame, and its screenshot.
@@ -208,20 +227,39 @@ describe("an evaluation run", () => {
   });
 
   it("lists each failed step with both actions in original pixels and the raw answer, filtered by kind and app", async () => {
-    const all = await evalFailures({ caller: admin, id: runId }, db);
+    const page = await evalFailures({ caller: admin, id: runId }, db);
+    const all = page.failures;
+    expect(page.total).toBe(4);
     expect(all.map((f) => [f.app, f.step, f.failure])).toEqual([
       ["Clock", 2, "text-mismatch"],
       ["Mail", 0, "wrong-type"],
       ["Mail", 0, "outside-box"],
       ["Mail", 1, "unparseable"],
     ]);
-    const near = (await evalFailures({ caller: admin, id: runId, failure: "outside-box" }, db))[0]!;
+    const near = (await evalFailures({ caller: admin, id: runId, failure: "outside-box" }, db)).failures[0]!;
     expect(near.groundTruth.toolCall).toEqual({ action: "click", coordinate: [500, 1000] });
     const [px] = (near.predicted as { coordinate: Point }).coordinate;
     expect(Math.abs(px - 554)).toBeLessThan(2);
-    expect((await evalFailures({ caller: admin, id: runId, app: "Clock" }, db)).map((f) => f.response)).toEqual([
+    expect((await evalFailures({ caller: admin, id: runId, app: "Clock" }, db)).failures.map((f) => f.response)).toEqual([
       SCRIPT[0]!.steps[2]!.answer,
     ]);
+  });
+
+  it("pages the failed steps and counts, per filter option, what it would show with the other filters kept", async () => {
+    const second = await evalFailures({ caller: admin, id: runId, page: 2, perPage: 3 }, db);
+    expect(second.failures.map((f) => [f.app, f.step, f.failure])).toEqual([["Mail", 1, "unparseable"]]);
+    expect([second.total, second.page, second.perPage]).toEqual([4, 2, 3]);
+    expect(second.counts).toEqual({
+      app: { Clock: 1, Mail: 3 },
+      action: { click: 3, type: 1 },
+      failure: { "text-mismatch": 1, "wrong-type": 1, "outside-box": 1, unparseable: 1 },
+    });
+    // In Mail only: the app counts keep every app (the app filter is the one they choose), the others narrow.
+    const mail = await evalFailures({ caller: admin, id: runId, app: "Mail" }, db);
+    expect(mail.total).toBe(3);
+    expect(mail.counts.app).toEqual({ Clock: 1, Mail: 3 });
+    expect(mail.counts.action).toEqual({ click: 3 });
+    expect(mail.counts.failure).toEqual({ "wrong-type": 1, "outside-box": 1, unparseable: 1 });
   });
 
   it("compares two runs on the same set: each figure with its difference, regressions first", async () => {
@@ -237,14 +275,34 @@ describe("an evaluation run", () => {
     await waitForEvalRun(b.id);
     fake.setResponder(scripted);
     const cmp = await compareEvalRuns({ caller: admin, a: runId, b: b.id }, db);
+    // Asked the other way round, the older run is still `a`: the difference reads newer - older.
+    const swapped = await compareEvalRuns({ caller: admin, a: b.id, b: runId }, db);
+    expect([swapped.a.id, swapped.b.id]).toEqual([runId, b.id]);
+    expect(swapped.figures).toEqual(cmp.figures);
     expect(cmp.steps.map((s) => [s.app, s.step, s.regression])).toEqual([
       ["Clock", 1, true],
       ["Mail", 0, false],
     ]);
     const step = cmp.figures.find((f) => f.figure === "stepAccuracy")!;
-    expect(step).toEqual({ figure: "stepAccuracy", a: 3 / 7, b: 3 / 7, delta: 0, points: 0 });
+    expect(step).toEqual({
+      figure: "stepAccuracy",
+      metric: "stepAccuracy",
+      scope: "all",
+      of: null,
+      a: 3 / 7,
+      b: 3 / 7,
+      delta: 0,
+      points: 0,
+    });
     // The worst change first: the alarm's app lost a step.
-    expect(cmp.figures[0]).toMatchObject({ figure: "stepAccuracy@Clock", a: 2 / 3, b: 1 / 3 });
+    expect(cmp.figures[0]).toMatchObject({
+      figure: "stepAccuracy@Clock",
+      metric: "stepAccuracy",
+      scope: "app",
+      of: "Clock",
+      a: 2 / 3,
+      b: 1 / 3,
+    });
   });
 
   it("pauses, resumes with the steps not yet answered, and cancels", async () => {
@@ -264,6 +322,21 @@ describe("an evaluation run", () => {
     expect(fake.requests).toHaveLength(7 - answered);
     expect(done.figures!.accuracy).toEqual((await getEvalRun({ caller: admin, id: runId }, db)).figures!.accuracy);
     await expectAppError(commandEvalRun({ caller: admin, id: r.id, command: "cancel" }, db), "conflict", /succeeded/);
+  });
+
+  it("counts the model calls that failed, so the run page can say so: the endpoint down stops the run after five", async () => {
+    fake.setMode({ mode: "fail" });
+    try {
+      await saveEvalEndpoint({ caller: admin, name: "down", baseUrl: fake.baseUrl, model: "down", concurrency: 1 }, db);
+      const r = await startEvalRun({ caller: admin, set: "smoke", endpoint: "down" }, db);
+      expect(r.progress).toEqual({ done: 0, total: 7, failedCalls: 0 });
+      await waitForEvalRun(r.id);
+      const stopped = await getEvalRun({ caller: admin, id: r.id }, db);
+      expect(stopped.state).toBe("failed");
+      expect(stopped.progress).toEqual({ done: 0, total: 7, failedCalls: 5 });
+    } finally {
+      fake.setMode({ mode: "ok" });
+    }
   });
 });
 
@@ -342,7 +415,8 @@ describe("studio eval (the command line)", () => {
     out = "";
     const first = (await db.evalRun.findFirstOrThrow({ where: { endpointName: "ckpt-2" } })).id;
     expect(await runEval(["compare", run.id, first], io, core)).toBe(0);
-    expect(out).toMatch(/stepAccuracy@Clock\s+66\.7% -> 33\.3% \(-33\.3 points\)/);
+    // Older first whichever order they are named in: ckpt-2 ran before this one.
+    expect(out).toMatch(/stepAccuracy@Clock\s+33\.3% -> 66\.7% \(\+33\.3 points\)/);
     expect(out.indexOf("regression")).toBeLessThan(out.indexOf("fixed"));
     await expect(runEval(["run", "--set", "smoke"], io, core)).rejects.toThrow(/--endpoint/);
   });
@@ -357,10 +431,10 @@ describe("an endpoint that answers megabytes", () => {
     const { id } = await startEvalRun({ caller: admin, set: "smoke", endpoint: "runaway" }, db);
     await waitForEvalRun(id);
     const run = await getEvalRun({ caller: admin, id }, db);
-    expect(run).toMatchObject({ state: "succeeded", error: null, progress: { done: 7, total: 7 } });
+    expect(run).toMatchObject({ state: "succeeded", error: null, progress: { done: 7, total: 7, failedCalls: 0 } });
     const stored = await db.evalStep.findMany({ where: { runId: id }, select: { response: true } });
     expect(stored.map((s) => s.response)).toEqual(Array(7).fill(huge.slice(0, LIMITS.modelAnswer)));
-    const failures = await evalFailures({ caller: admin, id }, db);
+    const failures = (await evalFailures({ caller: admin, id, perPage: 48 }, db)).failures;
     expect(failures).toHaveLength(7);
     expect(failures.every((f) => f.response === huge.slice(0, LIMITS.modelAnswer))).toBe(true);
     expect(JSON.stringify(failures).length).toBeLessThan(8 * LIMITS.modelAnswer);

@@ -28,7 +28,7 @@ import { findEvalSet } from "../export";
 import { frameOf, membersOf, view } from "./run-data";
 import { EVAL_JOBS, launch } from "./runner";
 
-export { listEvalEndpoints, saveEvalEndpoint } from "./endpoints";
+export { listEvalEndpoints, saveEvalEndpoint, testEvalEndpoint } from "./endpoints";
 export { EVAL_JOBS, predictionsPath, writePredictions } from "./runner";
 export { evalFailures } from "./failures";
 export { sendFailuresToAnnotation } from "./send";
@@ -126,20 +126,24 @@ export async function settleEvalRuns(): Promise<void> {
 }
 
 /**
- * Two finished runs on the same set version: every headline figure with b - a (regressions first), and the
- * steps one matched and the other did not (b's regressions first).
+ * Two finished runs on the same set version, the older as `a` and the newer as `b` (by start time, whichever
+ * order they are named in): every headline figure with b - a (regressions first), and the steps one matched and
+ * the other did not (b's regressions first).
  */
 export async function compareEvalRuns(
   { caller, a, b }: { caller: Caller; a: string; b: string },
   prisma: Db = defaultDb(),
 ): Promise<EvalCompare> {
-  const [va, vb] = [await getEvalRun({ caller, id: a }, prisma), await getEvalRun({ caller, id: b }, prisma)];
+  const [first, second] = [await getEvalRun({ caller, id: a }, prisma), await getEvalRun({ caller, id: b }, prisma)];
+  // Older first, whichever order they were picked in: the difference reads newer - older.
+  const isSwapped = second.startedAt < first.startedAt || (second.startedAt === first.startedAt && second.id < first.id);
+  const [va, vb] = isSwapped ? [second, first] : [first, second];
   if (va.set.id !== vb.set.id)
     throw appError("unprocessable", "error.evalCompareSets", {
       a: `${va.set.name} v${va.set.version}`,
       b: `${vb.set.name} v${vb.set.version}`,
     });
-  if (!va.figures || !vb.figures) throw appError("conflict", "error.evalRunUnfinished", { id: va.figures ? b : a });
+  if (!va.figures || !vb.figures) throw appError("conflict", "error.evalRunUnfinished", { id: va.figures ? vb.id : va.id });
   const steps = async (runId: string) =>
     new Map(
       (
@@ -149,7 +153,7 @@ export async function compareEvalRuns(
         })
       ).map((s) => [`${s.trajectoryId}#${s.stepIndex}`, s]),
     );
-  const [sa, sb] = [await steps(a), await steps(b)];
+  const [sa, sb] = [await steps(va.id), await steps(vb.id)];
   const changes: (StepChange & { position: number })[] = [];
   for (const [k, x] of sa) {
     const y = sb.get(k);

@@ -22,7 +22,7 @@ export async function view(prisma: Db, row: RunRow): Promise<EvalRunView> {
     rule: row.rule,
     maxPixels: row.maxPixels,
     state: row.state,
-    progress: { done, total: row.progressTotal },
+    progress: { done, total: row.progressTotal, failedCalls: row.failedCalls },
     tokens: { prompt: row.promptTokens, completion: row.completionTokens },
     error: readStoredError(row.error).error,
     figures: row.figuresJson ? evalFiguresSchema.parse(JSON.parse(row.figuresJson)) : null,

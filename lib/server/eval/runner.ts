@@ -148,7 +148,9 @@ async function run(prisma: Db, id: string, signal: AbortSignal, me: string): Pro
     ]);
   };
 
-  const stopped = await workThrough({ queue, concurrency: config.concurrency, signal, stillMine, work });
+  // Counted for the run page ("3 failed calls"); the step stays unanswered and is asked again on resume.
+  const failed = async () => void (await prisma.evalRun.update({ where: { id }, data: { failedCalls: { increment: 1 } } }));
+  const stopped = await workThrough({ queue, concurrency: config.concurrency, signal, stillMine, work, failed });
   if (stopped) return finish(prisma, id, me, "failed", stopped);
   if (!(await stillMine())) return;
   const missing = row.progressTotal - (await prisma.evalStep.count({ where: { runId: id } }));

@@ -26,6 +26,7 @@ import {
 } from "./canonical";
 import { FileList, HashedWriter, writeManifest } from "./files";
 import { LinkQueue } from "./link-queue";
+import { withProcessLabels } from "@/lib/domain/process-label";
 import { countTrajectory, manifestOf, newTally, type ExportSummary, type Tally } from "./manifest";
 
 // The canonical line's shaping lives in ./canonical (it imports nothing from here); snapshots and
@@ -276,7 +277,7 @@ async function exportTrajectory(
     }
     record.steps.push(step);
   }
-  out.canonicalLines.push(JSON.stringify(record));
+  out.canonicalLines.push(JSON.stringify(withProcessLabels(record)));
   const r1 = mobileR1Row(record, (step) => r1Files[step.index]!);
   if ((r1.trajectory as unknown[]).length > 0) out.mobileR1Lines.push(JSON.stringify(r1));
   const ui = uiS1Row(record);

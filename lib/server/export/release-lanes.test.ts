@@ -112,7 +112,10 @@ describe("a release cut by lanes", () => {
     await exportRelease({ caller: admin, number: 1, outDir: exported }, db);
     const out = path.join(dir, "sft");
     const io = captureIo();
-    const code = await runBridge(["sft", exported, "--out", out, "--target", "ms-swift", "--shards", "parquet", "--allow-unreviewed"], io);
+    const code = await runBridge(
+      ["sft", exported, "--out", out, "--target", "ms-swift", "--shards", "parquet", "--license", "CC-BY-4.0", "--allow-unreviewed"],
+      io,
+    );
     expect(code, io.err()).toBe(0);
     const card = await readFile(path.join(out, "README.md"), "utf8");
     expect(card).toContain('Filter: status "all"; every app; lanes fast;');

@@ -69,7 +69,10 @@ describe("a release that drops near-duplicates", () => {
     const sft = path.join(dir, "sft");
     const io = captureIo();
     expect(
-      await runBridge(["sft", exported, "--out", sft, "--target", "ms-swift", "--shards", "parquet", "--allow-unreviewed"], io),
+      await runBridge(
+        ["sft", exported, "--out", sft, "--target", "ms-swift", "--shards", "parquet", "--license", "CC-BY-4.0", "--allow-unreviewed"],
+        io,
+      ),
       io.err(),
     ).toBe(0);
     const card = await readFile(path.join(sft, "README.md"), "utf8");

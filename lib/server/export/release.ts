@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { appendFile, link, mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { appendFile, link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { QWEN_MIN_PIXELS } from "@/lib/domain/geometry";
 import { emptyHints, measureTrajectorySpaces, SUGGESTED_MAX_PIXELS, usesAnswer } from "@/lib/domain/trainer-hints";
@@ -31,8 +31,8 @@ export type ReleaseExportSummary = {
  * screenshots/, mobile-r1/, ui-s1/), from the members' stored canonical JSON, never from the live
  * trajectories. Every line carries `lineage` (release name and number, the trajectory's annotation
  * version). The files depend only on the release: members in stored order, the manifest's time is the
- * cut's, its file list sorted by path, and no studio version in it, so exporting a release twice gives
- * byte-identical files. Written into a hidden sibling folder and renamed at the end.
+ * cut's, its file list sorted by path, and the studio version that wrote it (package.json's), so exporting a
+ * release twice with one studio gives byte-identical files. Written into a hidden sibling folder and renamed at the end.
  */
 export async function exportRelease(
   { caller, number, outDir: out }: { caller: Caller; number: number; outDir: string },
@@ -155,9 +155,11 @@ async function exportSnapshot(
     }
     // Both kinds of snapshot store their status, apps and project filters (snapshots.ts); the rest is carried as it is.
     const filters = JSON.parse(release.filtersJson) as ExportManifest["filters"];
+    const pkg = JSON.parse(await readFile(path.join(process.cwd(), "package.json"), "utf8")) as { version: string };
     const manifest: ExportManifest = {
       format: EXPORT_FORMAT,
       createdAt: release.createdAt.toISOString(),
+      studioVersion: pkg.version,
       coordinateFrame: "original screenshot pixels",
       [isRelease ? "release" : "evalSet"]: {
         name: release.name,

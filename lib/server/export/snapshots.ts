@@ -4,7 +4,9 @@
 // the JSON itself (not only version numbers) is what makes it immutable: the studio keeps no history of
 // step contents, so versions alone could not rebuild an older annotation once someone edits it.
 import {
+  cutAccountSchema,
   cutReleaseInput,
+  type CutAccount,
   freezeEvalSetInput,
   type CutReleaseInput,
   type FreezeEvalSetInput,
@@ -18,7 +20,7 @@ import { recordAudit, auditActor, authorizeCaller, type Caller } from "../people
 import { appError, fromStore } from "../errors";
 import { heldOutSets, setLabel } from "./held-out";
 import { nearDuplicateMembership } from "../annotate";
-import { contentHash, membersOf, type Filter, type Member } from "./snapshot-members";
+import { contentHash, filterStages, membersOf, type Filter, type Member } from "./snapshot-members";
 
 /** PostgreSQL advisory lock key taken while a snapshot is numbered (migrate.ts holds 727274). */
 const SNAPSHOT_NUMBER_LOCK = 727275;
@@ -40,18 +42,21 @@ type SnapshotRow = {
 };
 
 function snapshotItem(r: SnapshotRow): SnapshotItem {
+  const filters = JSON.parse(r.filtersJson) as Record<string, unknown>;
+  const leftOut = cutAccountSchema.safeParse(filters.leftOut);
   return {
     id: r.id,
     kind: r.kind as SnapshotKind,
     name: r.name,
     number: r.number,
     heldOut: r.heldOut,
-    filters: JSON.parse(r.filtersJson) as Record<string, unknown>,
+    filters,
     contentSha256: r.contentSha256,
     trajectories: r.trajectoryCount,
     steps: r.stepCount,
     createdBy: r.createdByLabel,
     createdAt: r.createdAt.toISOString(),
+    ...(leftOut.success ? { leftOut: leftOut.data } : {}),
   };
 }
 
@@ -172,19 +177,27 @@ export async function cutRelease(
   const input = cutReleaseInput.parse(raw);
   const heldOut = await heldOutSets(prisma);
   const exclude = input.includeHeldOut ? new Set<string>() : new Set(heldOut.keys());
-  const matching = await membersOf(
-    prisma,
-    { status: input.status, apps: input.apps, lanes: input.lanes, project: input.project },
-    exclude,
-    heldOut,
-  );
+  const filter: Filter = { status: input.status, apps: input.apps, lanes: input.lanes, project: input.project };
+  const heldOutHere = new Set<string>();
+  const matching = await membersOf(prisma, filter, exclude, heldOut, (id) => heldOutHere.add(id));
   // Grouped among the matching work only: a keeper the filter leaves out must not take its re-runs with it.
   const dropped = input.dropNearDuplicates
     ? [...(await nearDuplicateMembership(prisma, { among: new Set(matching.map((m) => m.trajectoryId)) }))].filter(([, m]) => !m.isKeeper)
     : [];
   const droppedIds = new Set(dropped.map(([id]) => id));
   const members = droppedIds.size ? matching.filter((m) => !droppedIds.has(m.trajectoryId)) : matching;
-  if (members.length === 0) throw appError("unprocessable", "error.snapshotEmpty", { name: input.name });
+  const stages = await filterStages(prisma, filter);
+  const leftOut: CutAccount = {
+    before: stages.project,
+    after: members.length,
+    status: stages.project - stages.status,
+    app: stages.status - stages.app,
+    lane: stages.app - stages.lane,
+    heldOut: heldOutHere.size,
+    heldOutSets: [...new Set([...heldOutHere].flatMap((id) => heldOut.get(id) ?? []))].sort(),
+    nearDuplicate: droppedIds.size,
+  };
+  if (members.length === 0) throw emptyCut(input.name, leftOut);
   return writeSnapshot(
     prisma,
     caller,
@@ -202,10 +215,26 @@ export async function cutRelease(
         heldOutLeftOut: input.includeHeldOut ? 0 : [...exclude].length,
         dropNearDuplicates: input.dropNearDuplicates,
         nearDuplicatesLeftOut: droppedIds.size,
+        leftOut,
+        ...(input.license ? { license: input.license } : {}),
       },
     },
     members,
   );
+}
+
+/** The refusal of a cut that takes nothing: how many trajectories were in scope, and what left each out. */
+function emptyCut(name: string, a: CutAccount) {
+  return appError("unprocessable", "error.releaseEmpty", {
+    name,
+    before: a.before,
+    status: a.status,
+    app: a.app,
+    lane: a.lane,
+    heldOut: a.heldOut,
+    sets: a.heldOutSets.length ? a.heldOutSets.join(", ") : "—",
+    nearDuplicate: a.nearDuplicate,
+  });
 }
 
 /** Evaluation sets or releases, newest first. */

@@ -6,6 +6,7 @@ import { authorize } from "../people";
 import { chat } from "./chat";
 import { reasonOf } from "./call-errors";
 import { modelConfig, type ModelConfig } from "./settings";
+import type { ModelCaller } from "./budget";
 
 // The model endpoint's use cases. Its parts: settings.ts (where the endpoint is, its key), chat.ts (one
 // call), call-errors.ts (what a failed call says), prompt-files.ts (the prompts). None of them imports this file.
@@ -29,16 +30,24 @@ export async function testModelConnection(
   prisma: Db = defaultDb(),
 ): Promise<ConnectionTest> {
   authorize(actor, "model.manage");
-  const started = Date.now();
   let config: ModelConfig;
   try {
     config = await modelConfig(prisma);
   } catch (e) {
     return { ok: false, model: null, reply: null, status: null, reason: reasonOf(e) ?? "not_configured", ms: 0, usage: null };
   }
+  return testConnection(config, { personId: actor.id }, signal);
+}
+
+/**
+ * One real request ("Reply with the single word: pong") to the endpoint `config` names, for whoever `caller` is
+ * (the call budget counts it): what testModelConnection answers, for any endpoint (an evaluation endpoint's form too).
+ */
+export async function testConnection(config: ModelConfig, caller: ModelCaller, signal?: AbortSignal): Promise<ConnectionTest> {
+  const started = Date.now();
   try {
     const a = await chat(config, async () => [{ role: "user", content: "Reply with the single word: pong" }], {
-      caller: { personId: actor.id },
+      caller,
       maxTokens: 16,
       signal,
     });

@@ -1,4 +1,5 @@
-// GET /api/eval/runs/:id/failures?app=&action=&failure=: the run's failed steps, both actions in original pixels
+// GET /api/eval/runs/:id/failures?app=&action=&failure=&page=&perPage=: one page of the run's failed steps (both
+// actions in original pixels), the total that matches and a count per filter option
 import { evalFailuresQuery, evalFailuresSchema } from "@/lib/domain/eval";
 import { idParams } from "@/lib/domain/views";
 import { evalFailures } from "@/lib/server/eval";
@@ -9,5 +10,5 @@ export const GET = route({
   params: idParams,
   query: evalFailuresQuery,
   output: evalFailuresSchema,
-  handler: async ({ actor, params, query }) => ({ failures: await evalFailures({ caller: actor, id: params.id, ...query }) }),
+  handler: ({ actor, params, query }) => evalFailures({ caller: actor, id: params.id, ...query }),
 });

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "EvalRun" ADD COLUMN     "failedCalls" INTEGER NOT NULL DEFAULT 0;
+
