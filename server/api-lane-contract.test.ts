@@ -88,6 +88,7 @@ const CASES: Case[] = [
   { route: "eval/compare", method: "GET", url: (w) => `/api/eval/compare?a=${w.pausedRun}&b=${w.finishedRun}&rule=ui-s1`, as: A },
   { route: "eval/endpoints", method: "GET", url: () => "/api/eval/endpoints", as: A },
   { route: "eval/endpoints", method: "POST", url: () => "/api/eval/endpoints", as: A, body: () => ({ name: "x" }) },
+  { route: "eval/endpoints/test", method: "POST", url: () => "/api/eval/endpoints/test", as: A, body: () => ({ name: "x" }) },
   { route: "eval/runs/[id]/failures", method: "GET", url: (w) => `/api/eval/runs/${w.finishedRun}/failures`, as: A },
   { route: "eval/runs/[id]", method: "GET", url: (w) => `/api/eval/runs/${w.pausedRun}`, as: A },
   { route: "eval/runs/[id]", method: "PATCH", url: (w) => `/api/eval/runs/${w.pausedRun}`, as: A, body: () => ({ command: "explode" }) },

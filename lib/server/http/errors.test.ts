@@ -68,7 +68,7 @@ describe("error messages in the person's language", () => {
   it("placeholders and nested messages are translated; unexpected errors stay generic", async () => {
     const e = appError("conflict", "error.notEditable", { status: { key: "status.submitted" } });
     expect(e.message).toBe("This trajectory is “Submitted”; it can be edited again once a reviewer sends it back.");
-    expect(await message(errorResponse(e, "zh"))).toBe("此轨迹当前为“已提交”；审核人退回后才能再次编辑。");
+    expect(await message(errorResponse(e, "zh"))).toBe("此轨迹当前为“已提交”；审核员退回后才能再次编辑。");
     const quiet = console.error;
     console.error = () => {};
     try {
