@@ -156,7 +156,7 @@ test("a reviewer fixes a step's point on the canvas and sends the decision: the 
   const audit = new AuditPage(admin.page);
   await audit.goto();
   await audit.filter({ entityId: after.steps[0]!.id });
-  const edit = audit.rows.filter({ hasText: "step.annotate" }).filter({ hasText: "reviewer@studio.local" });
+  const edit = audit.rows.filter({ hasText: "Step saved" }).filter({ hasText: "reviewer@studio.local" });
   await expect(edit).toHaveCount(1);
   await expect(edit).toContainText(String(at[0]));
 

@@ -258,7 +258,7 @@ test("two people close the review loop: comment on a step, send back, fix, reply
   const audit = new AuditPage(admin.page);
   await audit.goto();
   await audit.filter({ entityId: b.steps[0]!.id });
-  const edit = audit.rows.filter({ hasText: "step.annotate" }).filter({ hasText: "reviewer@studio.local" });
+  const edit = audit.rows.filter({ hasText: "Step saved" }).filter({ hasText: "reviewer@studio.local" });
   await expect(edit).toHaveCount(1);
   await expect(edit).toContainText("Tap the search bar at the top of the home screen.");
 
