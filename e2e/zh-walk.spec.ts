@@ -40,6 +40,12 @@ const ALLOWED = new Set(
     "Mobile-R1",
     "IoU",
     "Krippendorff",
+    // Licence and metadata names on the release form (SPDX ids such as CC-BY-4.0, Apache-2.0; Croissant).
+    "SPDX",
+    "Croissant",
+    "CC-BY-4",
+    "CC-BY-NC-4",
+    "Apache-2",
     "ms-swift",
     "LLaMA-Factory",
     "verl",
